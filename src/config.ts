@@ -1,0 +1,210 @@
+/**
+ * Every setting of svc, parsed and validated once at start. This is the only module that reads the environment
+ * (through the `env` argument); everything else receives a `Config` through its constructor. All problems are
+ * reported together in one ConfigError.
+ */
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError } from './core/errors.ts';
+
+/** A listen address: host '' means all interfaces; port 0 means any free port. */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface OperatorConfig {
+  /** Resync period for every App (`--sync-period`, default 60 s). */
+  syncPeriodMs: number;
+  /** Requeue delay after a failed reconcile (30 s). */
+  errorRequeueMs: number;
+  /** Push receiver (`--webhook-bind-address`, default :8082). */
+  webhookBind: ListenAddress;
+  /** Prometheus metrics (`--metrics-bind-address`, default :8080). */
+  metricsBind: ListenAddress;
+  /** /healthz and /readyz (`--health-probe-bind-address`, default :8081). */
+  probeBind: ListenAddress;
+  /** Leader election on a Lease (`--leader-elect`, default on). */
+  leaderElect: boolean;
+  /** Namespace of the leader-election Lease (`--leader-election-namespace`, default kube-system). */
+  leaderElectionNamespace: string;
+}
+
+export interface Config {
+  /** Production mode (NODE_ENV=production): no generated dev secrets, https-only secret-store addresses. */
+  production: boolean;
+  /** Where the embedded default keeps its database, dev secrets and caches (SVC_DATA_DIR, default ./.svc). */
+  dataDir: string;
+  /** Cache for git mirrors and rendered tools (SVC_CACHE_DIR, default <dataDir>/cache). */
+  cacheDir: string;
+  logLevel: string;
+  /** API, auth and UI address (SVC_LISTEN, default :3000). */
+  listen: ListenAddress;
+  /** Public base URL of the API/UI, used in links and by the auth component (SVC_PUBLIC_URL). */
+  publicURL: string;
+  /** Admin kubeconfig of the management cluster (SVC_MGMT_KUBECONFIG); unset = no cluster, /apps answer 503. */
+  mgmtKubeconfig: string | undefined;
+  database: DatabaseConfig;
+  /** 32-byte key sealing stored credentials (SVC_CREDENTIALS_KEY, base64 or hex). */
+  credentialsKey: Buffer;
+  /** Secret signing session cookies; must equal the platform app's (AUTH_SECRET). */
+  authSecret: string;
+  /** Session cookie name (SESSION_COOKIE_NAME, default better-auth.session_token). */
+  sessionCookieName: string;
+  /** Image tag poller interval (SVC_TAG_POLL_INTERVAL, default 5m). */
+  tagPollIntervalMs: number;
+  operator: OperatorConfig;
+}
+
+/** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
+export interface OperatorFlags {
+  syncPeriod?: string;
+  webhookBindAddress?: string;
+  metricsBindAddress?: string;
+  healthProbeBindAddress?: string;
+  leaderElect?: string | boolean;
+  leaderElectionNamespace?: string;
+}
+
+/** Secrets generated for the embedded default (never used in production mode). */
+export interface DevSecrets {
+  authSecret: string;
+  credentialsKey: string;
+}
+
+export interface LoadConfigInput {
+  env: Record<string, string | undefined>;
+  flags?: OperatorFlags;
+  /** Generated development secrets, used only when the variables are unset and not in production. */
+  devSecrets?: DevSecrets;
+  /** Directory relative paths resolve against (default process.cwd() of the caller). */
+  cwd: string;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a duration such as `500ms`, `30s`, `5m`, `1h` or `1m30s` (a bare number is seconds). Undefined when invalid. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed) return undefined;
+  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * (UNITS[p[2] as string] ?? 0), 0));
+}
+
+/** Parses `host:port`, `:port` or `[v6]:port`. Undefined when invalid. */
+export function parseListenAddress(text: string): ListenAddress | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]*):(\d{1,5})$/.exec(text.trim());
+  if (!m) return undefined;
+  const port = Number(m[2]);
+  if (port > 65535) return undefined;
+  return { host: (m[1] ?? '').replace(/^\[|\]$/g, ''), port };
+}
+
+function parseKey(text: string): Buffer | undefined {
+  const hex = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : undefined;
+  const b64 = hex ?? Buffer.from(text, 'base64');
+  return b64.length === 32 ? b64 : undefined;
+}
+
+function parseBool(text: string | boolean): boolean | undefined {
+  if (typeof text === 'boolean') return text;
+  if (['true', '1', 'yes', 'on'].includes(text.toLowerCase())) return true;
+  if (['false', '0', 'no', 'off'].includes(text.toLowerCase())) return false;
+  return undefined;
+}
+
+/**
+ * Builds the Config from the environment, the operator flags and (outside production) generated dev secrets.
+ * Throws ConfigError listing every problem found; never returns a partly valid Config.
+ */
+export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput): Config {
+  const problems: string[] = [];
+  const production = env['NODE_ENV'] === 'production';
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  const expandHome = (p: string) => (p.startsWith('~/') ? join(homedir(), p.slice(2)) : p);
+
+  const dataDir = abs(expandHome(env['SVC_DATA_DIR'] || '.svc'));
+  const cacheDir = abs(expandHome(env['SVC_CACHE_DIR'] || join(dataDir, 'cache')));
+
+  const address = (name: string, value: string | undefined, fallback: string): ListenAddress => {
+    const parsed = parseListenAddress(value ?? fallback);
+    if (!parsed) problems.push(`${name} "${value}" must be host:port or :port`);
+    return parsed ?? { host: '', port: 0 };
+  };
+  const duration = (name: string, value: string | undefined, fallback: string, minMs: number): number => {
+    const parsed = parseDuration(value ?? fallback);
+    if (parsed === undefined) problems.push(`${name} "${value}" must be a duration such as 30s, 5m or 1h`);
+    else if (parsed < minMs) problems.push(`${name} must be at least ${minMs} ms`);
+    return parsed ?? 0;
+  };
+
+  const listen = address('SVC_LISTEN', env['SVC_LISTEN'] || undefined, ':3000');
+  const publicURL = env['SVC_PUBLIC_URL'] || `http://localhost:${listen.port || 3000}`;
+  if (!/^https?:\/\/[^\s/]+/.test(publicURL)) problems.push(`SVC_PUBLIC_URL "${publicURL}" must be an http(s) URL`);
+
+  const mgmtKubeconfig = env['SVC_MGMT_KUBECONFIG'] ? abs(expandHome(env['SVC_MGMT_KUBECONFIG'])) : undefined;
+
+  let database: DatabaseConfig = { kind: 'sqlite', path: join(dataDir, 'svc.db') };
+  const dbURL = env['SVC_DATABASE_URL'];
+  if (dbURL) {
+    if (/^postgres(ql)?:\/\//.test(dbURL)) database = { kind: 'postgres', url: dbURL };
+    else if (dbURL.startsWith('sqlite:')) database = { kind: 'sqlite', path: abs(dbURL.slice('sqlite:'.length)) };
+    else problems.push('SVC_DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+  }
+
+  const secret = (name: string, value: string | undefined, dev: string | undefined): string => {
+    if (value) return value;
+    if (!production && dev) return dev;
+    problems.push(`${name} is required${production ? ' in production mode' : ''}`);
+    return '';
+  };
+  const authSecret = secret('AUTH_SECRET', env['AUTH_SECRET'], devSecrets?.authSecret);
+  if (authSecret !== '' && authSecret.length < 32) problems.push('AUTH_SECRET must be at least 32 characters');
+  const keyText = secret('SVC_CREDENTIALS_KEY', env['SVC_CREDENTIALS_KEY'], devSecrets?.credentialsKey);
+  const credentialsKey = keyText === '' ? Buffer.alloc(0) : parseKey(keyText);
+  if (keyText !== '' && !credentialsKey) {
+    problems.push('SVC_CREDENTIALS_KEY must be 32 bytes, as 64 hex digits or base64');
+  }
+
+  const sessionCookieName = env['SESSION_COOKIE_NAME'] || 'better-auth.session_token';
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(sessionCookieName)) {
+    problems.push('SESSION_COOKIE_NAME must be a valid cookie name');
+  }
+  const tagPollIntervalMs = duration('SVC_TAG_POLL_INTERVAL', env['SVC_TAG_POLL_INTERVAL'] || undefined, '5m', 1000);
+  const logLevel = env['SVC_LOG_LEVEL'] || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push('SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+
+  const leaderElect = parseBool(flags.leaderElect ?? true);
+  if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
+  const operator: OperatorConfig = {
+    syncPeriodMs: duration('--sync-period', flags.syncPeriod, '60s', 1000),
+    errorRequeueMs: 30_000,
+    webhookBind: address('--webhook-bind-address', flags.webhookBindAddress, ':8082'),
+    metricsBind: address('--metrics-bind-address', flags.metricsBindAddress, ':8080'),
+    probeBind: address('--health-probe-bind-address', flags.healthProbeBindAddress, ':8081'),
+    leaderElect: leaderElect ?? true,
+    leaderElectionNamespace: flags.leaderElectionNamespace || 'kube-system',
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    production,
+    dataDir,
+    cacheDir,
+    logLevel,
+    listen,
+    publicURL: publicURL.replace(/\/+$/, ''),
+    mgmtKubeconfig,
+    database,
+    credentialsKey: credentialsKey as Buffer,
+    authSecret,
+    sessionCookieName,
+    tagPollIntervalMs,
+    operator,
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The API's create payload for an App (contract §4.2 "Create fields" and rules) and its translation into the App
+ * resource spec. Used by create, clone and preview, so each rejects bad input with the same messages.
+ */
+import { type AppSpec, AppSpecSchema, SOURCE_TYPES } from './app-schema.ts';
+import { InputError } from './errors.ts';
+import { dnsLabelProblem } from './names.ts';
+import { schemaProblems } from './validator.ts';
+
+/** The validated create request: the App's name, its destination, and the spec to store. */
+export interface CreateRequest {
+  name: string;
+  namespace: string;
+  cluster: string;
+  spec: AppSpec;
+}
+
+/** Fields the create payload accepts; `notifications` and `webhook` go beyond the contract (docs/compatibility.md). */
+const CREATE_FIELDS = new Set(['name', 'namespace', 'cluster', 'source', 'sync_policy', 'notifications', 'webhook']);
+const SOURCE_BLOCKS = { Git: 'git', Image: 'image', HelmChart: 'helmChart', Catalog: 'catalog' } as const;
+/** Source types the operator can deploy today; the others are rejected at create (contract §4.2 rule 1). */
+const DEPLOYABLE_TYPES = new Set(['Git', 'Image']);
+const REPO_URL = /^(https?|ssh|git):\/\/[^\s]+$|^[\w.-]+@[\w.-]+:[^\s]+$/;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function sourceProblems(source: unknown): string[] {
+  if (!isObject(source)) return ['source is required and must be an object'];
+  const type = source['type'];
+  if (typeof type !== 'string' || !(SOURCE_TYPES as readonly string[]).includes(type)) {
+    return [`source.type must be one of ${SOURCE_TYPES.join(', ')}`];
+  }
+  if (!DEPLOYABLE_TYPES.has(type)) return [`source.type ${type} is not supported yet`];
+  const expected = SOURCE_BLOCKS[type as keyof typeof SOURCE_BLOCKS];
+  const problems: string[] = [];
+  for (const block of Object.values(SOURCE_BLOCKS)) {
+    if (block !== expected && source[block] !== undefined) {
+      problems.push(`source.${block} must not be set when source.type is ${type}`);
+    }
+  }
+  const body = source[expected];
+  if (!isObject(body)) return [...problems, `source.${expected} is required when source.type is ${type}`];
+  if (type === 'Git') {
+    const url = body['repoURL'];
+    if (typeof url !== 'string' || url === '') problems.push('source.git.repoURL is required');
+    else if (!REPO_URL.test(url)) problems.push('source.git.repoURL must be an http(s), ssh or git URL');
+  }
+  if (type === 'Image') {
+    for (const field of ['repository', 'tag']) {
+      const v = body[field];
+      if (typeof v !== 'string' || v === '') problems.push(`source.image.${field} is required`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Validates an API create payload and builds the App spec it asks for. Throws InputError listing every problem:
+ * DNS-1123 name, namespace and cluster; exactly one source block matching `source.type`; Git needs
+ * `git.repoURL`; Image needs `image.repository` and `image.tag`; HelmChart and Catalog are not supported yet;
+ * unknown fields and wrong types anywhere. Schema defaults are filled in.
+ */
+export function parseCreateRequest(body: unknown): CreateRequest {
+  if (!isObject(body)) throw new InputError('request body must be a JSON object');
+  const problems: string[] = [];
+  for (const key of Object.keys(body)) if (!CREATE_FIELDS.has(key)) problems.push(`unknown field "${key}"`);
+  const nameProblem = dnsLabelProblem('name', body['name']);
+  if (nameProblem) problems.push(nameProblem);
+  const nsProblem = dnsLabelProblem('namespace', body['namespace']);
+  if (nsProblem) problems.push(nsProblem);
+  const cluster = body['cluster'] ?? '';
+  if (cluster !== '') {
+    const clusterProblem = dnsLabelProblem('cluster', cluster);
+    if (clusterProblem) problems.push(clusterProblem);
+  }
+  const fromSource = sourceProblems(body['source']);
+  problems.push(...fromSource);
+  if (problems.length > 0) throw new InputError(problems.join('; '));
+
+  const spec: Record<string, unknown> = {
+    source: body['source'],
+    destination: { namespace: body['namespace'], cluster },
+  };
+  if (body['sync_policy'] !== undefined) spec['syncPolicy'] = body['sync_policy'];
+  if (body['notifications'] !== undefined) spec['notifications'] = body['notifications'];
+  if (body['webhook'] !== undefined) spec['webhook'] = body['webhook'];
+  const specProblems = schemaProblems(AppSpecSchema, spec).map((p) =>
+    p.replace(/^syncPolicy/, 'sync_policy').replace(/^destination\.namespace/, 'namespace'),
+  );
+  if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
+  return {
+    name: body['name'] as string,
+    namespace: body['namespace'] as string,
+    cluster: cluster as string,
+    spec: spec as AppSpec,
+  };
+}
