@@ -116,6 +116,15 @@ function parseBool(text: string | boolean): boolean | undefined {
   return undefined;
 }
 
+function expandHome(p: string): string {
+  return p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
+}
+
+/** The data directory of the embedded default: SVC_DATA_DIR, else `.svc` under `cwd`. */
+export function dataDirOf(env: Record<string, string | undefined>, cwd: string): string {
+  return resolve(cwd, expandHome(env['SVC_DATA_DIR'] || '.svc'));
+}
+
 /**
  * Builds the Config from the environment, the operator flags and (outside production) generated dev secrets.
  * Throws ConfigError listing every problem found; never returns a partly valid Config.
@@ -124,9 +133,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput
   const problems: string[] = [];
   const production = env['NODE_ENV'] === 'production';
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
-  const expandHome = (p: string) => (p.startsWith('~/') ? join(homedir(), p.slice(2)) : p);
-
-  const dataDir = abs(expandHome(env['SVC_DATA_DIR'] || '.svc'));
+  const dataDir = dataDirOf(env, cwd);
   const cacheDir = abs(expandHome(env['SVC_CACHE_DIR'] || join(dataDir, 'cache')));
 
   const address = (name: string, value: string | undefined, fallback: string): ListenAddress => {

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseDuration, parseListenAddress } from './config.ts';
+import { ConfigError } from './core/errors.ts';
+
+const secrets = { AUTH_SECRET: 'a'.repeat(40), SVC_CREDENTIALS_KEY: 'ab'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('applies the defaults of the embedded mode', () => {
+    const c = loadConfig({ env: secrets, cwd: '/srv/svc' });
+    expect(c.listen).toEqual({ host: '', port: 3000 });
+    expect(c.database).toEqual({ kind: 'sqlite', path: '/srv/svc/.svc/svc.db' });
+    expect(c.mgmtKubeconfig).toBeUndefined();
+    expect(c.sessionCookieName).toBe('better-auth.session_token');
+    expect(c.credentialsKey).toHaveLength(32);
+    expect(c.operator).toMatchObject({
+      syncPeriodMs: 60_000,
+      errorRequeueMs: 30_000,
+      leaderElect: true,
+      webhookBind: { host: '', port: 8082 },
+      metricsBind: { host: '', port: 8080 },
+      probeBind: { host: '', port: 8081 },
+    });
+  });
+
+  it('reads every setting', () => {
+    const c = loadConfig({
+      env: {
+        ...secrets,
+        SVC_MGMT_KUBECONFIG: 'kube/config',
+        SVC_DATABASE_URL: 'postgres://svc@db/svc',
+        SESSION_COOKIE_NAME: '__Secure-svc.session_token',
+        SVC_TAG_POLL_INTERVAL: '2m',
+        SVC_LISTEN: '127.0.0.1:9000',
+      },
+      flags: { syncPeriod: '5m', webhookBindAddress: ':9082', leaderElect: 'false' },
+      cwd: '/srv/svc',
+    });
+    expect(c.mgmtKubeconfig).toBe('/srv/svc/kube/config');
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://svc@db/svc' });
+    expect(c.sessionCookieName).toBe('__Secure-svc.session_token');
+    expect(c.tagPollIntervalMs).toBe(120_000);
+    expect(c.listen).toEqual({ host: '127.0.0.1', port: 9000 });
+    expect(c.operator.syncPeriodMs).toBe(300_000);
+    expect(c.operator.webhookBind.port).toBe(9082);
+    expect(c.operator.leaderElect).toBe(false);
+  });
+
+  it('reports every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        env: {
+          NODE_ENV: 'production',
+          SVC_LISTEN: 'everywhere',
+          SVC_DATABASE_URL: 'mysql://x',
+          SVC_TAG_POLL_INTERVAL: 'soon',
+          SESSION_COOKIE_NAME: 'bad name',
+        },
+        flags: { syncPeriod: '0s', leaderElect: 'maybe' },
+        cwd: '/',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual([
+      'SVC_LISTEN "everywhere" must be host:port or :port',
+      'SVC_DATABASE_URL must start with postgres://, postgresql:// or sqlite:',
+      'AUTH_SECRET is required in production mode',
+      'SVC_CREDENTIALS_KEY is required in production mode',
+      'SESSION_COOKIE_NAME must be a valid cookie name',
+      'SVC_TAG_POLL_INTERVAL "soon" must be a duration such as 30s, 5m or 1h',
+      '--leader-elect must be true or false',
+      '--sync-period must be at least 1000 ms',
+    ]);
+    expect((error as Error).message).toContain('SVC_LISTEN');
+  });
+
+  it('uses generated dev secrets outside production only', () => {
+    const devSecrets = { authSecret: 'd'.repeat(43), credentialsKey: Buffer.alloc(32, 7).toString('base64') };
+    expect(loadConfig({ env: {}, devSecrets, cwd: '/' }).authSecret).toBe(devSecrets.authSecret);
+    expect(() => loadConfig({ env: { NODE_ENV: 'production' }, devSecrets, cwd: '/' })).toThrow(
+      /AUTH_SECRET is required in production mode/,
+    );
+  });
+
+  it('rejects a short AUTH_SECRET and a credentials key that is not 32 bytes', () => {
+    expect(() => loadConfig({ env: { AUTH_SECRET: 'short', SVC_CREDENTIALS_KEY: 'abcd' }, cwd: '/' })).toThrow(
+      /AUTH_SECRET must be at least 32 characters[\s\S]*SVC_CREDENTIALS_KEY must be 32 bytes/,
+    );
+  });
+});
+
+describe('parseDuration and parseListenAddress', () => {
+  it.each([
+    ['60s', 60_000],
+    ['5m', 300_000],
+    ['1m30s', 90_000],
+    ['250ms', 250],
+    ['2', 2000],
+    ['1h', 3_600_000],
+  ])('parses %s', (text, ms) => expect(parseDuration(text)).toBe(ms));
+  it.each(['', 'soon', '5 minutes', '1d'])('refuses %j', (text) => expect(parseDuration(text)).toBeUndefined());
+  it('parses addresses', () => {
+    expect(parseListenAddress(':8080')).toEqual({ host: '', port: 8080 });
+    expect(parseListenAddress('[::1]:0')).toEqual({ host: '::1', port: 0 });
+    expect(parseListenAddress('localhost')).toBeUndefined();
+    expect(parseListenAddress(':70000')).toBeUndefined();
+  });
+});

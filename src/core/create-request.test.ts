@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { parseCreateRequest } from './create-request.ts';
+import { InputError } from './errors.ts';
+
+const git = { type: 'Git', git: { repoURL: 'https://git.example.com/org/app.git' } };
+const image = { type: 'Image', image: { repository: 'registry.example.com/team/web', tag: '1.2.3' } };
+
+function rejection(body: unknown): string {
+  try {
+    parseCreateRequest(body);
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return (err as Error).message;
+  }
+  throw new Error('expected the request to be rejected');
+}
+
+describe('parseCreateRequest (contract §4.2 create rules)', () => {
+  it('accepts a Git app and fills the schema defaults', () => {
+    const req = parseCreateRequest({ name: 'web', namespace: 'shop', source: git, sync_policy: { automated: true } });
+    expect(req).toMatchObject({ name: 'web', namespace: 'shop', cluster: '' });
+    expect(req.spec.source.git).toEqual({
+      repoURL: 'https://git.example.com/org/app.git',
+      branch: 'main',
+      path: '.',
+      manifestType: 'Auto',
+    });
+    expect(req.spec.destination).toEqual({ namespace: 'shop', cluster: '' });
+    expect(req.spec.syncPolicy).toEqual({ automated: true, prune: false, selfHeal: false, requiresApproval: false });
+    expect(req.spec.freeze).toBe(false);
+  });
+
+  it('accepts an Image app with a registered cluster', () => {
+    const req = parseCreateRequest({ name: 'api-1', namespace: 'prod', cluster: 'edge-eu', source: image });
+    expect(req.cluster).toBe('edge-eu');
+    expect(req.spec.destination.cluster).toBe('edge-eu');
+    expect(req.spec.source.image?.tagPolicy).toBe('Pinned');
+  });
+
+  it.each([
+    ['Web', 'name "Web" must be a DNS-1123 label'],
+    ['-web', 'name "-web" must be a DNS-1123 label'],
+    ['web_1', 'name "web_1" must be a DNS-1123 label'],
+    ['a'.repeat(64), 'name must be at most 63 characters'],
+    ['', 'name is required'],
+  ])('rejects the name %j', (name, reason) => {
+    expect(rejection({ name, namespace: 'shop', source: git })).toContain(reason);
+  });
+
+  it('rejects a bad namespace and a bad cluster name', () => {
+    expect(rejection({ name: 'web', namespace: 'Shop', source: git })).toContain('namespace "Shop" must be a DNS-1123');
+    expect(rejection({ name: 'web', namespace: 'shop', cluster: 'EU', source: git })).toContain(
+      'cluster "EU" must be a DNS-1123',
+    );
+  });
+
+  it('requires the source block matching source.type, and only that one', () => {
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Git' } })).toContain(
+      'source.git is required when source.type is Git',
+    );
+    expect(rejection({ name: 'web', namespace: 'shop', source: { ...git, image: image.image } })).toContain(
+      'source.image must not be set when source.type is Git',
+    );
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', git: git.git } })).toContain(
+      'source.image is required when source.type is Image',
+    );
+  });
+
+  it('requires git.repoURL for Git and image.repository and image.tag for Image', () => {
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Git', git: { branch: 'dev' } } })).toContain(
+      'source.git.repoURL is required',
+    );
+    const msg = rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', image: {} } });
+    expect(msg).toContain('source.image.repository is required');
+    expect(msg).toContain('source.image.tag is required');
+  });
+
+  it('rejects repository URLs that are not http(s), ssh or git', () => {
+    expect(
+      rejection({ name: 'web', namespace: 'shop', source: { type: 'Git', git: { repoURL: 'file:///etc' } } }),
+    ).toContain('source.git.repoURL must be an http(s), ssh or git URL');
+  });
+
+  it('rejects HelmChart and Catalog sources and unknown types', () => {
+    const helmChart = { type: 'HelmChart', helmChart: { repoURL: 'https://charts.example.com', chart: 'x' } };
+    expect(rejection({ name: 'web', namespace: 'shop', source: helmChart })).toContain(
+      'source.type HelmChart is not supported yet',
+    );
+    expect(
+      rejection({ name: 'web', namespace: 'shop', source: { type: 'Catalog', catalog: { template: 't' } } }),
+    ).toContain('source.type Catalog is not supported yet');
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Svn' } })).toContain(
+      'source.type must be one of Git, Image, HelmChart, Catalog',
+    );
+  });
+
+  it('rejects unknown fields and wrong types with their path', () => {
+    expect(rejection({ name: 'web', namespace: 'shop', source: git, owner: 'me' })).toContain('unknown field "owner"');
+    const nested = { type: 'Git', git: { repoURL: 'https://h/r.git', branch: 3, colour: 'red' } };
+    const msg = rejection({ name: 'web', namespace: 'shop', source: nested, sync_policy: { prune: 'yes' } });
+    expect(msg).toContain('source.git.branch must be string');
+    expect(msg).toContain('source.git has unknown field "colour"');
+    expect(msg).toContain('sync_policy.prune must be boolean');
+  });
+
+  it('rejects a body that is not an object', () => {
+    expect(rejection(null)).toBe('request body must be a JSON object');
+    expect(rejection([1])).toBe('request body must be a JSON object');
+  });
+});
