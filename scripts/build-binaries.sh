@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the pinned third-party binaries the test harness needs (Kubernetes control plane, etcd, kwok, OpenBao)
 # from the Go module proxy into a cache outside the repository, once per version:
-#   ${SVC_CACHE_DIR:-~/.cache/svc}/<name>-<version>/<binary>
+#   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
 # Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm ...]   (default: all)
 set -euo pipefail
 
-CACHE="${SVC_CACHE_DIR:-$HOME/.cache/svc}"
+CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
 K8S_VERSION=v1.35.4
 ETCD_VERSION=v3.6.16
 KWOK_VERSION=v0.8.0

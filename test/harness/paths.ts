@@ -25,9 +25,9 @@ const pinVariables = {
 /** A component that scripts/build-binaries.sh builds into the cache. */
 export type Component = keyof typeof pinVariables;
 
-/** The binary cache: `$SVC_CACHE_DIR` or `~/.cache/svc` (same rule as scripts/build-binaries.sh). */
+/** The binary cache: `$SVC_TOOLS_DIR` or `~/.cache/svc` (same rule as scripts/build-binaries.sh). */
 export function cacheDir(): string {
-  return process.env['SVC_CACHE_DIR'] ?? join(homedir(), '.cache', 'svc');
+  return process.env['SVC_TOOLS_DIR'] ?? join(homedir(), '.cache', 'svc');
 }
 
 let pinned: Record<Component, string> | undefined;
