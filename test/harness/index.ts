@@ -11,6 +11,7 @@ export {
   type GitServerOptions,
   startGitServer,
 } from './git-server.ts';
+export { type HttpRequestOptions, type HttpResponse, request as httpRequest } from './http.ts';
 export { type KubeCredentials, kubeconfigYaml, kubectl, kubectlPath, kubeRequest } from './kube.ts';
 export { type OpenBao, startOpenBao } from './openbao.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
+import { createCA, issueCert, readPem } from './certs.ts';
+import { request } from './http.ts';
 import { freePort } from './ports.ts';
 import { makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
 
@@ -22,6 +24,8 @@ export const mediaTypes = {
 export interface RegistryOptions {
   /** Require HTTP basic auth (htpasswd file, bcrypt) with these credentials. */
   htpasswd?: { user: string; password: string };
+  /** Serve HTTPS with a certificate for 127.0.0.1/localhost from a fresh CA (see {@link Registry.caPEM}). */
+  tls?: boolean;
 }
 
 /** Digests of an image pushed by {@link Registry.pushImage}. */
@@ -36,12 +40,14 @@ export interface PushedImage {
   reference: string;
 }
 
-/** A Debian `docker-registry` (distribution 2.8) on loopback, plain HTTP. */
+/** A Debian `docker-registry` (distribution 2.8) on loopback, plain HTTP unless started with `tls`. */
 export interface Registry {
   /** `127.0.0.1:<port>` (image references use this host). */
   host: string;
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>`, or `https://` with `tls`. */
   url: string;
+  /** CA certificate (PEM) to trust for `tls` registries; undefined for plain HTTP. */
+  caPEM: string | undefined;
   /** Credentials when started with htpasswd. */
   credentials: { user: string; password: string } | undefined;
   /**
@@ -68,6 +74,17 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
       storage: { filesystem: { rootdirectory: join(dir, 'data') }, delete: { enabled: true } },
       http: { addr: `127.0.0.1:${port}`, secret: randomBytes(16).toString('hex') },
     };
+    let caPEM: string | undefined;
+    if (options.tls) {
+      const ca = await createCA(dir);
+      const serving = await issueCert(dir, ca, 'registry', {
+        subject: '/CN=svc-test-registry',
+        usage: 'server',
+        altNames: ['IP:127.0.0.1', 'DNS:localhost'],
+      });
+      caPEM = await readPem(ca.cert);
+      (config['http'] as Record<string, unknown>)['tls'] = { certificate: serving.cert, key: serving.key };
+    }
     if (options.htpasswd) {
       const { stdout } = await execFileAsync('htpasswd', ['-nbB', options.htpasswd.user, options.htpasswd.password]);
       const file = join(dir, 'htpasswd');
@@ -77,13 +94,13 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     const configPath = join(dir, 'config.yml');
     await writeFile(configPath, stringify(config));
     const proc = startProcess('docker-registry', 'docker-registry', ['serve', configPath], { logDir: dir });
-    const url = `http://127.0.0.1:${port}`;
+    const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     const authHeader: Record<string, string> = options.htpasswd
       ? {
           authorization: `Basic ${Buffer.from(`${options.htpasswd.user}:${options.htpasswd.password}`).toString('base64')}`,
         }
       : {};
-    await waitUntil(async () => (await fetch(`${url}/v2/`, { headers: authHeader })).status === 200, {
+    await waitUntil(async () => (await request(`${url}/v2/`, { headers: authHeader, ca: caPEM })).status === 200, {
       what: 'registry /v2/',
       process: proc,
       timeoutMs: 30_000,
@@ -93,18 +110,19 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
       path: string,
       init: { body?: Buffer | string; headers?: Record<string, string> } = {},
     ) => {
-      const res = await fetch(new URL(path, url), {
+      const res = await request(new URL(path, url), {
         method,
         headers: { ...authHeader, ...init.headers },
+        ca: caPEM,
         ...(init.body === undefined ? {} : { body: init.body }),
       });
-      if (res.status >= 300) throw new Error(`registry ${method} ${path}: ${res.status} ${await res.text()}`);
+      if (res.status >= 300) throw new Error(`registry ${method} ${path}: ${res.status} ${res.text()}`);
       return res;
     };
     const pushBlob = async (repository: string, data: Buffer): Promise<string> => {
       const digest = sha256(data);
       const start = await call('POST', `/v2/${repository}/blobs/uploads/`);
-      const location = new URL(start.headers.get('location') ?? '', url);
+      const location = new URL(start.header('location') ?? '', url);
       location.searchParams.set('digest', digest);
       await call('PUT', location.pathname + location.search, {
         body: data,
@@ -119,6 +137,7 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
     const registry: Registry = {
       host: `127.0.0.1:${port}`,
       url,
+      caPEM,
       credentials: options.htpasswd,
       async pushImage(repository, tag, pushOptions = {}) {
         const content = pushOptions.content ?? randomBytes(8).toString('hex');
@@ -177,14 +196,14 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
         const res = await call('GET', `/v2/${repository}/manifests/${digest}`, {
           headers: { accept: `${mediaTypes.index}, ${mediaTypes.manifest}` },
         });
-        const mediaType = res.headers.get('content-type') ?? mediaTypes.manifest;
-        await putManifest(repository, tag, mediaType, await res.text());
+        const mediaType = res.header('content-type') ?? mediaTypes.manifest;
+        await putManifest(repository, tag, mediaType, res.text());
       },
       async resolve(repository, reference) {
         const res = await call('HEAD', `/v2/${repository}/manifests/${reference}`, {
           headers: { accept: `${mediaTypes.index}, ${mediaTypes.manifest}` },
         });
-        const digest = res.headers.get('docker-content-digest');
+        const digest = res.header('docker-content-digest');
         if (!digest) throw new Error(`registry: no digest for ${repository}:${reference}`);
         return digest;
       },
