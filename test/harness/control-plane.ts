@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlaneCerts, readPem } from './certs.ts';
 import { type KubeCredentials, kubeconfigYaml, kubectl, kubeRequest } from './kube.ts';
@@ -63,6 +64,17 @@ const kwokStages = [
  * Binaries come from the cache filled by scripts/build-binaries.sh.
  */
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  // Ports are picked free and then handed to the processes; another process can take one in between. Retry then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   const name = options.name ?? 'plane';
   const withControllers = options.controllers ?? true;
   const withKwok = options.kwok ?? true;
@@ -279,4 +291,67 @@ export const crdDir: string = join(repoRoot, 'deploy', 'crds');
 async function applyCrds(kubeconfigPath: string): Promise<void> {
   await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir]);
   await kubectl(kubeconfigPath, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
+}
+
+/** Options for {@link serviceAccountKubeconfig}. */
+export interface ServiceAccountKubeconfigOptions {
+  namespace?: string;
+  /** ServiceAccount name (created if missing). */
+  name: string;
+  /**
+   * ClusterRole bound cluster-wide to the account (e.g. `cluster-admin`, `system:aggregate-to-view`); none when
+   * omitted. The aggregated roles `view`/`edit`/`admin` are filled by the controller-manager: empty without it.
+   */
+  clusterRole?: string;
+  /** Token lifetime (default `1h`). */
+  duration?: string;
+}
+
+/**
+ * A kubeconfig (YAML) for a ServiceAccount of `plane`, authenticating with a bound token minted by the TokenRequest
+ * API: a credential with exactly the permissions granted here, to test what svc does with limited rights.
+ */
+export async function serviceAccountKubeconfig(
+  plane: ControlPlane,
+  options: ServiceAccountKubeconfigOptions,
+): Promise<string> {
+  const namespace = options.namespace ?? 'default';
+  const kc = plane.kubeconfigPath;
+  const account = `${namespace}:${options.name}`;
+  await kubectl(kc, ['-n', namespace, 'create', 'serviceaccount', options.name, '--dry-run=client', '-o', 'yaml']).then(
+    ({ stdout }) => applyYaml(kc, stdout),
+  );
+  if (options.clusterRole) {
+    const binding = `${options.name}-${namespace}-${options.clusterRole}`.replace(/[^a-z0-9-]/g, '-');
+    const { stdout } = await kubectl(kc, [
+      'create',
+      'clusterrolebinding',
+      binding,
+      `--clusterrole=${options.clusterRole}`,
+      `--serviceaccount=${account}`,
+      '--dry-run=client',
+      '-o',
+      'yaml',
+    ]);
+    await applyYaml(kc, stdout);
+  }
+  const { stdout: token } = await kubectl(kc, [
+    '-n',
+    namespace,
+    'create',
+    'token',
+    options.name,
+    `--duration=${options.duration ?? '1h'}`,
+  ]);
+  return kubeconfigYaml(`sa-${options.name}`, { serverURL: plane.serverURL, caPEM: plane.caPEM, token: token.trim() });
+}
+
+async function applyYaml(kubeconfigPath: string, yamlText: string): Promise<void> {
+  const file = join(tmpdir(), `svc-harness-apply-${randomBytes(6).toString('hex')}.yaml`);
+  await writeFile(file, yamlText);
+  try {
+    await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', file]);
+  } finally {
+    await rm(file, { force: true });
+  }
 }

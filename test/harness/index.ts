@@ -3,7 +3,14 @@
  * The management control plane is started once per run by ./global-setup.ts (`inject('mgmtKubeconfig')`).
  */
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
-export { type ControlPlane, type ControlPlaneOptions, crdDir, startControlPlane } from './control-plane.ts';
+export {
+  type ControlPlane,
+  type ControlPlaneOptions,
+  crdDir,
+  type ServiceAccountKubeconfigOptions,
+  serviceAccountKubeconfig,
+  startControlPlane,
+} from './control-plane.ts';
 export {
   type CreateRepoOptions,
   type GitRepo,

@@ -2,7 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type ControlPlane, kubectl, kubeRequest, startControlPlane } from '../harness/index.ts';
+import {
+  type ControlPlane,
+  kubectl,
+  kubeRequest,
+  serviceAccountKubeconfig,
+  startControlPlane,
+} from '../harness/index.ts';
 
 // Proves the management control plane of the global setup (etcd, apiserver, controller-manager, scheduler, kwok)
 // and a second, independent apiserver reached with a bearer-token kubeconfig.
@@ -102,6 +108,16 @@ describe('harness: second apiserver (remote cluster)', () => {
     await expect(kubectl(inject('mgmtKubeconfig'), ['get', 'namespace', 'only-on-remote'])).rejects.toThrow(
       /not found/,
     );
+  });
+
+  it('mints a limited ServiceAccount kubeconfig: reads are allowed, writes are forbidden', async () => {
+    const yaml = await serviceAccountKubeconfig(remote, { name: 'reader', clusterRole: 'system:aggregate-to-view' });
+    const file = join(tmpdir(), `remote-reader-${Date.now()}.kubeconfig`);
+    await writeFile(file, yaml);
+    const whoami = await kubectl(file, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    expect(whoami.stdout).toBe('system:serviceaccount:default:reader');
+    await kubectl(file, ['get', 'configmaps', '--all-namespaces']);
+    await expect(kubectl(file, ['create', 'namespace', 'not-allowed'])).rejects.toThrow(/forbidden/i);
   });
 
   it('refuses a wrong token with 401', async () => {
