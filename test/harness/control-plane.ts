@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPlaneCerts, readPem } from './certs.ts';
 import { type KubeCredentials, kubeconfigYaml, kubectl, kubeRequest } from './kube.ts';
@@ -80,10 +79,14 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   const withKwok = options.kwok ?? true;
   const dir = makeTempDir(name);
   const processes: ManagedProcess[] = [];
-  const stop = async () => {
-    // Reverse start order: clients first, etcd last, so nothing logs errors about a vanished apiserver for long.
-    for (const proc of processes.reverse()) await proc.stop();
-    removeTempDir(dir);
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      // Reverse start order: clients first, etcd last, so nothing logs errors about a vanished apiserver for long.
+      for (const proc of [...processes].reverse()) await proc.stop();
+      removeTempDir(dir);
+    })();
+    return stopped;
   };
   try {
     const logDir = join(dir, 'logs');
@@ -347,11 +350,5 @@ export async function serviceAccountKubeconfig(
 }
 
 async function applyYaml(kubeconfigPath: string, yamlText: string): Promise<void> {
-  const file = join(tmpdir(), `svc-harness-apply-${randomBytes(6).toString('hex')}.yaml`);
-  await writeFile(file, yamlText);
-  try {
-    await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', file]);
-  } finally {
-    await rm(file, { force: true });
-  }
+  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', '-'], { input: yamlText });
 }

@@ -1,10 +1,7 @@
 import { execFile } from 'node:child_process';
 import { request } from 'node:https';
-import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { binary } from './paths.ts';
-
-const execFileAsync = promisify(execFile);
 
 /** Credentials for talking to an apiserver: the CA plus a client cert/key pair or a bearer token (PEM text). */
 export interface KubeCredentials {
@@ -88,19 +85,24 @@ export function kubectlPath(): string {
 }
 
 /**
- * Runs the built kubectl against a kubeconfig file; resolves with its output, rejects (with stderr in the message)
- * on a non-zero exit.
+ * Runs the built kubectl against a kubeconfig file, with `input` on stdin when given (for `-f -`); resolves with its
+ * output, rejects (with stderr in the message) on a non-zero exit.
  */
-export async function kubectl(
+export function kubectl(
   kubeconfigPath: string,
   args: readonly string[],
+  options: { input?: string } = {},
 ): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await execFileAsync(kubectlPath(), ['--kubeconfig', kubeconfigPath, ...args], {
-      maxBuffer: 32 * 1024 * 1024,
-    });
-  } catch (error) {
-    const err = error as Error & { stderr?: string };
-    throw new Error(`kubectl ${args.join(' ')} failed: ${err.stderr?.trim() || err.message}`);
-  }
+  return new Promise((resolveRun, reject) => {
+    const child = execFile(
+      kubectlPath(),
+      ['--kubeconfig', kubeconfigPath, ...args],
+      { maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+        else resolveRun({ stdout, stderr });
+      },
+    );
+    child.stdin?.end(options.input ?? '');
+  });
 }

@@ -95,6 +95,8 @@ export function startProcess(
     cwd: options.cwd,
   });
   closeSync(log);
+  // A spawn failure leaves pid undefined (handled below); without a listener its 'error' event would crash Node.
+  child.on('error', () => {});
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${name} (${command})`);
   live.set(pid, child);
@@ -105,6 +107,8 @@ export function startProcess(
       live.delete(pid);
       resolveExit();
     });
+    // The stdin pipe may break when the guard dies; its state is read from 'exit', so nothing else to do here.
+    child.stdin?.on('error', () => {});
   });
   const logTail = (lines = 30): string => {
     try {

@@ -58,9 +58,7 @@ describe('harness: management control plane', () => {
         destination: { namespace: 'guestbook' },
       },
     };
-    const file = join(tmpdir(), `${ns}-app.json`);
-    await writeFile(file, JSON.stringify(app));
-    await kubectl(kubeconfig, ['apply', '--server-side', '-f', file]);
+    await kubectl(kubeconfig, ['apply', '--server-side', '-f', '-'], { input: JSON.stringify(app) });
     const { stdout } = await kubectl(kubeconfig, ['-n', ns, 'get', 'app', '-o', 'name']);
     expect(stdout.trim()).toBe('app.cd.svc.space/guestbook');
     const stored = JSON.parse(
