@@ -35,6 +35,8 @@ else
   log "apt packages present"
 fi
 
+# The official Go tarball's place, for environments whose PATH does not carry it.
+command -v go >/dev/null 2>&1 || [[ ! -x /usr/local/go/bin/go ]] || export PATH="$PATH:/usr/local/go/bin"
 if ! command -v go >/dev/null 2>&1; then
   echo "Go (>= 1.25) is needed to build the Kubernetes binaries; none on PATH" >&2
   exit 1
