@@ -33,25 +33,29 @@ export interface GitServer {
   stop(): Promise<void>;
 }
 
-/** A fixture repository. Every mutating helper pushes to the served bare repository and returns a real SHA. */
+/**
+ * A fixture repository. Every mutating helper pushes to the served bare repository and returns a real SHA.
+ * "The first branch" below is `main` unless {@link CreateRepoOptions.branch} said otherwise.
+ */
 export interface GitRepo {
   /** Clone URL over HTTP (`<baseURL>/<name>.git`). */
   url: string;
   /** Bare repository on disk (what the server serves). */
   barePath: string;
   /**
-   * Commits `files` on `branch` (default `main`; created from `main` when missing): a string writes the file, null
+   * Commits `files` on `branch` (default: the first branch; created from the first branch when missing): a string writes the file, null
    * deletes it. Resolves with the new commit SHA.
    */
   commit(files: Record<string, string | null>, message: string, options?: { branch?: string }): Promise<string>;
-  /** Creates branch `name` at `from` (a branch, tag or SHA; default `main`); resolves with its SHA. */
+  /** Creates branch `name` at `from` (a branch, tag or SHA; default: the first branch); resolves with its SHA. */
   createBranch(name: string, from?: string): Promise<string>;
-  /** Creates (or moves, with force) tag `name` at `rev` (default `main`); annotated when `message` is given. */
+  /** Creates (or moves) tag `name` at `rev` (default: the first branch); annotated when `message` is given. */
   tag(name: string, rev?: string, message?: string): Promise<string>;
-  /** SHA of a branch head (default `main`). */
+  /** SHA of a branch head (default: the first branch). */
   head(branch?: string): Promise<string>;
   /**
-   * Rewrites history: amends the tip of `branch` (default `main`) with `files` and a new message, and force-pushes. The old tip is no longer reachable from the branch. Resolves with the new SHA.
+   * Rewrites history: amends the tip of `branch` (default: the first branch) with `files` and a new message, and
+   * force-pushes. The old tip is no longer reachable from the branch. Resolves with the new SHA.
    */
   rewrite(files: Record<string, string | null>, message: string, options?: { branch?: string }): Promise<string>;
   /** Force-moves `branch` to `rev` (any SHA known to the repo); resolves with the SHA. */
@@ -215,7 +219,7 @@ async function createRepo(
   const checkout = async (target: string) => {
     const exists = await git(workPath, 'branch', '--list', target);
     if (exists) await git(workPath, 'checkout', '--quiet', target);
-    else await git(workPath, 'checkout', '--quiet', '-b', target, 'main');
+    else await git(workPath, 'checkout', '--quiet', '-b', target, branch);
   };
   const commitAll = async (message: string) => {
     await git(workPath, 'add', '--all');
@@ -231,29 +235,29 @@ async function createRepo(
     url: `${ctx.baseURL}/${name}.git`,
     barePath,
     async commit(changes, message, commitOptions = {}) {
-      const target = commitOptions.branch ?? 'main';
+      const target = commitOptions.branch ?? branch;
       await checkout(target);
       await writeFiles(changes);
       const sha = await commitAll(message);
       await git(workPath, 'push', '--quiet', 'origin', target);
       return sha;
     },
-    async createBranch(newBranch, from = 'main') {
+    async createBranch(newBranch, from = branch) {
       await git(workPath, 'branch', newBranch, from);
       await git(workPath, 'push', '--quiet', 'origin', newBranch);
       return git(workPath, 'rev-parse', newBranch);
     },
-    async tag(tagName, rev = 'main', message) {
+    async tag(tagName, rev = branch, message) {
       const args = message ? ['tag', '--force', '-a', tagName, '-m', message, rev] : ['tag', '--force', tagName, rev];
       await git(workPath, ...args);
       await git(workPath, 'push', '--quiet', '--force', 'origin', `refs/tags/${tagName}`);
       return git(workPath, 'rev-parse', `${tagName}^{commit}`);
     },
-    head(target = 'main') {
+    head(target = branch) {
       return git(barePath, 'rev-parse', `refs/heads/${target}`);
     },
     async rewrite(changes, message, rewriteOptions = {}) {
-      const target = rewriteOptions.branch ?? 'main';
+      const target = rewriteOptions.branch ?? branch;
       await checkout(target);
       await writeFiles(changes);
       await git(workPath, 'add', '--all');

@@ -77,6 +77,17 @@ describe('harness: git smart HTTP server', () => {
     expect((await lsRemote(repo.url)).has('refs/heads/release')).toBe(false);
   });
 
+  it('supports a first branch other than main', async () => {
+    const repo = await server.createRepo('trunk', { 'a.txt': '1\n' }, { branch: 'trunk' });
+    const sha = await repo.commit({ 'a.txt': '2\n' }, 'on trunk');
+    const feature = await repo.commit({ 'f.txt': 'f\n' }, 'feature work', { branch: 'feature' });
+    const refs = await lsRemote(repo.url);
+    expect(refs.get('refs/heads/trunk')).toBe(sha);
+    expect(refs.get('refs/heads/feature')).toBe(feature);
+    expect(refs.has('refs/heads/main')).toBe(false);
+    expect(refs.get('HEAD')).toBe(sha);
+  });
+
   it('accepts pushes over HTTP', async () => {
     const repo = await server.createRepo('pushed', { 'x.txt': 'x\n' });
     const dir = join(work, 'pushed');
