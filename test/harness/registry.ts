@@ -1,0 +1,246 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { stringify } from 'yaml';
+import { createCA, issueCert, readPem } from './certs.ts';
+import { request } from './http.ts';
+import { freePort } from './ports.ts';
+import { makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
+
+const execFileAsync = promisify(execFile);
+
+/** Media types used by {@link Registry.pushImage}. */
+export const mediaTypes = {
+  index: 'application/vnd.oci.image.index.v1+json',
+  manifest: 'application/vnd.oci.image.manifest.v1+json',
+  config: 'application/vnd.oci.image.config.v1+json',
+  layer: 'application/vnd.oci.image.layer.v1.tar+gzip',
+} as const;
+
+/** Options for {@link startRegistry}. */
+export interface RegistryOptions {
+  /** Require HTTP basic auth (htpasswd file, bcrypt) with these credentials. */
+  htpasswd?: { user: string; password: string };
+  /** Serve HTTPS with a certificate for 127.0.0.1/localhost from a fresh CA (see {@link Registry.caPEM}). */
+  tls?: boolean;
+}
+
+/** Digests of an image pushed by {@link Registry.pushImage}. */
+export interface PushedImage {
+  /** Digest the tag resolves to: the index digest (or the manifest digest when `index: false`). */
+  digest: string;
+  indexDigest: string | undefined;
+  manifestDigest: string;
+  configDigest: string;
+  layerDigest: string;
+  /** `<host>/<repository>@<digest>`. */
+  reference: string;
+}
+
+/** A Debian `docker-registry` (distribution 2.8) on loopback, plain HTTP unless started with `tls`. */
+export interface Registry {
+  /** `127.0.0.1:<port>` (image references use this host). */
+  host: string;
+  /** `http://127.0.0.1:<port>`, or `https://` with `tls`. */
+  url: string;
+  /** CA certificate (PEM) to trust for `tls` registries; undefined for plain HTTP. */
+  caPEM: string | undefined;
+  /** Credentials when started with htpasswd. */
+  credentials: { user: string; password: string } | undefined;
+  /**
+   * Pushes a small real image (gzip tar layer, OCI config, OCI manifest and, unless `index: false`, an OCI index for
+   * linux/amd64) to `repository` and points `tag` at it (moving the tag if it existed). `content` makes the layer
+   * differ per push, so each push yields new digests.
+   */
+  pushImage(repository: string, tag: string, options?: { content?: string; index?: boolean }): Promise<PushedImage>;
+  /** Points `tag` at an existing manifest or index `digest` (moves a tag without pushing new content). */
+  tag(repository: string, tag: string, digest: string): Promise<void>;
+  /** Resolves a tag (or digest) through the registry API (HEAD manifests) to its digest. */
+  resolve(repository: string, reference: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Starts a registry with a temp config and storage, anonymous or with htpasswd auth. */
+export async function startRegistry(options: RegistryOptions = {}): Promise<Registry> {
+  const dir = makeTempDir('registry');
+  try {
+    const port = await freePort();
+    const config: Record<string, unknown> = {
+      version: 0.1,
+      log: { level: 'warn', accesslog: { disabled: true } },
+      storage: { filesystem: { rootdirectory: join(dir, 'data') }, delete: { enabled: true } },
+      http: { addr: `127.0.0.1:${port}`, secret: randomBytes(16).toString('hex') },
+    };
+    let caPEM: string | undefined;
+    if (options.tls) {
+      const ca = await createCA(dir);
+      const serving = await issueCert(dir, ca, 'registry', {
+        subject: '/CN=svc-test-registry',
+        usage: 'server',
+        altNames: ['IP:127.0.0.1', 'DNS:localhost'],
+      });
+      caPEM = await readPem(ca.cert);
+      (config['http'] as Record<string, unknown>)['tls'] = { certificate: serving.cert, key: serving.key };
+    }
+    if (options.htpasswd) {
+      const { stdout } = await execFileAsync('htpasswd', ['-nbB', options.htpasswd.user, options.htpasswd.password]);
+      const file = join(dir, 'htpasswd');
+      await writeFile(file, `${stdout.trim()}\n`, { mode: 0o600 });
+      config['auth'] = { htpasswd: { realm: 'svc-test-registry', path: file } };
+    }
+    const configPath = join(dir, 'config.yml');
+    await writeFile(configPath, stringify(config));
+    const proc = startProcess('docker-registry', 'docker-registry', ['serve', configPath], { logDir: dir });
+    const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+    const authHeader: Record<string, string> = options.htpasswd
+      ? {
+          authorization: `Basic ${Buffer.from(`${options.htpasswd.user}:${options.htpasswd.password}`).toString('base64')}`,
+        }
+      : {};
+    await waitUntil(async () => (await request(`${url}/v2/`, { headers: authHeader, ca: caPEM })).status === 200, {
+      what: 'registry /v2/',
+      process: proc,
+      timeoutMs: 30_000,
+    });
+    const call = async (
+      method: string,
+      path: string,
+      init: { body?: Buffer | string; headers?: Record<string, string> } = {},
+    ) => {
+      const res = await request(new URL(path, url), {
+        method,
+        headers: { ...authHeader, ...init.headers },
+        ca: caPEM,
+        ...(init.body === undefined ? {} : { body: init.body }),
+      });
+      if (res.status >= 300) throw new Error(`registry ${method} ${path}: ${res.status} ${res.text()}`);
+      return res;
+    };
+    const pushBlob = async (repository: string, data: Buffer): Promise<string> => {
+      const digest = sha256(data);
+      const start = await call('POST', `/v2/${repository}/blobs/uploads/`);
+      const location = new URL(start.header('location') ?? '', url);
+      location.searchParams.set('digest', digest);
+      await call('PUT', location.pathname + location.search, {
+        body: data,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      return digest;
+    };
+    const putManifest = async (repository: string, reference: string, mediaType: string, body: string) => {
+      await call('PUT', `/v2/${repository}/manifests/${reference}`, { body, headers: { 'content-type': mediaType } });
+      return sha256(Buffer.from(body));
+    };
+    const registry: Registry = {
+      host: `127.0.0.1:${port}`,
+      url,
+      caPEM,
+      credentials: options.htpasswd,
+      async pushImage(repository, tag, pushOptions = {}) {
+        const content = pushOptions.content ?? randomBytes(8).toString('hex');
+        const tar = tarFile('hello.txt', `${content}\n`);
+        const layer = gzipSync(tar);
+        const layerDigest = await pushBlob(repository, layer);
+        const config = Buffer.from(
+          JSON.stringify({
+            architecture: 'amd64',
+            os: 'linux',
+            config: { Cmd: ['/bin/true'] },
+            rootfs: { type: 'layers', diff_ids: [sha256(tar)] },
+          }),
+        );
+        const configDigest = await pushBlob(repository, config);
+        const manifest = JSON.stringify({
+          schemaVersion: 2,
+          mediaType: mediaTypes.manifest,
+          config: { mediaType: mediaTypes.config, digest: configDigest, size: config.length },
+          layers: [{ mediaType: mediaTypes.layer, digest: layerDigest, size: layer.length }],
+        });
+        const useIndex = pushOptions.index ?? true;
+        const manifestDigest = await putManifest(
+          repository,
+          useIndex ? sha256(Buffer.from(manifest)) : tag,
+          mediaTypes.manifest,
+          manifest,
+        );
+        let indexDigest: string | undefined;
+        if (useIndex) {
+          const index = JSON.stringify({
+            schemaVersion: 2,
+            mediaType: mediaTypes.index,
+            manifests: [
+              {
+                mediaType: mediaTypes.manifest,
+                digest: manifestDigest,
+                size: Buffer.byteLength(manifest),
+                platform: { architecture: 'amd64', os: 'linux' },
+              },
+            ],
+          });
+          indexDigest = await putManifest(repository, tag, mediaTypes.index, index);
+        }
+        const digest = indexDigest ?? manifestDigest;
+        return {
+          digest,
+          indexDigest,
+          manifestDigest,
+          configDigest,
+          layerDigest,
+          reference: `${registry.host}/${repository}@${digest}`,
+        };
+      },
+      async tag(repository, tag, digest) {
+        const res = await call('GET', `/v2/${repository}/manifests/${digest}`, {
+          headers: { accept: `${mediaTypes.index}, ${mediaTypes.manifest}` },
+        });
+        const mediaType = res.header('content-type') ?? mediaTypes.manifest;
+        await putManifest(repository, tag, mediaType, res.text());
+      },
+      async resolve(repository, reference) {
+        const res = await call('HEAD', `/v2/${repository}/manifests/${reference}`, {
+          headers: { accept: `${mediaTypes.index}, ${mediaTypes.manifest}` },
+        });
+        const digest = res.header('docker-content-digest');
+        if (!digest) throw new Error(`registry: no digest for ${repository}:${reference}`);
+        return digest;
+      },
+      async stop() {
+        await proc.stop();
+        removeTempDir(dir);
+      },
+    };
+    return registry;
+  } catch (error) {
+    removeTempDir(dir);
+    throw error;
+  }
+}
+
+function sha256(data: Buffer): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}
+
+/** A POSIX ustar archive holding one regular file (enough for a real, extractable image layer). */
+function tarFile(name: string, content: string): Buffer {
+  const data = Buffer.from(content);
+  const header = Buffer.alloc(512);
+  const put = (value: string, offset: number, length: number) => header.write(value, offset, length, 'utf8');
+  const octal = (value: number, length: number) => value.toString(8).padStart(length - 1, '0');
+  put(name, 0, 100);
+  put(octal(0o644, 8), 100, 8);
+  put(octal(0, 8), 108, 8);
+  put(octal(0, 8), 116, 8);
+  put(octal(data.length, 12), 124, 12);
+  put(octal(0, 12), 136, 12);
+  put('        ', 148, 8);
+  put('0', 156, 1);
+  put('ustar\u000000', 257, 8);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  put(`${octal(sum, 7)}\u0000 `, 148, 8);
+  const padding = Buffer.alloc((512 - (data.length % 512)) % 512);
+  return Buffer.concat([header, data, padding, Buffer.alloc(1024)]);
+}
