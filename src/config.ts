@@ -37,8 +37,10 @@ export interface Config {
   production: boolean;
   /** Where the embedded default keeps its database, dev secrets and caches (SVC_DATA_DIR, default ./.svc). */
   dataDir: string;
-  /** Cache for git mirrors and rendered tools (SVC_CACHE_DIR, default <dataDir>/cache). */
+  /** Cache for git mirrors (SVC_CACHE_DIR, default <dataDir>/cache). */
   cacheDir: string;
+  /** Where pinned kustomize/helm builds live (SVC_TOOLS_DIR, default ~/.cache/svc); PATH is the fallback. */
+  toolsDir: string;
   logLevel: string;
   /** API, auth and UI address (SVC_LISTEN, default :3000). */
   listen: ListenAddress;
@@ -135,6 +137,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
   const dataDir = dataDirOf(env, cwd);
   const cacheDir = abs(expandHome(env['SVC_CACHE_DIR'] || join(dataDir, 'cache')));
+  const toolsDir = abs(expandHome(env['SVC_TOOLS_DIR'] || join(homedir(), '.cache', 'svc')));
 
   const address = (name: string, value: string | undefined, fallback: string): ListenAddress => {
     const parsed = parseListenAddress(value ?? fallback);
@@ -203,6 +206,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput
     production,
     dataDir,
     cacheDir,
+    toolsDir,
     logLevel,
     listen,
     publicURL: publicURL.replace(/\/+$/, ''),
