@@ -1,0 +1,174 @@
+/**
+ * The svc database: Kysely over SQLite (the embedded default, a file under `.svc/`) or PostgreSQL (many server
+ * replicas). The same Kysely instance serves svc's own tables and Better Auth's, so one connection pool and one
+ * migration lock cover both.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { type ColumnType, type Generated, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+
+/** An API key row; the key itself is never stored, only its SHA-256. */
+export interface ApiKeyTable {
+  id: string;
+  user_id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  role: string;
+  scope: string;
+  scope_id: string;
+  /** ISO 8601, null = never expires. */
+  expires_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** An audit entry; rows are only ever inserted. `details` is a JSON object as text. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  org_id: string;
+  created_at: string;
+  user_id: string;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  resource_name: string;
+  details: string;
+}
+
+/** A role binding: a user or team holds a level (read, sync, admin) at a scope of the org. */
+export interface RoleBindingTable {
+  id: string;
+  org_id: string;
+  subject_type: string;
+  subject_id: string;
+  scope: string;
+  scope_id: string;
+  level: string;
+  created_at: string;
+}
+
+/** Better Auth's tables that svc reads directly (camelCase columns, as Better Auth creates them). */
+export interface AuthSessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: ColumnType<Date | string | number, never, never>;
+  createdAt: ColumnType<Date | string | number, never, never>;
+  activeOrganizationId: string | null;
+}
+export interface AuthUserTable {
+  id: string;
+  email: string;
+  name: string;
+}
+export interface AuthMemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: ColumnType<Date | string | number, never, never>;
+}
+export interface AuthOrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+}
+export interface AuthTeamMemberTable {
+  id: string;
+  teamId: string;
+  userId: string;
+}
+export interface AuthTeamTable {
+  id: string;
+  organizationId: string;
+  name: string;
+}
+
+export interface Tables {
+  api_key: ApiKeyTable;
+  audit_log: AuditLogTable;
+  role_binding: RoleBindingTable;
+  session: AuthSessionTable;
+  user: AuthUserTable;
+  member: AuthMemberTable;
+  organization: AuthOrganizationTable;
+  team: AuthTeamTable;
+  teamMember: AuthTeamMemberTable;
+}
+
+export type DatabaseKind = DatabaseConfig['kind'];
+
+/** An open database: the Kysely instance, its dialect kind, and a cross-replica lock for migrations. */
+export interface Store {
+  db: Kysely<Tables>;
+  kind: DatabaseKind;
+  /**
+   * Runs `fn` while holding the migration lock: a PostgreSQL session advisory lock (so replicas starting together
+   * migrate one after another), or nothing extra on SQLite (one process owns the file).
+   */
+  withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Advisory lock id of svc's migrations (distinct from Kysely's own migrator lock). */
+const MIGRATION_LOCK_ID = 0x5c0d_b001;
+
+/** Tail of the migration queue per SQLite file, so stores of one file in one process migrate one at a time. */
+const sqliteQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` after every earlier call for the same key has settled. SQLite files belong to one process (the embedded
+ * default), so an in-process queue is the whole lock.
+ */
+function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = sqliteQueues.get(key) ?? Promise.resolve();
+  const next = previous.then(fn, fn);
+  sqliteQueues.set(
+    key,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+/**
+ * Opens the database named by `config`. SQLite files get their directory created, WAL mode and a busy timeout;
+ * PostgreSQL gets a small pool. Does not migrate (see `migrateStore`).
+ */
+export function openStore(config: DatabaseConfig): Store {
+  if (config.kind === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const database = new SQLite(config.path);
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('foreign_keys = ON');
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+    return {
+      db,
+      kind: 'sqlite',
+      withMigrationLock: (fn) => serialized(config.path, fn),
+      close: () => db.destroy(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    withMigrationLock: (fn) =>
+      db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_ID)})`.execute(conn);
+        try {
+          return await fn();
+        } finally {
+          await sql`select pg_advisory_unlock(${sql.lit(MIGRATION_LOCK_ID)})`.execute(conn);
+        }
+      }),
+    close: () => db.destroy(),
+  };
+}

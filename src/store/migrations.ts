@@ -1,0 +1,88 @@
+/**
+ * svc's own schema, as an ordered list of Kysely migrations. Kysely's migrator records applied migrations and, on
+ * PostgreSQL, runs them in one transaction under an advisory lock, so replicas starting together are safe.
+ * Timestamps are ISO 8601 text on both databases so values compare and sort the same way.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { DatabaseKind, Store } from './database.ts';
+
+function migrations(kind: DatabaseKind): Record<string, Migration> {
+  return {
+    '0001_api_keys_audit_bindings': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('api_key')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('prefix', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('scope_id', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('last_used_at', 'text')
+          .addColumn('revoked_at', 'text')
+          .execute();
+        await db.schema.createIndex('api_key_user').on('api_key').columns(['user_id', 'org_id']).execute();
+
+        const audit = db.schema.createTable('audit_log');
+        await (kind === 'postgres'
+          ? audit.addColumn('id', 'bigserial', (c) => c.primaryKey())
+          : audit.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        )
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('resource_type', 'text', (c) => c.notNull())
+          .addColumn('resource_id', 'text')
+          .addColumn('resource_name', 'text', (c) => c.notNull())
+          .addColumn('details', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('audit_log_org').on('audit_log').columns(['org_id', 'id']).execute();
+
+        await db.schema
+          .createTable('role_binding')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('subject_type', 'text', (c) => c.notNull())
+          .addColumn('subject_id', 'text', (c) => c.notNull())
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('scope_id', 'text', (c) => c.notNull())
+          .addColumn('level', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('role_binding_unique', ['org_id', 'subject_type', 'subject_id', 'scope', 'scope_id'])
+          .execute();
+        if (kind === 'postgres') {
+          // Audit entries are immutable: refuse updates and deletes at the database itself.
+          await sql`create function svc_audit_immutable() returns trigger language plpgsql as $$
+            begin raise exception 'audit_log is append-only'; end $$`.execute(db);
+          await sql`create trigger audit_log_immutable before update or delete on audit_log
+            for each row execute function svc_audit_immutable()`.execute(db);
+        } else {
+          await sql`create trigger audit_log_no_update before update on audit_log
+            begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
+          await sql`create trigger audit_log_no_delete before delete on audit_log
+            begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Applies every pending svc migration (and then `extra`, e.g. Better Auth's schema) under the store's migration
+ * lock. Throws with the failing migration's error; a failed migration is rolled back on PostgreSQL.
+ */
+export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
+  await store.withMigrationLock(async () => {
+    const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
+    const migrator = new Migrator({ db: store.db, provider, migrationTableName: 'svc_migration' });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (extra) await extra();
+  });
+}

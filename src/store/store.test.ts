@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseConfig } from '../config.ts';
+import { ApiKeyStore } from './api-keys.ts';
+import { AuditStore } from './audit.ts';
+import { openStore, type Store } from './database.ts';
+import { migrateStore } from './migrations.ts';
+import { RoleBindingStore } from './role-bindings.ts';
+
+const pgURL = process.env['SVC_TEST_POSTGRES_URL'];
+
+/** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
+async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
+    return {
+      config: { kind: 'sqlite', path: join(dir, 'svc.db') },
+      drop: async () => rmSync(dir, { recursive: true }),
+    };
+  }
+  const name = `svc_store_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgURL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(pgURL as string);
+  url.pathname = `/${name}`;
+  return {
+    config: { kind: 'postgres', url: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: pgURL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  describe.skipIf(kind === 'postgres' && !pgURL)(`store on ${kind}`, () => {
+    let store: Store;
+    let drop: () => Promise<void>;
+
+    beforeAll(async () => {
+      const fresh = await freshDatabase(kind);
+      drop = fresh.drop;
+      store = openStore(fresh.config);
+      await migrateStore(store);
+    });
+    afterAll(async () => {
+      await store?.close();
+      await drop?.();
+    });
+
+    it('migrates idempotently, also from several replicas starting at once', async () => {
+      await migrateStore(store);
+      const fresh = await freshDatabase(kind);
+      const replicas = [openStore(fresh.config), openStore(fresh.config), openStore(fresh.config)];
+      try {
+        await Promise.all(replicas.map((r) => migrateStore(r)));
+        const audit = new AuditStore(replicas[0]?.db ?? store.db);
+        expect(await audit.list('none', 10, 0)).toEqual([]);
+      } finally {
+        await Promise.all(replicas.map((r) => r.close()));
+        await fresh.drop();
+      }
+    });
+
+    it('stores API keys hashed, finds live ones, expires and revokes them', async () => {
+      const keys = new ApiKeyStore(store.db);
+      const { record, key } = await keys.create({
+        userId: 'u1',
+        orgId: 'o1',
+        name: 'ci',
+        role: 'sync',
+        scope: 'deployment',
+        scopeId: '/web',
+        expiresDays: 0,
+      });
+      expect(key).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+      expect(record.prefix).toBe(key.slice(0, 12));
+      expect(record.expiresAt).toBeNull();
+      const raw = await store.db
+        .selectFrom('api_key')
+        .selectAll()
+        .where('id', '=', record.id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.stringify(raw)).not.toContain(key);
+
+      expect((await keys.findActive(key))?.id).toBe(record.id);
+      expect(await keys.findActive(`${key}x`)).toBeUndefined();
+      expect(await keys.getForUser(record.id, 'u2', 'o1')).toBeUndefined();
+      expect(await keys.revoke(record.id, 'u2', 'o1')).toBe(false);
+      expect(await keys.revoke(record.id, 'u1', 'o1')).toBe(true);
+      expect(await keys.revoke(record.id, 'u1', 'o1')).toBe(false);
+      expect(await keys.findActive(key)).toBeUndefined();
+
+      const past = new Date(Date.now() - 2 * 86_400_000);
+      const expiring = await keys.create(
+        { userId: 'u1', orgId: 'o1', name: 'old', role: 'read', scope: 'org', scopeId: '', expiresDays: 1 },
+        past,
+      );
+      expect(await keys.findActive(expiring.key)).toBeUndefined();
+      const listed = await keys.listForUser('u1', 'o1');
+      expect(listed.map((k) => k.name).sort()).toEqual(['ci', 'old']);
+      expect(await keys.listForUser('u1', 'o2')).toEqual([]);
+    });
+
+    it('appends audit entries, pages them newest first per org, and refuses edits', async () => {
+      const audit = new AuditStore(store.db);
+      for (let i = 0; i < 5; i++) {
+        await audit.record({
+          orgId: 'oa',
+          userId: 'u1',
+          action: 'app.sync',
+          resourceType: 'app',
+          resourceName: `a${i}`,
+          details: { i },
+        });
+      }
+      await audit.record({ orgId: 'ob', userId: '', action: 'app.create', resourceType: 'app', resourceName: 'x' });
+      const page = await audit.list('oa', 2, 1);
+      expect(page.map((e) => e.resource_name)).toEqual(['a3', 'a2']);
+      expect(page[0]?.details).toEqual({ i: 3 });
+      expect(page[0]?.resource_id).toBeUndefined();
+      expect((await audit.list('oa', 500, 0)).length).toBe(5);
+      expect((await audit.list('ob', 50, 0)).map((e) => e.action)).toEqual(['app.create']);
+      await expect(store.db.updateTable('audit_log').set({ action: 'x' }).execute()).rejects.toThrow();
+      await expect(store.db.deleteFrom('audit_log').execute()).rejects.toThrow();
+    });
+
+    it('binds roles per subject and scope, replacing the level on rebind', async () => {
+      const bindings = new RoleBindingStore(store.db);
+      const b = { orgId: 'o1', subjectType: 'user' as const, subjectId: 'u1', scope: 'cluster', scopeId: 'c1' };
+      await bindings.bind({ ...b, level: 'read' });
+      await bindings.bind({ ...b, level: 'admin' });
+      await bindings.bind({
+        orgId: 'o1',
+        subjectType: 'team',
+        subjectId: 't1',
+        scope: 'org',
+        scopeId: '',
+        level: 'sync',
+      });
+      await bindings.bind({
+        orgId: 'o2',
+        subjectType: 'user',
+        subjectId: 'u1',
+        scope: 'org',
+        scopeId: '',
+        level: 'admin',
+      });
+      const mine = await bindings.forSubjects('o1', 'u1', []);
+      expect(mine.map((x) => x.level)).toEqual(['admin']);
+      const withTeam = await bindings.forSubjects('o1', 'u1', ['t1']);
+      expect(withTeam.length).toBe(2);
+      const first = mine[0];
+      expect(await bindings.unbind('o2', first?.id ?? '')).toBe(false);
+      expect(await bindings.unbind('o1', first?.id ?? '')).toBe(true);
+      expect((await bindings.list('o1')).length).toBe(1);
+    });
+  });
+}
