@@ -1,0 +1,91 @@
+/**
+ * The auth component (the platform app's half that svc serves under /api/auth/*): Better Auth with email and
+ * password, and its organization plugin with teams. Orgs carry the roles owner, admin, contributor (alias member)
+ * and viewer; creating an org creates its App namespace `org-<slug>` through the `onOrganizationCreated` hook.
+ * Better Auth shares svc's Kysely instance, so its tables live in the same database and migrate under the same lock.
+ */
+import { APIError, type BetterAuthOptions, betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { createAccessControl } from 'better-auth/plugins/access';
+import { organization } from 'better-auth/plugins/organization';
+import { adminAc, defaultStatements, memberAc, ownerAc } from 'better-auth/plugins/organization/access';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import { orgNamespace } from '../core/names.ts';
+import type { Store } from '../store/database.ts';
+
+const ac = createAccessControl(defaultStatements);
+const roles = {
+  owner: ac.newRole(ownerAc.statements),
+  admin: ac.newRole(adminAc.statements),
+  contributor: ac.newRole(memberAc.statements),
+  member: ac.newRole(memberAc.statements),
+  viewer: ac.newRole(memberAc.statements),
+};
+
+/** Mount point of the auth component. */
+export const AUTH_BASE_PATH = '/api/auth';
+
+export interface AuthComponentOptions {
+  config: Pick<Config, 'publicURL' | 'authSecret' | 'sessionCookieName' | 'production'>;
+  store: Store;
+  /** Called after an org is created, with its slug; creates the org's namespace. A throw is logged by Better Auth. */
+  onOrganizationCreated?: (org: { id: string; slug: string }) => Promise<void>;
+}
+
+function authOptions({ config, store, onOrganizationCreated }: AuthComponentOptions) {
+  return {
+    appName: 'svc',
+    baseURL: config.publicURL,
+    basePath: AUTH_BASE_PATH,
+    secret: config.authSecret,
+    database: {
+      db: store.db as unknown as Kysely<unknown>,
+      type: store.kind === 'postgres' ? ('postgres' as const) : ('sqlite' as const),
+    },
+    emailAndPassword: { enabled: true },
+    rateLimit: { enabled: config.production },
+    telemetry: { enabled: false },
+    advanced: {
+      cookies: { session_token: { name: config.sessionCookieName } },
+    },
+    plugins: [
+      organization({
+        ac,
+        roles,
+        teams: { enabled: true },
+        organizationHooks: {
+          // Refuse slugs that cannot name the org's namespace before anything is stored.
+          beforeCreateOrganization: async ({ organization: org }) => {
+            try {
+              orgNamespace(String(org.slug ?? ''));
+            } catch {
+              throw new APIError('BAD_REQUEST', {
+                message: 'organization slug must be a DNS-1123 label of at most 59 characters',
+              });
+            }
+          },
+          afterCreateOrganization: async ({ organization: org }) => {
+            await onOrganizationCreated?.({ id: org.id, slug: org.slug });
+          },
+        },
+      }),
+    ],
+  } satisfies BetterAuthOptions;
+}
+
+/** Builds the Better Auth instance. */
+export function createAuthComponent(options: AuthComponentOptions) {
+  return betterAuth(authOptions(options));
+}
+
+export type AuthComponent = ReturnType<typeof createAuthComponent>;
+
+/**
+ * Creates or updates Better Auth's tables (user, session, account, verification, organization, member,
+ * invitation, team, teamMember) with its own migration planner. Run it inside the store's migration lock.
+ */
+export async function migrateAuthSchema(options: AuthComponentOptions): Promise<void> {
+  const { runMigrations } = await getMigrations(authOptions(options));
+  await runMigrations();
+}
