@@ -1,49 +1,175 @@
 /**
- * The HTTP application of `svc server` and `svc start`: health probes, the REST API under /api/v1, JSON only, with
- * every error shaped by ./error-handler.ts.
+ * The HTTP application of `svc server` and `svc start`: health probes, the auth component under /api/auth/*, and
+ * the REST API under /api/v1 (JSON only; every error `{"error"}` from ./error-handler.ts; request ids; an OpenAPI
+ * document generated from the route schemas at /api/v1/openapi.json).
+ *
+ * Request path: route match → 503 for /apps without a management cluster → authenticate (cookie or API key) →
+ * session-only check → schema validation → handler (authorize with canI, domain operation, audit entry) → JSON.
  */
+
+import swagger from '@fastify/swagger';
+import { KubeConfig } from '@kubernetes/client-node';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { Authenticator } from '../auth/authenticator.ts';
+import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } from '../auth/better-auth.ts';
 import type { Config } from '../config.ts';
-import { NotFoundError, UnavailableError } from '../core/errors.ts';
+import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.ts';
+import { orgNamespace } from '../core/names.ts';
 import type { Logger } from '../log.ts';
+import { ApiKeyStore } from '../store/api-keys.ts';
+import { AuditStore } from '../store/audit.ts';
+import { openStore, type Store } from '../store/database.ts';
+import { migrateStore } from '../store/migrations.ts';
+import { RoleBindingStore } from '../store/role-bindings.ts';
+import { mountAuthComponent } from './auth-mount.ts';
 import { handleError } from './error-handler.ts';
+import { KubeApps } from './kube/apps-repo.ts';
+import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
+import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
+import { adoptRoutes } from './routes/adopt.ts';
+import { appOperationRoutes } from './routes/app-operations.ts';
+import { appRoutes } from './routes/apps.ts';
+import { auditRoutes } from './routes/audit.ts';
+import { authRoutes } from './routes/auth.ts';
+import { roleBindingRoutes } from './routes/role-bindings.ts';
+import type { ApiServices } from './services.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
 export const NO_MGMT_CLUSTER_MESSAGE =
   'no management cluster configured: set SVC_MGMT_KUBECONFIG to the path of a kubeconfig for the management cluster (for a local one, run `npm run cluster`)';
 
+/** Largest request body (contract §8: cluster registration; the same bound serves every route). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
 export interface ApiServerDeps {
   config: Config;
   logger: Logger;
+  /** An open store to use (closed with the server); by default the one `config.database` names. */
+  store?: Store;
+  /** Registered-cluster lookup; by default only the management cluster exists. */
+  clusters?: ClusterDirectory;
+  /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
+  digests?: DigestProbe;
 }
 
-/** Builds (does not start) the API server. */
-export async function buildApiServer({ config, logger }: ApiServerDeps): Promise<FastifyInstance> {
+/** Request ids: the caller's X-Request-Id when it is sane, else a new UUID. */
+function requestId(header: string | string[] | undefined): string {
+  return typeof header === 'string' && /^[\w.:-]{1,128}$/.test(header) ? header : crypto.randomUUID();
+}
+
+/**
+ * Builds (does not start) the API server: opens and migrates the database (svc's tables and Better Auth's, under
+ * one lock), connects to the management cluster when configured, and registers every route.
+ */
+export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstance> {
+  const { config, logger } = deps;
+  const store = deps.store ?? openStore(config.database);
+  const kube = config.mgmtKubeconfig ? new KubeApps(loadKubeConfig(config.mgmtKubeconfig)) : undefined;
+  const authOptions: AuthComponentOptions = {
+    config,
+    store,
+    onOrganizationCreated: async ({ slug }) => {
+      await kube?.ensureNamespace(orgNamespace(slug));
+    },
+  };
+  await migrateStore(store, () => migrateAuthSchema(authOptions));
+  const auth = createAuthComponent(authOptions);
+  const apiKeys = new ApiKeyStore(store.db);
+  const bindings = new RoleBindingStore(store.db);
+  const services: ApiServices = {
+    config,
+    store,
+    apiKeys,
+    audit: new AuditStore(store.db),
+    bindings,
+    authenticator: new Authenticator({
+      db: store.db,
+      apiKeys,
+      bindings,
+      authSecret: config.authSecret,
+      sessionCookieName: config.sessionCookieName,
+    }),
+    kube,
+    clusters: deps.clusters ?? managementOnly,
+    digests: deps.digests ?? anonymousDigestProbe,
+  };
+
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    bodyLimit: 1024 * 1024,
-    genReqId: () => crypto.randomUUID(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: (req) => requestId(req.headers['x-request-id']),
+    // Bodies are validated as sent: no type coercion, no silently dropped fields.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+  });
+  app.decorateRequest('caller', undefined);
+  app.addHook('onClose', async () => {
+    await store.close();
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request) => {
     throw new NotFoundError(`no route for ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async () => ({ status: 'ready' }));
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'svc API', version: '0.1.0', description: 'GitOps continuous delivery for Kubernetes' },
+      servers: [{ url: config.publicURL }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: config.sessionCookieName },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'API key `svc_…`' },
+        },
+      },
+      security: [{ session: [] }, { apiKey: [] }],
+    },
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async () => ({ status: 'ready' }));
+  await mountAuthComponent(app, auth, config.publicURL);
 
   await app.register(
     async (api) => {
-      if (!config.mgmtKubeconfig) {
-        api.all('/apps', async () => {
-          throw new UnavailableError(NO_MGMT_CLUSTER_MESSAGE);
+      const jsonParser = api.getDefaultJsonParser('error', 'error');
+      api.removeContentTypeParser('application/json');
+      // An empty body counts as no body, so `curl -X POST -H 'content-type: application/json'` works for sync.
+      api.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+        if (body === '' || (typeof body === 'string' && body.trim() === '')) done(null, undefined);
+        else jsonParser(request, body as string, done);
+      });
+
+      api.addHook('onRequest', async (request) => {
+        const path = request.url.split('?')[0] ?? '';
+        if (!kube && /^\/api\/v1\/apps(\/|$)/.test(path)) throw new UnavailableError(NO_MGMT_CLUSTER_MESSAGE);
+        if (request.is404 || request.routeOptions.config.public) return;
+        request.caller = await services.authenticator.authenticate({
+          cookie: request.headers.cookie,
+          authorization: request.headers.authorization,
         });
-        api.all('/apps/*', async () => {
-          throw new UnavailableError(NO_MGMT_CLUSTER_MESSAGE);
-        });
-      }
+        if (request.routeOptions.config.sessionOnly && request.caller.kind === 'key') {
+          throw new ForbiddenError('this route accepts a session only, not an API key');
+        }
+      });
+
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      await authRoutes(api, services);
+      await auditRoutes(api, services);
+      await roleBindingRoutes(api, services);
+      await appRoutes(api, services);
+      await appOperationRoutes(api, services);
+      await adoptRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );
   return app;
+}
+
+function loadKubeConfig(path: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromFile(path);
+  return kc;
 }

@@ -1,25 +1,57 @@
 /**
  * The one place errors become HTTP responses: `{"error": "<message>"}` with the status of contract §7.
- * Messages of unexpected errors are not shown to callers (they may hold internals); they are logged instead.
+ * SvcErrors map through `httpStatusOf`; Fastify's own client errors (schema validation, malformed JSON, body limit,
+ * media type) keep their 4xx status with a readable message naming the field; messages of unexpected errors are not
+ * shown to callers (they may hold internals), they are logged instead.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { httpStatusOf, SvcError } from '../core/errors.ts';
 
-/** Fastify's own client errors (bad JSON, body too large, wrong content type) keep their 4xx status and message. */
-function fastifyClientStatus(err: unknown): number | undefined {
-  const status = (err as FastifyError).statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
 }
 
-/** Fastify error handler: maps any thrown value to `{"error"}` plus its status. */
-export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const clientStatus = err instanceof SvcError ? undefined : fastifyClientStatus(err);
-  const status = clientStatus ?? httpStatusOf(err);
-  if (status >= 500) {
-    if (err instanceof SvcError) request.log.warn({ code: err.code, msg: err.message }, 'request failed');
-    else request.log.error({ err }, 'request failed');
+/** A caller-facing sentence for one schema-validation problem, naming the field. */
+function describeIssue(context: string, issue: AjvIssue): string {
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const where = path === '' ? context : path;
+  if (issue.keyword === 'additionalProperties') {
+    const field = String(issue.params['additionalProperty']);
+    return `unknown field "${path === '' ? field : `${path}.${field}`}"`;
   }
-  const message =
-    err instanceof SvcError || clientStatus !== undefined ? (err as Error).message : 'internal server error';
-  void reply.status(status).send({ error: message });
+  if (issue.keyword === 'required')
+    return `${path === '' ? '' : `${path}.`}${String(issue.params['missingProperty'])} is required`;
+  return `${where} ${issue.message ?? 'is invalid'}`;
+}
+
+/** Sends `err` as `{"error"}` with its status. */
+export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  if (err instanceof SvcError) {
+    const status = httpStatusOf(err);
+    if (status >= 500) request.log.warn({ code: err.code, msg: err.message }, 'request failed');
+    void reply.code(status).send({ error: err.message });
+    return;
+  }
+  const fe = err as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fe.validation) {
+    const context = fe.validationContext ?? 'body';
+    void reply.code(400).send({ error: fe.validation.map((i) => describeIssue(context, i)).join('; ') });
+    return;
+  }
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const message =
+      fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? 'request body too large'
+        : fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'request bodies must be JSON (Content-Type: application/json)'
+          : fe.message;
+    void reply.code(status).send({ error: message });
+    return;
+  }
+  request.log.error({ err }, 'request failed');
+  void reply.code(500).send({ error: 'internal server error' });
 }

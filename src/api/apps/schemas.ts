@@ -1,0 +1,80 @@
+/** JSON schemas of the /apps routes, for validation and the OpenAPI document. */
+
+export const OpenObject = { type: 'object', additionalProperties: true } as const;
+
+export const AppParams = {
+  type: 'object',
+  required: ['namespace', 'name'],
+  properties: { namespace: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 } },
+} as const;
+
+export const AppObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+    cluster: { type: 'string' },
+    source: OpenObject,
+    sync_policy: OpenObject,
+    frozen: { type: 'boolean' },
+    sync_status: { type: 'string', enum: ['Synced', 'OutOfSync', 'Syncing', 'Unknown'] },
+    health: { type: 'string', enum: ['Healthy', 'Degraded', 'Progressing', 'Missing', 'Unknown'] },
+    health_reason: { type: 'string' },
+    revision: { type: 'string' },
+    url: { type: 'string' },
+    resources: { type: 'array', items: OpenObject },
+    conditions: { type: 'array', items: OpenObject },
+    updated_at: { type: 'string' },
+  },
+} as const;
+
+export const StatusView = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    sync_status: { type: 'string' },
+    health: { type: 'string' },
+    health_reason: { type: 'string' },
+    revision: { type: 'string' },
+    observed: { type: 'string' },
+    last_sync_at: { type: ['string', 'null'] },
+    frozen: { type: 'boolean' },
+    operationState: { anyOf: [OpenObject, { type: 'null' }] },
+    pending_operation: { type: ['string', 'null'] },
+  },
+} as const;
+
+/** The create payload (contract §4.2); the deep rules are checked by parseCreateRequest with one message style. */
+export const CreateBody = {
+  type: 'object',
+  description:
+    'name and namespace are DNS-1123 labels; source.type Git (with git.repoURL) or Image (with image.repository and image.tag); HelmChart and Catalog are rejected',
+  properties: {
+    name: { description: 'App name, DNS-1123 label' },
+    namespace: { description: 'destination namespace, DNS-1123 label' },
+    cluster: { description: 'registered cluster name; empty = management cluster' },
+    source: { description: 'source.type plus the matching block (git or image)' },
+    sync_policy: { description: 'automated, prune, selfHeal, requiresApproval' },
+    notifications: { description: 'chat webhook notifications' },
+    webhook: { description: 'push-event settings' },
+  },
+} as const;
+
+/** A body for routes that take none: absent, or an empty object. */
+export const EmptyBody = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+/** The answer of the operation routes. */
+export const OperationResult = {
+  type: 'object',
+  properties: {
+    message: { type: 'string' },
+    name: { type: 'string' },
+    tag: { type: 'string' },
+    revision: { type: 'string' },
+    replicas: { type: 'integer' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    digest: { type: 'string' },
+    operation_id: { type: 'string' },
+  },
+} as const;

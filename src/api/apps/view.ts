@@ -1,0 +1,72 @@
+/** How App resources look through the API (contract §2.1, §2.2), and the state predicates routes share. */
+import type { AppResource } from '../../core/app-schema.ts';
+
+/** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
+export function appView(app: AppResource) {
+  const status = app.status ?? {};
+  return {
+    name: app.metadata.name,
+    namespace: app.spec.destination.namespace,
+    cluster: app.spec.destination.cluster ?? '',
+    source: app.spec.source,
+    sync_policy: app.spec.syncPolicy ?? {},
+    frozen: app.spec.freeze === true,
+    sync_status: status.syncStatus ?? 'Unknown',
+    health: status.healthStatus ?? 'Unknown',
+    health_reason: status.healthReason ?? '',
+    revision: status.revision ?? '',
+    url: status.url ?? '',
+    resources: status.resources ?? [],
+    conditions: status.conditions ?? [],
+    updated_at: updatedAt(app),
+  };
+}
+
+/** The newest time the App is known to have changed: last operation end, last sync, or creation. */
+function updatedAt(app: AppResource): string {
+  const times = [
+    app.status?.operationState?.finishedAt,
+    app.status?.lastSyncAt,
+    app.metadata.creationTimestamp,
+    ...(app.status?.conditions ?? []).map((c) => c.lastTransitionTime),
+  ].filter((t): t is string => typeof t === 'string' && t !== '');
+  const newest = times.map((t) => Date.parse(t)).filter((t) => !Number.isNaN(t));
+  return newest.length > 0 ? new Date(Math.max(...newest)).toISOString() : '';
+}
+
+/** The status view of contract §2.2 (plus `pending_operation`, the id of an operation not yet picked up). */
+export function statusView(app: AppResource) {
+  const status = app.status ?? {};
+  return {
+    name: app.metadata.name,
+    sync_status: status.syncStatus ?? 'Unknown',
+    health: status.healthStatus ?? 'Unknown',
+    health_reason: status.healthReason ?? '',
+    revision: status.revision ?? '',
+    observed: status.observedRevision ?? '',
+    last_sync_at: status.lastSyncAt ?? null,
+    frozen: app.spec.freeze === true,
+    operationState: status.operationState ?? null,
+    pending_operation: isPending(app) ? (app.spec.operation?.id ?? null) : null,
+  };
+}
+
+/** An operation is pending while spec.operation carries an id that status.operationState does not echo yet. */
+export function isPending(app: AppResource): boolean {
+  const id = app.spec.operation?.id;
+  return id !== undefined && id !== '' && app.status?.operationState?.id !== id;
+}
+
+/**
+ * Whether a status wait may end: no operation pending, and the app is Synced and Healthy, Degraded, reported
+ * Unknown, or its last operation ended Failed or Held. An App the operator has not reported on yet is not terminal.
+ */
+export function isTerminal(app: AppResource): boolean {
+  if (isPending(app)) return false;
+  const s = app.status;
+  if (!s) return false;
+  if (s.syncStatus === 'Synced' && s.healthStatus === 'Healthy') return true;
+  if (s.healthStatus === 'Degraded' || s.healthStatus === 'Unknown' || s.syncStatus === 'Unknown') return true;
+  const phase = s.operationState?.phase;
+  return phase === 'Failed' || phase === 'Held';
+}

@@ -1,0 +1,43 @@
+/**
+ * Serves the auth component (Better Auth) under /api/auth/*. Better Auth works on Web Requests, so the route hands
+ * it the raw body and copies status, headers (every Set-Cookie) and body back. The encapsulated content-type parser
+ * keeps bodies raw only inside this plugin.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AuthComponent } from '../auth/better-auth.ts';
+import { AUTH_BASE_PATH } from '../auth/better-auth.ts';
+
+/** Registers /api/auth/* on `app`, forwarding to `auth.handler`. `publicURL` is the origin Better Auth sees. */
+export async function mountAuthComponent(app: FastifyInstance, auth: AuthComponent, publicURL: string): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: `${AUTH_BASE_PATH}/*`,
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        const headers = new Headers();
+        for (const [key, value] of Object.entries(request.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+        }
+        const hasBody = request.method !== 'GET' && typeof request.body === 'string' && request.body !== '';
+        const response = await auth.handler(
+          new Request(new URL(request.url, publicURL), {
+            method: request.method,
+            headers,
+            body: hasBody ? (request.body as string) : undefined,
+          }),
+        );
+        reply.code(response.status);
+        for (const [key, value] of response.headers) {
+          if (key.toLowerCase() !== 'set-cookie') reply.header(key, value);
+        }
+        const cookies = response.headers.getSetCookie();
+        if (cookies.length > 0) reply.header('set-cookie', cookies);
+        return reply.send(Buffer.from(await response.arrayBuffer()));
+      },
+    });
+  });
+}

@@ -1,0 +1,301 @@
+/**
+ * /auth routes (contract §4.1): the caller, its sessions, can-i, and API keys. Sign-up, sign-in and sign-out live
+ * in the auth component under /api/auth/*; /auth/register, /auth/login and /auth/logout do not exist here (404).
+ */
+import type { FastifyInstance } from 'fastify';
+import { canI } from '../../auth/rbac.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { LEVELS, type Level, scopeContains } from '../../core/permissions.ts';
+import type { ApiKeyRecord } from '../../store/api-keys.ts';
+import { authorize, callerOf } from '../context.ts';
+import type { ApiServices } from '../services.ts';
+import { parseScope } from './scope-input.ts';
+
+const ScopeEnum = { type: 'string', enum: ['org', 'cluster', 'deployment'] } as const;
+const ApiKeyView = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    prefix: { type: 'string' },
+    role: { type: 'string', enum: [...LEVELS] },
+    scope: ScopeEnum,
+    scope_id: { type: 'string' },
+    expires_at: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+    last_used_at: { type: ['string', 'null'] },
+    revoked: { type: 'boolean' },
+  },
+} as const;
+const IdParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1 } },
+} as const;
+
+function keyView(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    role: k.role,
+    scope: k.scope,
+    scope_id: k.scopeId,
+    expires_at: k.expiresAt,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    revoked: k.revokedAt !== null,
+  };
+}
+
+const LEVEL_RANK: Record<Level, number> = { read: 1, sync: 2, admin: 3 };
+
+function toDateISO(v: Date | string | number): string {
+  return (v instanceof Date ? v : new Date(v)).toISOString();
+}
+
+/** Registers the /auth routes. */
+export async function authRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
+  const { apiKeys, audit, store } = services;
+
+  app.get(
+    '/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The authenticated caller',
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              user: {
+                type: 'object',
+                properties: {
+                  id: { type: 'string' },
+                  email: { type: 'string' },
+                  name: { type: 'string' },
+                  role: { type: 'string' },
+                  orgId: { type: 'string' },
+                },
+              },
+              org: {
+                type: ['object', 'null'],
+                properties: { id: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' } },
+              },
+              auth: { type: 'string', enum: ['session', 'key'] },
+            },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return {
+        user: { ...caller.user, role: caller.role ?? '', orgId: caller.org?.id ?? '' },
+        org: caller.org ?? null,
+        auth: caller.kind,
+      };
+    },
+  );
+
+  app.get(
+    '/auth/sessions',
+    {
+      config: { sessionOnly: true },
+      schema: {
+        tags: ['auth'],
+        summary: "The caller's live sessions (session only)",
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              sessions: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    id: { type: 'string' },
+                    current: { type: 'boolean' },
+                    createdAt: { type: 'string' },
+                    expiresAt: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const rows = await store.db
+        .selectFrom('session')
+        .select(['id', 'createdAt', 'expiresAt'])
+        .where('userId', '=', caller.user.id)
+        .execute();
+      const now = Date.now();
+      const sessions = rows
+        .map((r) => ({
+          id: r.id,
+          current: r.id === caller.sessionId,
+          createdAt: toDateISO(r.createdAt),
+          expiresAt: toDateISO(r.expiresAt),
+        }))
+        .filter((s) => Date.parse(s.expiresAt) > now)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      return { sessions };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/auth/sessions/:id',
+    {
+      config: { sessionOnly: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke one of the caller sessions (session only); the device loses access at once',
+        params: IdParams,
+        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } } },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const result = await store.db
+        .deleteFrom('session')
+        .where('id', '=', request.params.id)
+        .where('userId', '=', caller.user.id)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw new NotFoundError('session not found');
+      return { revoked: true };
+    },
+  );
+
+  app.post<{ Body: { permission: string; scope?: string; scope_id?: string } }>(
+    '/auth/can-i',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether the caller holds a permission at a scope (the same evaluation every route uses)',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['permission'],
+          properties: {
+            permission: { type: 'string', pattern: '^[a-z]+:[a-z]+$' },
+            scope: ScopeEnum,
+            scope_id: { type: 'string' },
+          },
+        },
+        response: { 200: { type: 'object', properties: { allowed: { type: 'boolean' } } } },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const { scope, scopeId } = parseScope(request.body.scope, request.body.scope_id);
+      return { allowed: canI(caller, request.body.permission, scope, scopeId) };
+    },
+  );
+
+  app.post<{
+    Body: { name: string; role: Level; scope?: string; scope_id?: string; expires_days?: number };
+  }>(
+    '/auth/api-keys',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mint an API key; the plaintext key is in this response only',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'role'],
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 100 },
+            role: { type: 'string', enum: [...LEVELS] },
+            scope: ScopeEnum,
+            scope_id: { type: 'string' },
+            expires_days: { type: 'integer', minimum: 0, maximum: 3650 },
+          },
+        },
+        response: {
+          201: { ...ApiKeyView, properties: { ...ApiKeyView.properties, key: { type: 'string' } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { caller, org } = authorize(request, 'apikey:manage');
+      const body = request.body;
+      const { scope, scopeId } = parseScope(body.scope, body.scope_id);
+      // A key may only mint keys inside its own ceilings, so a key can never widen its own reach.
+      if (caller.key) {
+        if (LEVEL_RANK[body.role] > LEVEL_RANK[caller.key.role]) {
+          throw new ForbiddenError(`an API key with role ${caller.key.role} cannot mint a ${body.role} key`);
+        }
+        if (!scopeContains({ scope: caller.key.scope, scopeId: caller.key.scopeId }, { scope, scopeId })) {
+          throw new ForbiddenError('an API key cannot mint a key outside its own scope');
+        }
+      }
+      const { record, key } = await apiKeys.create({
+        userId: caller.user.id,
+        orgId: org.id,
+        name: body.name,
+        role: body.role,
+        scope,
+        scopeId,
+        expiresDays: body.expires_days ?? 0,
+      });
+      await audit.record({
+        orgId: org.id,
+        userId: caller.user.id,
+        action: 'apikey.create',
+        resourceType: 'apikey',
+        resourceId: record.id,
+        resourceName: record.name,
+        details: { role: record.role, scope, scope_id: scopeId, prefix: record.prefix, expires_at: record.expiresAt },
+      });
+      return reply.code(201).send({ ...keyView(record), key });
+    },
+  );
+
+  app.get(
+    '/auth/api-keys',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The caller's API keys in its org (prefix and metadata only)",
+        response: { 200: { type: 'object', properties: { api_keys: { type: 'array', items: ApiKeyView } } } },
+      },
+    },
+    async (request) => {
+      const { caller, org } = authorize(request, 'apikey:manage');
+      return { api_keys: (await apiKeys.listForUser(caller.user.id, org.id)).map(keyView) };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/auth/api-keys/:id',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke one of the caller API keys; it stops working on the next request',
+        params: IdParams,
+        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } } },
+      },
+    },
+    async (request) => {
+      const { caller, org } = authorize(request, 'apikey:manage');
+      const record = await apiKeys.getForUser(request.params.id, caller.user.id, org.id);
+      if (!record || record.revokedAt !== null) throw new NotFoundError('API key not found');
+      await apiKeys.revoke(record.id, caller.user.id, org.id);
+      await audit.record({
+        orgId: org.id,
+        userId: caller.user.id,
+        action: 'apikey.revoke',
+        resourceType: 'apikey',
+        resourceId: record.id,
+        resourceName: record.name,
+        details: { prefix: record.prefix },
+      });
+      return { revoked: true };
+    },
+  );
+}

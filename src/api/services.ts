@@ -1,0 +1,23 @@
+/** Everything route plugins use, built once per server and passed in explicitly. */
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { Config } from '../config.ts';
+import type { ApiKeyStore } from '../store/api-keys.ts';
+import type { AuditStore } from '../store/audit.ts';
+import type { Store } from '../store/database.ts';
+import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { KubeApps } from './kube/apps-repo.ts';
+import type { ClusterDirectory } from './kube/clusters.ts';
+import type { DigestProbe } from './kube/digest-probe.ts';
+
+export interface ApiServices {
+  config: Config;
+  store: Store;
+  apiKeys: ApiKeyStore;
+  audit: AuditStore;
+  bindings: RoleBindingStore;
+  authenticator: Authenticator;
+  /** Undefined without a management cluster: every /apps route answers 503. */
+  kube: KubeApps | undefined;
+  clusters: ClusterDirectory;
+  digests: DigestProbe;
+}

@@ -1,0 +1,166 @@
+/**
+ * Shared by the api-*.test.ts files: an API server on a fresh database (SQLite file, or PostgreSQL when
+ * SVC_TEST_POSTGRES_URL is set and asked for), driven over HTTP with fastify.inject, and users signed up and signed
+ * in through the auth component's own /api/auth/* endpoints.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApiServer } from '../../src/api/app.ts';
+import { loadConfig } from '../../src/config.ts';
+
+export const PUBLIC_URL = 'http://svc.test';
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export interface Credential {
+  cookie?: string;
+  key?: string;
+}
+
+export interface TestApi {
+  app: FastifyInstance;
+  /** Sends a request; `body` is sent as JSON, a string as-is. */
+  call<T = Record<string, unknown>>(
+    method: string,
+    url: string,
+    options?: Credential & { body?: unknown; headers?: Record<string, string> },
+  ): Promise<Reply<T>>;
+  close(): Promise<void>;
+}
+
+/** Starts an API server on a fresh SQLite database, with or without a management cluster. */
+export async function startTestApi(options: { mgmtKubeconfig?: string } = {}): Promise<TestApi> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
+  const config = loadConfig({
+    env: {
+      SVC_DATA_DIR: dir,
+      SVC_PUBLIC_URL: PUBLIC_URL,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
+      ...(options.mgmtKubeconfig ? { SVC_MGMT_KUBECONFIG: options.mgmtKubeconfig } : {}),
+    },
+    cwd: dir,
+  });
+  const app = await buildApiServer({ config, logger: pino({ level: 'silent' }) });
+  await app.ready();
+  return {
+    app,
+    async call(method, url, opts = {}) {
+      const headers: Record<string, string> = { origin: PUBLIC_URL, ...opts.headers };
+      if (opts.cookie) headers['cookie'] = opts.cookie;
+      if (opts.key) headers['authorization'] = `Bearer ${opts.key}`;
+      let payload: string | undefined;
+      if (opts.body !== undefined) {
+        payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+      });
+      let body: unknown = res.body;
+      try {
+        body = JSON.parse(res.body);
+      } catch {
+        // Non-JSON bodies stay text.
+      }
+      return { status: res.statusCode, body: body as never, headers: res.headers };
+    },
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A signed-in user: its session cookie and ids. */
+export interface TestUser {
+  id: string;
+  email: string;
+  cookie: string;
+}
+
+/** Signs a new user up through /api/auth/sign-up/email and returns its session cookie. */
+export async function signUp(api: TestApi, name: string): Promise<TestUser> {
+  const email = `${name}-${randomBytes(4).toString('hex')}@example.test`;
+  const res = await api.call<{ user: { id: string } }>('POST', '/api/auth/sign-up/email', {
+    body: { email, password: 'correct horse battery', name },
+  });
+  if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.user.id, email, cookie: cookieFrom(res.headers['set-cookie']) };
+}
+
+/** Signs an existing user in again (a second session). */
+export async function signIn(api: TestApi, user: TestUser): Promise<string> {
+  const res = await api.call('POST', '/api/auth/sign-in/email', {
+    body: { email: user.email, password: 'correct horse battery' },
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return cookieFrom(res.headers['set-cookie']);
+}
+
+function cookieFrom(header: string | string[] | number | undefined): string {
+  const all = Array.isArray(header) ? header : typeof header === 'string' ? [header] : [];
+  const session = all.find((c) => c.startsWith('better-auth.session_token='));
+  if (!session) throw new Error('no session cookie was set');
+  return session.split(';')[0] as string;
+}
+
+/** Creates an org as `owner` (who becomes its Owner, with the org active in the session); returns its id. */
+export async function createOrg(api: TestApi, owner: TestUser, slug: string): Promise<string> {
+  const res = await api.call<{ id: string }>('POST', '/api/auth/organization/create', {
+    cookie: owner.cookie,
+    body: { name: slug, slug },
+  });
+  if (res.status !== 200) throw new Error(`org create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** Invites `user` into the owner's active org with a Better Auth role and accepts; the org becomes active for them. */
+export async function addMember(
+  api: TestApi,
+  owner: TestUser,
+  orgId: string,
+  user: TestUser,
+  role: 'admin' | 'contributor' | 'member' | 'viewer',
+): Promise<void> {
+  const invite = await api.call<{ id: string }>('POST', '/api/auth/organization/invite-member', {
+    cookie: owner.cookie,
+    body: { email: user.email, role, organizationId: orgId },
+  });
+  if (invite.status !== 200) throw new Error(`invite failed: ${invite.status} ${JSON.stringify(invite.body)}`);
+  const accept = await api.call('POST', '/api/auth/organization/accept-invitation', {
+    cookie: user.cookie,
+    body: { invitationId: invite.body.id },
+  });
+  if (accept.status !== 200) throw new Error(`accept failed: ${accept.status} ${JSON.stringify(accept.body)}`);
+  const active = await api.call('POST', '/api/auth/organization/set-active', {
+    cookie: user.cookie,
+    body: { organizationId: orgId },
+  });
+  if (active.status !== 200) throw new Error(`set-active failed: ${active.status} ${JSON.stringify(active.body)}`);
+}
+
+/** Mints an API key for the caller; returns the plaintext and the id. */
+export async function mintKey(
+  api: TestApi,
+  cred: Credential,
+  body: { name?: string; role: string; scope?: string; scope_id?: string; expires_days?: number },
+): Promise<{ key: string; id: string }> {
+  const res = await api.call<{ key: string; id: string }>('POST', '/api/v1/auth/api-keys', {
+    ...cred,
+    body: { name: 'test', ...body },
+  });
+  if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
