@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { pino } from 'pino';
 import { buildApiServer } from '../../src/api/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -36,9 +37,35 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** Starts an API server on a fresh SQLite database, with or without a management cluster. */
-export async function startTestApi(options: { mgmtKubeconfig?: string } = {}): Promise<TestApi> {
+/** The PostgreSQL server tests may use (CI sets it); undefined = PostgreSQL variants are skipped. */
+export const TEST_POSTGRES_URL = process.env['SVC_TEST_POSTGRES_URL'];
+
+/** Creates a fresh PostgreSQL database on the test server; returns its URL and a drop function. */
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `svc_api_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL as string);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Starts an API server on a fresh database (SQLite by default), with or without a management cluster. */
+export async function startTestApi(
+  options: { mgmtKubeconfig?: string; database?: 'sqlite' | 'postgres' } = {},
+): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
+  const postgres = options.database === 'postgres' ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
     env: {
       SVC_DATA_DIR: dir,
@@ -46,6 +73,7 @@ export async function startTestApi(options: { mgmtKubeconfig?: string } = {}): P
       AUTH_SECRET: randomBytes(32).toString('hex'),
       SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
       ...(options.mgmtKubeconfig ? { SVC_MGMT_KUBECONFIG: options.mgmtKubeconfig } : {}),
+      ...(postgres ? { SVC_DATABASE_URL: postgres.url } : {}),
     },
     cwd: dir,
   });
@@ -78,6 +106,7 @@ export async function startTestApi(options: { mgmtKubeconfig?: string } = {}): P
     },
     async close() {
       await app.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

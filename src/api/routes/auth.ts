@@ -2,12 +2,12 @@
  * /auth routes (contract §4.1): the caller, its sessions, can-i, and API keys. Sign-up, sign-in and sign-out live
  * in the auth component under /api/auth/*; /auth/register, /auth/login and /auth/logout do not exist here (404).
  */
-import type { FastifyInstance } from 'fastify';
-import { canI } from '../../auth/rbac.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { canAnywhere, canI } from '../../auth/rbac.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { LEVELS, type Level, scopeContains } from '../../core/permissions.ts';
 import type { ApiKeyRecord } from '../../store/api-keys.ts';
-import { authorize, callerOf } from '../context.ts';
+import { authorize, callerOf, orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
 
@@ -52,6 +52,13 @@ const LEVEL_RANK: Record<Level, number> = { read: 1, sync: 2, admin: 3 };
 
 function toDateISO(v: Date | string | number): string {
   return (v instanceof Date ? v : new Date(v)).toISOString();
+}
+
+/** The caller, when it may manage its own keys at some scope (any role may; a key within its ceilings). */
+function manageKeys(request: FastifyRequest) {
+  const { caller, org } = orgCaller(request);
+  if (!canAnywhere(caller, 'apikey:manage')) throw new ForbiddenError('missing permission apikey:manage');
+  return { caller, org };
 }
 
 /** Registers the /auth routes. */
@@ -222,9 +229,10 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
       },
     },
     async (request, reply) => {
-      const { caller, org } = authorize(request, 'apikey:manage');
       const body = request.body;
       const { scope, scopeId } = parseScope(body.scope, body.scope_id);
+      // Minting is authorized at the new key's own scope, so a scoped key can mint narrower keys.
+      const { caller, org } = authorize(request, 'apikey:manage', scope, scopeId);
       // A key may only mint keys inside its own ceilings, so a key can never widen its own reach.
       if (caller.key) {
         if (LEVEL_RANK[body.role] > LEVEL_RANK[caller.key.role]) {
@@ -266,7 +274,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
       },
     },
     async (request) => {
-      const { caller, org } = authorize(request, 'apikey:manage');
+      const { caller, org } = manageKeys(request);
       return { api_keys: (await apiKeys.listForUser(caller.user.id, org.id)).map(keyView) };
     },
   );
@@ -282,7 +290,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
       },
     },
     async (request) => {
-      const { caller, org } = authorize(request, 'apikey:manage');
+      const { caller, org } = manageKeys(request);
       const record = await apiKeys.getForUser(request.params.id, caller.user.id, org.id);
       if (!record || record.revokedAt !== null) throw new NotFoundError('API key not found');
       await apiKeys.revoke(record.id, caller.user.id, org.id);
