@@ -7,11 +7,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildApiServer } from '../../src/api/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../src/core/app-schema.ts';
+
+const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
 
 export const PUBLIC_URL = 'http://svc.test';
 
@@ -192,4 +196,54 @@ export async function mintKey(
   });
   if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    mgmtKubeconfig: string;
+  }
+}
+
+/** Direct access to App resources on the test control plane, to assert what the API wrote and to play the operator. */
+export class AppResources {
+  readonly #api: CustomObjectsApi;
+  constructor(kubeconfigPath: string) {
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfigPath);
+    this.#api = kc.makeApiClient(CustomObjectsApi);
+  }
+
+  /** The App resource, or undefined. */
+  async get(namespace: string, name: string): Promise<AppResource | undefined> {
+    try {
+      return (await this.#api.getNamespacedCustomObject({ ...APP, namespace, name })) as AppResource;
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** Names of the Apps in a namespace. */
+  async names(namespace: string): Promise<string[]> {
+    const list = (await this.#api.listNamespacedCustomObject({ ...APP, namespace })) as { items: AppResource[] };
+    return list.items.map((a) => a.metadata.name).sort();
+  }
+
+  /** Writes status fields the way the operator does (merge patch on the status subresource). */
+  async setStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void> {
+    await this.#api.patchNamespacedCustomObjectStatus(
+      { ...APP, namespace, name, body: { status } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+  }
+
+  /** Marks the App's pending operation as consumed with `phase`, as the operator would. */
+  async completeOperation(namespace: string, name: string, phase: string, extra: Record<string, unknown> = {}) {
+    const app = await this.get(namespace, name);
+    const op = app?.spec.operation;
+    if (!op) throw new Error('no operation to complete');
+    await this.setStatus(namespace, name, {
+      operationState: { kind: op.kind, id: op.id, initiatedAt: op.initiatedAt, phase, ...extra },
+    });
+  }
 }
