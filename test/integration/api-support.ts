@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -207,10 +207,34 @@ declare module 'vitest' {
 /** Direct access to App resources on the test control plane, to assert what the API wrote and to play the operator. */
 export class AppResources {
   readonly #api: CustomObjectsApi;
+  readonly core: CoreV1Api;
   constructor(kubeconfigPath: string) {
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfigPath);
     this.#api = kc.makeApiClient(CustomObjectsApi);
+    this.core = kc.makeApiClient(CoreV1Api);
+  }
+
+  /** Records a Kubernetes event about an object, at `at`. */
+  async event(
+    namespace: string,
+    involved: { kind: string; name: string; apiVersion?: string },
+    e: { reason: string; message: string; type?: string; at: Date },
+  ): Promise<void> {
+    await this.core.createNamespace({ body: { metadata: { name: namespace } } }).catch(() => undefined);
+    await this.core.createNamespacedEvent({
+      namespace,
+      body: {
+        metadata: { generateName: `${involved.name}.` },
+        involvedObject: { ...involved, namespace },
+        reason: e.reason,
+        message: e.message,
+        type: e.type ?? 'Normal',
+        firstTimestamp: e.at,
+        lastTimestamp: e.at,
+        source: { component: 'test' },
+      },
+    });
   }
 
   /** The App resource, or undefined. */
