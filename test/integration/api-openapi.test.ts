@@ -1,0 +1,86 @@
+/**
+ * The OpenAPI document at /api/v1/openapi.json: public, valid OpenAPI 3.0, generated from the route schemas, and
+ * covering every route of the contract's auth, apps and audit groups. Also: without a management cluster every
+ * /apps route answers 503, credentials or not, and errors keep the {"error"} shape.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, startTestApi, type TestApi, type TestUser } from './api-support.ts';
+
+const ROUTES: Array<[string, string]> = [
+  ['get', '/api/v1/auth/me'],
+  ['get', '/api/v1/auth/sessions'],
+  ['delete', '/api/v1/auth/sessions/{id}'],
+  ['post', '/api/v1/auth/can-i'],
+  ['post', '/api/v1/auth/api-keys'],
+  ['get', '/api/v1/auth/api-keys'],
+  ['delete', '/api/v1/auth/api-keys/{id}'],
+  ['get', '/api/v1/audit'],
+  ['get', '/api/v1/role-bindings'],
+  ['post', '/api/v1/role-bindings'],
+  ['delete', '/api/v1/role-bindings/{id}'],
+  ['get', '/api/v1/apps'],
+  ['post', '/api/v1/apps'],
+  ['post', '/api/v1/apps/preview'],
+  ['get', '/api/v1/apps/adoptable'],
+  ['post', '/api/v1/apps/adopt'],
+  ['get', '/api/v1/apps/{namespace}/{name}'],
+  ['delete', '/api/v1/apps/{namespace}/{name}'],
+  ['get', '/api/v1/apps/{namespace}/{name}/status'],
+  ['get', '/api/v1/apps/{namespace}/{name}/events'],
+  ['get', '/api/v1/apps/{namespace}/{name}/history'],
+  ...['sync', 'deploy', 'rollback', 'promote', 'clone', 'restart', 'approve', 'scale', 'freeze', 'unfreeze'].map(
+    (op): [string, string] => ['post', `/api/v1/apps/{namespace}/{name}/${op}`],
+  ),
+];
+
+describe('OpenAPI document and the API without a management cluster', () => {
+  let api: TestApi;
+  let user: TestUser;
+  beforeAll(async () => {
+    api = await startTestApi();
+    user = await signUp(api, 'user');
+  });
+  afterAll(async () => api?.close());
+
+  it('is public, valid OpenAPI 3, and covers every route', async () => {
+    const res = await api.call<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    const result = await new Validator().validate(res.body as unknown as Parameters<Validator['validate']>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    for (const [method, path] of ROUTES) {
+      expect(res.body.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(Object.keys(res.body.paths).some((p) => p.startsWith('/api/auth'))).toBe(false);
+  });
+
+  it('answers 503 on every /apps route, with or without credentials', async () => {
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/apps'))) {
+      const url = path.replace('{namespace}', 'web').replace('{name}', 'web');
+      for (const cookie of [undefined, user.cookie]) {
+        const res = await api.call(method.toUpperCase(), url, { ...(cookie ? { cookie } : {}) });
+        expect(res.status, `${method} ${url}`).toBe(503);
+        expect(res.body).toEqual({ error: expect.stringContaining('SVC_MGMT_KUBECONFIG') });
+      }
+    }
+    expect((await api.call('GET', '/api/v1/auth/me', { cookie: user.cookie })).status).toBe(200);
+  });
+
+  it('speaks JSON only: other bodies get 415, unknown routes 404, both as {"error"}', async () => {
+    const res = await api.call('POST', '/api/v1/auth/can-i', {
+      cookie: user.cookie,
+      body: 'permission=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ error: expect.any(String) });
+    const missing = await api.call('GET', '/api/v1/nothing-here', { cookie: user.cookie });
+    expect(missing).toMatchObject({ status: 404, body: { error: expect.any(String) } });
+    expect((await api.call('GET', '/healthz')).status).toBe(200);
+  });
+});
