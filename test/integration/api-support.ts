@@ -7,7 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -208,11 +215,41 @@ declare module 'vitest' {
 export class AppResources {
   readonly #api: CustomObjectsApi;
   readonly core: CoreV1Api;
+  readonly apps: AppsV1Api;
   constructor(kubeconfigPath: string) {
     const kc = new KubeConfig();
     kc.loadFromFile(kubeconfigPath);
     this.#api = kc.makeApiClient(CustomObjectsApi);
     this.core = kc.makeApiClient(CoreV1Api);
+    this.apps = kc.makeApiClient(AppsV1Api);
+  }
+
+  /** Creates a Deployment whose pods carry `podLabels` (its selector), with one container. */
+  async deployment(
+    namespace: string,
+    name: string,
+    podLabels: Record<string, string>,
+    extraLabels: Record<string, string> = {},
+  ): Promise<void> {
+    await this.core.createNamespace({ body: { metadata: { name: namespace } } }).catch(() => undefined);
+    await this.apps.createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name, labels: { ...podLabels, ...extraLabels } },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: podLabels },
+          template: {
+            metadata: { labels: podLabels },
+            spec: {
+              containers: [
+                { name: 'main', image: 'registry.example.test/team/shop:1.4.2', ports: [{ containerPort: 8080 }] },
+              ],
+            },
+          },
+        },
+      },
+    });
   }
 
   /** Records a Kubernetes event about an object, at `at`. */

@@ -1,0 +1,143 @@
+/**
+ * GET /api/v1/apps/adoptable and POST /api/v1/apps/adopt against a real kube-apiserver: unmanaged Deployments are
+ * listed with whether their selector matches the rendered labels; adopting a matching one creates an image-source
+ * App (audited app.adopt); a non-matching selector is 409; bad bodies 400 and nothing written.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { MANAGED_LABEL } from '../../src/core/app-schema.ts';
+import {
+  AppResources,
+  addMember,
+  createOrg,
+  signUp,
+  startTestApi,
+  type TestApi,
+  type TestUser,
+} from './api-support.ts';
+
+type Json = Record<string, unknown>;
+const rendered = (name: string) => ({
+  'app.kubernetes.io/name': name,
+  'app.kubernetes.io/instance': name,
+  'app.kubernetes.io/managed-by': 'svc',
+});
+
+describe('adopt API', () => {
+  let api: TestApi;
+  let kube: AppResources;
+  let owner: TestUser;
+  let viewer: TestUser;
+  let orgNs: string;
+  let dest: string;
+
+  beforeAll(async () => {
+    const kubeconfig = inject('mgmtKubeconfig');
+    api = await startTestApi({ mgmtKubeconfig: kubeconfig });
+    kube = new AppResources(kubeconfig);
+    const suffix = randomBytes(3).toString('hex');
+    owner = await signUp(api, 'owner');
+    const orgId = await createOrg(api, owner, `adopt-${suffix}`);
+    orgNs = `org-adopt-${suffix}`;
+    viewer = await signUp(api, 'viewer');
+    await addMember(api, owner, orgId, viewer, 'viewer');
+    dest = `legacy-${suffix}`;
+    await kube.deployment(dest, 'shop', rendered('shop'));
+    await kube.deployment(dest, 'old', { app: 'old' });
+    await kube.deployment(dest, 'managed', rendered('managed'), { [MANAGED_LABEL]: 'managed' });
+  });
+  afterAll(async () => api?.close());
+
+  it('lists unmanaged workloads with whether they can be adopted', async () => {
+    const res = await api.call<{ workloads: Json[] }>('GET', `/api/v1/apps/adoptable?namespace=${dest}`, {
+      cookie: viewer.cookie,
+    });
+    expect(res.status).toBe(200);
+    const byName = Object.fromEntries(res.body.workloads.map((w) => [w['name'], w]));
+    expect(Object.keys(byName).sort()).toEqual(['old', 'shop']);
+    expect(byName['shop']).toMatchObject({
+      kind: 'Deployment',
+      namespace: dest,
+      cluster: '',
+      replicas: 2,
+      images: ['registry.example.test/team/shop:1.4.2'],
+      adoptable: true,
+    });
+    expect(byName['old']).toMatchObject({ adoptable: false });
+    expect((await api.call('GET', '/api/v1/apps/adoptable', { cookie: viewer.cookie })).status).toBe(400);
+    expect((await api.call('GET', '/api/v1/apps/adoptable?namespace=Bad_NS', { cookie: viewer.cookie })).status).toBe(
+      400,
+    );
+  });
+
+  it('adopts a matching Deployment as an image-source App (201), audited app.adopt', async () => {
+    expect(
+      (
+        await api.call('POST', '/api/v1/apps/adopt', {
+          cookie: viewer.cookie,
+          body: { namespace: dest, name: 'shop', kind: 'Deployment' },
+        })
+      ).status,
+    ).toBe(403);
+    const res = await api.call<Json>('POST', '/api/v1/apps/adopt', {
+      cookie: owner.cookie,
+      body: { cluster: '', namespace: dest, name: 'shop', kind: 'Deployment' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'shop', namespace: dest, source: { type: 'Image' } });
+    const app = await kube.get(orgNs, 'shop');
+    expect(app?.spec.source).toMatchObject({
+      type: 'Image',
+      image: { repository: 'registry.example.test/team/shop', tag: '1.4.2', workload: { replicas: 2, port: 8080 } },
+    });
+    expect(app?.spec.destination).toMatchObject({ namespace: dest, cluster: '' });
+    const audit = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit', { cookie: owner.cookie });
+    expect(audit.body.entries.find((e) => e['action'] === 'app.adopt')).toMatchObject({
+      user_id: owner.id,
+      resource_name: 'shop',
+      details: { kind: 'Deployment', namespace: dest },
+    });
+    const again = await api.call('POST', '/api/v1/apps/adopt', {
+      cookie: owner.cookie,
+      body: { namespace: dest, name: 'shop', kind: 'Deployment' },
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses a non-matching selector (409), absent or managed workloads (404), and bad bodies (400)', async () => {
+    const before = await kube.names(orgNs);
+    const mismatch = await api.call('POST', '/api/v1/apps/adopt', {
+      cookie: owner.cookie,
+      body: { namespace: dest, name: 'old', kind: 'Deployment' },
+    });
+    expect(mismatch.status).toBe(409);
+    expect(mismatch.body).toEqual({ error: expect.stringContaining('selector') });
+    for (const name of ['nope', 'managed']) {
+      const res = await api.call('POST', '/api/v1/apps/adopt', {
+        cookie: owner.cookie,
+        body: { namespace: dest, name, kind: 'Deployment' },
+      });
+      expect(res.status, name).toBe(404);
+    }
+    expect(
+      (
+        await api.call('POST', '/api/v1/apps/adopt', {
+          cookie: owner.cookie,
+          body: { namespace: dest, name: 'shop', kind: 'StatefulSet' },
+        })
+      ).status,
+    ).toBe(404);
+    for (const body of [
+      {},
+      { namespace: dest, name: 'old' },
+      { namespace: dest, name: 'old', kind: 'Pod' },
+      { namespace: dest, name: 'Old!', kind: 'Deployment' },
+      { namespace: dest, name: 'old', kind: 'Deployment', image: 'x' },
+      { namespace: dest, name: 'old', kind: 'Deployment', cluster: 'unregistered' },
+    ]) {
+      const res = await api.call('POST', '/api/v1/apps/adopt', { cookie: owner.cookie, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await kube.names(orgNs)).toEqual(before);
+  });
+});
