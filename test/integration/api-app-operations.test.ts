@@ -90,6 +90,17 @@ describe('app operations API', () => {
     await kube.completeOperation(ns, 'web', 'Succeeded');
   });
 
+  it('lets exactly one of two racing operation requests win; the other gets 409', async () => {
+    const [a, b] = await Promise.all([
+      api.call<Json>('POST', `/api/v1/apps/${d}/web/sync`, { cookie: owner.cookie }),
+      api.call<Json>('POST', `/api/v1/apps/${d}/web/restart`, { cookie: owner.cookie }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const winner = a.status === 200 ? a : b;
+    expect((await kube.get(ns, 'web'))?.spec.operation?.id).toBe(winner.body['operation_id']);
+    await kube.completeOperation(ns, 'web', 'Succeeded');
+  });
+
   it('lets sync keys sync and refuses read keys and Viewers (403), writing nothing', async () => {
     const read = await mintKey(api, { cookie: owner.cookie }, { role: 'read' });
     const sync = await mintKey(api, { cookie: owner.cookie }, { role: 'sync', scope: 'deployment', scope_id: `/${d}` });
@@ -179,10 +190,12 @@ describe('app operations API', () => {
     expect((await audit('app.rollback', 'web'))[0]?.['details']).toMatchObject({ revision: 'c1' });
     await kube.completeOperation(ns, 'web', 'Succeeded', { revision: 'c1' });
     // A later operation without a revision does not inherit the rollback's.
-    await api.call('POST', `/api/v1/apps/${d}/web/restart`, { cookie: owner.cookie });
+    const restart = await api.call<Json>('POST', `/api/v1/apps/${d}/web/restart`, { cookie: owner.cookie });
     expect((await kube.get(ns, 'web'))?.spec.operation).toMatchObject({ kind: 'Restart' });
     expect((await kube.get(ns, 'web'))?.spec.operation?.revision).toBeUndefined();
-    expect(await audit('app.restart', 'web')).toHaveLength(1);
+    expect((await audit('app.restart', 'web'))[0]?.['details']).toMatchObject({
+      operation_id: restart.body['operation_id'],
+    });
     await kube.completeOperation(ns, 'web', 'Succeeded');
   });
 

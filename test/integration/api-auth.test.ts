@@ -110,6 +110,14 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect((await api.call('GET', '/api/v1/auth/me', { cookie: third })).status).toBe(401);
     });
 
+    it('rejects an org slug that cannot name a namespace', async () => {
+      const res = await api.call('POST', '/api/auth/organization/create', {
+        cookie: outsider.cookie,
+        body: { name: 'Bad', slug: 'Bad_Slug' },
+      });
+      expect(res.status).toBe(400);
+    });
+
     it('refuses API keys on the session-only routes', async () => {
       const { key } = await mintKey(api, { cookie: owner.cookie }, { role: 'admin' });
       expect((await api.call('GET', '/api/v1/auth/sessions', { key })).status).toBe(403);
@@ -331,6 +339,52 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect(await can(viewer.cookie, '/payments')).toBe(false);
     });
 
+    it('grants team bindings to the team members (teams from the auth component)', async () => {
+      const team = await api.call<Json>('POST', '/api/auth/organization/create-team', {
+        cookie: owner.cookie,
+        body: { name: 'payments-team', organizationId: orgId },
+      });
+      expect(team.status).toBe(200);
+      const added = await api.call('POST', '/api/auth/organization/add-team-member', {
+        cookie: owner.cookie,
+        body: { teamId: team.body['id'], userId: viewer.id },
+      });
+      expect(added.status).toBe(200);
+      const bound = await api.call('POST', '/api/v1/role-bindings', {
+        cookie: owner.cookie,
+        body: { subject_type: 'team', subject_id: team.body['id'], scope: 'cluster', scope_id: 'east', level: 'admin' },
+      });
+      expect(bound.status).toBe(201);
+      const can = await api.call<{ allowed: boolean }>('POST', '/api/v1/auth/can-i', {
+        cookie: viewer.cookie,
+        body: { permission: 'deployment:manage', scope: 'deployment', scope_id: 'east/shop' },
+      });
+      expect(can.body.allowed).toBe(true);
+      const outside = await api.call<{ allowed: boolean }>('POST', '/api/v1/auth/can-i', {
+        cookie: viewer.cookie,
+        body: { permission: 'deployment:manage', scope: 'cluster', scope_id: 'west' },
+      });
+      expect(outside.body.allowed).toBe(false);
+    });
+
+    it('follows the session’s active org; keys stay bound to the org they were minted in', async () => {
+      const both = await signUp(api, 'both');
+      const homeId = await createOrg(api, both, `home-${database}`);
+      const homeKey = await mintKey(api, { cookie: both.cookie }, { role: 'read' });
+      await addMember(api, owner, orgId, both, 'contributor');
+      const me = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { cookie: both.cookie });
+      expect(me.body.user).toMatchObject({ orgId, role: 'Contributor' });
+      const byKey = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { key: homeKey.key });
+      expect(byKey.body.user).toMatchObject({ orgId: homeId, role: 'Owner' });
+      const back = await api.call('POST', '/api/auth/organization/set-active', {
+        cookie: both.cookie,
+        body: { organizationId: homeId },
+      });
+      expect(back.status).toBe(200);
+      const home = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { cookie: both.cookie });
+      expect(home.body.user).toMatchObject({ orgId: homeId, role: 'Owner' });
+    });
+
     it('keeps orgs apart: keys and grants of one org mean nothing in another', async () => {
       const { key } = await mintKey(api, { cookie: outsider.cookie }, { role: 'admin' });
       const me = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { key });
@@ -348,3 +402,20 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+describe('a renamed session cookie (SESSION_COOKIE_NAME)', () => {
+  it('is the cookie the auth component sets and the API accepts', async () => {
+    const api = await startTestApi({ sessionCookieName: 'svc_session' });
+    try {
+      const user = await signUp(api, 'renamed', 'svc_session');
+      expect(user.cookie.startsWith('svc_session=')).toBe(true);
+      expect((await api.call('GET', '/api/v1/auth/me', { cookie: user.cookie })).status).toBe(200);
+      const value = user.cookie.slice('svc_session='.length);
+      expect((await api.call('GET', '/api/v1/auth/me', { cookie: `better-auth.session_token=${value}` })).status).toBe(
+        401,
+      );
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -73,7 +73,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<
 
 /** Starts an API server on a fresh database (SQLite by default), with or without a management cluster. */
 export async function startTestApi(
-  options: { mgmtKubeconfig?: string; database?: 'sqlite' | 'postgres' } = {},
+  options: { mgmtKubeconfig?: string; database?: 'sqlite' | 'postgres'; sessionCookieName?: string } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
   const postgres = options.database === 'postgres' ? await createPostgresDatabase() : undefined;
@@ -85,6 +85,7 @@ export async function startTestApi(
       SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
       ...(options.mgmtKubeconfig ? { SVC_MGMT_KUBECONFIG: options.mgmtKubeconfig } : {}),
       ...(postgres ? { SVC_DATABASE_URL: postgres.url } : {}),
+      ...(options.sessionCookieName ? { SESSION_COOKIE_NAME: options.sessionCookieName } : {}),
     },
     cwd: dir,
   });
@@ -131,13 +132,13 @@ export interface TestUser {
 }
 
 /** Signs a new user up through /api/auth/sign-up/email and returns its session cookie. */
-export async function signUp(api: TestApi, name: string): Promise<TestUser> {
+export async function signUp(api: TestApi, name: string, cookieName = SESSION_COOKIE): Promise<TestUser> {
   const email = `${name}-${randomBytes(4).toString('hex')}@example.test`;
   const res = await api.call<{ user: { id: string } }>('POST', '/api/auth/sign-up/email', {
     body: { email, password: 'correct horse battery', name },
   });
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.user.id, email, cookie: cookieFrom(res.headers['set-cookie']) };
+  return { id: res.body.user.id, email, cookie: cookieFrom(res.headers['set-cookie'], cookieName) };
 }
 
 /** Signs an existing user in again (a second session). */
@@ -149,9 +150,11 @@ export async function signIn(api: TestApi, user: TestUser): Promise<string> {
   return cookieFrom(res.headers['set-cookie']);
 }
 
-function cookieFrom(header: string | string[] | number | undefined): string {
+const SESSION_COOKIE = 'better-auth.session_token';
+
+function cookieFrom(header: string | string[] | number | undefined, name = SESSION_COOKIE): string {
   const all = Array.isArray(header) ? header : typeof header === 'string' ? [header] : [];
-  const session = all.find((c) => c.startsWith('better-auth.session_token='));
+  const session = all.find((c) => c.startsWith(`${name}=`));
   if (!session) throw new Error('no session cookie was set');
   return session.split(';')[0] as string;
 }
