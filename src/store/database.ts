@@ -156,6 +156,9 @@ export function openStore(config: DatabaseConfig): Store {
     };
   }
   const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+  // An idle connection the server closed (restart, failover, admin termination) is dropped by the pool and the next
+  // query opens a fresh one; without a listener the pool's 'error' event would crash the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../../test/harness/postgres.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
@@ -22,22 +22,8 @@ async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: Dat
       drop: async () => rmSync(dir, { recursive: true }),
     };
   }
-  const name = `svc_store_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgURL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(pgURL as string);
-  url.pathname = `/${name}`;
-  return {
-    config: { kind: 'postgres', url: url.toString() },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: pgURL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  const db = await createPostgresDatabase();
+  return { config: { kind: 'postgres', url: db.url }, drop: () => db.drop() };
 }
 
 for (const kind of ['sqlite', 'postgres'] as const) {

@@ -16,11 +16,11 @@ import {
   setHeaderOptions,
 } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { pino } from 'pino';
 import { buildApiServer } from '../../src/api/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../src/core/app-schema.ts';
+import { createPostgresDatabase } from '../harness/index.ts';
 
 const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
 
@@ -50,26 +50,6 @@ export interface TestApi {
 
 /** The PostgreSQL server tests may use (CI sets it); undefined = PostgreSQL variants are skipped. */
 export const TEST_POSTGRES_URL = process.env['SVC_TEST_POSTGRES_URL'];
-
-/** Creates a fresh PostgreSQL database on the test server; returns its URL and a drop function. */
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `svc_api_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(TEST_POSTGRES_URL as string);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 /** Starts an API server on a fresh database (SQLite by default), with or without a management cluster. */
 export async function startTestApi(
@@ -206,12 +186,6 @@ export async function mintKey(
   });
   if (res.status !== 201) throw new Error(`mint failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
-}
-
-declare module 'vitest' {
-  interface ProvidedContext {
-    mgmtKubeconfig: string;
-  }
 }
 
 /** Direct access to App resources on the test control plane, to assert what the API wrote and to play the operator. */
