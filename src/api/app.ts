@@ -68,8 +68,14 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const authOptions: AuthComponentOptions = {
     config,
     store,
+    // The org exists once Better Auth stored it; a namespace that cannot be created now is created again with the
+    // org's first App (KubeApps.create), so a failure here is logged rather than failing the sign-up flow.
     onOrganizationCreated: async ({ slug }) => {
-      await kube?.ensureNamespace(orgNamespace(slug));
+      try {
+        await kube?.ensureNamespace(orgNamespace(slug));
+      } catch (err) {
+        logger.warn({ err, slug }, 'could not create the org namespace; it is created with the first app');
+      }
     },
   };
   await migrateStore(store, () => migrateAuthSchema(authOptions));

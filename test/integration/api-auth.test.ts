@@ -339,6 +339,24 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect(await can(viewer.cookie, '/payments')).toBe(false);
     });
 
+    it('refuses bad role-binding bodies with 400 and writes nothing', async () => {
+      const before = await api.call<{ bindings: Json[] }>('GET', '/api/v1/role-bindings', { cookie: owner.cookie });
+      for (const body of [
+        {},
+        { subject_type: 'user', subject_id: viewer.id, scope: 'org' },
+        { subject_type: 'robot', subject_id: viewer.id, scope: 'org', level: 'read' },
+        { subject_type: 'user', subject_id: viewer.id, scope: 'org', level: 'root' },
+        { subject_type: 'user', subject_id: viewer.id, scope: 'cluster', level: 'read' },
+        { subject_type: 'user', subject_id: viewer.id, scope: 'org', level: 'read', note: 'x' },
+        { subject_type: 'user', subject_id: 42, scope: 'org', level: 'read' },
+      ]) {
+        const res = await api.call('POST', '/api/v1/role-bindings', { cookie: owner.cookie, body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+      }
+      const after = await api.call<{ bindings: Json[] }>('GET', '/api/v1/role-bindings', { cookie: owner.cookie });
+      expect(after.body.bindings).toEqual(before.body.bindings);
+    });
+
     it('grants team bindings to the team members (teams from the auth component)', async () => {
       const team = await api.call<Json>('POST', '/api/auth/organization/create-team', {
         cookie: owner.cookie,
@@ -402,6 +420,31 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+describe('logs', () => {
+  it('never carry passwords, session tokens or API keys', async () => {
+    const lines: string[] = [];
+    const api = await startTestApi({ logLines: lines });
+    try {
+      const user = await signUp(api, 'logged');
+      await createOrg(api, user, 'logged');
+      const { key } = await mintKey(api, { cookie: user.cookie }, { role: 'admin' });
+      expect((await api.call('GET', '/api/v1/auth/me', { key })).status).toBe(200);
+      expect(
+        (await api.call('GET', '/api/v1/auth/me', { cookie: 'better-auth.session_token=forged.value' })).status,
+      ).toBe(401);
+      const token = decodeURIComponent(user.cookie.split('=')[1] ?? '').split('.')[0] ?? '';
+      const log = lines.join('');
+      expect(lines.length).toBeGreaterThan(5);
+      expect(log).toContain('"reqId"');
+      for (const secret of [key, token, 'correct horse battery', 'forged.value']) {
+        expect(log.includes(secret), secret).toBe(false);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});
 
 describe('a renamed session cookie (SESSION_COOKIE_NAME)', () => {
   it('is the cookie the auth component sets and the API accepts', async () => {

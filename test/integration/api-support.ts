@@ -20,6 +20,7 @@ import { pino } from 'pino';
 import { buildApiServer } from '../../src/api/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../src/core/app-schema.ts';
+import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase } from '../harness/index.ts';
 
 const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
@@ -53,7 +54,13 @@ export const TEST_POSTGRES_URL = process.env['SVC_TEST_POSTGRES_URL'];
 
 /** Starts an API server on a fresh database (SQLite by default), with or without a management cluster. */
 export async function startTestApi(
-  options: { mgmtKubeconfig?: string; database?: 'sqlite' | 'postgres'; sessionCookieName?: string } = {},
+  options: {
+    mgmtKubeconfig?: string;
+    database?: 'sqlite' | 'postgres';
+    sessionCookieName?: string;
+    /** Collects the server's JSON log lines (info level) here instead of discarding them. */
+    logLines?: string[];
+  } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
   const postgres = options.database === 'postgres' ? await createPostgresDatabase() : undefined;
@@ -69,7 +76,14 @@ export async function startTestApi(
     },
     cwd: dir,
   });
-  const app = await buildApiServer({ config, logger: pino({ level: 'silent' }) });
+  const lines = options.logLines;
+  const logger = lines
+    ? pino(
+        { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+        { write: (l: string) => lines.push(l) },
+      )
+    : pino({ level: 'silent' });
+  const app = await buildApiServer({ config, logger });
   await app.ready();
   return {
     app,
