@@ -179,8 +179,13 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   return app;
 }
 
+/** The management cluster's kubeconfig; a file that cannot be read or parsed stops the server at start. */
 function loadKubeConfig(path: string): KubeConfig {
   const kc = new KubeConfig();
-  kc.loadFromFile(path);
+  try {
+    kc.loadFromFile(path);
+  } catch (err) {
+    throw new UnavailableError(`SVC_MGMT_KUBECONFIG ${path} cannot be loaded`, { cause: err });
+  }
   return kc;
 }

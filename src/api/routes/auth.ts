@@ -21,6 +21,7 @@ const ApiKeyView = {
     role: { type: 'string', enum: [...LEVELS] },
     scope: ScopeEnum,
     scope_id: { type: 'string' },
+    expires_days: { type: 'integer' },
     expires_at: { type: ['string', 'null'] },
     created_at: { type: 'string' },
     last_used_at: { type: ['string', 'null'] },
@@ -41,6 +42,8 @@ function keyView(k: ApiKeyRecord) {
     role: k.role,
     scope: k.scope,
     scope_id: k.scopeId,
+    expires_days:
+      k.expiresAt === null ? 0 : Math.round((Date.parse(k.expiresAt) - Date.parse(k.createdAt)) / 86_400_000),
     expires_at: k.expiresAt,
     created_at: k.createdAt,
     last_used_at: k.lastUsedAt,
