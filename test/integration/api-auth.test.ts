@@ -208,6 +208,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         role: 'sync',
         scope: 'deployment',
         scope_id: '/web',
+        expires_days: 30,
         revoked: false,
       });
       expect(String(created.body['prefix'])).toBe(key.slice(0, 12));
