@@ -57,21 +57,26 @@ export async function startTestApi(
   options: {
     mgmtKubeconfig?: string;
     database?: 'sqlite' | 'postgres';
+    /** Use this existing database (e.g. shared by several replicas) instead of a fresh one. */
+    databaseURL?: string;
+    /** Use this AUTH_SECRET (replicas must share it). */
+    authSecret?: string;
     sessionCookieName?: string;
     /** Collects the server's JSON log lines (info level) here instead of discarding them. */
     logLines?: string[];
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
-  const postgres = options.database === 'postgres' ? await createPostgresDatabase() : undefined;
+  const postgres = options.database === 'postgres' && !options.databaseURL ? await createPostgresDatabase() : undefined;
   const config = loadConfig({
     env: {
       SVC_DATA_DIR: dir,
       SVC_PUBLIC_URL: PUBLIC_URL,
-      AUTH_SECRET: randomBytes(32).toString('hex'),
+      AUTH_SECRET: options.authSecret ?? randomBytes(32).toString('hex'),
       SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
       ...(options.mgmtKubeconfig ? { SVC_MGMT_KUBECONFIG: options.mgmtKubeconfig } : {}),
       ...(postgres ? { SVC_DATABASE_URL: postgres.url } : {}),
+      ...(options.databaseURL ? { SVC_DATABASE_URL: options.databaseURL } : {}),
       ...(options.sessionCookieName ? { SESSION_COOKIE_NAME: options.sessionCookieName } : {}),
     },
     cwd: dir,
