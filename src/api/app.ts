@@ -28,6 +28,7 @@ import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
 import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
+import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -171,6 +172,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await appRoutes(api, services);
+      await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
       await adoptRoutes(api, services);
     },

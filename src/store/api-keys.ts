@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from './database.ts';
 
+/** Every API key starts with this (contract §5.3). */
 export const API_KEY_PREFIX = 'svc_';
 /** Characters of the key shown in listings (the `svc_` prefix plus eight of the random part). */
 const SHOWN_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;

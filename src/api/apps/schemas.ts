@@ -1,13 +1,16 @@
 /** JSON schemas of the /apps routes, for validation and the OpenAPI document. */
 
+/** An object passed through as stored (sources, specs, resource statuses). */
 export const OpenObject = { type: 'object', additionalProperties: true } as const;
 
+/** Path parameters of per-app routes: destination namespace and app name. */
 export const AppParams = {
   type: 'object',
   required: ['namespace', 'name'],
   properties: { namespace: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 } },
 } as const;
 
+/** The app object of contract §2.1. */
 export const AppObject = {
   type: 'object',
   properties: {
@@ -28,6 +31,7 @@ export const AppObject = {
   },
 } as const;
 
+/** The status view of contract §2.2. */
 export const StatusView = {
   type: 'object',
   properties: {

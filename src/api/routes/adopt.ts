@@ -8,12 +8,12 @@ import { APP_API_VERSION, APP_KIND, MANAGED_LABEL } from '../../core/app-schema.
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ConflictError, InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { isDnsLabel, orgNamespace } from '../../core/names.ts';
+import { auditApp, authorizeDestination } from '../apps/access.ts';
 import { kubeOrThrow } from '../apps/lookup.ts';
 import { AppObject } from '../apps/schemas.ts';
 import { appView } from '../apps/view.ts';
 import type { Workload } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
-import { auditApp, authorizeDestination } from './apps.ts';
 
 /** The pod labels the image renderer sets for an App named `name`; an adoptable selector is a subset of them. */
 export function renderedLabels(name: string): Record<string, string> {

@@ -2,16 +2,16 @@
  * /apps operation and workload-control routes (contract §4.2): sync, deploy, rollback, restart, approve, promote,
  * scale, freeze, unfreeze. Each writes the App resource, then an audit entry named as in contract §6.4.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppResource } from '../../core/app-schema.ts';
 import { ConflictError, InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
-import { findApp, kubeOrThrow, scopeOfApp } from '../apps/lookup.ts';
+import { auditApp, loadApp } from '../apps/access.ts';
+import { scopeOfApp } from '../apps/lookup.ts';
 import { requestOperation } from '../apps/operations.ts';
 import { AppParams, EmptyBody, OperationResult } from '../apps/schemas.ts';
-import { authorize, orgCaller } from '../context.ts';
+import { authorize } from '../context.ts';
 import type { ApiServices } from '../services.ts';
-import { auditApp } from './apps.ts';
 
 type Params = { namespace: string; name: string };
 
@@ -26,14 +26,6 @@ function appRef(a: AppResource) {
 
 /** Registers the operation routes. */
 export async function appOperationRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  async function loadApp(request: FastifyRequest<{ Params: Params }>, permission: string) {
-    const kube = kubeOrThrow(services.kube);
-    const { org } = orgCaller(request);
-    const resource = await findApp(kube, org.slug, request.params.namespace, request.params.name);
-    const { caller } = authorize(request, permission, 'deployment', scopeOfApp(resource));
-    return { kube, org, caller, resource };
-  }
-
   const simple = [
     { path: 'sync', kind: 'Sync', action: 'app.sync', summary: 'Request a sync; 409 while an operation is pending' },
     {
@@ -56,7 +48,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
         },
       },
       async (request) => {
-        const { kube, org, caller, resource } = await loadApp(request, 'deployment:sync');
+        const { kube, org, caller, resource } = await loadApp(services, request, 'deployment:sync');
         const id = await requestOperation(kube, org.slug, resource, { kind: op.kind, triggeredBy: caller.user.id });
         await auditApp(services, caller, org, op.action, appRef(resource), { operation_id: id });
         return { message: `${op.kind} requested`, name: resource.metadata.name, operation_id: id };
@@ -80,7 +72,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
       },
     },
     async (request) => {
-      const { kube, org, caller, resource } = await loadApp(request, 'deployment:sync');
+      const { kube, org, caller, resource } = await loadApp(services, request, 'deployment:sync');
       const tag = request.body?.tag;
       const image = resource.spec.source.image;
       if (tag !== undefined && (resource.spec.source.type !== 'Image' || !image)) {
@@ -115,7 +107,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
       },
     },
     async (request) => {
-      const { kube, org, caller, resource } = await loadApp(request, 'deployment:sync');
+      const { kube, org, caller, resource } = await loadApp(services, request, 'deployment:sync');
       const { revision } = request.body;
       const known = [resource.status?.revision, ...(resource.status?.previousRevisions ?? [])];
       if (!known.includes(revision)) throw new InputError(`revision ${revision} is not in the app's history`);
@@ -141,7 +133,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
       },
     },
     async (request) => {
-      const { kube, org, caller, resource } = await loadApp(request, 'deployment:sync');
+      const { kube, org, caller, resource } = await loadApp(services, request, 'deployment:sync');
       const state = resource.status?.operationState;
       if (state?.phase !== 'Held') throw new ConflictError(`app ${resource.metadata.name} has no held sync to approve`);
       const id = await requestOperation(kube, org.slug, resource, {
@@ -174,7 +166,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
       },
     },
     async (request) => {
-      const { kube, org, resource: from } = await loadApp(request, 'deployment:read');
+      const { kube, org, resource: from } = await loadApp(services, request, 'deployment:read');
       const target = await kube.get(orgNamespace(org.slug), request.query.to);
       if (!target) throw new NotFoundError(`target app ${request.query.to} not found`);
       const { caller } = authorize(request, 'deployment:sync', 'deployment', scopeOfApp(target));
@@ -227,7 +219,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
       },
     },
     async (request) => {
-      const { kube, org, caller, resource } = await loadApp(request, 'deployment:manage');
+      const { kube, org, caller, resource } = await loadApp(services, request, 'deployment:manage');
       const image = resource.spec.source.image;
       if (resource.spec.source.type !== 'Image' || !image) {
         throw new InputError('scale applies to image-source apps only');
@@ -261,7 +253,7 @@ export async function appOperationRoutes(app: FastifyInstance, services: ApiServ
         },
       },
       async (request) => {
-        const { kube, org, caller, resource } = await loadApp(request, 'deployment:manage');
+        const { kube, org, caller, resource } = await loadApp(services, request, 'deployment:manage');
         await kube.mergePatch(orgNamespace(org.slug), resource.metadata.name, { spec: { freeze: frozen } });
         await auditApp(services, caller, org, frozen ? 'app.freeze' : 'app.unfreeze', appRef(resource));
         return { frozen, name: resource.metadata.name };
