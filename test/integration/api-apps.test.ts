@@ -59,6 +59,8 @@ describe('apps API', () => {
   afterAll(async () => api?.close());
 
   it('creates the org namespace when the org is created', async () => {
+    const namespace = await kube.core.readNamespace({ name: orgNs });
+    expect(namespace.metadata?.name).toBe(orgNs);
     expect(await kube.names(orgNs)).toEqual([]);
   });
 
