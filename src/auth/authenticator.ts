@@ -71,7 +71,11 @@ export class Authenticator {
     if (!record) throw new UnauthenticatedError('invalid, expired or revoked API key');
     const caller = await this.#callerFor(record.userId, record.orgId, 'key');
     // A key belongs to one org; if its owner has left that org, the key grants nothing.
-    if (caller.org?.id !== record.orgId) caller.org = undefined;
+    if (caller.org?.id !== record.orgId) {
+      caller.org = undefined;
+      caller.role = undefined;
+      caller.bindings = [];
+    }
     caller.key = {
       id: record.id,
       role: record.role as Level,

@@ -404,6 +404,30 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect(home.body.user).toMatchObject({ orgId: homeId, role: 'Owner' });
     });
 
+    it('takes every grant away from the keys of a member who leaves the org', async () => {
+      const leaver = await signUp(api, 'leaver');
+      await addMember(api, owner, orgId, leaver, 'admin');
+      const { key } = await mintKey(api, { cookie: leaver.cookie }, { role: 'admin' });
+      const before = await api.call<{ allowed: boolean }>('POST', '/api/v1/auth/can-i', {
+        key,
+        body: { permission: 'deployment:manage' },
+      });
+      expect(before.body.allowed).toBe(true);
+      const removed = await api.call('POST', '/api/auth/organization/remove-member', {
+        cookie: owner.cookie,
+        body: { memberIdOrEmail: leaver.email, organizationId: orgId },
+      });
+      expect(removed.status).toBe(200);
+      const me = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { key });
+      expect(me.body.user).toMatchObject({ orgId: '', role: '' });
+      const after = await api.call<{ allowed: boolean }>('POST', '/api/v1/auth/can-i', {
+        key,
+        body: { permission: 'deployment:read' },
+      });
+      expect(after.body.allowed).toBe(false);
+      expect((await api.call('GET', '/api/v1/audit', { key })).status).toBe(403);
+    });
+
     it('keeps orgs apart: keys and grants of one org mean nothing in another', async () => {
       const { key } = await mintKey(api, { cookie: outsider.cookie }, { role: 'admin' });
       const me = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { key });
