@@ -4,8 +4,10 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Caller, CallerOrg } from '../../auth/caller.ts';
-import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
+import type { CreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
+import { orgNamespace } from '../../core/names.ts';
 import { deploymentScopeId } from '../../core/permissions.ts';
 import { authorize, orgCaller } from '../context.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
@@ -71,12 +73,34 @@ export async function authorizeDestination(
   return authorize(request, permission, 'deployment', deploymentScopeId(cluster, namespace));
 }
 
-/** The App resource a validated create request asks for. */
-export function newAppResource(name: string, spec: AppSpec, caller: Caller): AppResource {
-  return {
+/**
+ * Creates the App a validated create request asks for in the caller org's namespace, after checking the
+ * destination (see authorizeDestination, with `deployment:manage`), and audits it as `action` with `details`.
+ * `annotations` are added to the resource's own (`cd.svc.space/created-by`). Returns the stored resource;
+ * 409 when the name is taken.
+ */
+export async function createApp(
+  services: ApiServices,
+  request: FastifyRequest,
+  parsed: CreateRequest,
+  action: string,
+  details: Record<string, unknown>,
+  annotations: Record<string, string> = {},
+): Promise<AppResource> {
+  const kube = kubeOrThrow(services.kube);
+  const { caller, org } = await authorizeDestination(
+    services,
+    request,
+    'deployment:manage',
+    parsed.cluster,
+    parsed.namespace,
+  );
+  const created = await kube.create(orgNamespace(org.slug), {
     apiVersion: APP_API_VERSION,
     kind: APP_KIND,
-    metadata: { name, annotations: { 'cd.svc.space/created-by': caller.user.id } },
-    spec,
-  };
+    metadata: { name: parsed.name, annotations: { 'cd.svc.space/created-by': caller.user.id, ...annotations } },
+    spec: parsed.spec,
+  });
+  await auditApp(services, caller, org, action, { ...parsed, uid: created.metadata.uid }, details);
+  return created;
 }

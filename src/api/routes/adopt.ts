@@ -4,11 +4,11 @@
  * Deployment's selector is immutable, so svc could not apply over it otherwise); else 409.
  */
 import type { FastifyInstance } from 'fastify';
-import { APP_API_VERSION, APP_KIND, MANAGED_LABEL } from '../../core/app-schema.ts';
+import { MANAGED_LABEL } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ConflictError, InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
-import { isDnsLabel, orgNamespace } from '../../core/names.ts';
-import { auditApp, authorizeDestination } from '../apps/access.ts';
+import { isDnsLabel } from '../../core/names.ts';
+import { authorizeDestination, createApp } from '../apps/access.ts';
 import { kubeOrThrow } from '../apps/lookup.ts';
 import { AppObject } from '../apps/schemas.ts';
 import { appView } from '../apps/view.ts';
@@ -126,12 +126,12 @@ export async function adoptRoutes(app: FastifyInstance, services: ApiServices): 
       },
     },
     async (request, reply) => {
-      const kube = kubeOrThrow(services.kube);
+      kubeOrThrow(services.kube);
       const { namespace, name, kind } = request.body;
       const cluster = request.body.cluster ?? '';
       if (!isDnsLabel(namespace) || !isDnsLabel(name))
         throw new InputError('namespace and name must be DNS-1123 labels');
-      const { caller, org } = await authorizeDestination(services, request, 'deployment:manage', cluster, namespace);
+      await authorizeDestination(services, request, 'deployment:manage', cluster, namespace);
       const workload = (await unmanagedWorkloads(cluster, namespace)).find((w) => w.kind === kind && w.name === name);
       if (!workload) throw new NotFoundError(`unmanaged ${kind} ${namespace}/${name} not found`);
       if (!selectorMatches(workload)) {
@@ -155,13 +155,14 @@ export async function adoptRoutes(app: FastifyInstance, services: ApiServices): 
           },
         },
       });
-      const created = await kube.create(orgNamespace(org.slug), {
-        apiVersion: APP_API_VERSION,
-        kind: APP_KIND,
-        metadata: { name, annotations: { 'cd.svc.space/created-by': caller.user.id, 'cd.svc.space/adopted': kind } },
-        spec: parsed.spec,
-      });
-      await auditApp(services, caller, org, 'app.adopt', { ...parsed, uid: created.metadata.uid }, { kind });
+      const created = await createApp(
+        services,
+        request,
+        parsed,
+        'app.adopt',
+        { kind },
+        { 'cd.svc.space/adopted': kind },
+      );
       return reply.code(201).send(appView(created));
     },
   );

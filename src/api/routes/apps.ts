@@ -8,7 +8,7 @@ import type { AppSpec } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
-import { auditApp, authorizeDestination, loadApp, newAppResource } from '../apps/access.ts';
+import { auditApp, authorizeDestination, createApp, loadApp } from '../apps/access.ts';
 import { findApp, kubeOrThrow, scopeOfApp } from '../apps/lookup.ts';
 import { AppObject, AppParams, CreateBody, OpenObject } from '../apps/schemas.ts';
 import { appView } from '../apps/view.ts';
@@ -48,24 +48,10 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
       },
     },
     async (request, reply) => {
-      const kube = kubeOrThrow(services.kube);
       const parsed = parseCreateRequest(request.body);
-      const { caller, org } = await authorizeDestination(
-        services,
-        request,
-        'deployment:manage',
-        parsed.cluster,
-        parsed.namespace,
-      );
-      const created = await kube.create(orgNamespace(org.slug), newAppResource(parsed.name, parsed.spec, caller));
-      await auditApp(
-        services,
-        caller,
-        org,
-        'app.create',
-        { ...parsed, uid: created.metadata.uid },
-        { source_type: parsed.spec.source.type },
-      );
+      const created = await createApp(services, request, parsed, 'app.create', {
+        source_type: parsed.spec.source.type,
+      });
       return reply.code(201).send(appView(created));
     },
   );
@@ -197,22 +183,9 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
       };
       if (from.spec.syncPolicy) payload['sync_policy'] = from.spec.syncPolicy;
       const parsed = parseCreateRequest(payload);
-      const { caller } = await authorizeDestination(
-        services,
-        request,
-        'deployment:manage',
-        parsed.cluster,
-        parsed.namespace,
-      );
-      const created = await kube.create(orgNamespace(org.slug), newAppResource(parsed.name, parsed.spec, caller));
-      await auditApp(
-        services,
-        caller,
-        org,
-        'app.clone',
-        { ...parsed, uid: created.metadata.uid },
-        { from: `${from.spec.destination.namespace}/${from.metadata.name}` },
-      );
+      const created = await createApp(services, request, parsed, 'app.clone', {
+        from: `${from.spec.destination.namespace}/${from.metadata.name}`,
+      });
       return reply.code(201).send(appView(created));
     },
   );
