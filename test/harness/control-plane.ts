@@ -17,6 +17,23 @@ export interface ControlPlaneOptions {
   name?: string;
   /** Apply the CRDs in deploy/crds/ (default true). */
   crds?: boolean;
+  /**
+   * Benchmarks only (default off): raise the client rates of controller-manager and scheduler, the apiserver's
+   * in-flight limits and the fake node's pod capacity, so the plane is not what a benchmark measures.
+   */
+  throughput?: ThroughputOptions;
+}
+
+/** Limits raised by {@link ControlPlaneOptions.throughput}. kwok needs none: it runs without a client rate limit. */
+export interface ThroughputOptions {
+  /** `--kube-api-qps` of kube-controller-manager and kube-scheduler (defaults 20 and 50). */
+  qps: number;
+  /** `--kube-api-burst` of both (defaults 30 and 100). */
+  burst: number;
+  /** apiserver `--max-requests-inflight` (default 400); `--max-mutating-requests-inflight` gets half (default 200). */
+  maxRequestsInflight: number;
+  /** Pod capacity of the fake node (default 110). */
+  nodePods: number;
 }
 
 /** A running control plane. */
@@ -149,6 +166,12 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
         // Cheaper on 2 cores; flow control matters nothing for tests.
         '--enable-priority-and-fairness=false',
         '--profiling=false',
+        ...(options.throughput
+          ? [
+              `--max-requests-inflight=${options.throughput.maxRequestsInflight}`,
+              `--max-mutating-requests-inflight=${Math.ceil(options.throughput.maxRequestsInflight / 2)}`,
+            ]
+          : []),
         '--v=0',
       ],
       { logDir },
@@ -176,6 +199,9 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       intervalMs: 200,
     });
 
+    const rates = options.throughput
+      ? [`--kube-api-qps=${options.throughput.qps}`, `--kube-api-burst=${options.throughput.burst}`]
+      : [];
     if (withControllers) {
       processes.push(
         startProcess(
@@ -192,6 +218,7 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
             `--cluster-signing-key-file=${certs.ca.key}`,
             '--use-service-account-credentials=false',
             '--controllers=*',
+            ...rates,
             '--v=0',
           ],
           { logDir },
@@ -199,7 +226,7 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
         startProcess(
           'kube-scheduler',
           binary('kubernetes', 'kube-scheduler'),
-          [`--kubeconfig=${kubeconfigPath}`, '--leader-elect=false', '--secure-port=0', '--v=0'],
+          [`--kubeconfig=${kubeconfigPath}`, '--leader-elect=false', '--secure-port=0', ...rates, '--v=0'],
           { logDir },
         ),
       );
@@ -217,13 +244,15 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
             '--manage-all-nodes=false',
             '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
             '--node-lease-duration-seconds=40',
+            // The default pod CIDR (/24) runs out of addresses beyond 254 pods.
+            ...(options.throughput ? ['--cidr=10.0.0.0/16'] : []),
             ...kwokStages.map((stage) => `--config=${join(stages, stage)}`),
           ],
           // kwok would otherwise read ~/.kwok/kwok.yaml of whoever runs the tests.
           { logDir, env: { ...process.env, HOME: dir } },
         ),
       );
-      await createFakeNode(admin);
+      await createFakeNode(admin, options.throughput?.nodePods ?? 110);
       nodeName = fakeNodeName;
     }
 
@@ -266,8 +295,8 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   }
 }
 
-async function createFakeNode(admin: KubeCredentials): Promise<void> {
-  const resources = { cpu: '32', memory: '256Gi', pods: '110' };
+async function createFakeNode(admin: KubeCredentials, pods: number): Promise<void> {
+  const resources = { cpu: '32', memory: '256Gi', pods: String(pods) };
   const node = {
     apiVersion: 'v1',
     kind: 'Node',

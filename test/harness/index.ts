@@ -10,6 +10,7 @@ export {
   type ServiceAccountKubeconfigOptions,
   serviceAccountKubeconfig,
   startControlPlane,
+  type ThroughputOptions,
 } from './control-plane.ts';
 export {
   type CreateRepoOptions,

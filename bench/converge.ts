@@ -1,0 +1,142 @@
+/**
+ * converge: N Git Apps (Kustomize, one shared fixture repo, each into its own namespace) created at once; the
+ * time until every App is Synced and Healthy, with the operator's peak RSS and CPU seconds. Beside it, the limit
+ * (./limit.ts) on a fresh plane of its own; the result reads as ours ÷ limit.
+ */
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ControlPlane, startGitServer } from '../test/harness/index.ts';
+import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
+import { BenchKube } from './lib/kube.ts';
+import { startOperatorProcess } from './lib/operator.ts';
+import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
+import { forEachLimit } from './lib/pool.ts';
+import { sampleProcess } from './lib/proc.ts';
+import { writeResult } from './lib/results.ts';
+import { summarize } from './lib/stats.ts';
+import { appReadyKey, appsPath, waitForAll } from './lib/wait.ts';
+import { type Applier, benchApplier, runLimit } from './limit.ts';
+
+/** Parameters of one converge run. */
+export interface ConvergeParams {
+  n: number;
+  /** Concurrency of the limit loop: the operator's reconcile workers. */
+  concurrency: number;
+  /** Concurrency of creating the App resources. */
+  createConcurrency: number;
+  timeoutMs: number;
+  cpuProfile: boolean;
+  /** Skip the operator (measure the limit only). */
+  limitOnly: boolean;
+}
+
+/** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
+async function runOurs(params: ConvergeParams, log: (line: string) => void) {
+  const plane = await startBenchPlane('bench-ours');
+  const git = await startGitServer();
+  try {
+    const repo = await git.createRepo('bench-fixture', fixtureFiles());
+    const operator = await startOperatorProcess({
+      kubeconfigPath: plane.kubeconfigPath,
+      cpuProfile: params.cpuProfile,
+    });
+    const kube = new BenchKube(plane.admin);
+    try {
+      await kube.create('/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: APPS_NAMESPACE },
+      });
+      const sampler = sampleProcess(operator.pid);
+      const idle = sampler.last();
+      const createdAt: number[] = [];
+      const start = performance.now();
+      const ready = waitForAll(kube, appsPath, '', params.n, appReadyKey(), start, params.timeoutMs, (count) => {
+        if (count % Math.max(1, Math.floor(params.n / 10)) === 0) log(`  ${count}/${params.n} Synced+Healthy`);
+      });
+      ready.catch(() => undefined);
+      await forEachLimit(params.n, params.createConcurrency, async (i) => {
+        await kube.request('POST', appsPath, appResource(i, repo.url));
+        createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
+      });
+      const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
+      const at = await ready;
+      const samples = sampler.stop();
+      const final = samples.at(-1);
+      const readySeconds = [...at.values()];
+      await operator.stop();
+      const profiles = operator.profileDir ? await keepProfiles(operator.profileDir, `converge-${params.n}`) : [];
+      return {
+        totalSeconds: Math.max(...readySeconds),
+        allCreatedSeconds,
+        ready: summarize(readySeconds),
+        operator: {
+          peakRssMiB: final?.hwmMiB,
+          idleRssMiB: idle?.rssMiB,
+          cpuSeconds: final && idle ? Number((final.cpuSeconds - idle.cpuSeconds).toFixed(2)) : undefined,
+          cpuSecondsIncludingStart: final?.cpuSeconds,
+          profiles,
+        },
+        samples: { createdSeconds: createdAt, readySeconds, operator: samples },
+      };
+    } finally {
+      kube.close();
+      await operator.stop();
+    }
+  } finally {
+    await git.stop();
+    await plane.stop();
+  }
+}
+
+/** Copies V8 CPU profiles out of the operator's temp dir (removed at exit) into $TMPDIR/svc-bench-profiles/. */
+async function keepProfiles(dir: string, label: string): Promise<string[]> {
+  const out = join(tmpdir(), 'svc-bench-profiles');
+  await mkdir(out, { recursive: true });
+  const kept: string[] = [];
+  for (const file of await readdir(dir)) {
+    const target = join(out, `${label}-${file}`);
+    await copyFile(join(dir, file), target);
+    kept.push(target);
+  }
+  return kept;
+}
+
+/** The limit on its own fresh plane. */
+async function runLimitOnFreshPlane(params: ConvergeParams, makeApplier: (plane: ControlPlane) => Applier) {
+  const plane = await startBenchPlane('bench-limit');
+  try {
+    return await runLimit(plane, makeApplier(plane), params);
+  } finally {
+    await plane.stop();
+  }
+}
+
+/** Runs converge at `params.n` and writes bench/results/converge-<n>.json. */
+export async function converge(params: ConvergeParams, log: (line: string) => void): Promise<string> {
+  log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
+  const limit = await runLimitOnFreshPlane(params, (plane) => benchApplier(new BenchKube(plane.admin)));
+  log(`  limit: ${limit.totalSeconds} s`);
+  let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
+  if (!params.limitOnly) {
+    log(`converge n=${params.n}: svc operator`);
+    ours = await runOurs(params, log);
+    log(
+      `  ours: ${ours.totalSeconds} s, operator peak RSS ${ours.operator.peakRssMiB} MiB, ${ours.operator.cpuSeconds} CPU s`,
+    );
+  }
+  return writeResult(`converge-${params.n}`, {
+    parameters: { ...params, controlPlane: BENCH_THROUGHPUT },
+    summary: {
+      n: params.n,
+      oursSeconds: ours?.totalSeconds,
+      limitSeconds: limit.totalSeconds,
+      oursOverLimit: ours ? Number((ours.totalSeconds / limit.totalSeconds).toFixed(2)) : undefined,
+      operatorPeakRssMiB: ours?.operator.peakRssMiB,
+      operatorCpuSeconds: ours?.operator.cpuSeconds,
+    },
+    ours,
+    limit,
+  });
+}

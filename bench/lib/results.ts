@@ -1,0 +1,60 @@
+/**
+ * Result files: every benchmark writes bench/results/<name>.json with the machine, the versions, its parameters,
+ * the raw samples and summary figures, so any two runs can be compared later.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, freemem, release, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { pinnedVersion, repoRoot } from '../../test/harness/index.ts';
+
+/** Where result files go. */
+export const resultsDir: string = join(repoRoot, 'bench', 'results');
+
+/** The machine a run happened on. */
+export function machine() {
+  const cpu = cpus();
+  return {
+    cores: cpu.length,
+    cpuModel: cpu[0]?.model ?? 'unknown',
+    memoryMiB: Math.round(totalmem() / 2 ** 20),
+    freeMemoryMiBAtStart: Math.round(freemem() / 2 ** 20),
+    os: `${type()} ${release()}`,
+    node: process.version,
+  };
+}
+
+/** Versions of what was measured: svc (package version and git commit) and the control plane. */
+export function versions() {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  } catch {
+    // Not a git checkout: the package version alone identifies svc.
+  }
+  return {
+    svc: pkg.version,
+    svcCommit: commit,
+    kubernetes: pinnedVersion('kubernetes'),
+    etcd: pinnedVersion('etcd'),
+    kwok: pinnedVersion('kwok'),
+    kustomize: pinnedVersion('kustomize'),
+  };
+}
+
+/** Writes `bench/results/<file>.json` and returns its path. */
+export async function writeResult(file: string, body: Record<string, unknown>): Promise<string> {
+  await mkdir(resultsDir, { recursive: true });
+  const path = join(resultsDir, `${file}.json`);
+  const doc = {
+    benchmark: file,
+    finishedAt: new Date().toISOString(),
+    machine: machine(),
+    versions: versions(),
+    ...body,
+  };
+  await writeFile(path, `${JSON.stringify(doc, null, 2)}\n`);
+  return path;
+}

@@ -1,0 +1,52 @@
+/**
+ * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
+ * push, api; all by default) and writes bench/results/*.json. Never part of `npm test`.
+ */
+import { parseArgs } from 'node:util';
+import { converge } from './converge.ts';
+
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    n: { type: 'string', default: '100,500,1000' },
+    concurrency: { type: 'string', default: '4' },
+    'cpu-prof': { type: 'boolean', default: false },
+    'limit-only': { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '900' },
+  },
+});
+
+const all = ['converge', 'push', 'api'] as const;
+type Name = (typeof all)[number];
+const names = (positionals.length > 0 ? positionals : all) as Name[];
+for (const name of names) {
+  if (!all.includes(name)) {
+    console.error(`unknown benchmark "${name}"; known: ${all.join(', ')}`);
+    process.exit(2);
+  }
+}
+
+for (const name of names) {
+  if (name === 'converge') {
+    for (const n of values.n.split(',').map(Number)) {
+      const file = await converge(
+        {
+          n,
+          concurrency: Number(values.concurrency),
+          createConcurrency: 8,
+          timeoutMs: Number(values.timeout) * 1000,
+          cpuProfile: values['cpu-prof'],
+          limitOnly: values['limit-only'],
+        },
+        log,
+      );
+      log(`wrote ${file}`);
+    }
+  } else {
+    log(`${name}: not built yet`);
+  }
+}
+// Harness processes are stopped; make sure no stray handle keeps the process alive.
+process.exit(0);
