@@ -16,7 +16,7 @@ import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
 import { appReadyKey, appsPath, waitForAll } from './lib/wait.ts';
-import { type Applier, benchApplier, runLimit } from './limit.ts';
+import { type Applier, runLimit, svcApplier } from './limit.ts';
 
 /** Parameters of one converge run. */
 export interface ConvergeParams {
@@ -76,6 +76,8 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
           idleRssMiB: idle?.rssMiB,
           cpuSeconds: final && idle ? Number((final.cpuSeconds - idle.cpuSeconds).toFixed(2)) : undefined,
           cpuSecondsIncludingStart: final?.cpuSeconds,
+          childCpuSeconds:
+            final && idle ? Number((final.childCpuSeconds - idle.childCpuSeconds).toFixed(2)) : undefined,
           profiles,
         },
         samples: { createdSeconds: createdAt, readySeconds, operator: samples },
@@ -116,7 +118,7 @@ async function runLimitOnFreshPlane(params: ConvergeParams, makeApplier: (plane:
 /** Runs converge at `params.n` and writes bench/results/converge-<n>.json. */
 export async function converge(params: ConvergeParams, log: (line: string) => void): Promise<string> {
   log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
-  const limit = await runLimitOnFreshPlane(params, (plane) => benchApplier(new BenchKube(plane.admin)));
+  const limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
   log(`  limit: ${limit.totalSeconds} s`);
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
   if (!params.limitOnly) {

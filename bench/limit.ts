@@ -3,9 +3,12 @@
  * (no git, no render, no status) with the operator's concurrency, then waited on until every Deployment is
  * healthy. Its time is the floor the control plane allows; converge reads as ours ÷ this.
  */
+
+import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../src/kube/index.ts';
+import { ensureNamespace } from '../src/operator/stages/apply.ts';
 import type { ControlPlane } from '../test/harness/index.ts';
-import { appName, destinationNamespace, managedLabels, renderedObjects } from './lib/fixture.ts';
-import { BenchKube, KubeError, type Obj } from './lib/kube.ts';
+import { APPS_NAMESPACE, appName, destinationNamespace, renderedObjects } from './lib/fixture.ts';
+import { BenchKube, type Obj } from './lib/kube.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { summarize } from './lib/stats.ts';
 import { healthyDeploymentKey, waitForAll } from './lib/wait.ts';
@@ -14,33 +17,24 @@ import { healthyDeploymentKey, waitForAll } from './lib/wait.ts';
 export interface Applier {
   /** Name of the client, recorded in the result. */
   name: string;
-  ensureNamespace(name: string, labels: Record<string, string>): Promise<void>;
+  ensureNamespace(name: string, owner: { namespace: string; name: string }): Promise<void>;
   apply(obj: Obj): Promise<void>;
 }
 
-/** The bench's own client as an Applier: GET the namespace, POST it when missing, SSA each object. */
-export function benchApplier(kube: BenchKube): Applier {
-  const collection = (obj: Obj) =>
-    obj.kind === 'Deployment'
-      ? `/apis/apps/v1/namespaces/${obj.metadata.namespace}/deployments`
-      : `/api/v1/namespaces/${obj.metadata.namespace}/${(obj.kind ?? '').toLowerCase()}s`;
+/**
+ * svc's own client as an Applier: the operator's KubeClient and ObjectClient (discovery, server-side apply as
+ * field manager svc-operator, forced) and its ensureNamespace stage, so only git, render and status are left out.
+ */
+export function svcApplier(kubeconfigPath: string): Applier {
+  const client = KubeClient.fromFile(kubeconfigPath);
+  const objects = new ObjectClient(client, new Discovery(client));
   return {
-    name: 'bench BenchKube (node:https keep-alive)',
-    async ensureNamespace(name, labels) {
-      try {
-        await kube.request('GET', `/api/v1/namespaces/${name}`);
-      } catch (error) {
-        if (!(error instanceof KubeError && error.status === 404)) throw error;
-        await kube.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-      }
+    name: 'svc src/kube ObjectClient.apply + operator ensureNamespace',
+    async ensureNamespace(name, owner) {
+      await ensureNamespace(objects, name, owner);
     },
     async apply(obj) {
-      await kube.request(
-        'PATCH',
-        `${collection(obj)}/${obj.metadata.name}?fieldManager=svc-operator&force=true`,
-        obj,
-        'application/apply-patch+yaml',
-      );
+      await objects.apply(obj as AnyObject);
     },
   };
 }
@@ -68,10 +62,7 @@ export async function runLimit(plane: ControlPlane, applier: Applier, params: Li
   );
   healthy.catch(() => undefined);
   await forEachLimit(params.n, params.concurrency, async (i) => {
-    await applier.ensureNamespace(destinationNamespace(i), {
-      'cd.svc.space/created-for-app': appName(i),
-      'cd.svc.space/app-namespace': managedLabels(appName(i))['cd.svc.space/app-namespace'] as string,
-    });
+    await applier.ensureNamespace(destinationNamespace(i), { namespace: APPS_NAMESPACE, name: appName(i) });
     for (const obj of renderedObjects(i)) await applier.apply(obj);
     appliedAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
   });

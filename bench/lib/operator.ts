@@ -2,6 +2,7 @@
  * The operator under test, as a child process exactly as users run it (`node bin/svc.js operator`), on loopback
  * ports, with its own data and cache directories; its pid is what the resource sampling reads.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,6 +58,9 @@ export async function startOperatorProcess(options: OperatorProcessOptions): Pro
         SVC_DATA_DIR: join(dir, 'data'),
         SVC_CACHE_DIR: join(dir, 'cache'),
         SVC_LOG_LEVEL: options.logLevel ?? 'warn',
+        // Only `svc start` generates dev secrets; any role needs them set. Throwaway values for a throwaway run.
+        AUTH_SECRET: randomBytes(32).toString('hex'),
+        SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
       },
     },
   );

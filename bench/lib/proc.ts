@@ -13,6 +13,8 @@ export interface ProcSample {
   rssMiB: number;
   hwmMiB: number;
   cpuSeconds: number;
+  /** CPU seconds of its exited, waited-for children (kustomize, git): cutime + cstime. */
+  childCpuSeconds: number;
 }
 
 /** Reads /proc/<pid>; undefined once the process is gone. */
@@ -25,10 +27,12 @@ export function readProc(pid: number): Omit<ProcSample, 't'> | undefined {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);
     const stime = Number(fields[12]);
+    const childTicks = Number(fields[13]) + Number(fields[14]);
     return {
       rssMiB: Number((kb('VmRSS') / 1024).toFixed(1)),
       hwmMiB: Number((kb('VmHWM') / 1024).toFixed(1)),
       cpuSeconds: (utime + stime) / ticksPerSecond,
+      childCpuSeconds: childTicks / ticksPerSecond,
     };
   } catch {
     return undefined;

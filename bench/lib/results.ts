@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, freemem, release, totalmem, type } from 'node:os';
+import { cpus, freemem, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { pinnedVersion, repoRoot } from '../../test/harness/index.ts';
 
@@ -19,7 +19,9 @@ export function machine() {
     cores: cpu.length,
     cpuModel: cpu[0]?.model ?? 'unknown',
     memoryMiB: Math.round(totalmem() / 2 ** 20),
-    freeMemoryMiBAtStart: Math.round(freemem() / 2 ** 20),
+    freeMemoryMiBAtEnd: Math.round(freemem() / 2 ** 20),
+    // The machine may be shared: the load average says whether others competed for the cores during the run.
+    loadAverage1m5m15m: loadavg().map((x) => Number(x.toFixed(2))),
     os: `${type()} ${release()}`,
     node: process.version,
   };
