@@ -53,7 +53,7 @@ for (const [id, ms] of selfMs) {
   const seen = new Set<string>();
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
     const node = byId.get(cur);
-    if (!node || !node.callFrame.url.includes('/src/')) continue;
+    if (!node?.callFrame.url.includes('/src/')) continue;
     const key = label(node);
     if (!seen.has(key)) add(inclusiveOurs, key, ms);
     seen.add(key);
