@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { converge } from './converge.ts';
+import { push } from './push.ts';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -15,6 +16,8 @@ const { values, positionals } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '900' },
+    apps: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 
@@ -44,6 +47,10 @@ for (const name of names) {
       );
       log(`wrote ${file}`);
     }
+  } else if (name === 'push') {
+    log(
+      `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000 }, log)}`,
+    );
   } else {
     log(`${name}: not built yet`);
   }

@@ -90,5 +90,11 @@ export function appReadyKey(revision?: string) {
   };
 }
 
+/** Key of an App whose status reports `revision` as applied (whatever its health), else undefined. */
+export function appRevisionKey(revision: string) {
+  return (obj: Obj): string | undefined =>
+    ((obj['status'] ?? {}) as AppStatusView).revision === revision ? obj.metadata.name : undefined;
+}
+
 /** Collection path of the benchmark's Apps. */
 export const appsPath = `/apis/cd.svc.space/v1alpha1/namespaces/${APPS_NAMESPACE}/apps`;

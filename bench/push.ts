@@ -1,0 +1,113 @@
+/**
+ * push: 100 Apps on one repository with push events enabled. Per round: commit (a pod-template change, so a real
+ * rollout follows), POST the GitHub-style push event to the operator's receiver (/webhook/gitA), and time until
+ * each App reports the new revision as applied (p50, p95, max), and until it is Synced and Healthy at it.
+ */
+import { startGitServer } from '../test/harness/index.ts';
+import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
+import { BenchKube } from './lib/kube.ts';
+import { startOperatorProcess } from './lib/operator.ts';
+import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
+import { forEachLimit } from './lib/pool.ts';
+import { sampleProcess } from './lib/proc.ts';
+import { writeResult } from './lib/results.ts';
+import { summarize } from './lib/stats.ts';
+import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts';
+
+/** Parameters of the push benchmark. */
+export interface PushParams {
+  apps: number;
+  rounds: number;
+  timeoutMs: number;
+}
+
+/** Runs the push benchmark and writes bench/results/push.json. */
+export async function push(params: PushParams, log: (line: string) => void): Promise<string> {
+  const plane = await startBenchPlane('bench-push');
+  const git = await startGitServer();
+  const kube = new BenchKube(plane.admin);
+  try {
+    const repo = await git.createRepo('bench-push', fixtureFiles('v1'));
+    const operator = await startOperatorProcess({ kubeconfigPath: plane.kubeconfigPath });
+    try {
+      await kube.create('/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: APPS_NAMESPACE },
+      });
+      const sampler = sampleProcess(operator.pid);
+      log(`push: creating ${params.apps} Apps with push events enabled`);
+      const setupStart = performance.now();
+      const settled = waitForAll(kube, appsPath, '', params.apps, appReadyKey(), setupStart, params.timeoutMs);
+      settled.catch(() => undefined);
+      await forEachLimit(params.apps, 8, (i) =>
+        kube.request('POST', appsPath, appResource(i, repo.url, { webhook: true })).then(() => undefined),
+      );
+      const setup = await settled;
+      log(`  all Synced+Healthy after ${Math.max(...setup.values())} s`);
+
+      const rounds = [];
+      for (let round = 1; round <= params.rounds; round++) {
+        const sha = await repo.commit(fixtureFiles(`v${round + 1}`), `bench push round ${round}`);
+        const start = performance.now();
+        const applied = waitForAll(kube, appsPath, '', params.apps, appRevisionKey(sha), start, params.timeoutMs);
+        const healthy = waitForAll(kube, appsPath, '', params.apps, appReadyKey(sha), start, params.timeoutMs);
+        applied.catch(() => undefined);
+        healthy.catch(() => undefined);
+        const res = await fetch(`${operator.webhookURL}/webhook/gitA`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-github-event': 'push' },
+          body: JSON.stringify({
+            ref: 'refs/heads/main',
+            before: '0'.repeat(40),
+            after: sha,
+            repository: { clone_url: repo.url },
+            pusher: { name: 'bench' },
+          }),
+        });
+        const answer = (await res.json()) as { matched?: number };
+        const answeredSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
+        if (res.status !== 200 || answer.matched !== params.apps) {
+          throw new Error(
+            `push event answered ${res.status} ${JSON.stringify(answer)}; expected ${params.apps} matches`,
+          );
+        }
+        const appliedSeconds = [...(await applied).values()];
+        const healthySeconds = [...(await healthy).values()];
+        const summary = summarize(appliedSeconds);
+        log(
+          `  round ${round}: receiver answered in ${answeredSeconds} s; revision applied p50 ${summary.p50} s, p95 ${summary.p95} s, max ${summary.max} s`,
+        );
+        rounds.push({
+          round,
+          revision: sha,
+          receiverAnsweredSeconds: answeredSeconds,
+          revisionApplied: summary,
+          syncedHealthy: summarize(healthySeconds),
+          samples: { revisionAppliedSeconds: appliedSeconds, syncedHealthySeconds: healthySeconds },
+        });
+      }
+      const operatorSamples = sampler.stop();
+      const all = rounds.flatMap((r) => r.samples.revisionAppliedSeconds);
+      return await writeResult('push', {
+        parameters: { ...params, webhookSecret: false, controlPlane: BENCH_THROUGHPUT },
+        summary: {
+          apps: params.apps,
+          rounds: params.rounds,
+          revisionApplied: summarize(all),
+          syncedHealthy: summarize(rounds.flatMap((r) => r.samples.syncedHealthySeconds)),
+          operatorPeakRssMiB: operatorSamples.at(-1)?.hwmMiB,
+        },
+        setupConvergeSeconds: Math.max(...setup.values()),
+        rounds,
+        operatorSamples,
+      });
+    } finally {
+      await operator.stop();
+    }
+  } finally {
+    kube.close();
+    await git.stop();
+    await plane.stop();
+  }
+}
