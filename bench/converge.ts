@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { type ControlPlane, startGitServer } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
 import { BenchKube } from './lib/kube.ts';
-import { startOperatorProcess } from './lib/operator.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
+import { startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appsPath, waitForAll } from './lib/wait.ts';
 import { type Applier, runLimit, svcApplier } from './limit.ts';
 

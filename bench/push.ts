@@ -6,12 +6,12 @@
 import { startGitServer } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
 import { BenchKube } from './lib/kube.ts';
-import { startOperatorProcess } from './lib/operator.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
+import { startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts';
 
 /** Parameters of the push benchmark. */

@@ -3,6 +3,7 @@
  * push, api; all by default) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
+import { api } from './api.ts';
 import { converge } from './converge.ts';
 import { push } from './push.ts';
 
@@ -18,6 +19,9 @@ const { values, positionals } = parseArgs({
     timeout: { type: 'string', default: '900' },
     apps: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '5' },
+    'api-apps': { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '1,10' },
   },
 });
 
@@ -52,7 +56,10 @@ for (const name of names) {
       `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000 }, log)}`,
     );
   } else {
-    log(`${name}: not built yet`);
+    const connections = values.connections.split(',').map(Number);
+    log(
+      `wrote ${await api({ apps: Number(values['api-apps']), durationSeconds: Number(values.duration), connections }, log)}`,
+    );
   }
 }
 // Harness processes are stopped; make sure no stray handle keeps the process alive.

@@ -1,0 +1,248 @@
+/**
+ * api: requests per second and latency on loopback (autocannon) against `svc server` with an API key, with 1000
+ * Apps in the org: GET /api/v1/apps, GET /api/v1/apps/{ns}/{name}/status, POST /api/v1/apps/{ns}/{name}/sync.
+ * Apps are created through the API; each then gets a status like the operator writes, so list answers carry
+ * realistic objects. No operator runs (it would compete for the same cores), so each App takes one sync: the
+ * sync runs address every App once instead of repeating one URL.
+ */
+import autocannon from 'autocannon';
+import { APPS_NAMESPACE, appName, destinationNamespace } from './lib/fixture.ts';
+import { BenchKube } from './lib/kube.ts';
+import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
+import { forEachLimit } from './lib/pool.ts';
+import { sampleProcess } from './lib/proc.ts';
+import { writeResult } from './lib/results.ts';
+import { summarize } from './lib/stats.ts';
+import { startServerProcess } from './lib/svc-process.ts';
+import { appsPath } from './lib/wait.ts';
+
+/** Parameters of the api benchmark. */
+export interface ApiParams {
+  apps: number;
+  durationSeconds: number;
+  connections: number[];
+}
+
+/** A status of the shape the operator writes for a converged fixture App. */
+function convergedStatus(i: number) {
+  const now = new Date().toISOString();
+  const revision = (i + 1).toString(16).padStart(40, 'a');
+  const ns = destinationNamespace(i);
+  const resource = (apiVersion: string, kind: string) => ({
+    apiVersion,
+    kind,
+    name: 'web',
+    namespace: ns,
+    syncStatus: 'Synced',
+    healthStatus: 'Healthy',
+  });
+  return {
+    syncStatus: 'Synced',
+    healthStatus: 'Healthy',
+    lastSyncAt: now,
+    revision,
+    observedRevision: revision,
+    previousRevisions: [revision.replace(/a/g, 'b'), revision.replace(/a/g, 'c')],
+    objectHash: 'f'.repeat(64),
+    resources: [resource('apps/v1', 'Deployment'), resource('v1', 'Service')],
+    conditions: [{ type: 'Ready', status: 'True', reason: 'Healthy', lastTransitionTime: now }],
+    operationState: { kind: 'Sync', phase: 'Succeeded', initiatedAt: now, finishedAt: now, revision },
+    observedGeneration: 1,
+    appliedKinds: ['apps/v1/Deployment', 'v1/Service'],
+  };
+}
+
+/** Signs up, creates org `bench` (namespace org-bench) and mints an org-wide admin API key. */
+async function apiKey(baseURL: string): Promise<string> {
+  const post = async (path: string, body: unknown, cookie?: string) => {
+    const res = await fetch(`${baseURL}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: baseURL, ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const signUp = await post('/api/auth/sign-up/email', {
+    email: 'bench@example.com',
+    password: 'correct horse battery staple',
+    name: 'Bench',
+  });
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  await post('/api/auth/organization/create', { name: 'Bench', slug: 'bench' }, cookie);
+  const key = (await (
+    await post(
+      '/api/v1/auth/api-keys',
+      { name: 'bench', role: 'admin', scope: 'org', scope_id: '', expires_days: 0 },
+      cookie,
+    )
+  ).json()) as { key: string };
+  return key.key;
+}
+
+interface RunSpec {
+  name: string;
+  method: 'GET' | 'POST';
+  /** A fixed path, or a path per request (sync: each App once). */
+  path: string | (() => string);
+  connections: number;
+  /** Run for a duration, or send exactly this many requests. */
+  amount?: number;
+}
+
+/** One autocannon run; keeps its per-request latencies as raw samples. */
+async function load(baseURL: string, key: string, spec: RunSpec, durationSeconds: number) {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const nextPath = typeof spec.path === 'function' ? spec.path : undefined;
+  const options: autocannon.Options = {
+    url: baseURL,
+    connections: spec.connections,
+    ...(spec.amount ? { amount: spec.amount } : { duration: durationSeconds }),
+    headers: { authorization: `Bearer ${key}` },
+    requests: [
+      {
+        method: spec.method,
+        path: typeof spec.path === 'string' ? spec.path : '/',
+        ...(nextPath ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: nextPath() }) } : {}),
+      },
+    ],
+  };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, res) => (error ? reject(error) : resolve(res)));
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      latencies.push(Number(responseTime.toFixed(3)));
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    });
+  });
+  return {
+    name: spec.name,
+    method: spec.method,
+    connections: spec.connections,
+    requestsPerSecond: Number((latencies.length / (result.duration || 1)).toFixed(1)),
+    latencyMs: summarize(latencies),
+    statuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    durationSeconds: result.duration,
+    autocannon: { requests: result.requests, latency: result.latency, throughput: result.throughput },
+    samples: { latencyMs: latencies },
+  };
+}
+
+/** Runs the api benchmark and writes bench/results/api.json. */
+export async function api(params: ApiParams, log: (line: string) => void): Promise<string> {
+  const plane = await startBenchPlane('bench-api');
+  const kube = new BenchKube(plane.admin);
+  try {
+    const server = await startServerProcess({ kubeconfigPath: plane.kubeconfigPath });
+    try {
+      const key = await apiKey(server.baseURL);
+      log(`api: creating ${params.apps} Apps through POST /api/v1/apps`);
+      const createLatencies: number[] = [];
+      const started = performance.now();
+      await forEachLimit(params.apps, 8, async (i) => {
+        const t = performance.now();
+        const res = await fetch(`${server.baseURL}/api/v1/apps`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({
+            name: appName(i),
+            namespace: destinationNamespace(i),
+            source: { type: 'Git', git: { repoURL: 'http://127.0.0.1:9/bench-fixture.git', path: '.' } },
+            sync_policy: { automated: false, prune: true },
+          }),
+        });
+        if (res.status !== 201) throw new Error(`POST /api/v1/apps: ${res.status} ${await res.text()}`);
+        createLatencies.push(performance.now() - t);
+      });
+      const createSeconds = (performance.now() - started) / 1000;
+      log(`  created in ${createSeconds.toFixed(1)} s; writing converged statuses`);
+      await forEachLimit(params.apps, 16, (i) =>
+        kube
+          .request(
+            'PATCH',
+            `${appsPath}/${appName(i)}/status`,
+            { status: convergedStatus(i) },
+            'application/merge-patch+json',
+          )
+          .then(() => undefined),
+      );
+
+      const sampler = sampleProcess(server.pid);
+      const runs = [];
+      const first = 0;
+      const statusPath = `/api/v1/apps/${destinationNamespace(first)}/${appName(first)}/status`;
+      for (const connections of params.connections) {
+        runs.push(
+          await load(
+            server.baseURL,
+            key,
+            { name: 'GET /api/v1/apps', method: 'GET', path: '/api/v1/apps', connections },
+            params.durationSeconds,
+          ),
+        );
+        runs.push(
+          await load(
+            server.baseURL,
+            key,
+            { name: 'GET /api/v1/apps/{ns}/{name}/status', method: 'GET', path: statusPath, connections },
+            params.durationSeconds,
+          ),
+        );
+      }
+      // Each App takes one sync (no operator consumes it): split the Apps between the connection settings.
+      const share = Math.floor(params.apps / params.connections.length);
+      for (const [k, connections] of params.connections.entries()) {
+        let next = k * share;
+        const path = () => {
+          const i = next++;
+          return `/api/v1/apps/${destinationNamespace(i)}/${appName(i)}/sync`;
+        };
+        runs.push(
+          await load(
+            server.baseURL,
+            key,
+            { name: 'POST /api/v1/apps/{ns}/{name}/sync', method: 'POST', path, connections, amount: share },
+            params.durationSeconds,
+          ),
+        );
+      }
+      const serverSamples = sampler.stop();
+      for (const r of runs) {
+        log(
+          `  ${r.name} c=${r.connections}: ${r.requestsPerSecond} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, statuses ${JSON.stringify(r.statuses)}`,
+        );
+      }
+      return await writeResult('api', {
+        parameters: {
+          ...params,
+          appsNamespace: APPS_NAMESPACE,
+          auth: 'API key (Bearer svc_…), org scope, admin',
+          database: 'SQLite',
+          controlPlane: BENCH_THROUGHPUT,
+        },
+        summary: runs.map((r) => ({
+          route: r.name,
+          connections: r.connections,
+          requestsPerSecond: r.requestsPerSecond,
+          p50Ms: r.latencyMs.p50,
+          p99Ms: r.latencyMs.p99,
+          statuses: r.statuses,
+        })),
+        setup: { createSeconds: Number(createSeconds.toFixed(2)), createLatencyMs: summarize(createLatencies) },
+        serverPeakRssMiB: serverSamples.at(-1)?.hwmMiB,
+        runs,
+        serverSamples,
+      });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    kube.close();
+    await plane.stop();
+  }
+}
