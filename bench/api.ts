@@ -13,7 +13,7 @@ import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { startServerProcess } from './lib/svc-process.ts';
+import { keepProfiles, startServerProcess } from './lib/svc-process.ts';
 import { appsPath } from './lib/wait.ts';
 
 /** Parameters of the api benchmark. */
@@ -21,6 +21,7 @@ export interface ApiParams {
   apps: number;
   durationSeconds: number;
   connections: number[];
+  cpuProfile: boolean;
 }
 
 /** A status of the shape the operator writes for a converged fixture App. */
@@ -138,7 +139,7 @@ export async function api(params: ApiParams, log: (line: string) => void): Promi
   const plane = await startBenchPlane('bench-api');
   const kube = new BenchKube(plane.admin);
   try {
-    const server = await startServerProcess({ kubeconfigPath: plane.kubeconfigPath });
+    const server = await startServerProcess({ kubeconfigPath: plane.kubeconfigPath, cpuProfile: params.cpuProfile });
     try {
       const key = await apiKey(server.baseURL);
       log(`api: creating ${params.apps} Apps through POST /api/v1/apps`);
@@ -240,6 +241,7 @@ export async function api(params: ApiParams, log: (line: string) => void): Promi
       });
     } finally {
       await server.stop();
+      if (server.profileDir) log(`  profiles: ${(await keepProfiles(server.profileDir, 'api')).join(', ')}`);
     }
   } finally {
     kube.close();

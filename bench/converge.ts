@@ -3,9 +3,6 @@
  * time until every App is Synced and Healthy, with the operator's peak RSS and CPU seconds. Beside it, the limit
  * (./limit.ts) on a fresh plane of its own; the result reads as ours ÷ limit.
  */
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type ControlPlane, startGitServer } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
 import { BenchKube } from './lib/kube.ts';
@@ -14,7 +11,7 @@ import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { startOperatorProcess } from './lib/svc-process.ts';
+import { keepProfiles, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appsPath, waitForAll } from './lib/wait.ts';
 import { type Applier, runLimit, svcApplier } from './limit.ts';
 
@@ -90,19 +87,6 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
     await git.stop();
     await plane.stop();
   }
-}
-
-/** Copies V8 CPU profiles out of the operator's temp dir (removed at exit) into $TMPDIR/svc-bench-profiles/. */
-async function keepProfiles(dir: string, label: string): Promise<string[]> {
-  const out = join(tmpdir(), 'svc-bench-profiles');
-  await mkdir(out, { recursive: true });
-  const kept: string[] = [];
-  for (const file of await readdir(dir)) {
-    const target = join(out, `${label}-${file}`);
-    await copyFile(join(dir, file), target);
-    kept.push(target);
-  }
-  return kept;
 }
 
 /** The limit on its own fresh plane. */

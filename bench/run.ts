@@ -58,7 +58,7 @@ for (const name of names) {
   } else {
     const connections = values.connections.split(',').map(Number);
     log(
-      `wrote ${await api({ apps: Number(values['api-apps']), durationSeconds: Number(values.duration), connections }, log)}`,
+      `wrote ${await api({ apps: Number(values['api-apps']), durationSeconds: Number(values.duration), connections, cpuProfile: values['cpu-prof'] }, log)}`,
     );
   }
 }

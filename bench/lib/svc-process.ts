@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, waitUntil } from '../../test/harness/index.ts';
 import { makeTempDir, removeTempDir, startProcess } from '../../test/harness/process.ts';
@@ -136,4 +137,17 @@ export async function startServerProcess(options: SvcProcessOptions): Promise<Se
     options,
   );
   return { ...proc, baseURL };
+}
+
+/** Copies V8 CPU profiles out of the process's temp dir (removed at exit) into $TMPDIR/svc-bench-profiles/. */
+export async function keepProfiles(dir: string, label: string): Promise<string[]> {
+  const out = join(tmpdir(), 'svc-bench-profiles');
+  await mkdir(out, { recursive: true });
+  const kept: string[] = [];
+  for (const file of await readdir(dir)) {
+    const target = join(out, `${label}-${file}`);
+    await copyFile(join(dir, file), target);
+    kept.push(target);
+  }
+  return kept;
 }
