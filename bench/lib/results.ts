@@ -30,15 +30,20 @@ export function machine() {
 /** Versions of what was measured: svc (package version and git commit) and the control plane. */
 export function versions() {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-  let commit = 'unknown';
-  try {
-    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: repoRoot, encoding: 'utf8' }).trim();
-  } catch {
-    // Not a git checkout: the package version alone identifies svc.
-  }
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown'; // Not a git checkout: the package version alone identifies svc.
+    }
+  };
+  const commit = git('describe', '--always', '--dirty');
+  // A run on a merge (bench + a branch under test) names what was merged.
+  const parents = git('log', '-1', '--format=%p', 'HEAD').split(' ');
   return {
     svc: pkg.version,
     svcCommit: commit,
+    svcCommitParents: parents,
     kubernetes: pinnedVersion('kubernetes'),
     etcd: pinnedVersion('etcd'),
     kwok: pinnedVersion('kwok'),
