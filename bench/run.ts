@@ -13,7 +13,8 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     n: { type: 'string', default: '100,500,1000' },
-    concurrency: { type: 'string', default: '4' },
+    // The operator's reconcile workers (src/operator/controller.ts).
+    concurrency: { type: 'string', default: '8' },
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '900' },
