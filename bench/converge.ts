@@ -26,6 +26,8 @@ export interface ConvergeParams {
   cpuProfile: boolean;
   /** Skip the operator (measure the limit only). */
   limitOnly: boolean;
+  /** Also run the limit with a keep-alive agent swapped into svc's client (an experiment; see limit.ts). */
+  limitKeepAlive: boolean;
 }
 
 /** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
@@ -104,6 +106,10 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
   log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
   const limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
   log(`  limit: ${limit.totalSeconds} s`);
+  const limitKeepAlive = params.limitKeepAlive
+    ? await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath, { keepAlive: true }))
+    : undefined;
+  if (limitKeepAlive) log(`  limit with a keep-alive agent: ${limitKeepAlive.totalSeconds} s`);
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
   if (!params.limitOnly) {
     log(`converge n=${params.n}: svc operator`);
@@ -118,11 +124,13 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
       n: params.n,
       oursSeconds: ours?.totalSeconds,
       limitSeconds: limit.totalSeconds,
+      limitKeepAliveSeconds: limitKeepAlive?.totalSeconds,
       oursOverLimit: ours ? Number((ours.totalSeconds / limit.totalSeconds).toFixed(2)) : undefined,
       operatorPeakRssMiB: ours?.operator.peakRssMiB,
       operatorCpuSeconds: ours?.operator.cpuSeconds,
     },
     ours,
     limit,
+    limitKeepAlive,
   });
 }

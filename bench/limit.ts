@@ -4,6 +4,7 @@
  * healthy. Its time is the floor the control plane allows; converge reads as ours ÷ this.
  */
 
+import { Agent } from 'node:https';
 import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../src/kube/index.ts';
 import { ensureNamespace } from '../src/operator/stages/apply.ts';
 import type { ControlPlane } from '../test/harness/index.ts';
@@ -25,17 +26,35 @@ export interface Applier {
  * svc's own client as an Applier: the operator's KubeClient and ObjectClient (discovery, server-side apply as
  * field manager svc-operator, forced) and its ensureNamespace stage, so only git, render and status are left out.
  */
-export function svcApplier(kubeconfigPath: string): Applier {
+export function svcApplier(kubeconfigPath: string, options: { keepAlive?: boolean } = {}): Applier {
   const client = KubeClient.fromFile(kubeconfigPath);
+  if (options.keepAlive) keepAlive(client);
   const objects = new ObjectClient(client, new Discovery(client));
   return {
-    name: 'svc src/kube ObjectClient.apply + operator ensureNamespace',
+    name: `svc src/kube ObjectClient.apply + operator ensureNamespace${options.keepAlive ? ', keep-alive agent' : ''}`,
     async ensureNamespace(name, owner) {
       await ensureNamespace(objects, name, owner);
     },
     async apply(obj) {
       await objects.apply(obj as AnyObject);
     },
+  };
+}
+
+/**
+ * An experiment, not svc's behaviour: KubeClient takes its agent from @kubernetes/client-node's
+ * `applyToHTTPSOptions`, an https.Agent without keep-alive, so most requests open a new TLS connection. This swaps
+ * in one keep-alive agent with the same TLS material, to measure what that fix would buy.
+ */
+function keepAlive(client: KubeClient): void {
+  const kc = client.kubeConfig;
+  const original = kc.applyToHTTPSOptions.bind(kc);
+  let agent: Agent | undefined;
+  kc.applyToHTTPSOptions = async (opts) => {
+    await original(opts);
+    const tls = opts as { ca?: Buffer; cert?: Buffer; key?: Buffer; agent?: unknown };
+    agent ??= new Agent({ keepAlive: true, ca: tls.ca, cert: tls.cert, key: tls.key });
+    tls.agent = agent;
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
+ * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only --limit-keepalive]`: runs the named benchmarks (converge,
  * push, api; all by default) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
+    'limit-keepalive': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '900' },
     apps: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '5' },
@@ -47,6 +48,7 @@ for (const name of names) {
           timeoutMs: Number(values.timeout) * 1000,
           cpuProfile: values['cpu-prof'],
           limitOnly: values['limit-only'],
+          limitKeepAlive: values['limit-keepalive'],
         },
         log,
       );
