@@ -11,7 +11,7 @@ import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { startOperatorProcess } from './lib/svc-process.ts';
+import { keepProfiles, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts';
 
 /** Parameters of the push benchmark. */
@@ -19,6 +19,7 @@ export interface PushParams {
   apps: number;
   rounds: number;
   timeoutMs: number;
+  cpuProfile: boolean;
 }
 
 /** Runs the push benchmark and writes bench/results/push.json. */
@@ -28,7 +29,10 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
   const kube = new BenchKube(plane.admin);
   try {
     const repo = await git.createRepo('bench-push', fixtureFiles('v1'));
-    const operator = await startOperatorProcess({ kubeconfigPath: plane.kubeconfigPath });
+    const operator = await startOperatorProcess({
+      kubeconfigPath: plane.kubeconfigPath,
+      cpuProfile: params.cpuProfile,
+    });
     try {
       await kube.create('/api/v1/namespaces', {
         apiVersion: 'v1',
@@ -104,6 +108,7 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
       });
     } finally {
       await operator.stop();
+      if (operator.profileDir) log(`  profiles: ${(await keepProfiles(operator.profileDir, 'push')).join(', ')}`);
     }
   } finally {
     kube.close();

@@ -56,7 +56,7 @@ for (const name of names) {
     }
   } else if (name === 'push') {
     log(
-      `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000 }, log)}`,
+      `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000, cpuProfile: values['cpu-prof'] }, log)}`,
     );
   } else {
     const connections = values.connections.split(',').map(Number);
