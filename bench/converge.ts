@@ -11,7 +11,7 @@ import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { keepProfiles, startOperatorProcess } from './lib/svc-process.ts';
+import { keepProfiles, scrapeMetrics, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appsPath, waitForAll } from './lib/wait.ts';
 import { type Applier, runLimit, svcApplier } from './limit.ts';
 
@@ -62,6 +62,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
       const at = await ready;
       const samples = sampler.stop();
+      const metrics = await scrapeMetrics(operator.metricsURL);
       const final = samples.at(-1);
       const readySeconds = [...at.values()];
       await operator.stop();
@@ -78,6 +79,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
           childCpuSeconds:
             final && idle ? Number((final.childCpuSeconds - idle.childCpuSeconds).toFixed(2)) : undefined,
           profiles,
+          metrics,
         },
         samples: { createdSeconds: createdAt, readySeconds, operator: samples },
       };

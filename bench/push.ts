@@ -11,7 +11,7 @@ import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { keepProfiles, startOperatorProcess } from './lib/svc-process.ts';
+import { keepProfiles, scrapeMetrics, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts';
 
 /** Parameters of the push benchmark. */
@@ -92,6 +92,7 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
         });
       }
       const operatorSamples = sampler.stop();
+      const operatorMetrics = await scrapeMetrics(operator.metricsURL);
       const all = rounds.flatMap((r) => r.samples.revisionAppliedSeconds);
       return await writeResult('push', {
         parameters: { ...params, webhookSecret: false, controlPlane: BENCH_THROUGHPUT },
@@ -105,6 +106,7 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
         setupConvergeSeconds: Math.max(...setup.values()),
         rounds,
         operatorSamples,
+        operatorMetrics,
       });
     } finally {
       await operator.stop();

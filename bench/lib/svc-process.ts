@@ -151,3 +151,24 @@ export async function keepProfiles(dir: string, label: string): Promise<string[]
   }
   return kept;
 }
+
+/**
+ * The operator's own view at the end of a run, from its Prometheus endpoint: heap, external memory, event-loop
+ * lag and reconcile counts/durations (the `nodejs_*`, `process_*` and `svc_reconcile*` series), as name → value.
+ */
+export async function scrapeMetrics(metricsURL: string): Promise<Record<string, number>> {
+  const wanted =
+    /^(nodejs_(heap_size|external_memory|eventloop_lag|active_handles_total|gc_duration_seconds_(sum|count))|process_(resident_memory|cpu_seconds_total)|svc_reconcile)/;
+  const out: Record<string, number> = {};
+  try {
+    const text = await (await fetch(metricsURL)).text();
+    for (const line of text.split('\n')) {
+      if (!line || line.startsWith('#') || !wanted.test(line)) continue;
+      const cut = line.lastIndexOf(' ');
+      out[line.slice(0, cut)] = Number(line.slice(cut + 1));
+    }
+  } catch {
+    // An operator without a metrics endpoint: nothing to record.
+  }
+  return out;
+}
