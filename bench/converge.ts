@@ -8,7 +8,7 @@ import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
 import { BenchKube } from './lib/kube.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
-import { sampleProcess } from './lib/proc.ts';
+import { cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
 import { keepProfiles, scrapeMetrics, startOperatorProcess } from './lib/svc-process.ts';
@@ -48,6 +48,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
         metadata: { name: APPS_NAMESPACE },
       });
       const sampler = sampleProcess(operator.pid);
+      const planeBefore = cpuByCommand(plane.dir);
       const idle = sampler.last();
       const createdAt: number[] = [];
       const start = performance.now();
@@ -62,13 +63,16 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
       const at = await ready;
       const samples = sampler.stop();
+      const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
       const metrics = await scrapeMetrics(operator.metricsURL);
       const final = samples.at(-1);
       const readySeconds = [...at.values()];
       await operator.stop();
       const profiles = operator.profileDir ? await keepProfiles(operator.profileDir, `converge-${params.n}`) : [];
       return {
-        totalSeconds: Math.max(...readySeconds),
+        completed: at.size,
+        totalSeconds: at.size === params.n ? Math.max(...readySeconds) : null,
+        planeCpuSeconds,
         allCreatedSeconds,
         ready: summarize(readySeconds),
         operator: {
@@ -127,7 +131,11 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
       oursSeconds: ours?.totalSeconds,
       limitSeconds: limit.totalSeconds,
       limitKeepAliveSeconds: limitKeepAlive?.totalSeconds,
-      oursOverLimit: ours ? Number((ours.totalSeconds / limit.totalSeconds).toFixed(2)) : undefined,
+      oursOverLimit:
+        ours?.totalSeconds && limit.totalSeconds
+          ? Number((ours.totalSeconds / limit.totalSeconds).toFixed(2))
+          : undefined,
+      oursCompleted: ours?.completed,
       operatorPeakRssMiB: ours?.operator.peakRssMiB,
       operatorCpuSeconds: ours?.operator.cpuSeconds,
     },

@@ -4,13 +4,14 @@
  * healthy. Its time is the floor the control plane allows; converge reads as ours ÷ this.
  */
 
-import { Agent } from 'node:https';
+import { Agent, type RequestOptions } from 'node:https';
 import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../src/kube/index.ts';
 import { ensureNamespace } from '../src/operator/stages/apply.ts';
 import type { ControlPlane } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace, renderedObjects } from './lib/fixture.ts';
 import { BenchKube, type Obj } from './lib/kube.ts';
 import { forEachLimit } from './lib/pool.ts';
+import { cpuByCommand, cpuDelta } from './lib/proc.ts';
 import { summarize } from './lib/stats.ts';
 import { healthyDeploymentKey, waitForAll } from './lib/wait.ts';
 
@@ -50,7 +51,7 @@ function keepAlive(client: KubeClient): void {
   const kc = client.kubeConfig;
   const original = kc.applyToHTTPSOptions.bind(kc);
   let agent: Agent | undefined;
-  kc.applyToHTTPSOptions = async (opts) => {
+  kc.applyToHTTPSOptions = async (opts: RequestOptions) => {
     await original(opts);
     const tls = opts as { ca?: Buffer; cert?: Buffer; key?: Buffer; agent?: unknown };
     agent ??= new Agent({ keepAlive: true, ca: tls.ca, cert: tls.cert, key: tls.key });
@@ -69,6 +70,7 @@ export interface LimitParams {
 export async function runLimit(plane: ControlPlane, applier: Applier, params: LimitParams) {
   const kube = new BenchKube(plane.admin);
   const appliedAt: number[] = [];
+  const planeBefore = cpuByCommand(plane.dir);
   const start = performance.now();
   const healthy = waitForAll(
     kube,
@@ -87,11 +89,14 @@ export async function runLimit(plane: ControlPlane, applier: Applier, params: Li
   });
   const allAppliedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
   const at = await healthy;
+  const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
   kube.close();
   const healthySeconds = [...at.values()];
   return {
     client: applier.name,
-    totalSeconds: Math.max(...healthySeconds),
+    completed: at.size,
+    totalSeconds: at.size === params.n ? Math.max(...healthySeconds) : null,
+    planeCpuSeconds,
     allAppliedSeconds,
     healthy: summarize(healthySeconds),
     samples: { appliedSeconds: appliedAt, healthySeconds },

@@ -48,6 +48,8 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
         kube.request('POST', appsPath, appResource(i, repo.url, { webhook: true })).then(() => undefined),
       );
       const setup = await settled;
+      if (setup.size < params.apps)
+        throw new Error(`only ${setup.size}/${params.apps} Apps converged before the timeout`);
       log(`  all Synced+Healthy after ${Math.max(...setup.values())} s`);
 
       const rounds = [];
@@ -78,6 +80,10 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
         }
         const appliedSeconds = [...(await applied).values()];
         const healthySeconds = [...(await healthy).values()];
+        if (appliedSeconds.length < params.apps)
+          log(
+            `  round ${round}: only ${appliedSeconds.length}/${params.apps} Apps reported the revision before the timeout`,
+          );
         const summary = summarize(appliedSeconds);
         log(
           `  round ${round}: receiver answered in ${answeredSeconds} s; revision applied p50 ${summary.p50} s, p95 ${summary.p95} s, max ${summary.max} s`,

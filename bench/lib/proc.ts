@@ -2,7 +2,8 @@
  * Resource use of a running process from /proc (Linux): peak resident set (VmHWM), current RSS and CPU seconds
  * (utime + stime), sampled on an interval so a run records both the peak and the curve.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 const ticksPerSecond = 100; // USER_HZ: 100 on every Linux this runs on
 
@@ -67,4 +68,32 @@ export function sampleProcess(pid: number, intervalMs = 500) {
       return samples;
     },
   };
+}
+
+/**
+ * CPU seconds of every process whose command line mentions `marker` (a control plane's directory appears in the
+ * arguments of each of its components), by executable name; guards (bash) are left out.
+ */
+export function cpuByCommand(marker: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const exe = basename(argv[0] ?? '');
+      if (exe === 'bash' || !argv.some((arg) => arg.includes(marker))) continue;
+      const sample = readProc(Number(entry));
+      if (sample) out[exe] = Number(((out[exe] ?? 0) + sample.cpuSeconds).toFixed(2));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return out;
+}
+
+/** `after - before` per key, rounded to centiseconds. */
+export function cpuDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(after)) out[key] = Number((value - (before[key] ?? 0)).toFixed(2));
+  return out;
 }
