@@ -28,6 +28,8 @@ export interface ConvergeParams {
   limitOnly: boolean;
   /** Also run the limit with a keep-alive agent swapped into svc's client (an experiment; see limit.ts). */
   limitKeepAlive: boolean;
+  /** Seconds to keep watching after convergence (steady-state cost); 0 skips. */
+  steadySeconds: number;
 }
 
 /** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
@@ -62,10 +64,20 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       });
       const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
       const at = await ready;
-      const samples = sampler.stop();
-      const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
+      const planeAfter = cpuByCommand(plane.dir);
+      const planeCpuSeconds = cpuDelta(planeBefore, planeAfter);
       const metrics = await scrapeMetrics(operator.metricsURL);
-      const final = samples.at(-1);
+      const final = sampler.last();
+      const steady = await steadyState(
+        params.steadySeconds,
+        sampler,
+        plane.dir,
+        planeAfter,
+        operator.metricsURL,
+        metrics,
+        log,
+      );
+      const samples = sampler.stop();
       const readySeconds = [...at.values()];
       await operator.stop();
       const profiles = operator.profileDir ? await keepProfiles(operator.profileDir, `converge-${params.n}`) : [];
@@ -73,6 +85,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
         completed: at.size,
         totalSeconds: at.size === params.n ? Math.max(...readySeconds) : null,
         planeCpuSeconds,
+        steady,
         allCreatedSeconds,
         ready: summarize(readySeconds),
         operator: {
@@ -95,6 +108,39 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
     await git.stop();
     await plane.stop();
   }
+}
+
+/**
+ * After convergence nothing changes, yet every App is resynced each sync period (60 s): the cost of keeping N
+ * Apps converged, measured over `seconds` as CPU seconds per second (1.0 = one core busy).
+ */
+async function steadyState(
+  seconds: number,
+  sampler: ReturnType<typeof sampleProcess>,
+  planeDir: string,
+  planeBefore: Record<string, number>,
+  metricsURL: string,
+  metricsBefore: Record<string, number>,
+  log: (line: string) => void,
+) {
+  if (seconds <= 0) return undefined;
+  log(`  steady state: watching for ${seconds} s`);
+  const before = sampler.last();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const after = sampler.last();
+  const metrics = await scrapeMetrics(metricsURL);
+  const reconciles = (m: Record<string, number>) => m['svc_reconcile_total{result="success"}'] ?? 0;
+  const perSecond = (x: number) => Number((x / seconds).toFixed(3));
+  const plane = cpuDelta(planeBefore, cpuByCommand(planeDir));
+  return {
+    seconds,
+    reconciles: reconciles(metrics) - reconciles(metricsBefore),
+    operatorCpuPerSecond: before && after ? perSecond(after.cpuSeconds - before.cpuSeconds) : undefined,
+    childCpuPerSecond: before && after ? perSecond(after.childCpuSeconds - before.childCpuSeconds) : undefined,
+    planeCpuPerSecond: perSecond(Object.values(plane).reduce((a, b) => a + b, 0)),
+    planeCpuSeconds: plane,
+    rssMiBAtEnd: after?.rssMiB,
+  };
 }
 
 /** The limit on its own fresh plane. */
@@ -138,6 +184,9 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
       oursCompleted: ours?.completed,
       operatorPeakRssMiB: ours?.operator.peakRssMiB,
       operatorCpuSeconds: ours?.operator.cpuSeconds,
+      steadyOperatorCpuPerSecond: ours?.steady?.operatorCpuPerSecond,
+      steadyChildCpuPerSecond: ours?.steady?.childCpuPerSecond,
+      steadyPlaneCpuPerSecond: ours?.steady?.planeCpuPerSecond,
     },
     ours,
     limit,

@@ -18,6 +18,7 @@ const { values, positionals } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
     'limit-keepalive': { type: 'boolean', default: false },
+    steady: { type: 'string', default: '60' },
     timeout: { type: 'string', default: '900' },
     apps: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '5' },
@@ -49,6 +50,7 @@ for (const name of names) {
           cpuProfile: values['cpu-prof'],
           limitOnly: values['limit-only'],
           limitKeepAlive: values['limit-keepalive'],
+          steadySeconds: Number(values.steady),
         },
         log,
       );

@@ -23,7 +23,7 @@ if (converge.length > 0) {
   console.log(
     '| N | ours | limit | ours ÷ limit | operator peak RSS | operator CPU s (+ children) | plane CPU s ours / limit | load avg at end | run at |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of converge) {
     const s = r['summary'];
     const sum = (o: Json | undefined) =>
@@ -35,7 +35,7 @@ if (converge.length > 0) {
           )
         : undefined;
     console.log(
-      `| ${s.n} | ${s.oursSeconds === undefined ? '–' : s.oursSeconds === null ? `timeout (${s.oursCompleted}/${s.n})` : `${s.oursSeconds} s`} | ${fmt(s.limitSeconds, ' s')} | ${fmt(s.oursOverLimit, '×')} | ${fmt(s.operatorPeakRssMiB, ' MiB')} | ${fmt(s.operatorCpuSeconds)} (+${fmt(r['ours']?.operator?.childCpuSeconds)}) | ${fmt(sum(r['ours']?.planeCpuSeconds))} / ${fmt(sum(r['limit']?.planeCpuSeconds))} | ${r['machine'].loadAverage1m5m15m?.[0] ?? '–'} | ${r['finishedAt'].slice(0, 16)} |`,
+      `| ${s.n} | ${s.oursSeconds === undefined ? '–' : s.oursSeconds === null ? `timeout (${s.oursCompleted}/${s.n})` : `${s.oursSeconds} s`} | ${fmt(s.limitSeconds, ' s')} | ${fmt(s.oursOverLimit, '×')} | ${fmt(s.operatorPeakRssMiB, ' MiB')} | ${fmt(s.operatorCpuSeconds)} (+${fmt(r['ours']?.operator?.childCpuSeconds)}) | ${fmt(sum(r['ours']?.planeCpuSeconds))} / ${fmt(sum(r['limit']?.planeCpuSeconds))} | ${s.steadyOperatorCpuPerSecond === undefined ? '–' : `${s.steadyOperatorCpuPerSecond} + ${s.steadyChildCpuPerSecond} + ${s.steadyPlaneCpuPerSecond}`} | ${r['machine'].loadAverage1m5m15m?.[0] ?? '–'} | ${r['finishedAt'].slice(0, 16)} |`,
     );
   }
   const big = converge.find((r) => r['summary'].n === 1000)?.['summary'];
