@@ -21,7 +21,7 @@ const converge = readdirSync(resultsDir)
   .sort((a, b) => a['summary'].n - b['summary'].n);
 if (converge.length > 0) {
   console.log(
-    '| N | ours | limit | ours ÷ limit | operator peak RSS | operator CPU s (+ children) | plane CPU s ours / limit | load avg at end | run at |',
+    '| N | ours | limit | ours ÷ limit | operator peak RSS | operator CPU s (+ children) | plane CPU s ours / limit | steady state, cores busy: operator + children + plane | load avg at end | run at |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of converge) {
