@@ -129,7 +129,7 @@ describe('deploying Git sources', () => {
     await waitForApp(org, 'helmapp', 'Synced/Healthy', synced(head));
     await expectDeployed(dest, 'helmapp', 'helmapp-web');
     const dep = await getObject('apps/v1', 'Deployment', dest, 'helmapp-web');
-    expect((dep?.['spec'] as { replicas: number }).replicas).toBe(2);
+    expect((dep?.['spec'] as { replicas: number } | undefined)?.replicas).toBe(2);
     expect((await getObject('v1', 'ConfigMap', dest, 'helmapp-cfg'))?.['data']).toEqual({ color: 'green' });
   });
 });
