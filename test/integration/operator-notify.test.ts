@@ -72,8 +72,10 @@ describe('restart, events and notifications', () => {
       (a) => a.status?.operationState?.id === id && a.status.operationState.phase === 'Succeeded',
     );
     const dep = await getObject('apps/v1', 'Deployment', dest, 'web');
-    const annotations = (dep?.['spec'] as { template: { metadata: { annotations?: Record<string, string> } } }).template
-      .metadata.annotations;
+    const template = (
+      dep?.['spec'] as { template?: { metadata: { annotations?: Record<string, string> } } } | undefined
+    )?.template;
+    const annotations = template?.metadata.annotations;
     expect(annotations?.['cd.svc.space/restartedAt']).toBeDefined();
     const events = await kube().client.request<{
       items: { reason: string; message: string; source: { component: string } }[];
