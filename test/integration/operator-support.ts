@@ -46,9 +46,9 @@ export async function startTestOperator(
   });
   const logger = pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
   const op = await startOperator(config, logger, {
+    ...options,
     watchNamespace: namespace,
     tuning: { errorRequeueMs: 3000, progressingRequeueMs: 1000, ...options.tuning },
-    ...options,
   });
   return {
     ...op,
