@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WorkQueue } from './queue.ts';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
@@ -52,21 +52,28 @@ describe('WorkQueue', () => {
     await q.stop();
   });
 
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('requeues after the delay the handler returns, keeping the earliest due time', async () => {
+    vi.useFakeTimers();
     const q = new WorkQueue();
     let runs = 0;
     q.start(1, async () => {
       runs++;
-      return runs === 1 ? 20 : undefined;
+      return runs === 1 ? 30_000 : undefined;
     });
     q.add('k');
-    await tick(5);
+    await vi.advanceTimersByTimeAsync(0);
     expect(runs).toBe(1);
-    await tick(40);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(runs).toBe(2);
-    q.addAfter('k', 10_000);
+    q.addAfter('k', 60_000);
     q.addAfter('k', 10);
-    await tick(40);
+    await vi.advanceTimersByTimeAsync(10);
     expect(runs).toBe(3);
     await q.stop();
   });
