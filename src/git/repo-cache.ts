@@ -24,7 +24,7 @@ export interface FetchOptions {
 }
 
 /** Git config passed to every command: never prompt for credentials (public repositories only). */
-const NO_PROMPT = ['-c', 'core.askPass=true', '-c', 'credential.helper=', '-c', 'protocol.file.allow=always'];
+const NO_PROMPT = ['-c', 'core.askPass=true', '-c', 'credential.helper='];
 
 /** A shared, on-disk cache of bare git repositories keyed by remote URL. */
 export class RepoCache {

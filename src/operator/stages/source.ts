@@ -13,6 +13,10 @@ export function gitSourceOf(app: AppResource): GitSource {
   const src = app.spec.source;
   if (src.type !== 'Git') throw new InputError(`source type ${src.type} is not supported by the Git reconciler`);
   if (!src.git?.repoURL) throw new InputError('spec.source.git.repoURL is required');
+  // The same rule as the API: only remote repositories, never the operator's own disk (file://, plain paths).
+  if (!/^(https?|ssh|git):\/\/[^/]|^[\w.-]+@[\w.-]+:/.test(src.git.repoURL)) {
+    throw new InputError(`spec.source.git.repoURL "${src.git.repoURL}" must be an http(s), ssh or git URL`);
+  }
   return src.git;
 }
 
