@@ -53,7 +53,7 @@ export async function startOperator(
 ): Promise<RunningOperator> {
   if (!config.mgmtKubeconfig) throw new UnavailableError('the operator needs SVC_MGMT_KUBECONFIG');
   const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const log = logger.child({ component: 'operator', identity });
+  const log = logger.child({ identity });
   const client = KubeClient.fromFile(config.mgmtKubeconfig);
   const mgmt = new ObjectClient(client, new Discovery(client));
   const metrics = new OperatorMetrics();
@@ -125,7 +125,7 @@ export async function startOperator(
         controller.startProcessing();
       },
       onStoppedLeading: () => {
-        log.warn('lost leadership');
+        log.info('no longer leader');
         metrics.leader(false);
         void controller.stopProcessing();
       },

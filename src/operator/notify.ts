@@ -84,3 +84,37 @@ export async function postNotification(
     return `chat webhook unreachable: ${(err as Error).name === 'TimeoutError' ? 'timeout' : (err as Error).message}`;
   }
 }
+
+/** What a reconcile produced, as far as notifications care. */
+export interface NotifyInput {
+  sync: 'success' | 'failure' | undefined;
+  appliedRevision?: string;
+  health?: { status: string; reason: string };
+  message: string;
+  failedRevision: string;
+}
+
+/**
+ * The notifications a reconcile should send (before the App's switches are consulted): a sync success or
+ * failure, and a transition to Degraded (the App's previous health was not Degraded). Pure.
+ */
+export function notificationsFor(
+  app: AppResource,
+  r: NotifyInput,
+): { event: NotificationEvent; phase: string; message: string; revision: string }[] {
+  const notes: { event: NotificationEvent; phase: string; message: string; revision: string }[] = [];
+  if (r.sync === 'success' && r.appliedRevision) {
+    notes.push({ event: 'sync.succeeded', phase: 'Succeeded', message: r.message, revision: r.appliedRevision });
+  }
+  if (r.sync === 'failure')
+    notes.push({ event: 'sync.failed', phase: 'Failed', message: r.message, revision: r.failedRevision });
+  if (r.health?.status === 'Degraded' && app.status?.healthStatus !== 'Degraded') {
+    notes.push({
+      event: 'health.degraded',
+      phase: 'Degraded',
+      message: r.health.reason,
+      revision: r.appliedRevision ?? app.status?.revision ?? '',
+    });
+  }
+  return notes;
+}

@@ -22,12 +22,12 @@ import { describeError, InputError } from '../core/errors.ts';
 import type { RepoCache } from '../git/index.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
 import type { ToolPaths } from '../render/index.ts';
-import { type AppKey, DELETE_POLICY_ANNOTATION, FINALIZER } from './labels.ts';
+import { Announcer, type OpOutcome } from './announce.ts';
+import { type AppKey, FINALIZER } from './labels.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { buildPayload, type NotificationEvent, postNotification, wants } from './notify.ts';
 import { applyObjects, ensureNamespace, hashObjects, objectKey, prepareObjects } from './stages/apply.ts';
 import { APPROVAL_MESSAGE, alreadyStaged, decide, needsAutomatedSync } from './stages/decide.ts';
-import { recordEvent } from './stages/events.ts';
+import { deleteApplied, orphans } from './stages/finalize.ts';
 import { assessHealth, type HealthResult } from './stages/health.ts';
 import { kindOf, listManaged, prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
@@ -87,20 +87,14 @@ export interface ReconcileResult {
   result: 'success' | 'error' | 'gone';
 }
 
-/** An operation outcome about to be recorded. */
-interface OpOutcome {
-  operation: Operation | undefined;
-  phase: OperationState['phase'];
-  revision?: string;
-  message: string;
-}
-
 /** Reconciles one App at a time (the work queue guarantees one key is never reconciled twice at once). */
 export class Reconciler {
   readonly #d: ReconcilerDeps;
+  readonly #announcer: Announcer;
 
   constructor(deps: ReconcilerDeps) {
     this.#d = deps;
+    this.#announcer = new Announcer(deps);
   }
 
   /** Runs every stage for `key`. Never throws: failures are recorded on the App and answered with a requeue. */
@@ -265,7 +259,7 @@ export class Reconciler {
     outcome.health = health;
     if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
     await this.#write(app, outcome);
-    await this.#announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
+    await this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
     this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
     const settling = health.status === 'Progressing' || health.status === 'Missing' || health.status === 'Unknown';
     return {
@@ -288,7 +282,7 @@ export class Reconciler {
       const kinds = [...(app.status?.appliedKinds ?? []), ...outcome.kinds];
       const pruned = await prune(target, key, keep, kinds);
       if (pruned.deleted.length > 0) {
-        await this.#event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
+        await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
       }
       return pruned.errors.map((e) => `prune: ${e}`);
     }
@@ -344,8 +338,9 @@ export class Reconciler {
     this.#d.logger.warn({ app: this.#key(app), err: message }, 'sync error');
     // Notify per failed operation, and per transition into failure for automated syncs (not every 30 s retry).
     const notifyFailure = op !== undefined || (extra.syncAttempted === true && !previouslyFailing);
-    await this.#announce(app, outcome, op, notifyFailure ? 'failure' : undefined, extra.revision);
-    if (!op && extra.syncAttempted && !previouslyFailing) await this.#event(app, 'Warning', 'SyncFailed', message);
+    await this.#announcer.announce(app, outcome, op, notifyFailure ? 'failure' : undefined, extra.revision);
+    if (!op && extra.syncAttempted && !previouslyFailing)
+      await this.#announcer.event(app, 'Warning', 'SyncFailed', message);
     this.#d.metrics.observeApp(this.#key(app), syncStatus, health?.status ?? app.status?.healthStatus ?? 'Unknown');
     return { requeueAfterMs: this.#d.tuning.errorRequeueMs, result: 'error' };
   }
@@ -381,78 +376,11 @@ export class Reconciler {
   }
 
   async #write(app: AppResource, outcome: Outcome): Promise<void> {
+    const next = nextStatus(app.status, outcome, this.#d.tuning.maxHistory);
+    // A resync that changed nothing writes nothing (no etcd write, no watch event every period).
+    if (JSON.stringify(next) === JSON.stringify(app.status ?? {})) return;
     this.#fence();
-    await writeStatus(this.#d.mgmt, app, nextStatus(app.status, outcome, this.#d.tuning.maxHistory));
-  }
-
-  /** Events and notifications after the status is written. Never throws. */
-  async #announce(
-    app: AppResource,
-    outcome: Outcome,
-    op: OpOutcome | undefined,
-    sync: 'success' | 'failure' | undefined,
-    failedRevision?: string,
-  ): Promise<void> {
-    const prev = app.status?.operationState;
-    const repeated =
-      op !== undefined &&
-      prev !== undefined &&
-      prev.phase === op.phase &&
-      prev.message === op.message &&
-      prev.initiatedAt === (op.operation?.initiatedAt ?? prev.initiatedAt) &&
-      prev.kind === (op.operation?.kind ?? prev.kind);
-    if (op && !repeated) {
-      const type = op.phase === 'Failed' ? 'Warning' : 'Normal';
-      await this.#event(
-        app,
-        type,
-        `Operation${op.phase}`,
-        `${op.operation?.kind ?? 'Sync'} ${op.phase.toLowerCase()}: ${op.message}`,
-      );
-      this.#d.metrics.operation(op.operation?.kind ?? 'Sync', op.phase);
-    } else if (sync === 'success') {
-      await this.#event(app, 'Normal', 'Synced', `applied revision ${outcome.applied?.revision ?? ''}`);
-    }
-    const notes: { event: NotificationEvent; phase: string; message: string; revision: string }[] = [];
-    if (sync === 'success' && outcome.applied) {
-      notes.push({
-        event: 'sync.succeeded',
-        phase: 'Succeeded',
-        message: op?.message ?? 'synced',
-        revision: outcome.applied.revision,
-      });
-    }
-    if (sync === 'failure') {
-      notes.push({
-        event: 'sync.failed',
-        phase: 'Failed',
-        message: outcome.error ?? '',
-        revision: failedRevision ?? outcome.observedRevision ?? '',
-      });
-    }
-    if (outcome.health?.status === 'Degraded' && app.status?.healthStatus !== 'Degraded') {
-      notes.push({
-        event: 'health.degraded',
-        phase: 'Degraded',
-        message: outcome.health.reason,
-        revision: outcome.applied?.revision ?? app.status?.revision ?? '',
-      });
-    }
-    for (const n of notes) {
-      const url = app.spec.notifications?.chat?.webhookURL;
-      if (!url || !wants(app, n.event)) continue;
-      const payload = buildPayload(app, n.event, { ...n, publicURL: this.#d.publicURL, at: outcome.now });
-      const problem = await postNotification(url, payload);
-      if (problem) this.#d.logger.warn({ app: this.#key(app), event: n.event }, problem);
-    }
-  }
-
-  async #event(app: AppResource, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
-    try {
-      await recordEvent(this.#d.mgmt.client, app, type, reason, message, this.#d.identity);
-    } catch (err) {
-      this.#d.logger.warn({ app: this.#key(app), err: describeError(err) }, 'cannot record event');
-    }
+    await writeStatus(this.#d.mgmt, app, next);
   }
 
   /**
@@ -463,26 +391,15 @@ export class Reconciler {
   async #finalize(app: AppResource): Promise<ReconcileResult> {
     const finalizers = app.metadata.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) return { requeueAfterMs: undefined, result: 'gone' };
-    const orphan = app.metadata.annotations?.[DELETE_POLICY_ANNOTATION] === 'orphan';
-    if (!orphan) {
+    if (!orphans(app)) {
       this.#fence();
       try {
-        const target = await this.#d.targetFor(app);
-        const kinds = new Set([...(app.status?.appliedKinds ?? []), ...(app.status?.resources ?? []).map(kindOf)]);
-        const live = await listManaged(target, this.#key(app), kinds);
-        for (const o of live) {
-          await target.delete({
-            apiVersion: o.apiVersion,
-            kind: o.kind,
-            name: o.metadata.name,
-            namespace: o.metadata.namespace,
-          });
-        }
-        if (live.length > 0) await this.#event(app, 'Normal', 'Deleted', `deleted ${live.length} objects`);
+        const deleted = await deleteApplied(await this.#d.targetFor(app), app);
+        if (deleted > 0) await this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
       } catch (err) {
         const since = Date.parse(app.metadata.deletionTimestamp ?? '') || Date.now();
         if (Date.now() - since < this.#d.tuning.deleteTimeoutMs) {
-          await this.#event(
+          await this.#announcer.event(
             app,
             'Warning',
             'DeleteFailed',
@@ -490,17 +407,19 @@ export class Reconciler {
           );
           return { requeueAfterMs: this.#d.tuning.errorRequeueMs, result: 'error' };
         }
-        await this.#event(app, 'Warning', 'DeleteAbandoned', `gave up deleting applied objects: ${describeError(err)}`);
+        await this.#announcer.event(
+          app,
+          'Warning',
+          'DeleteAbandoned',
+          `gave up deleting applied objects: ${describeError(err)}`,
+        );
       }
     }
     this.#fence();
-    const patch = {
-      metadata: {
-        resourceVersion: app.metadata.resourceVersion,
-        finalizers: finalizers.filter((f) => f !== FINALIZER),
-      },
-    };
-    await this.#d.mgmt.mergePatch(this.#ref(app), patch);
+    const released = finalizers.filter((f) => f !== FINALIZER);
+    await this.#d.mgmt.mergePatch(this.#ref(app), {
+      metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },
+    });
     return { requeueAfterMs: undefined, result: 'gone' };
   }
 }

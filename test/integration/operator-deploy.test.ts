@@ -66,6 +66,14 @@ describe('deploying Git sources', () => {
     expect(app.status?.objectHash).toMatch(/^[0-9a-f]{64}$/);
     const ns = await getObject('v1', 'Namespace', undefined, dest);
     expect(ns?.metadata.labels?.['cd.svc.space/created-for-app']).toBe('raw');
+
+    const metrics = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
+    expect(metrics).toContain(`svc_app_info{namespace="${org}",name="raw",sync_status="Synced",health_status="Healthy"} 1`);
+    expect(metrics).toMatch(/svc_reconcile_total\{result="success"\} \d+/);
+    expect(metrics).toMatch(/svc_reconcile_duration_seconds_count\{result="success"\} \d+/);
+    expect(metrics).toMatch(/svc_sync_operations_total|svc_operator_leader/);
+    expect((await fetch(`http://127.0.0.1:${op.ports.probes}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${op.ports.probes}/readyz`)).status).toBe(200);
   });
 
   it('Kustomize: images, namePrefix and components are applied', async () => {
