@@ -68,7 +68,9 @@ describe('deploying Git sources', () => {
     expect(ns?.metadata.labels?.['cd.svc.space/created-for-app']).toBe('raw');
 
     const metrics = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
-    expect(metrics).toContain(`svc_app_info{namespace="${org}",name="raw",sync_status="Synced",health_status="Healthy"} 1`);
+    expect(metrics).toContain(
+      `svc_app_info{namespace="${org}",name="raw",sync_status="Synced",health_status="Healthy"} 1`,
+    );
     expect(metrics).toMatch(/svc_reconcile_total\{result="success"\} \d+/);
     expect(metrics).toMatch(/svc_reconcile_duration_seconds_count\{result="success"\} \d+/);
     expect(metrics).toMatch(/svc_sync_operations_total|svc_operator_leader/);
