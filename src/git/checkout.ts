@@ -3,7 +3,7 @@
  * `git archive` (no .git inside, nothing shared with other checkouts), and safe resolution of paths inside it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { GitPathError } from './errors.ts';
@@ -31,11 +31,38 @@ export async function exportRevision(
   const dispose = () => rm(root, { recursive: true, force: true });
   try {
     await pipeArchive(cache.gitBin, cache.repoDir(url), revision, root);
+    await removeEscapingSymlinks(root);
   } catch (err) {
     await dispose();
     throw err;
   }
   return { root, revision, dispose };
+}
+
+/**
+ * Deletes every symlink in the tree that points outside it (or nowhere). Renderers follow symlinks (kustomize and
+ * helm included), so a repository must never be able to pull the operator's own files (service-account token,
+ * caches) into a rendered object.
+ */
+export async function removeEscapingSymlinks(root: string): Promise<string[]> {
+  const realRoot = await realpath(root);
+  const removed: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const full = join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        const target = await realpath(full).catch(() => undefined);
+        if (!target || !isWithin(realRoot, target)) {
+          await rm(full, { force: true });
+          removed.push(relative(realRoot, full));
+        }
+      } else if (e.isDirectory()) {
+        await walk(full);
+      }
+    }
+  };
+  await walk(realRoot);
+  return removed;
 }
 
 /** `git archive <rev> | tar -x -C <dest>` with both exit codes checked. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,8 +66,11 @@ describe('exportRevision and resolveInside', () => {
       expect(await resolveInside(co.root, 'app/link-in')).toBe(join(app, 'deploy.yaml'));
       await expect(resolveInside(co.root, '../..')).rejects.toBeInstanceOf(GitPathError);
       await expect(resolveInside(co.root, '/etc')).rejects.toBeInstanceOf(GitPathError);
-      await expect(resolveInside(co.root, 'app/link-out')).rejects.toThrow(/symlink/);
+      // Escaping symlinks are removed from every checkout, so no renderer can follow them.
+      await expect(resolveInside(co.root, 'app/link-out')).rejects.toThrow(/does not exist/);
       await expect(resolveInside(co.root, 'nope')).rejects.toThrow(/does not exist/);
+      await symlink('/etc', join(app, 'late-link'));
+      await expect(resolveInside(co.root, 'app/late-link')).rejects.toThrow(/symlink/);
     } finally {
       await co.dispose();
     }

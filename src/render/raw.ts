@@ -6,13 +6,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { resolveInside } from '../git/checkout.ts';
 import { parseManifests } from './parse.ts';
-import type { KubeObject } from './types.ts';
+import { type KubeObject, ManifestError } from './types.ts';
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
 
 /** Renders the manifests under `dir` (absolute, inside `root`). File names in errors are relative to `root`. */
 export async function renderRaw(root: string, dir: string): Promise<KubeObject[]> {
   const files = await listManifestFiles(dir);
+  // An empty set would make prune delete everything: a directory without manifests is a mistake, not "nothing".
+  if (files.length === 0)
+    throw new ManifestError(relative(root, dir) || '.', 'no .yaml, .yml or .json manifests found');
   const out: KubeObject[] = [];
   for (const file of files) {
     const rel = relative(root, file);

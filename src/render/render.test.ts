@@ -80,6 +80,13 @@ describe('raw', () => {
     );
   });
 
+  it('refuses a directory without manifests (which would otherwise prune everything)', async () => {
+    const root = await tree({ 'empty/README.md': 'nothing here' });
+    await expect(renderGitSource({ root, git: { path: 'empty' }, appName: 'a', namespace: 'n' })).rejects.toThrow(
+      'empty: no .yaml, .yml or .json manifests found',
+    );
+  });
+
   it('refuses a path or a symlinked file escaping the repository', async () => {
     const root = await tree({ 'm/link.yaml': 'symlink:/etc/hostname' });
     await expect(renderGitSource({ root, git: { path: 'm' }, appName: 'a', namespace: 'n' })).rejects.toThrow(
