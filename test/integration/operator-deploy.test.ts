@@ -7,6 +7,7 @@ import {
   deleteNamespaces,
   deploymentYaml,
   getObject,
+  kube,
   managers,
   startTestOperator,
   type TestOperator,
@@ -57,6 +58,12 @@ describe('deploying Git sources', () => {
     });
     const app = await waitForApp(org, 'raw', 'Synced/Healthy', synced(head));
     await expectDeployed(dest, 'raw', 'web');
+    const pods = await kube().list('v1', 'Pod', 'app=web', dest);
+    expect(pods).toHaveLength(2);
+    for (const pod of pods) {
+      const conditions = (pod['status'] as { conditions?: { type: string; status: string }[] }).conditions ?? [];
+      expect(conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
+    }
     expect(app.status?.observedRevision).toBe(head);
     expect(app.status?.resources?.map((r) => `${r.kind}/${r.name}/${r.healthStatus}`).sort()).toEqual([
       'ConfigMap/settings/Healthy',
