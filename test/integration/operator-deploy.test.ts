@@ -149,4 +149,42 @@ describe('deploying Git sources', () => {
     expect((dep?.['spec'] as { replicas: number } | undefined)?.replicas).toBe(2);
     expect((await getObject('v1', 'ConfigMap', dest, 'helmapp-cfg'))?.['data']).toEqual({ color: 'green' });
   });
+
+  it('applies a CRD before the custom resources that need it, in one sync', async () => {
+    const suffix = unique('w').replace(/-/g, '');
+    const group = `${suffix}.example.test`;
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.${group}}
+spec:
+  group: ${group}
+  names: {plural: widgets, singular: widget, kind: Widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+`;
+    const repo = await git.createRepo(unique('crd'), {
+      'm/aa-widget.yaml': `apiVersion: ${group}/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n`,
+      'm/zz-crd.yaml': crd,
+    });
+    const head = await repo.head();
+    const dest = unique('dest');
+    dests.push(dest);
+    await createApp(org, 'crd', {
+      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+      destination: { namespace: dest },
+      syncPolicy: { automated: true, prune: true },
+    });
+    await waitForApp(org, 'crd', 'Synced/Healthy', synced(head));
+    const widget = await getObject(`${group}/v1`, 'Widget', dest, 'w1');
+    expect(widget?.['spec']).toEqual({ size: 3 });
+    await kube().delete({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      name: `widgets.${group}`,
+    });
+  });
 });
