@@ -11,7 +11,7 @@ import type { AppResource } from '../core/app-schema.ts';
 import { describeError, InputError, UnavailableError } from '../core/errors.ts';
 import { RepoCache } from '../git/index.ts';
 import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../kube/index.ts';
-import type { ToolPaths } from '../render/index.ts';
+import { type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
@@ -76,7 +76,7 @@ export async function startOperator(
         `destination cluster "${app.spec.destination.cluster}": remote clusters are not supported yet`,
       );
     },
-    ...(options.tools ? { tools: options.tools } : {}),
+    tools: { ...toolPaths(config.toolsDir), ...options.tools },
     publicURL: config.publicURL,
     identity,
     logger: log,

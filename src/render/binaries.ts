@@ -1,38 +1,21 @@
 /**
- * Where the kustomize and helm executables are. An explicit path (from config) wins; else the newest build under
- * ~/.cache/svc/<name>-* or tools-* (what the project setup installs); else the bare name, resolved through PATH
- * by the operating system when it runs.
+ * Which kustomize and helm executables the renderers run: an explicit path (the operator resolves them once from
+ * config's tools directory) wins; otherwise the pinned build in the default tools directory, else PATH
+ * (see ./tools.ts).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { type RenderTool, resolveRenderTool } from './tools.ts';
 
-export type ToolName = 'kustomize' | 'helm';
+export type ToolName = RenderTool;
 
-/** Explicit executable paths; unset entries fall back to the cache directory, then PATH. */
+/** Explicit executable paths; unset entries fall back to resolveRenderTool's default. */
 export type ToolPaths = Partial<Record<ToolName, string>>;
 
 /** Returns the executable to run for `name`. Never throws; a missing tool fails when it is run. */
-export function findTool(
-  name: ToolName,
-  explicit: ToolPaths = {},
-  cacheRoot = join(homedir(), '.cache', 'svc'),
-): string {
-  const given = explicit[name];
-  if (given) return given;
-  let dirs: string[] = [];
-  try {
-    dirs = readdirSync(cacheRoot)
-      .filter((d) => d.startsWith(`${name}-`) || d.startsWith('tools-'))
-      .sort()
-      .reverse();
-  } catch {
-    dirs = [];
-  }
-  for (const d of dirs) {
-    for (const candidate of [join(cacheRoot, d, name), join(cacheRoot, d, 'bin', name)]) {
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return name;
+export function findTool(name: ToolName, explicit: ToolPaths = {}): string {
+  return explicit[name] || resolveRenderTool(name);
+}
+
+/** The executables for a tools directory (config `toolsDir`, SVC_TOOLS_DIR). */
+export function toolPaths(toolsDir: string): Required<ToolPaths> {
+  return { kustomize: resolveRenderTool('kustomize', toolsDir), helm: resolveRenderTool('helm', toolsDir) };
 }

@@ -1,5 +1,5 @@
 /** Renderers: one per source kind, each returning plain Kubernetes objects. */
-export { findTool, type ToolName, type ToolPaths } from './binaries.ts';
+export { findTool, type ToolName, type ToolPaths, toolPaths } from './binaries.ts';
 export { detectManifestType, type ManifestKind } from './detect.ts';
 export { type GitRenderRequest, type RenderResult, renderGitSource } from './git-source.ts';
 export { defaultNamespace, groupOf, type ScopeLookup } from './namespaces.ts';
