@@ -3,7 +3,7 @@
  * reconciles by result, reconcile errors, reconcile duration, an info gauge per App with its sync and health
  * status, sync operations by kind and phase, and leadership.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { HealthStatus, SyncStatus } from '../core/app-schema.ts';
 import type { AppKey } from './labels.ts';
 
@@ -46,6 +46,11 @@ export class OperatorMetrics {
     registers: [this.registry],
   });
   readonly #last = new Map<string, { sync: string; health: string }>();
+
+  constructor() {
+    // Process metrics (CPU, memory, event loop lag) on the same endpoint, as every Prometheus target has.
+    collectDefaultMetrics({ register: this.registry });
+  }
 
   /** Records one reconcile. */
   reconcile(result: string, seconds: number): void {

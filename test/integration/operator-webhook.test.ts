@@ -111,8 +111,9 @@ describe('push receiver', () => {
     expect((await post('/webhook/gitB', body, { 'X-Gitlab-Token': SECRET })).body).toEqual({ matched: 1 });
   });
 
-  it('malformed bodies get 400, then the per-address rate limit answers 429', async () => {
+  it('malformed bodies get 400, oversized 413, then the per-address rate limit answers 429', async () => {
     expect((await post('/webhook/gitA', '{not json')).status).toBe(400);
+    expect((await post('/webhook/gitA', JSON.stringify({ pad: 'x'.repeat(1_200_000) }))).status).toBe(413);
     expect((await post('/webhook/gitA', { ref: 'refs/heads/main' })).status).toBe(400);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await post('/webhook/gitA', { nothing: true })).status);

@@ -55,7 +55,11 @@ export class PushReceiver {
     if (!this.#limiter.take(req.socket.remoteAddress ?? 'unknown'))
       return send(res, 429, { error: 'too many requests' });
     const raw = await readBody(req);
-    if (!raw) return send(res, 413, { error: 'body too large' });
+    if (!raw) {
+      res.setHeader('Connection', 'close');
+      res.on('finish', () => req.destroy());
+      return send(res, 413, { error: 'body too large' });
+    }
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
@@ -130,8 +134,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     req.on('data', (b: Buffer) => {
       size += b.length;
       if (size > MAX_BODY) {
+        // Stop collecting; the caller answers 413 and closes the connection.
+        parts.length = 0;
         resolve(undefined);
-        req.destroy();
         return;
       }
       parts.push(b);
