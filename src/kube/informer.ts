@@ -5,10 +5,12 @@
  */
 import { KubeApiError, type KubeClient } from './client.ts';
 
+/** The minimum an informer needs of an object. */
 export interface InformerObject {
   metadata: { name: string; namespace?: string; resourceVersion?: string };
 }
 
+/** Callbacks of an informer; they must not throw. */
 export interface InformerHandlers<T extends InformerObject> {
   onUpsert(obj: T, old: T | undefined): void;
   onDelete(obj: T): void;

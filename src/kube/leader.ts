@@ -7,6 +7,7 @@
  */
 import { isConflict, isNotFound, type KubeClient } from './client.ts';
 
+/** Lease identity, timings (defaults 15 s / 10 s / 2 s as in client-go) and leadership callbacks. */
 export interface LeaderElectionOptions {
   client: KubeClient;
   namespace: string;

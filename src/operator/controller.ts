@@ -11,6 +11,7 @@ import type { OperatorMetrics } from './metrics.ts';
 import { WorkQueue } from './queue.ts';
 import type { Reconciler } from './reconciler.ts';
 
+/** Dependencies of the controller. */
 export interface ControllerOptions {
   client: KubeClient;
   reconciler: Reconciler;

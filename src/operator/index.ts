@@ -33,6 +33,7 @@ export interface OperatorOptions {
   workers?: number;
 }
 
+/** A started operator. */
 export interface RunningOperator {
   /** Bound ports of the listeners (useful with port 0). */
   ports: { metrics: number; probes: number; webhook: number };

@@ -5,6 +5,7 @@
  */
 import type { AppResource } from '../core/app-schema.ts';
 
+/** The notification kinds (see docs/notifications.md). */
 export type NotificationEvent = 'sync.succeeded' | 'sync.failed' | 'health.degraded';
 
 /** The JSON body of a notification (documented in docs/notifications.md). */

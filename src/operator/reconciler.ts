@@ -46,6 +46,7 @@ export interface ReconcilerTuning {
   deleteTimeoutMs: number;
 }
 
+/** Production defaults: resync 60 s, 30 s after errors, 5 s while settling, 50 revisions, 10 min delete timeout. */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
   errorRequeueMs: 30_000,
@@ -54,6 +55,7 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
   deleteTimeoutMs: 10 * 60_000,
 };
 
+/** Everything the reconciler needs, passed in once (no globals, no environment). */
 export interface ReconcilerDeps {
   mgmt: ObjectClient;
   repos: RepoCache;
@@ -81,6 +83,7 @@ export class FencedError extends Error {
   }
 }
 
+/** The outcome of one reconcile, for the work queue and the metrics. */
 export interface ReconcileResult {
   /** Run again after this many ms; undefined = never (the App is gone). */
   requeueAfterMs: number | undefined;

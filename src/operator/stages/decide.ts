@@ -14,8 +14,10 @@ import type { AppResource, Operation, OperationState } from '../../core/app-sche
 
 /** Message prefix on an operationState held by a freeze (as opposed to held for approval). */
 export const FROZEN_MESSAGE = 'held: the App is frozen (spec.freeze)';
+/** Message on an operationState held for approval. */
 export const APPROVAL_MESSAGE = 'held: waiting for approval (syncPolicy.requiresApproval)';
 
+/** What one reconcile will do. */
 export type Intent =
   /** Nothing requested: assess, and sync only when automated and something moved. */
   | { kind: 'observe' }

@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppResource } from '../../core/app-schema.ts';
 
+/** `gitA`: GitHub-style push events; `gitB`: GitLab push events. */
 export type Provider = 'gitA' | 'gitB';
 
 /** The parts of a push the receiver uses. */

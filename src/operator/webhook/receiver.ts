@@ -17,6 +17,7 @@ import { RateLimiter } from './rate-limit.ts';
 
 const MAX_BODY = 1024 * 1024;
 
+/** Dependencies and limits of the push receiver. */
 export interface ReceiverOptions {
   mgmt: ObjectClient;
   logger: Logger;
