@@ -209,7 +209,9 @@ export class Reconciler {
     let opOutcome: OpOutcome | undefined;
     let doSync = intent.kind === 'sync';
     if (intent.kind === 'hold') {
-      opOutcome = { operation: op, phase: 'Held', revision: head, message: intent.message };
+      // Only an approval hold stages a revision (what Approve will apply); a freeze hold re-resolves on unfreeze.
+      const staged = intent.message === APPROVAL_MESSAGE ? { revision: head } : {};
+      opOutcome = { operation: op, phase: 'Held', ...staged, message: intent.message };
     } else if (intent.kind === 'observe' && needsAutomatedSync(app, head, hash)) {
       if (app.spec.syncPolicy?.requiresApproval === true) {
         if (!alreadyStaged(app, head))
