@@ -71,7 +71,7 @@ export class Controller {
     if (this.#queue) return;
     const queue = new WorkQueue();
     this.#queue = queue;
-    queue.start(this.#o.workers ?? 4, (key) => this.#handle(key));
+    queue.start(this.#o.workers ?? 8, (key) => this.#handle(key));
     for (const app of this.#informer.list()) queue.add(cacheKey(app));
   }
 

@@ -366,8 +366,11 @@ export class Reconciler {
 
   async #markRunning(app: AppResource, op: Operation): Promise<AppResource> {
     this.#fence();
+    // Syncing (not the last Synced) while the operation runs, so a client waiting on status never mistakes the
+    // previous state for the operation's result.
     const status = {
       ...(app.status ?? {}),
+      syncStatus: 'Syncing' as const,
       operationState: {
         kind: op.kind,
         initiatedAt: op.initiatedAt,

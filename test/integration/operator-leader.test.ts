@@ -70,6 +70,7 @@ describe('leader election', () => {
     );
     await leader.kill();
     const killedMidSync = running?.status?.operationState?.phase === 'Running';
+    if (killedMidSync) expect(running?.status?.syncStatus).toBe('Syncing');
 
     const done = await waitForApp(
       org,
