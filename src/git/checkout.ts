@@ -7,6 +7,7 @@ import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { GitPathError } from './errors.ts';
+import { childEnvironment } from './exec.ts';
 import type { RepoCache } from './repo-cache.ts';
 
 /** A revision exported to disk. `dispose` removes it. */
@@ -70,8 +71,9 @@ function pipeArchive(gitBin: string, gitDir: string, revision: string, dest: str
   return new Promise((resolvePromise, reject) => {
     const git = spawn(gitBin, ['--git-dir', gitDir, 'archive', '--format=tar', revision], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: childEnvironment(),
     });
-    const tar = spawn('tar', ['-x', '-C', dest], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const tar = spawn('tar', ['-x', '-C', dest], { stdio: ['pipe', 'ignore', 'pipe'], env: childEnvironment() });
     let errText = '';
     git.stderr.on('data', (b: Buffer) => {
       errText += b.toString();

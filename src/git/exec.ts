@@ -4,6 +4,27 @@
  */
 import { spawn } from 'node:child_process';
 
+/**
+ * The only environment children get: enough to find binaries and a home for their caches. Never the operator's
+ * own variables (AUTH_SECRET, SVC_CREDENTIALS_KEY, ... in `svc start`): git, kustomize and helm run on content from
+ * repositories svc does not control, and no renderer feature (env files, plugins, future template functions)
+ * should ever be able to copy a credential into a rendered object.
+ */
+const CHILD_ENV_KEYS = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+let childEnv: Record<string, string> | undefined;
+
+/** The allowlisted environment every child process of svc's renderers and git runs with. */
+export function childEnvironment(): Record<string, string> {
+  if (!childEnv) {
+    // Pass-through of a fixed allowlist, read once; settings of svc itself still come only from src/config.ts.
+    const source = process.env;
+    childEnv = Object.fromEntries(
+      CHILD_ENV_KEYS.filter((k) => source[k] !== undefined).map((k) => [k, source[k] as string]),
+    );
+  }
+  return childEnv;
+}
+
 export interface ExecOptions {
   cwd?: string;
   /** Kills the process after this many milliseconds (default 120 s). */
@@ -43,6 +64,7 @@ export function execFile(file: string, args: readonly string[], options: ExecOpt
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: options.timeoutMs ?? 120_000,
       killSignal: 'SIGKILL',
+      env: childEnvironment(),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnvironment } from './exec.ts';
 import { exportRevision, GitFetchError, GitPathError, GitRefError, RepoCache, resolveInside } from './index.ts';
 import { createLocalRepo, type LocalRepo } from './test-repo.ts';
 
@@ -73,6 +74,16 @@ describe('exportRevision and resolveInside', () => {
       await expect(resolveInside(co.root, 'app/late-link')).rejects.toThrow(/symlink/);
     } finally {
       await co.dispose();
+    }
+  });
+});
+
+describe('childEnvironment', () => {
+  it('passes an allowlist (PATH, HOME, ...) and nothing else to git, kustomize and helm', () => {
+    const env = childEnvironment();
+    expect(env['PATH']).toBeDefined();
+    for (const key of Object.keys(env)) {
+      expect(['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'SSL_CERT_FILE', 'SSL_CERT_DIR']).toContain(key);
     }
   });
 });
