@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,15 @@ describe('RepoCache', () => {
     const cache = new RepoCache({ dir: cacheDir });
     await expect(cache.resolveBranch(repo.url, 'nope')).rejects.toBeInstanceOf(GitRefError);
     await expect(cache.resolveBranch(`file://${cacheDir}/missing`, 'main')).rejects.toBeInstanceOf(GitFetchError);
+  });
+
+  it('sweeps repositories idle for longer than the given time, and fetches them again on use', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    await cache.resolveBranch(repo.url, 'main');
+    expect(await cache.sweep(60_000)).toBe(0);
+    expect(await cache.sweep(0)).toBeGreaterThanOrEqual(1);
+    expect(await readdir(cacheDir)).toEqual([]);
+    expect(await cache.resolveBranch(repo.url, 'main')).toBe(await repo.git('rev-parse', 'HEAD'));
   });
 
   it('resolves an old revision, abbreviated, and refuses unknown ones', async () => {

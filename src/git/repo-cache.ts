@@ -4,7 +4,7 @@
  * accept it, so N Apps on one repository cost one fetch per sync period, not N.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitFetchError, GitRefError } from './errors.ts';
 import { ExecError, execFile } from './exec.ts';
@@ -99,6 +99,35 @@ export class RepoCache {
       throw new GitFetchError(`cannot fetch ${url}: ${why}`, { cause: err });
     }
     this.#fetchedAt.set(url, started);
+  }
+
+  /**
+   * Removes cached repositories not fetched for `maxIdleMs` (no App uses their URL any more, or it moved). A
+   * repository is only removed when no fetch of it is running; the next use simply fetches it again.
+   * Returns the number removed.
+   */
+  async sweep(maxIdleMs: number): Promise<number> {
+    const busy = new Set([...this.#inflight.keys()].map((url) => this.repoDir(url)));
+    const removed = new Set<string>();
+    let entries: string[];
+    try {
+      entries = await readdir(this.#dir);
+    } catch {
+      return 0;
+    }
+    for (const name of entries) {
+      const dir = join(this.#dir, name);
+      if (busy.has(dir)) continue;
+      const last = await stat(join(dir, 'FETCH_HEAD'))
+        .catch(() => stat(dir))
+        .then((s) => s.mtimeMs)
+        .catch(() => undefined);
+      if (last === undefined || Date.now() - last < maxIdleMs) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed.add(dir);
+    }
+    for (const url of [...this.#fetchedAt.keys()]) if (removed.has(this.repoDir(url))) this.#fetchedAt.delete(url);
+    return removed.size;
   }
 
   /** The commit a branch points at after a fetch. Throws GitFetchError, or GitRefError for an unknown branch. */

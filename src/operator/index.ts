@@ -136,11 +136,19 @@ export async function startOperator(
   } else {
     controller.startProcessing();
   }
+  // Repositories no App fetched for a day are dropped from the cache (hourly check).
+  const sweeper = setInterval(() => {
+    repos
+      .sweep(24 * 3_600_000)
+      .catch((err: unknown) => log.warn({ err: describeError(err) }, 'git cache sweep failed'));
+  }, 3_600_000);
+  sweeper.unref();
   log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
 
   const shutdown = async (release: boolean) => {
     // A clean stop lets running reconciles finish; a kill fences them at their next write.
     if (!release) halted = true;
+    clearInterval(sweeper);
     await controller.stopProcessing();
     halted = true;
     await elector?.stop({ release });
