@@ -83,6 +83,11 @@ export interface LoadConfigInput {
   devSecrets?: DevSecrets;
   /** Directory relative paths resolve against (default process.cwd() of the caller). */
   cwd: string;
+  /**
+   * Whether AUTH_SECRET and SVC_CREDENTIALS_KEY must be present (default true). The operator alone signs no
+   * sessions and opens no sealed credentials, so `svc operator` runs without them (they are then empty).
+   */
+  requireSecrets?: boolean;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -131,7 +136,7 @@ export function dataDirOf(env: Record<string, string | undefined>, cwd: string):
  * Builds the Config from the environment, the operator flags and (outside production) generated dev secrets.
  * Throws ConfigError listing every problem found; never returns a partly valid Config.
  */
-export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput): Config {
+export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = true }: LoadConfigInput): Config {
   const problems: string[] = [];
   const production = env['NODE_ENV'] === 'production';
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
@@ -168,6 +173,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput
   const secret = (name: string, value: string | undefined, dev: string | undefined): string => {
     if (value) return value;
     if (!production && dev) return dev;
+    if (!requireSecrets) return '';
     problems.push(`${name} is required${production ? ' in production mode' : ''}`);
     return '';
   };

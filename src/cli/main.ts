@@ -29,7 +29,7 @@ withOperatorFlags(
     .command('start')
     .description('run everything in one process: API, auth, UI and operator (SQLite under .svc/ by default)'),
 ).action(async (flags: OperatorFlags) => {
-  const { config, logger } = boot(flags, true);
+  const { config, logger } = boot(flags, 'start');
   const server = await runServer(config, logger);
   const operator = config.mgmtKubeconfig ? await runOperator(config, logger) : undefined;
   if (!operator) logger.warn('SVC_MGMT_KUBECONFIG is unset: the operator is not running and /api/v1/apps answers 503');
@@ -43,14 +43,14 @@ program
   .command('server')
   .description('run the REST API, auth component and web UI (stateless; scale out behind PostgreSQL)')
   .action(async () => {
-    const { config, logger } = boot({}, false);
+    const { config, logger } = boot({}, 'server');
     const server = await runServer(config, logger);
     stopOnSignals(logger, () => server.stop());
   });
 
 withOperatorFlags(program.command('operator').description('run the controller that reconciles App resources')).action(
   async (flags: OperatorFlags) => {
-    const { config, logger } = boot(flags, false);
+    const { config, logger } = boot(flags, 'operator');
     if (!config.mgmtKubeconfig) {
       console.error('svc operator: SVC_MGMT_KUBECONFIG must name the kubeconfig of the management cluster');
       process.exit(2);
