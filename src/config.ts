@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from './core/errors.ts';
+import { isDnsLabel } from './core/names.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -30,6 +31,8 @@ export interface OperatorConfig {
   leaderElect: boolean;
   /** Namespace of the leader-election Lease (`--leader-election-namespace`, default kube-system). */
   leaderElectionNamespace: string;
+  /** Reconcile only the Apps of this namespace (`--watch-namespace`); undefined = every namespace (the default). */
+  watchNamespace: string | undefined;
 }
 
 export interface Config {
@@ -68,6 +71,7 @@ export interface OperatorFlags {
   healthProbeBindAddress?: string;
   leaderElect?: string | boolean;
   leaderElectionNamespace?: string;
+  watchNamespace?: string;
 }
 
 /** Secrets generated for the embedded default (never used in production mode). */
@@ -205,7 +209,11 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     probeBind: address('--health-probe-bind-address', flags.healthProbeBindAddress, ':8081'),
     leaderElect: leaderElect ?? true,
     leaderElectionNamespace: flags.leaderElectionNamespace || 'kube-system',
+    watchNamespace: flags.watchNamespace || undefined,
   };
+  if (operator.watchNamespace !== undefined && !isDnsLabel(operator.watchNamespace)) {
+    problems.push(`--watch-namespace "${operator.watchNamespace}" must be a namespace name`);
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {

@@ -17,7 +17,8 @@ function withOperatorFlags(cmd: Command): Command {
     .option('--metrics-bind-address <addr>', 'Prometheus metrics address', ':8080')
     .option('--health-probe-bind-address <addr>', '/healthz and /readyz address', ':8081')
     .option('--leader-elect <bool>', 'elect a leader on a Lease before reconciling', 'true')
-    .option('--leader-election-namespace <ns>', 'namespace of the leader-election Lease', 'kube-system');
+    .option('--leader-election-namespace <ns>', 'namespace of the leader-election Lease', 'kube-system')
+    .option('--watch-namespace <ns>', 'reconcile only the Apps of this namespace (default: every namespace)');
 }
 
 const program = new Command('svc')

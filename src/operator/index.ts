@@ -55,6 +55,7 @@ export async function startOperator(
   if (!config.mgmtKubeconfig) throw new UnavailableError('the operator needs SVC_MGMT_KUBECONFIG');
   const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ identity });
+  const watchNamespace = options.watchNamespace ?? config.operator.watchNamespace;
   const client = KubeClient.fromFile(config.mgmtKubeconfig);
   const mgmt = new ObjectClient(client, new Discovery(client));
   const metrics = new OperatorMetrics();
@@ -89,13 +90,13 @@ export async function startOperator(
     reconciler,
     metrics,
     logger: log,
-    ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
+    ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
   });
   const receiver = new PushReceiver({
     mgmt,
     logger: log,
-    ...(options.watchNamespace ? { namespace: options.watchNamespace } : {}),
+    ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
 
