@@ -28,7 +28,7 @@ const program = new Command('svc')
 withOperatorFlags(
   program
     .command('start')
-    .description('run everything in one process: API, auth, UI and operator (SQLite under .svc/ by default)'),
+    .description('run everything in one process: API, auth component and operator (SQLite under .svc/ by default)'),
 ).action(async (flags: OperatorFlags) => {
   const { config, logger } = boot(flags, 'start');
   const server = await runServer(config, logger);
@@ -42,7 +42,7 @@ withOperatorFlags(
 
 program
   .command('server')
-  .description('run the REST API, auth component and web UI (stateless; scale out behind PostgreSQL)')
+  .description('run the REST API and the auth component (stateless; scale out behind PostgreSQL)')
   .action(async () => {
     const { config, logger } = boot({}, 'server');
     const server = await runServer(config, logger);
