@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from './core/errors.ts';
+import { isDnsLabel } from './core/names.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -30,6 +31,8 @@ export interface OperatorConfig {
   leaderElect: boolean;
   /** Namespace of the leader-election Lease (`--leader-election-namespace`, default kube-system). */
   leaderElectionNamespace: string;
+  /** Reconcile only the Apps of this namespace (`--watch-namespace`); undefined = every namespace (the default). */
+  watchNamespace: string | undefined;
 }
 
 export interface Config {
@@ -68,6 +71,7 @@ export interface OperatorFlags {
   healthProbeBindAddress?: string;
   leaderElect?: string | boolean;
   leaderElectionNamespace?: string;
+  watchNamespace?: string;
 }
 
 /** Secrets generated for the embedded default (never used in production mode). */
@@ -83,6 +87,11 @@ export interface LoadConfigInput {
   devSecrets?: DevSecrets;
   /** Directory relative paths resolve against (default process.cwd() of the caller). */
   cwd: string;
+  /**
+   * Whether AUTH_SECRET and SVC_CREDENTIALS_KEY must be present (default true). The operator alone signs no
+   * sessions and opens no sealed credentials, so `svc operator` runs without them (they are then empty).
+   */
+  requireSecrets?: boolean;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -131,7 +140,7 @@ export function dataDirOf(env: Record<string, string | undefined>, cwd: string):
  * Builds the Config from the environment, the operator flags and (outside production) generated dev secrets.
  * Throws ConfigError listing every problem found; never returns a partly valid Config.
  */
-export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput): Config {
+export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = true }: LoadConfigInput): Config {
   const problems: string[] = [];
   const production = env['NODE_ENV'] === 'production';
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
@@ -168,6 +177,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput
   const secret = (name: string, value: string | undefined, dev: string | undefined): string => {
     if (value) return value;
     if (!production && dev) return dev;
+    if (!requireSecrets) return '';
     problems.push(`${name} is required${production ? ' in production mode' : ''}`);
     return '';
   };
@@ -199,7 +209,11 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd }: LoadConfigInput
     probeBind: address('--health-probe-bind-address', flags.healthProbeBindAddress, ':8081'),
     leaderElect: leaderElect ?? true,
     leaderElectionNamespace: flags.leaderElectionNamespace || 'kube-system',
+    watchNamespace: flags.watchNamespace || undefined,
   };
+  if (operator.watchNamespace !== undefined && !isDnsLabel(operator.watchNamespace)) {
+    problems.push(`--watch-namespace "${operator.watchNamespace}" must be a namespace name`);
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {

@@ -12,11 +12,16 @@ export interface Booted {
   logger: Logger;
 }
 
+/** The long-running role being started: what it may generate and what it must be given. */
+export type Role = 'start' | 'server' | 'operator';
+
 /**
- * Loads the configuration (with generated dev secrets when `allowDevSecrets` and not in production) and creates the
- * logger. On configuration problems prints all of them and exits with status 2.
+ * Loads the configuration and creates the logger. `svc start` generates dev secrets when they are unset outside
+ * production; `svc server` must be given them; `svc operator` needs none. On configuration problems prints all of
+ * them and exits with status 2.
  */
-export function boot(flags: OperatorFlags, allowDevSecrets: boolean): Booted {
+export function boot(flags: OperatorFlags, role: Role): Booted {
+  const allowDevSecrets = role === 'start';
   const env = process.env;
   const production = env['NODE_ENV'] === 'production';
   try {
@@ -24,7 +29,13 @@ export function boot(flags: OperatorFlags, allowDevSecrets: boolean): Booted {
       allowDevSecrets && !production && (!env['AUTH_SECRET'] || !env['SVC_CREDENTIALS_KEY'])
         ? ensureDevSecrets(dataDirOf(env, process.cwd()))
         : undefined;
-    const config = loadConfig({ env, flags, cwd: process.cwd(), ...(devSecrets ? { devSecrets } : {}) });
+    const config = loadConfig({
+      env,
+      flags,
+      cwd: process.cwd(),
+      requireSecrets: role !== 'operator',
+      ...(devSecrets ? { devSecrets } : {}),
+    });
     return { config, logger: createLogger({ level: config.logLevel }) };
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -17,7 +17,8 @@ function withOperatorFlags(cmd: Command): Command {
     .option('--metrics-bind-address <addr>', 'Prometheus metrics address', ':8080')
     .option('--health-probe-bind-address <addr>', '/healthz and /readyz address', ':8081')
     .option('--leader-elect <bool>', 'elect a leader on a Lease before reconciling', 'true')
-    .option('--leader-election-namespace <ns>', 'namespace of the leader-election Lease', 'kube-system');
+    .option('--leader-election-namespace <ns>', 'namespace of the leader-election Lease', 'kube-system')
+    .option('--watch-namespace <ns>', 'reconcile only the Apps of this namespace (default: every namespace)');
 }
 
 const program = new Command('svc')
@@ -27,9 +28,9 @@ const program = new Command('svc')
 withOperatorFlags(
   program
     .command('start')
-    .description('run everything in one process: API, auth, UI and operator (SQLite under .svc/ by default)'),
+    .description('run everything in one process: API, auth component and operator (SQLite under .svc/ by default)'),
 ).action(async (flags: OperatorFlags) => {
-  const { config, logger } = boot(flags, true);
+  const { config, logger } = boot(flags, 'start');
   const server = await runServer(config, logger);
   const operator = config.mgmtKubeconfig ? await runOperator(config, logger) : undefined;
   if (!operator) logger.warn('SVC_MGMT_KUBECONFIG is unset: the operator is not running and /api/v1/apps answers 503');
@@ -41,16 +42,16 @@ withOperatorFlags(
 
 program
   .command('server')
-  .description('run the REST API, auth component and web UI (stateless; scale out behind PostgreSQL)')
+  .description('run the REST API and the auth component (stateless; scale out behind PostgreSQL)')
   .action(async () => {
-    const { config, logger } = boot({}, false);
+    const { config, logger } = boot({}, 'server');
     const server = await runServer(config, logger);
     stopOnSignals(logger, () => server.stop());
   });
 
 withOperatorFlags(program.command('operator').description('run the controller that reconciles App resources')).action(
   async (flags: OperatorFlags) => {
-    const { config, logger } = boot(flags, false);
+    const { config, logger } = boot(flags, 'operator');
     if (!config.mgmtKubeconfig) {
       console.error('svc operator: SVC_MGMT_KUBECONFIG must name the kubeconfig of the management cluster');
       process.exit(2);

@@ -1,9 +1,167 @@
-/** The operator's entry point. Placeholder until the reconciler lands (issue 4): refuses to start. */
+/**
+ * `startOperator`: the operator role of svc. Connects to the management cluster, starts the App informer, the
+ * metrics, probe and push-receiver listeners, and leader election; reconciles while leading.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { UnavailableError } from '../core/errors.ts';
-import type { Logger } from '../log.ts';
+import type { AppResource } from '../core/app-schema.ts';
+import { describeError, InputError, UnavailableError } from '../core/errors.ts';
+import { RepoCache } from '../git/index.ts';
+import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../kube/index.ts';
+import { type ToolPaths, toolPaths } from '../render/index.ts';
+import { Controller } from './controller.ts';
+import { OperatorMetrics } from './metrics.ts';
+import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
+import { close, listen, metricsServer, probeServer } from './servers.ts';
+import { PushReceiver } from './webhook/receiver.ts';
 
-/** Starts the operator; returns a handle that stops it. */
-export async function startOperator(_config: Config, _logger: Logger): Promise<{ stop(): Promise<void> }> {
-  throw new UnavailableError('the operator is not part of this build yet');
+export { DEFAULT_TUNING, type ReconcilerTuning } from './reconciler.ts';
+
+/** Knobs beyond Config, mostly for tests (short periods, one watched namespace). Production uses the defaults. */
+export interface OperatorOptions {
+  tuning?: Partial<ReconcilerTuning>;
+  /** Watch only this namespace's Apps (default: every namespace). */
+  watchNamespace?: string;
+  /** Leader-election Lease name (default `svc-operator`) and timings. */
+  lease?: { name?: string; durationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
+  identity?: string;
+  tools?: ToolPaths;
+  rateLimit?: { burst: number; perMinute: number };
+  workers?: number;
+}
+
+/** A started operator. */
+export interface RunningOperator {
+  /** Bound ports of the listeners (useful with port 0). */
+  ports: { metrics: number; probes: number; webhook: number };
+  identity: string;
+  /** True while this process leads (always true without leader election). */
+  isLeader(): boolean;
+  /** Clean shutdown: stops reconciling, releases the Lease, closes listeners. */
+  stop(): Promise<void>;
+  /** Crash-like shutdown for tests: stops everything without releasing the Lease. */
+  kill(): Promise<void>;
+}
+
+/** Starts the operator. Throws UnavailableError when no management cluster is configured. */
+export async function startOperator(
+  config: Config,
+  logger: Logger,
+  options: OperatorOptions = {},
+): Promise<RunningOperator> {
+  if (!config.mgmtKubeconfig) throw new UnavailableError('the operator needs SVC_MGMT_KUBECONFIG');
+  const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const log = logger.child({ identity });
+  const watchNamespace = options.watchNamespace ?? config.operator.watchNamespace;
+  const client = KubeClient.fromFile(config.mgmtKubeconfig);
+  const mgmt = new ObjectClient(client, new Discovery(client));
+  const metrics = new OperatorMetrics();
+  const repos = new RepoCache({ dir: join(config.cacheDir, 'git') });
+  const tuning: ReconcilerTuning = {
+    ...DEFAULT_TUNING,
+    syncPeriodMs: config.operator.syncPeriodMs,
+    errorRequeueMs: config.operator.errorRequeueMs,
+    ...options.tuning,
+  };
+  let halted = false;
+  let elector: LeaderElector | undefined;
+  const reconciler = new Reconciler({
+    mgmt,
+    mayWrite: () => !halted && (elector ? elector.isLeader : true),
+    repos,
+    targetFor: async (app: AppResource) => {
+      if (!app.spec.destination.cluster) return mgmt;
+      throw new InputError(
+        `destination cluster "${app.spec.destination.cluster}": remote clusters are not supported yet`,
+      );
+    },
+    tools: { ...toolPaths(config.toolsDir), ...options.tools },
+    publicURL: config.publicURL,
+    identity,
+    logger: log,
+    metrics,
+    tuning,
+  });
+  const controller = new Controller({
+    client,
+    reconciler,
+    metrics,
+    logger: log,
+    ...(watchNamespace ? { namespace: watchNamespace } : {}),
+    ...(options.workers ? { workers: options.workers } : {}),
+  });
+  const receiver = new PushReceiver({
+    mgmt,
+    logger: log,
+    ...(watchNamespace ? { namespace: watchNamespace } : {}),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+  });
+
+  const servers = {
+    metrics: metricsServer(metrics),
+    probes: probeServer(() => controller.synced),
+    webhook: receiver.server(),
+  };
+  const ports = {
+    metrics: await listen(servers.metrics, config.operator.metricsBind),
+    probes: await listen(servers.probes, config.operator.probeBind),
+    webhook: await listen(servers.webhook, config.operator.webhookBind),
+  };
+  await controller.start();
+
+  if (config.operator.leaderElect) {
+    elector = new LeaderElector({
+      client,
+      namespace: config.operator.leaderElectionNamespace,
+      name: options.lease?.name ?? 'svc-operator',
+      identity,
+      ...(options.lease?.durationMs ? { leaseDurationMs: options.lease.durationMs } : {}),
+      ...(options.lease?.renewDeadlineMs ? { renewDeadlineMs: options.lease.renewDeadlineMs } : {}),
+      ...(options.lease?.retryPeriodMs ? { retryPeriodMs: options.lease.retryPeriodMs } : {}),
+      onStartedLeading: () => {
+        log.info('became leader');
+        metrics.leader(true);
+        controller.startProcessing();
+      },
+      onStoppedLeading: () => {
+        log.info('no longer leader');
+        metrics.leader(false);
+        void controller.stopProcessing();
+      },
+      onError: (err) => log.warn({ err: describeError(err) }, 'leader election'),
+    });
+    elector.start();
+  } else {
+    controller.startProcessing();
+  }
+  // Repositories no App fetched for a day are dropped from the cache (hourly check).
+  const sweeper = setInterval(() => {
+    repos
+      .sweep(24 * 3_600_000)
+      .catch((err: unknown) => log.warn({ err: describeError(err) }, 'git cache sweep failed'));
+  }, 3_600_000);
+  sweeper.unref();
+  log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
+
+  const shutdown = async (release: boolean) => {
+    // A clean stop lets running reconciles finish; a kill fences them at their next write.
+    if (!release) halted = true;
+    clearInterval(sweeper);
+    await controller.stopProcessing();
+    halted = true;
+    await elector?.stop({ release });
+    await controller.stop();
+    await Promise.all(Object.values(servers).map(close));
+    log.info('operator stopped');
+  };
+  return {
+    ports,
+    identity,
+    isLeader: () => (elector ? elector.isLeader : true),
+    stop: () => shutdown(true),
+    kill: () => shutdown(false),
+  };
 }

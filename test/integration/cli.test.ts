@@ -78,13 +78,13 @@ describe('svc configuration errors', () => {
     for (const problem of [
       'SVC_LISTEN "nowhere" must be host:port or :port',
       'SVC_DATABASE_URL must start with postgres://',
-      'AUTH_SECRET is required in production mode',
-      'SVC_CREDENTIALS_KEY is required in production mode',
       '--leader-elect must be true or false',
       '--sync-period "often" must be a duration',
     ]) {
       expect(result.stderr).toContain(problem);
     }
+    expect(result.stderr).not.toContain('AUTH_SECRET');
+    expect(result.stderr).not.toContain('SVC_CREDENTIALS_KEY');
   });
 
   it('prints its version and help', () => {

@@ -68,4 +68,15 @@ describe('app views', () => {
     ).toBe(true);
     expect(isTerminal(app({ syncStatus: 'Synced', healthStatus: 'Healthy' }, 'b'))).toBe(false);
   });
+
+  it('never ends a status wait while the operator is still running the operation', () => {
+    const running = { kind: 'Sync', id: 'a', phase: 'Running' } as const;
+    expect(isTerminal(app({ syncStatus: 'Syncing', healthStatus: 'Unknown', operationState: running }, 'a'))).toBe(
+      false,
+    );
+    expect(isTerminal(app({ syncStatus: 'Synced', healthStatus: 'Healthy', operationState: running }, 'a'))).toBe(
+      false,
+    );
+    expect(isTerminal(app({ syncStatus: 'Syncing', healthStatus: 'Degraded' }))).toBe(false);
+  });
 });

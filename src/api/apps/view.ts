@@ -65,6 +65,8 @@ export function isTerminal(app: AppResource): boolean {
   if (isPending(app)) return false;
   const s = app.status;
   if (!s) return false;
+  // An operation the operator has picked up but not finished is never terminal, whatever health says meanwhile.
+  if (s.operationState?.phase === 'Running' || s.syncStatus === 'Syncing') return false;
   if (s.syncStatus === 'Synced' && s.healthStatus === 'Healthy') return true;
   if (s.healthStatus === 'Degraded' || s.healthStatus === 'Unknown' || s.syncStatus === 'Unknown') return true;
   const phase = s.operationState?.phase;

@@ -1,6 +1,6 @@
 /**
  * /role-bindings: grant a user or team a level (read, sync, admin) at an org, cluster or deployment scope. Not in
- * the contract's tables (it names the bindings, not their routes); see docs/compatibility-api.md.
+ * the contract's tables (it names the bindings, not their routes); see docs/compatibility.md ("Role bindings have routes").
  */
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';

@@ -1,0 +1,98 @@
+import { mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnvironment } from './exec.ts';
+import { exportRevision, GitFetchError, GitPathError, GitRefError, RepoCache, resolveInside } from './index.ts';
+import { createLocalRepo, type LocalRepo } from './test-repo.ts';
+
+let repo: LocalRepo;
+let cacheDir: string;
+let first: string;
+
+beforeAll(async () => {
+  repo = await createLocalRepo({
+    'app/deploy.yaml': 'kind: ConfigMap\n',
+    'app/link-out': 'symlink:/etc',
+    'app/link-in': 'symlink:deploy.yaml',
+  });
+  first = await repo.git('rev-parse', 'HEAD');
+  cacheDir = await mkdtemp(join(tmpdir(), 'svc-git-cache-'));
+});
+
+afterAll(async () => {
+  await repo.dispose();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+describe('RepoCache', () => {
+  it('resolves a branch head and follows new commits', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    expect(await cache.resolveBranch(repo.url, 'main')).toBe(first);
+    const second = await repo.commit({ 'app/extra.yaml': 'kind: Secret\n' });
+    expect(await cache.resolveBranch(repo.url, 'main')).toBe(second);
+  });
+
+  it('collapses concurrent fetches of one URL into one', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    await Promise.all([1, 2, 3, 4, 5].map(() => cache.resolveBranch(repo.url, 'main')));
+    expect(cache.fetchCount.get(repo.url)).toBe(1);
+    await cache.resolveBranch(repo.url, 'main', { maxAgeMs: 60_000 });
+    expect(cache.fetchCount.get(repo.url)).toBe(1);
+  });
+
+  it('reports an unknown branch and an unreachable remote', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    await expect(cache.resolveBranch(repo.url, 'nope')).rejects.toBeInstanceOf(GitRefError);
+    await expect(cache.resolveBranch(`file://${cacheDir}/missing`, 'main')).rejects.toBeInstanceOf(GitFetchError);
+  });
+
+  it('sweeps repositories idle for longer than the given time, and fetches them again on use', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    await cache.resolveBranch(repo.url, 'main');
+    expect(await cache.sweep(60_000)).toBe(0);
+    expect(await cache.sweep(0)).toBeGreaterThanOrEqual(1);
+    expect(await readdir(cacheDir)).toEqual([]);
+    expect(await cache.resolveBranch(repo.url, 'main')).toBe(await repo.git('rev-parse', 'HEAD'));
+  });
+
+  it('resolves an old revision, abbreviated, and refuses unknown ones', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    expect(await cache.resolveRevision(repo.url, first.slice(0, 10))).toBe(first);
+    await expect(cache.resolveRevision(repo.url, 'f'.repeat(40))).rejects.toBeInstanceOf(GitRefError);
+    await expect(cache.resolveRevision(repo.url, '--upload-pack=x')).rejects.toBeInstanceOf(GitRefError);
+  });
+});
+
+describe('exportRevision and resolveInside', () => {
+  it('exports the exact revision and refuses escaping paths', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    const rev = await cache.resolveRevision(repo.url, first);
+    const co = await exportRevision(cache, repo.url, rev);
+    try {
+      const app = await resolveInside(co.root, 'app');
+      expect(await readFile(join(app, 'deploy.yaml'), 'utf8')).toBe('kind: ConfigMap\n');
+      await expect(readFile(join(app, 'extra.yaml'))).rejects.toThrow();
+      expect(await resolveInside(co.root, 'app/link-in')).toBe(join(app, 'deploy.yaml'));
+      await expect(resolveInside(co.root, '../..')).rejects.toBeInstanceOf(GitPathError);
+      await expect(resolveInside(co.root, '/etc')).rejects.toBeInstanceOf(GitPathError);
+      // Escaping symlinks are removed from every checkout, so no renderer can follow them.
+      await expect(resolveInside(co.root, 'app/link-out')).rejects.toThrow(/does not exist/);
+      await expect(resolveInside(co.root, 'nope')).rejects.toThrow(/does not exist/);
+      await symlink('/etc', join(app, 'late-link'));
+      await expect(resolveInside(co.root, 'app/late-link')).rejects.toThrow(/symlink/);
+    } finally {
+      await co.dispose();
+    }
+  });
+});
+
+describe('childEnvironment', () => {
+  it('passes an allowlist (PATH, HOME, ...) and nothing else to git, kustomize and helm', () => {
+    const env = childEnvironment();
+    expect(env['PATH']).toBeDefined();
+    for (const key of Object.keys(env)) {
+      expect(['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'SSL_CERT_FILE', 'SSL_CERT_DIR']).toContain(key);
+    }
+  });
+});

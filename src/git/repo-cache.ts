@@ -1,0 +1,182 @@
+/**
+ * One bare repository per remote URL, shared by every App that uses the URL. Fetches of one URL are
+ * single-flight: concurrent callers share one fetch, and a fetch younger than `maxAgeMs` serves callers that
+ * accept it, so N Apps on one repository cost one fetch per sync period, not N.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GitFetchError, GitRefError } from './errors.ts';
+import { ExecError, execFile } from './exec.ts';
+
+export interface RepoCacheOptions {
+  /** Directory holding one bare repository per URL. */
+  dir: string;
+  /** The git executable (default `git` from PATH). */
+  gitBin?: string;
+  /** Timeout of one fetch (default 120 s). */
+  fetchTimeoutMs?: number;
+}
+
+export interface FetchOptions {
+  /** A completed fetch younger than this is reused (default 0: always fetch, joining one already running). */
+  maxAgeMs?: number;
+}
+
+/** Git config passed to every command: never prompt for credentials (public repositories only). */
+const NO_PROMPT = ['-c', 'core.askPass=true', '-c', 'credential.helper='];
+
+/** A shared, on-disk cache of bare git repositories keyed by remote URL. */
+export class RepoCache {
+  readonly #dir: string;
+  readonly #git: string;
+  readonly #fetchTimeoutMs: number;
+  readonly #inflight = new Map<string, Promise<void>>();
+  readonly #fetchedAt = new Map<string, number>();
+  /** How many fetches actually ran, by URL (for tests and metrics). */
+  readonly fetchCount = new Map<string, number>();
+
+  constructor(options: RepoCacheOptions) {
+    this.#dir = options.dir;
+    this.#git = options.gitBin ?? 'git';
+    this.#fetchTimeoutMs = options.fetchTimeoutMs ?? 120_000;
+  }
+
+  /** The git executable this cache runs. */
+  get gitBin(): string {
+    return this.#git;
+  }
+
+  /** The bare repository directory of a URL (stable across restarts). */
+  repoDir(url: string): string {
+    return join(this.#dir, createHash('sha256').update(url).digest('hex').slice(0, 24));
+  }
+
+  /** Runs git with the given arguments inside the bare repository of `url`. */
+  async git(url: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}) {
+    return execFile(this.#git, [...NO_PROMPT, '--git-dir', this.repoDir(url), ...args], options);
+  }
+
+  /**
+   * Brings the bare repository of `url` up to date with the remote's branches and tags. Concurrent calls share
+   * one fetch; a fetch finished less than `maxAgeMs` ago satisfies the call. Throws GitFetchError.
+   */
+  fetch(url: string, options: FetchOptions = {}): Promise<void> {
+    const running = this.#inflight.get(url);
+    if (running) return running;
+    const last = this.#fetchedAt.get(url);
+    if (last !== undefined && options.maxAgeMs && Date.now() - last < options.maxAgeMs) return Promise.resolve();
+    const p = this.#doFetch(url).finally(() => this.#inflight.delete(url));
+    this.#inflight.set(url, p);
+    return p;
+  }
+
+  async #doFetch(url: string): Promise<void> {
+    const dir = this.repoDir(url);
+    const started = Date.now();
+    if (!(await exists(join(dir, 'HEAD')))) {
+      await mkdir(dir, { recursive: true });
+      await execFile(this.#git, ['init', '--bare', '--quiet', dir]);
+    }
+    this.fetchCount.set(url, (this.fetchCount.get(url) ?? 0) + 1);
+    try {
+      await this.git(
+        url,
+        [
+          'fetch',
+          '--quiet',
+          '--prune',
+          '--force',
+          '--no-tags',
+          url,
+          '+refs/heads/*:refs/heads/*',
+          '+refs/tags/*:refs/tags/*',
+        ],
+        { timeoutMs: this.#fetchTimeoutMs },
+      );
+    } catch (err) {
+      const why = err instanceof ExecError ? lastLine(err.stderr) : String(err);
+      throw new GitFetchError(`cannot fetch ${url}: ${why}`, { cause: err });
+    }
+    this.#fetchedAt.set(url, started);
+  }
+
+  /**
+   * Removes cached repositories not fetched for `maxIdleMs` (no App uses their URL any more, or it moved). A
+   * repository is only removed when no fetch of it is running; the next use simply fetches it again.
+   * Returns the number removed.
+   */
+  async sweep(maxIdleMs: number): Promise<number> {
+    const busy = new Set([...this.#inflight.keys()].map((url) => this.repoDir(url)));
+    const removed = new Set<string>();
+    let entries: string[];
+    try {
+      entries = await readdir(this.#dir);
+    } catch {
+      return 0;
+    }
+    for (const name of entries) {
+      const dir = join(this.#dir, name);
+      if (busy.has(dir)) continue;
+      const last = await stat(join(dir, 'FETCH_HEAD'))
+        .catch(() => stat(dir))
+        .then((s) => s.mtimeMs)
+        .catch(() => undefined);
+      if (last === undefined || Date.now() - last < maxIdleMs) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed.add(dir);
+    }
+    for (const url of [...this.#fetchedAt.keys()]) if (removed.has(this.repoDir(url))) this.#fetchedAt.delete(url);
+    return removed.size;
+  }
+
+  /** The commit a branch points at after a fetch. Throws GitFetchError, or GitRefError for an unknown branch. */
+  async resolveBranch(url: string, branch: string, options: FetchOptions = {}): Promise<string> {
+    await this.fetch(url, options);
+    const sha = await this.#revParse(url, `refs/heads/${branch}`);
+    if (!sha) throw new GitRefError(`branch "${branch}" not found in ${url}`);
+    return sha;
+  }
+
+  /**
+   * The full commit id of `revision` (a commit id, possibly abbreviated, or a tag), fetching when it is not in the
+   * cache yet. Throws GitRefError when the remote does not have it either.
+   */
+  async resolveRevision(url: string, revision: string): Promise<string> {
+    if (!/^[\w./-]+$/.test(revision) || revision.startsWith('-')) {
+      throw new GitRefError(`invalid revision "${revision}"`);
+    }
+    const cached = (await exists(join(this.repoDir(url), 'HEAD'))) ? await this.#revParse(url, revision) : undefined;
+    if (cached) return cached;
+    await this.fetch(url);
+    const sha = await this.#revParse(url, revision);
+    if (!sha) throw new GitRefError(`revision "${revision}" not found in ${url}`);
+    return sha;
+  }
+
+  async #revParse(url: string, ref: string): Promise<string | undefined> {
+    try {
+      const { stdout } = await this.git(url, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+      return stdout.trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  return (lines.at(-1) ?? 'unknown error').replace(/^fatal:\s*/, '');
+}

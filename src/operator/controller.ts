@@ -1,0 +1,98 @@
+/**
+ * The controller: an informer on Apps in every namespace feeding a keyed work queue, and the reconciler as the
+ * queue's handler. The informer runs in every replica (warm cache); the queue only runs while this process
+ * leads, so one App is reconciled by one process, one worker at a time.
+ */
+import type { Logger } from 'pino';
+import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../core/app-schema.ts';
+import { describeError } from '../core/errors.ts';
+import { cacheKey, Informer, type KubeClient } from '../kube/index.ts';
+import type { OperatorMetrics } from './metrics.ts';
+import { WorkQueue } from './queue.ts';
+import type { Reconciler } from './reconciler.ts';
+
+/** Dependencies of the controller. */
+export interface ControllerOptions {
+  client: KubeClient;
+  reconciler: Reconciler;
+  metrics: OperatorMetrics;
+  logger: Logger;
+  workers?: number;
+  /** Watch only this namespace (default: all namespaces). */
+  namespace?: string;
+}
+
+/** True when the change is one the reconciler must react to (not our own status write). */
+function relevant(obj: AppResource, old: AppResource | undefined): boolean {
+  if (!old) return true;
+  const m = obj.metadata;
+  const o = old.metadata;
+  return (
+    m.generation !== o.generation ||
+    Boolean(m.deletionTimestamp) !== Boolean(o.deletionTimestamp) ||
+    JSON.stringify(m.annotations ?? {}) !== JSON.stringify(o.annotations ?? {}) ||
+    JSON.stringify(m.finalizers ?? []) !== JSON.stringify(o.finalizers ?? [])
+  );
+}
+
+/** Watches Apps and reconciles them while leading. */
+export class Controller {
+  readonly #o: ControllerOptions;
+  readonly #informer: Informer<AppResource>;
+  #queue: WorkQueue | undefined;
+
+  constructor(options: ControllerOptions) {
+    this.#o = options;
+    const scope = options.namespace ? `/namespaces/${encodeURIComponent(options.namespace)}` : '';
+    this.#informer = new Informer(options.client, `/apis/${APP_GROUP}/${APP_VERSION}${scope}/${APP_PLURAL}`, {
+      onUpsert: (obj, old) => {
+        if (relevant(obj, old)) this.#queue?.add(cacheKey(obj));
+      },
+      onDelete: (obj) => {
+        this.#queue?.forget(cacheKey(obj));
+        options.metrics.forgetApp({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
+      },
+      onError: (err) => options.logger.warn({ err: describeError(err) }, 'App watch failed; relisting'),
+    });
+  }
+
+  /** True once the informer has its first list. */
+  get synced(): boolean {
+    return this.#informer.synced;
+  }
+
+  /** Starts the informer (every replica). */
+  async start(): Promise<void> {
+    await this.#informer.start();
+  }
+
+  /** Starts reconciling (on becoming leader): every known App is queued once. */
+  startProcessing(): void {
+    if (this.#queue) return;
+    const queue = new WorkQueue();
+    this.#queue = queue;
+    queue.start(this.#o.workers ?? 8, (key) => this.#handle(key));
+    for (const app of this.#informer.list()) queue.add(cacheKey(app));
+  }
+
+  /** Stops reconciling (on losing leadership or shutdown); resolves when running reconciles finished. */
+  async stopProcessing(): Promise<void> {
+    const q = this.#queue;
+    this.#queue = undefined;
+    await q?.stop();
+  }
+
+  /** Stops everything. */
+  async stop(): Promise<void> {
+    await this.stopProcessing();
+    await this.#informer.stop();
+  }
+
+  async #handle(key: string): Promise<number | undefined> {
+    const slash = key.indexOf('/');
+    const started = performance.now();
+    const res = await this.#o.reconciler.reconcile({ namespace: key.slice(0, slash), name: key.slice(slash + 1) });
+    this.#o.metrics.reconcile(res.result, (performance.now() - started) / 1000);
+    return res.requeueAfterMs;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Prometheus metrics of the operator (own registry, so several operators in one process never collide):
+ * reconciles by result, reconcile errors, reconcile duration, an info gauge per App with its sync and health
+ * status, sync operations by kind and phase, and leadership.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { HealthStatus, SyncStatus } from '../core/app-schema.ts';
+import type { AppKey } from './labels.ts';
+
+/** The operator's metrics. */
+export class OperatorMetrics {
+  readonly registry = new Registry();
+  readonly #reconciles = new Counter({
+    name: 'svc_reconcile_total',
+    help: 'App reconciles by result',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly #errors = new Counter({
+    name: 'svc_reconcile_errors_total',
+    help: 'App reconciles that ended in an error',
+    registers: [this.registry],
+  });
+  readonly #duration = new Histogram({
+    name: 'svc_reconcile_duration_seconds',
+    help: 'Duration of one App reconcile by result',
+    labelNames: ['result'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly #info = new Gauge({
+    name: 'svc_app_info',
+    help: 'One series per App with its current sync and health status (value 1)',
+    labelNames: ['namespace', 'name', 'sync_status', 'health_status'],
+    registers: [this.registry],
+  });
+  readonly #operations = new Counter({
+    name: 'svc_sync_operations_total',
+    help: 'Operations processed, by kind and resulting phase',
+    labelNames: ['kind', 'phase'],
+    registers: [this.registry],
+  });
+  readonly #leader = new Gauge({
+    name: 'svc_operator_leader',
+    help: '1 while this operator process holds the leader Lease',
+    registers: [this.registry],
+  });
+  readonly #last = new Map<string, { sync: string; health: string }>();
+
+  constructor() {
+    // Process metrics (CPU, memory, event loop lag) on the same endpoint, as every Prometheus target has.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Records one reconcile. */
+  reconcile(result: string, seconds: number): void {
+    this.#reconciles.inc({ result });
+    if (result === 'error') this.#errors.inc();
+    this.#duration.observe({ result }, seconds);
+  }
+
+  /** Sets the App's info series (removing its previous one). */
+  observeApp(app: AppKey, sync: SyncStatus, health: HealthStatus): void {
+    const id = `${app.namespace}/${app.name}`;
+    const last = this.#last.get(id);
+    if (last)
+      this.#info.remove({
+        namespace: app.namespace,
+        name: app.name,
+        sync_status: last.sync,
+        health_status: last.health,
+      });
+    this.#info.set({ namespace: app.namespace, name: app.name, sync_status: sync, health_status: health }, 1);
+    this.#last.set(id, { sync, health });
+  }
+
+  /** Drops the series of a deleted App. */
+  forgetApp(app: AppKey): void {
+    const id = `${app.namespace}/${app.name}`;
+    const last = this.#last.get(id);
+    if (last)
+      this.#info.remove({
+        namespace: app.namespace,
+        name: app.name,
+        sync_status: last.sync,
+        health_status: last.health,
+      });
+    this.#last.delete(id);
+  }
+
+  operation(kind: string, phase: string): void {
+    this.#operations.inc({ kind, phase });
+  }
+
+  leader(isLeader: boolean): void {
+    this.#leader.set(isLeader ? 1 : 0);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A work queue keyed by string (namespace/name), after client-go's: a key is never processed by two workers at
+ * once; adding a key that is queued is a no-op (bursts coalesce); adding a key being processed marks it dirty so
+ * it runs once more afterwards; delayed adds keep only the earliest due time.
+ */
+
+export type Handler = (key: string) => Promise<number | undefined>;
+
+/** Keyed work queue with a fixed number of workers. */
+export class WorkQueue {
+  readonly #queue: string[] = [];
+  readonly #queued = new Set<string>();
+  readonly #processing = new Set<string>();
+  readonly #dirty = new Set<string>();
+  readonly #timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  #handler: Handler | undefined;
+  #workers = 0;
+  #active = 0;
+  #stopped = false;
+  readonly #idle: (() => void)[] = [];
+
+  /** Queues `key` now. */
+  add(key: string): void {
+    if (this.#stopped) return;
+    const t = this.#timers.get(key);
+    if (t) {
+      clearTimeout(t.timer);
+      this.#timers.delete(key);
+    }
+    if (this.#processing.has(key)) {
+      this.#dirty.add(key);
+      return;
+    }
+    if (this.#queued.has(key)) return;
+    this.#queued.add(key);
+    this.#queue.push(key);
+    this.#pump();
+  }
+
+  /** Queues `key` after `ms`, unless it is due earlier already. */
+  addAfter(key: string, ms: number): void {
+    if (this.#stopped) return;
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
+    const at = Date.now() + ms;
+    const existing = this.#timers.get(key);
+    if (existing && existing.at <= at) return;
+    if (existing) clearTimeout(existing.timer);
+    const timer = setTimeout(() => {
+      this.#timers.delete(key);
+      this.add(key);
+    }, ms);
+    timer.unref?.();
+    this.#timers.set(key, { at, timer });
+  }
+
+  /** Forgets pending timers of `key` (the object is gone). */
+  forget(key: string): void {
+    const t = this.#timers.get(key);
+    if (t) clearTimeout(t.timer);
+    this.#timers.delete(key);
+  }
+
+  /** Starts `workers` workers calling `handler`; its result is a requeue delay (undefined = none). */
+  start(workers: number, handler: Handler): void {
+    this.#handler = handler;
+    this.#workers = workers;
+    this.#stopped = false;
+    this.#pump();
+  }
+
+  /** Stops taking work; resolves when running handlers have finished. Pending keys and timers are dropped. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#timers.values()) clearTimeout(t.timer);
+    this.#timers.clear();
+    this.#queue.length = 0;
+    this.#queued.clear();
+    this.#dirty.clear();
+    if (this.#active === 0) return;
+    await new Promise<void>((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Keys waiting or running (for tests and metrics). */
+  get length(): number {
+    return this.#queue.length + this.#processing.size;
+  }
+
+  #pump(): void {
+    while (!this.#stopped && this.#handler && this.#active < this.#workers) {
+      const key = this.#queue.shift();
+      if (key === undefined) return;
+      this.#queued.delete(key);
+      this.#processing.add(key);
+      this.#active++;
+      void this.#process(key, this.#handler);
+    }
+  }
+
+  async #process(key: string, handler: Handler): Promise<void> {
+    let requeue: number | undefined;
+    try {
+      requeue = await handler(key);
+    } catch {
+      requeue = undefined;
+    }
+    this.#processing.delete(key);
+    this.#active--;
+    if (!this.#stopped) {
+      if (this.#dirty.delete(key)) this.add(key);
+      else if (requeue !== undefined) this.addAfter(key, requeue);
+    }
+    if (this.#active === 0) for (const r of this.#idle.splice(0)) r();
+    this.#pump();
+  }
+}

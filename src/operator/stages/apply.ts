@@ -1,0 +1,117 @@
+/**
+ * Apply: stamps the managed labels on every rendered object, orders the set (Namespaces, then CRDs, then the
+ * rest), makes sure the destination namespace exists, and server-side applies each object (field manager
+ * svc-operator, forced). Every object is attempted; failures are collected so one bad object names itself.
+ */
+import { createHash } from 'node:crypto';
+import { describeError } from '../../core/errors.ts';
+import { type AnyObject, isConflict, isNotFound, type ObjectClient } from '../../kube/index.ts';
+import { groupOf, type KubeObject } from '../../render/index.ts';
+import { type AppKey, CREATED_FOR_LABEL, managedLabels, OWNER_NAMESPACE_LABEL } from '../labels.ts';
+
+const ORDER: Record<string, number> = { Namespace: 0, CustomResourceDefinition: 1 };
+
+/** `group/Kind/namespace/name`: identity of an object regardless of its version. */
+export function objectKey(o: {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}): string {
+  return `${groupOf(o.apiVersion)}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+}
+
+/** The rendered objects with svc's labels, in apply order (stable within a rank). */
+export function prepareObjects(objects: KubeObject[], app: AppKey): AnyObject[] {
+  const labelled = objects.map((o) => ({
+    ...o,
+    metadata: { ...o.metadata, labels: { ...(o.metadata.labels ?? {}), ...managedLabels(app) } },
+  }));
+  return labelled
+    .map((o, i) => ({ o, i, rank: ORDER[o.kind] ?? 2 }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((x) => x.o as AnyObject);
+}
+
+/** sha256 of the prepared set: changes whenever what would be applied changes. */
+export function hashObjects(objects: AnyObject[]): string {
+  return createHash('sha256').update(JSON.stringify(objects)).digest('hex');
+}
+
+/**
+ * Creates the destination namespace when it is missing, labelled as created for the App (not with the managed
+ * label, so prune and cascade deletion never remove it). Returns true when it was created.
+ */
+export async function ensureNamespace(target: ObjectClient, namespace: string, app: AppKey): Promise<boolean> {
+  const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
+  if (await target.get(ref)) return false;
+  await target.client
+    .request('/api/v1/namespaces', {
+      method: 'POST',
+      query: { fieldManager: 'svc-operator' },
+      body: {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: {
+          name: namespace,
+          labels: { [CREATED_FOR_LABEL]: app.name, [OWNER_NAMESPACE_LABEL]: app.namespace },
+        },
+      },
+    })
+    .catch((err: unknown) => {
+      if (!isConflict(err)) throw err;
+    });
+  return true;
+}
+
+export interface ApplyResult {
+  applied: AnyObject[];
+  /** One line per object that failed: `Kind namespace/name: reason`. */
+  errors: string[];
+}
+
+/**
+ * Applies `objects` in order. CRDs are waited for (Established) before the objects after them. `beforeEach` runs
+ * before every write and may throw to stop (fencing).
+ */
+export async function applyObjects(
+  target: ObjectClient,
+  objects: AnyObject[],
+  beforeEach: () => void = () => {},
+): Promise<ApplyResult> {
+  const applied: AnyObject[] = [];
+  const errors: string[] = [];
+  let crdsPending: AnyObject[] = [];
+  for (const obj of objects) {
+    if (obj.kind !== 'CustomResourceDefinition' && crdsPending.length > 0) {
+      await waitForCrds(target, crdsPending);
+      crdsPending = [];
+    }
+    beforeEach();
+    try {
+      applied.push(await target.apply(obj));
+      if (obj.kind === 'CustomResourceDefinition') crdsPending.push(obj);
+    } catch (err) {
+      const where = obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
+      errors.push(`${obj.kind} ${where}: ${describeError(err)}`);
+    }
+  }
+  return { applied, errors };
+}
+
+async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const crd of crds) {
+    const ref = { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name };
+    while (Date.now() < deadline) {
+      const live = await target.get(ref).catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+      const conds = (live?.['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+      if (conds?.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const spec = crd['spec'] as { group?: string; versions?: { name: string }[] } | undefined;
+    for (const v of spec?.versions ?? []) target.discovery.invalidate(`${spec?.group}/${v.name}`);
+  }
+}

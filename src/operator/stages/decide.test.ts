@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
+import {
+  APPROVAL_MESSAGE,
+  alreadyStaged,
+  decide,
+  FROZEN_MESSAGE,
+  needsAutomatedSync,
+  pendingOperation,
+} from './decide.ts';
+
+const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
+
+function app(spec: Partial<AppSpec> = {}, status?: AppStatus): AppResource {
+  return {
+    apiVersion: 'cd.svc.space/v1alpha1',
+    kind: 'App',
+    metadata: { name: 'a', namespace: 'org-x' },
+    spec: { source: { type: 'Git', git: { repoURL: 'http://git/r.git' } }, destination: { namespace: 'd' }, ...spec },
+    ...(status ? { status } : {}),
+  };
+}
+
+describe('pendingOperation', () => {
+  it('is pending until the same request has a final phase', () => {
+    expect(pendingOperation(app({ operation: op }))).toEqual(op);
+    expect(pendingOperation(app({ operation: op }, { operationState: { ...op, phase: 'Running' } }))).toEqual(op);
+    expect(pendingOperation(app({ operation: op }, { operationState: { ...op, phase: 'Succeeded' } }))).toBeUndefined();
+    expect(pendingOperation(app({ operation: op }, { operationState: { ...op, phase: 'Failed' } }))).toBeUndefined();
+    const newer = { ...op, initiatedAt: '2026-11-21T06:00:00Z' };
+    expect(pendingOperation(app({ operation: newer }, { operationState: { ...op, phase: 'Succeeded' } }))).toEqual(
+      newer,
+    );
+  });
+
+  it('an operation held by a freeze stays pending; one held for approval does not', () => {
+    const frozen = { operationState: { ...op, phase: 'Held' as const, message: FROZEN_MESSAGE } };
+    expect(pendingOperation(app({ operation: op }, frozen))).toEqual(op);
+    const approval = { operationState: { ...op, phase: 'Held' as const, message: APPROVAL_MESSAGE } };
+    expect(pendingOperation(app({ operation: op }, approval))).toBeUndefined();
+  });
+});
+
+describe('decide', () => {
+  it('observes without an operation, syncs head on Sync, holds when frozen or awaiting approval', () => {
+    expect(decide(app())).toEqual({ kind: 'observe' });
+    expect(decide(app({ operation: op }))).toEqual({ kind: 'sync', revision: 'head', operation: op });
+    expect(decide(app({ operation: op, freeze: true }))).toMatchObject({ kind: 'hold', message: FROZEN_MESSAGE });
+    expect(decide(app({ operation: op, syncPolicy: { requiresApproval: true } }))).toMatchObject({
+      kind: 'hold',
+      message: APPROVAL_MESSAGE,
+    });
+  });
+
+  it('Rollback targets its revision; Approve the staged one; Restart restarts', () => {
+    const rb = { ...op, kind: 'Rollback' as const, revision: 'abc' };
+    expect(decide(app({ operation: rb }))).toEqual({ kind: 'sync', revision: 'abc', operation: rb });
+    expect(decide(app({ operation: { ...op, kind: 'Rollback' } })).kind).toBe('reject');
+    const approve = { ...op, kind: 'Approve' as const, id: 'op-2' };
+    const staged = { operationState: { ...op, phase: 'Held' as const, revision: 'staged', message: APPROVAL_MESSAGE } };
+    expect(decide(app({ operation: approve }, staged))).toEqual({
+      kind: 'sync',
+      revision: 'staged',
+      operation: approve,
+    });
+    expect(decide(app({ operation: approve })).kind).toBe('reject');
+    const restart = { ...op, kind: 'Restart' as const };
+    expect(decide(app({ operation: restart }))).toEqual({ kind: 'restart', operation: restart });
+  });
+});
+
+describe('needsAutomatedSync and alreadyStaged', () => {
+  it('syncs automated Apps when upstream or the rendered set moved, never when frozen', () => {
+    const s = { revision: 'r1', objectHash: 'h1' };
+    expect(needsAutomatedSync(app({ syncPolicy: { automated: true } }, s), 'r1', 'h1')).toBe(false);
+    expect(needsAutomatedSync(app({ syncPolicy: { automated: true } }, s), 'r2', 'h1')).toBe(true);
+    expect(needsAutomatedSync(app({ syncPolicy: { automated: true } }, s), 'r1', 'h2')).toBe(true);
+    expect(needsAutomatedSync(app({ syncPolicy: { automated: true }, freeze: true }, s), 'r2', 'h1')).toBe(false);
+    expect(needsAutomatedSync(app({}, s), 'r2', 'h1')).toBe(false);
+  });
+
+  it('stages one revision once', () => {
+    const held = { operationState: { ...op, phase: 'Held' as const, revision: 'r2', message: APPROVAL_MESSAGE } };
+    expect(alreadyStaged(app({}, held), 'r2')).toBe(true);
+    expect(alreadyStaged(app({}, held), 'r3')).toBe(false);
+  });
+});

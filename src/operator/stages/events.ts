@@ -1,0 +1,48 @@
+/**
+ * Kubernetes Events on the App (core/v1), one per operation outcome and per sync, so `kubectl describe app` and
+ * the API's events view show what the operator did.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppResource } from '../../core/app-schema.ts';
+import type { KubeClient } from '../../kube/index.ts';
+import { microTime } from '../../kube/index.ts';
+
+/** Records one Event; failures are returned to the caller to log, never thrown into the reconcile. */
+export async function recordEvent(
+  client: KubeClient,
+  app: AppResource,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+  identity: string,
+): Promise<void> {
+  const now = new Date();
+  const ns = app.metadata.namespace ?? 'default';
+  await client.request(`/api/v1/namespaces/${encodeURIComponent(ns)}/events`, {
+    method: 'POST',
+    body: {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${app.metadata.name}.${randomBytes(6).toString('hex')}`, namespace: ns },
+      involvedObject: {
+        apiVersion: app.apiVersion,
+        kind: app.kind,
+        name: app.metadata.name,
+        namespace: ns,
+        uid: app.metadata.uid,
+        resourceVersion: app.metadata.resourceVersion,
+      },
+      type,
+      reason,
+      message: message.slice(0, 1024),
+      source: { component: 'svc-operator' },
+      reportingComponent: 'svc-operator',
+      reportingInstance: identity,
+      action: reason,
+      firstTimestamp: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      lastTimestamp: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      eventTime: microTime(now),
+      count: 1,
+    },
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * Health stage: reads each rendered object back from the cluster and assesses it with the per-kind checks;
+ * yields `resources[]` and the App's aggregate health.
+ */
+import type { HealthStatus, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
+import type { AnyObject, ObjectClient } from '../../kube/index.ts';
+import { aggregateHealth, type Health, type LiveObject, resourceHealth } from '../health/index.ts';
+
+export interface HealthResult {
+  status: HealthStatus;
+  reason: string;
+  resources: ResourceStatus[];
+}
+
+/**
+ * Assesses `objects` (the desired set). `inSync` says whether the applied state matches the desired one; a
+ * missing object is OutOfSync either way.
+ */
+export async function assessHealth(target: ObjectClient, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
+  const healths: Health[] = [];
+  const resources: ResourceStatus[] = [];
+  for (const o of objects) {
+    const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
+    let live: AnyObject | undefined;
+    let h: Health;
+    try {
+      live = await target.get(ref);
+      h = resourceHealth(ref, live as LiveObject | undefined);
+    } catch (err) {
+      h = { status: 'Unknown', message: `${o.kind} ${o.metadata.name}: ${(err as Error).message}` };
+    }
+    healths.push(h);
+    const syncStatus: SyncStatus = live && inSync ? 'Synced' : 'OutOfSync';
+    resources.push({
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      name: o.metadata.name,
+      ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+      syncStatus,
+      healthStatus: h.status,
+      ...(h.message ? { message: h.message } : {}),
+    });
+  }
+  const agg = aggregateHealth(healths);
+  return { status: agg.status, reason: agg.reason, resources };
+}

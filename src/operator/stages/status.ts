@@ -1,0 +1,127 @@
+/**
+ * Status: the one place the App's status is computed (`nextStatus`, pure) and written (`writeStatus`, a merge
+ * patch of the status subresource carrying the whole status, guarded by the resourceVersion read at the start of
+ * the reconcile so a stale reconcile can never overwrite a newer one).
+ */
+import type {
+  AppResource,
+  AppStatus,
+  Condition,
+  HealthStatus,
+  OperationState,
+  ResourceStatus,
+  SyncStatus,
+} from '../../core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND } from '../../core/app-schema.ts';
+import type { ObjectClient } from '../../kube/index.ts';
+
+/** What one reconcile found and did; everything optional keeps its previous value. */
+export interface Outcome {
+  now: string;
+  observedGeneration?: number;
+  observedRevision?: string;
+  syncStatus: SyncStatus;
+  health?: { status: HealthStatus; reason: string; resources: ResourceStatus[] };
+  /** A successful apply of `revision` with rendered-set hash `objectHash`. */
+  applied?: { revision: string; objectHash: string };
+  /** Kinds applied in this reconcile (merged into appliedKinds). */
+  kinds?: string[];
+  operationState?: OperationState;
+  /** The reconcile's error, shown as the SyncError condition; undefined clears it. */
+  error?: string;
+}
+
+/** Computes the next status from the previous one and an outcome. `maxHistory` bounds previousRevisions. */
+export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: number): AppStatus {
+  const p = prev ?? {};
+  const next: AppStatus = { ...p, syncStatus: o.syncStatus };
+  if (o.observedGeneration !== undefined) next.observedGeneration = o.observedGeneration;
+  if (o.observedRevision !== undefined) next.observedRevision = o.observedRevision;
+  if (o.health) {
+    next.healthStatus = o.health.status;
+    next.healthReason = o.health.reason;
+    next.resources = o.health.resources;
+  }
+  if (o.applied) {
+    const old = p.revision;
+    if (old && old !== o.applied.revision) {
+      next.previousRevisions = [
+        old,
+        ...(p.previousRevisions ?? []).filter((r) => r !== old && r !== o.applied?.revision),
+      ].slice(0, maxHistory);
+    }
+    next.revision = o.applied.revision;
+    next.objectHash = o.applied.objectHash;
+    next.lastSyncAt = o.now;
+  }
+  if (o.kinds?.length) next.appliedKinds = [...new Set([...(p.appliedKinds ?? []), ...o.kinds])].sort();
+  if (o.operationState) next.operationState = o.operationState;
+  const ready = next.syncStatus === 'Synced' && next.healthStatus === 'Healthy';
+  next.conditions = [
+    condition(
+      p.conditions,
+      'Ready',
+      ready ? 'True' : 'False',
+      ready ? 'Ready' : notReadyReason(next),
+      o.now,
+      next.healthReason,
+    ),
+    condition(
+      p.conditions,
+      'SyncError',
+      o.error ? 'True' : 'False',
+      o.error ? 'SyncFailed' : 'NoError',
+      o.now,
+      o.error,
+    ),
+  ];
+  return next;
+}
+
+function notReadyReason(s: AppStatus): string {
+  if (s.syncStatus !== 'Synced') return s.syncStatus ?? 'Unknown';
+  return s.healthStatus ?? 'Unknown';
+}
+
+function condition(
+  prev: Condition[] | undefined,
+  type: 'Ready' | 'SyncError',
+  status: 'True' | 'False',
+  reason: string,
+  now: string,
+  message: string | undefined,
+): Condition {
+  const old = prev?.find((c) => c.type === type);
+  return {
+    type,
+    status,
+    reason,
+    message: message ?? '',
+    lastTransitionTime: old && old.status === status && old.lastTransitionTime ? old.lastTransitionTime : now,
+  };
+}
+
+/**
+ * Writes `status` onto the App's status subresource. The resourceVersion guard turns a concurrent change into a
+ * 409 (the reconcile is retried against fresh state).
+ */
+export async function writeStatus(mgmt: ObjectClient, app: AppResource, status: AppStatus): Promise<AppResource> {
+  const ref = {
+    apiVersion: APP_API_VERSION,
+    kind: APP_KIND,
+    name: app.metadata.name,
+    namespace: app.metadata.namespace,
+  };
+  const patch = {
+    metadata: { resourceVersion: app.metadata.resourceVersion },
+    status: withNulls(app.status ?? {}, status),
+  };
+  return (await mgmt.mergePatch(ref, patch, 'status')) as unknown as AppResource;
+}
+
+/** A merge patch value replacing `prev` with `next`: keys missing from `next` become null (removed). */
+function withNulls(prev: AppStatus, next: AppStatus): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...next };
+  for (const k of Object.keys(prev)) if (!(k in next)) out[k] = null;
+  return out;
+}

@@ -1,0 +1,148 @@
+/**
+ * The push receiver (`--webhook-bind-address`, default :8082). `POST /webhook/gitA` (GitHub push) and
+ * `POST /webhook/gitB` (GitLab push): parse, list every App, match (contract §4.6), verify the delivery against
+ * the App's `spec.webhook.secretRef` Secret (key `secret`) when it names one, and merge-patch `spec.operation`
+ * {kind Sync, initiatedAt now, triggeredBy webhook:<provider>} on each match. Answers `{matched: N}`.
+ * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
+import { describeError } from '../../core/errors.ts';
+import type { ObjectClient } from '../../kube/index.ts';
+import { pendingOperation } from '../stages/decide.ts';
+import { matchesPush, type Provider, parsePush, verifyDelivery } from './push.ts';
+import { RateLimiter } from './rate-limit.ts';
+
+const MAX_BODY = 1024 * 1024;
+
+/** Dependencies and limits of the push receiver. */
+export interface ReceiverOptions {
+  mgmt: ObjectClient;
+  logger: Logger;
+  /** Requests per source address: burst, and refill per minute (defaults 20 and 60). */
+  rateLimit?: { burst: number; perMinute: number };
+  /** Match only Apps in this namespace (default: all namespaces). */
+  namespace?: string;
+}
+
+/** Handles push deliveries; `handle` is the node:http request listener. */
+export class PushReceiver {
+  readonly #o: ReceiverOptions;
+  readonly #limiter: RateLimiter;
+
+  constructor(options: ReceiverOptions) {
+    this.#o = options;
+    this.#limiter = new RateLimiter(options.rateLimit ?? { burst: 20, perMinute: 60 });
+  }
+
+  /** A node:http server serving the receiver. */
+  server(): Server {
+    return createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.#o.logger.error({ err: describeError(err) }, 'push receiver failed');
+        if (!res.headersSent) send(res, 500, { error: 'internal error' });
+      });
+    });
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    const provider: Provider | undefined =
+      path === '/webhook/gitA' ? 'gitA' : path === '/webhook/gitB' ? 'gitB' : undefined;
+    if (!provider) return send(res, 404, { error: 'not found' });
+    if (req.method !== 'POST') return send(res, 405, { error: 'method not allowed' });
+    if (!this.#limiter.take(req.socket.remoteAddress ?? 'unknown'))
+      return send(res, 429, { error: 'too many requests' });
+    const raw = await readBody(req);
+    if (!raw) {
+      res.setHeader('Connection', 'close');
+      res.on('finish', () => req.destroy());
+      return send(res, 413, { error: 'body too large' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return send(res, 400, { error: 'body is not JSON' });
+    }
+    const push = parsePush(provider, body);
+    if (!push) return send(res, 400, { error: 'not a push event' });
+    const header = provider === 'gitA' ? req.headers['x-hub-signature-256'] : req.headers['x-gitlab-token'];
+    const matched = await this.#dispatch(provider, push, raw, typeof header === 'string' ? header : undefined);
+    send(res, 200, { matched });
+  }
+
+  async #dispatch(provider: Provider, push: ReturnType<typeof parsePush> & object, raw: Buffer, header?: string) {
+    const apps = (await this.#o.mgmt.list(
+      APP_API_VERSION,
+      APP_KIND,
+      '',
+      this.#o.namespace,
+    )) as unknown as AppResource[];
+    let matched = 0;
+    for (const app of apps) {
+      if (!matchesPush(app, push)) continue;
+      const secretRef = app.spec.webhook?.secretRef;
+      if (secretRef) {
+        const secret = await this.#secret(app.metadata.namespace ?? '', secretRef);
+        if (secret === undefined || !verifyDelivery(provider, secret, raw, header)) {
+          this.#o.logger.warn(
+            { app: app.metadata.name, namespace: app.metadata.namespace, provider },
+            'push signature rejected',
+          );
+          continue;
+        }
+      }
+      matched++;
+      // One pending operation per App: a pending one (which syncs anyway, or is more specific) is not replaced.
+      if (pendingOperation(app)) continue;
+      await this.#o.mgmt.mergePatch(
+        { apiVersion: APP_API_VERSION, kind: APP_KIND, name: app.metadata.name, namespace: app.metadata.namespace },
+        {
+          spec: {
+            operation: {
+              kind: 'Sync',
+              initiatedAt: new Date().toISOString(),
+              id: randomUUID(),
+              triggeredBy: `webhook:${provider}`,
+            },
+          },
+        },
+      );
+    }
+    this.#o.logger.info({ provider, ref: push.ref, after: push.after, matched }, 'push received');
+    return matched;
+  }
+
+  async #secret(namespace: string, name: string): Promise<string | undefined> {
+    const s = await this.#o.mgmt.get({ apiVersion: 'v1', kind: 'Secret', name, namespace }).catch(() => undefined);
+    const b64 = (s?.['data'] as Record<string, string> | undefined)?.['secret'];
+    return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** The body, or undefined when it exceeds 1 MiB. */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size > MAX_BODY) {
+        // Stop collecting; the caller answers 413 and closes the connection.
+        parts.length = 0;
+        resolve(undefined);
+        return;
+      }
+      parts.push(b);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}

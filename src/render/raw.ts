@@ -1,0 +1,39 @@
+/**
+ * Raw renderer: every `.yaml`, `.yml` and `.json` file under the source directory (recursively, in path order,
+ * hidden entries skipped), each checked to stay inside the repository.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { resolveInside } from '../git/checkout.ts';
+import { parseManifests } from './parse.ts';
+import { type KubeObject, ManifestError } from './types.ts';
+
+const MANIFEST_FILE = /\.(ya?ml|json)$/i;
+
+/** Renders the manifests under `dir` (absolute, inside `root`). File names in errors are relative to `root`. */
+export async function renderRaw(root: string, dir: string): Promise<KubeObject[]> {
+  const files = await listManifestFiles(dir);
+  // An empty set would make prune delete everything: a directory without manifests is a mistake, not "nothing".
+  if (files.length === 0)
+    throw new ManifestError(relative(root, dir) || '.', 'no .yaml, .yml or .json manifests found');
+  const out: KubeObject[] = [];
+  for (const file of files) {
+    const rel = relative(root, file);
+    const real = await resolveInside(root, rel);
+    out.push(...parseManifests(await readFile(real, 'utf8'), rel));
+  }
+  return out;
+}
+
+async function listManifestFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    const full = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listManifestFiles(full)));
+    else if ((e.isFile() || e.isSymbolicLink()) && MANIFEST_FILE.test(e.name)) out.push(full);
+  }
+  return out;
+}

@@ -1,0 +1,174 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFile } from '../git/exec.ts';
+import { findTool, type KubeObject, ManifestError, renderGitSource, type ToolPaths } from './index.ts';
+
+// Tests may point at specific binaries; src/ code never reads the environment itself.
+const tools: ToolPaths = {
+  ...(process.env['SVC_KUSTOMIZE_BIN'] ? { kustomize: process.env['SVC_KUSTOMIZE_BIN'] } : {}),
+  ...(process.env['SVC_HELM_BIN'] ? { helm: process.env['SVC_HELM_BIN'] } : {}),
+};
+const runs = async (bin: string) =>
+  execFile(bin, ['version']).then(
+    () => true,
+    () => false,
+  );
+const haveKustomize = await runs(findTool('kustomize', tools));
+const haveHelm = await runs(findTool('helm', tools));
+
+const dirs: string[] = [];
+async function tree(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'svc-render-'));
+  dirs.push(root);
+  for (const [p, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, p)), { recursive: true });
+    if (content.startsWith('symlink:')) await symlink(content.slice(8), join(root, p));
+    else await writeFile(join(root, p), content);
+  }
+  return root;
+}
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+const ids = (objs: KubeObject[]) => objs.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+
+describe('raw', () => {
+  it('reads yaml, yml and json, multi-document and List kinds, in path order, with defaults', async () => {
+    const root = await tree({
+      'deploy/a.yaml':
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is the substitution syntax under test
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: "${GREETING} ${OTHER}"}\n---\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: extra}\n',
+      'deploy/b.yml':
+        'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: s, namespace: other}}\n',
+      'deploy/sub/c.json': '{"apiVersion":"v1","kind":"Service","metadata":{"name":"svc"}}',
+      'deploy/README.md': '# not a manifest',
+    });
+    const { objects, manifestType } = await renderGitSource({
+      root,
+      git: { path: 'deploy', substitution: { GREETING: 'hello' } },
+      appName: 'app',
+      namespace: 'dest',
+    });
+    expect(manifestType).toBe('Raw');
+    expect(ids(objects)).toEqual(['ConfigMap/dest/a', 'Namespace//extra', 'Secret/other/s', 'Service/dest/svc']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an unknown variable stays as written
+    expect((objects[0] as unknown as { data: { x: string } }).data.x).toBe('hello ${OTHER}');
+  });
+
+  it('names the file and the reason for a bad manifest', async () => {
+    const bad = async (content: string) => {
+      const root = await tree({
+        'm/ok.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n',
+        'm/bad.yaml': content,
+      });
+      return renderGitSource({ root, git: { path: 'm' }, appName: 'a', namespace: 'n' }).catch((e: unknown) => e);
+    };
+    const e1 = await bad('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [oops\n');
+    expect(e1).toBeInstanceOf(ManifestError);
+    expect((e1 as Error).message).toMatch(/^m\/bad\.yaml: document 1: invalid YAML/);
+    expect(((await bad('kind: ConfigMap\nmetadata: {name: x}\n')) as Error).message).toBe(
+      'm/bad.yaml: document 1: missing apiVersion',
+    );
+    expect(((await bad('apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n')) as Error).message).toMatch(
+      /no metadata.name/,
+    );
+    expect(((await bad('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n')) as Error).message).toMatch(
+      /defined twice/,
+    );
+  });
+
+  it('refuses a directory without manifests (which would otherwise prune everything)', async () => {
+    const root = await tree({ 'empty/README.md': 'nothing here' });
+    await expect(renderGitSource({ root, git: { path: 'empty' }, appName: 'a', namespace: 'n' })).rejects.toThrow(
+      'empty: no .yaml, .yml or .json manifests found',
+    );
+  });
+
+  it('refuses a path or a symlinked file escaping the repository', async () => {
+    const root = await tree({ 'm/link.yaml': 'symlink:/etc/hostname' });
+    await expect(renderGitSource({ root, git: { path: 'm' }, appName: 'a', namespace: 'n' })).rejects.toThrow(
+      /symlink/,
+    );
+    await expect(renderGitSource({ root, git: { path: '../' }, appName: 'a', namespace: 'n' })).rejects.toThrow(
+      /escapes/,
+    );
+  });
+});
+
+describe.skipIf(!haveKustomize)('kustomize', () => {
+  it('detects a kustomization and applies images, namePrefix and components', async () => {
+    const root = await tree({
+      'base/kustomization.yaml': 'resources: [deploy.yaml]\n',
+      'base/deploy.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: c, image: nginx:1.0}]}\n',
+      'overlay/kustomization.yaml': 'resources: [../base]\n',
+      'overlay/extra/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [cm.yaml]\n',
+      'overlay/extra/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\n',
+    });
+    const { objects, manifestType } = await renderGitSource({
+      root,
+      git: {
+        path: 'overlay',
+        kustomize: { images: ['nginx=registry.test/nginx:2.0'], namePrefix: 'p-', components: ['extra'] },
+      },
+      appName: 'a',
+      namespace: 'dest',
+      tools,
+    });
+    expect(manifestType).toBe('Kustomize');
+    expect(ids(objects).sort()).toEqual(['ConfigMap/dest/p-extra', 'Deployment/dest/p-web']);
+    const dep = objects.find((o) => o.kind === 'Deployment') as unknown as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    expect(dep.spec.template.spec.containers[0]?.image).toBe('registry.test/nginx:2.0');
+  });
+
+  it('reports a broken kustomization', async () => {
+    const root = await tree({ 'k/kustomization.yaml': 'resources: [missing.yaml]\n' });
+    await expect(renderGitSource({ root, git: { path: 'k' }, appName: 'a', namespace: 'n', tools })).rejects.toThrow(
+      /^k: kustomize build failed: .*missing\.yaml/,
+    );
+  });
+});
+
+describe.skipIf(!haveHelm)('helm', () => {
+  it('renders a chart with release name, namespace, values file and inline values', async () => {
+    const root = await tree({
+      'chart/Chart.yaml': 'apiVersion: v2\nname: demo\nversion: 0.1.0\n',
+      'chart/values.yaml': 'greeting: hi\nreplicas: 1\n',
+      'chart/prod.yaml': 'replicas: 3\n',
+      'chart/templates/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\n  namespace: {{ .Release.Namespace }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n  replicas: {{ .Values.replicas | quote }}\n',
+    });
+    const { objects, manifestType } = await renderGitSource({
+      root,
+      git: { path: 'chart', helm: { valuesFile: 'prod.yaml', inlineValues: { greeting: 'hello, world' } } },
+      appName: 'myapp',
+      namespace: 'dest',
+      tools,
+    });
+    expect(manifestType).toBe('Helm');
+    expect(ids(objects)).toEqual(['ConfigMap/dest/myapp-cfg']);
+    expect((objects[0] as unknown as { data: Record<string, string> }).data).toEqual({
+      greeting: 'hello, world',
+      replicas: '3',
+    });
+  });
+
+  it('refuses a values file outside the repository', async () => {
+    const root = await tree({ 'chart/Chart.yaml': 'apiVersion: v2\nname: demo\nversion: 0.1.0\n' });
+    await expect(
+      renderGitSource({
+        root,
+        git: { path: 'chart', helm: { valuesFile: '../../etc/passwd' } },
+        appName: 'a',
+        namespace: 'n',
+        tools,
+      }),
+    ).rejects.toThrow(/escapes/);
+  });
+});

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_API_VERSION, APP_KIND } from '../../src/core/app-schema.ts';
+import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
+import {
+  configMapYaml,
+  createApp,
+  createNamespace,
+  deleteNamespaces,
+  deploymentYaml,
+  getApp,
+  getObject,
+  kube,
+  startTestOperator,
+  type TestOperator,
+  unique,
+  waitForApp,
+} from './operator-support.ts';
+
+let git: GitServer;
+let op: TestOperator;
+const org = unique('org-delete');
+const dests: string[] = [];
+
+beforeAll(async () => {
+  git = await startGitServer();
+  await createNamespace(org);
+  op = await startTestOperator(org, { tuning: { deleteTimeoutMs: 2000 } });
+});
+
+afterAll(async () => {
+  await op?.stop();
+  await git?.stop();
+  await deleteNamespaces(org, ...dests);
+});
+
+async function deployed(name: string, annotations?: Record<string, string>) {
+  const repo = await git.createRepo(unique(name), {
+    'm/web.yaml': deploymentYaml('web'),
+    'm/cm.yaml': configMapYaml('cm'),
+  });
+  const dest = unique('dest');
+  dests.push(dest);
+  await createApp(
+    org,
+    name,
+    {
+      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+      destination: { namespace: dest },
+      syncPolicy: { automated: true },
+    },
+    annotations,
+  );
+  const app = await waitForApp(org, name, 'synced', (a) => a.status?.syncStatus === 'Synced');
+  expect(app.metadata.finalizers).toContain('cd.svc.space/resources');
+  return dest;
+}
+
+const deleteApp = (name: string) =>
+  kube().delete({ apiVersion: APP_API_VERSION, kind: APP_KIND, name, namespace: org });
+const gone = (name: string) =>
+  waitUntil(async () => (await getApp(org, name)) === undefined, { what: `App ${name} deleted`, timeoutMs: 30_000 });
+
+describe('deleting an App', () => {
+  it('cascade (default): removes what it applied; the namespace it created stays', async () => {
+    const dest = await deployed('cascade');
+    await deleteApp('cascade');
+    await gone('cascade');
+    expect(await getObject('v1', 'ConfigMap', dest, 'cm')).toBeUndefined();
+    await waitUntil(async () => (await getObject('apps/v1', 'Deployment', dest, 'web')) === undefined, {
+      what: 'Deployment deleted',
+      timeoutMs: 30_000,
+    });
+    const ns = await getObject('v1', 'Namespace', undefined, dest);
+    expect(ns?.metadata['deletionTimestamp']).toBeUndefined();
+  });
+
+  it('orphan policy: the resources stay', async () => {
+    const dest = await deployed('orphan', { 'cd.svc.space/delete-policy': 'orphan' });
+    await deleteApp('orphan');
+    await gone('orphan');
+    expect(await getObject('v1', 'ConfigMap', dest, 'cm')).toBeDefined();
+    expect(await getObject('apps/v1', 'Deployment', dest, 'web')).toBeDefined();
+  });
+
+  it('an unreachable destination does not wedge the deletion forever', async () => {
+    const dest = unique('dest');
+    dests.push(dest);
+    await createApp(org, 'wedged', {
+      source: { type: 'Git', git: { repoURL: `${git.baseURL}/nothing.git` } },
+      destination: { namespace: dest, cluster: 'cluster-that-does-not-exist' },
+    });
+    await waitForApp(org, 'wedged', 'finalizer added', (a) => (a.metadata.finalizers ?? []).length > 0);
+    await deleteApp('wedged');
+    await gone('wedged');
+    const events = await kube().client.request<{ items: { reason: string }[] }>(`/api/v1/namespaces/${org}/events`, {
+      query: { fieldSelector: 'involvedObject.name=wedged' },
+    });
+    expect(events.items.map((e) => e.reason)).toContain('DeleteAbandoned');
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Shared set-up of the operator integration tests: an in-process operator (startOperator) against the harness's
+ * management control plane, watching one fresh org namespace, with short periods so tests do not wait 30–60 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../src/core/app-schema.ts';
+import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../../src/kube/index.ts';
+import { type OperatorOptions, type RunningOperator, startOperator } from '../../src/operator/index.ts';
+import { waitUntil } from '../harness/index.ts';
+
+export const kube = (): ObjectClient => {
+  const client = KubeClient.fromFile(inject('mgmtKubeconfig'));
+  return new ObjectClient(client, new Discovery(client));
+};
+
+/** A unique DNS label with a prefix. */
+export const unique = (prefix: string): string => `${prefix}-${randomBytes(3).toString('hex')}`;
+
+export interface TestOperator extends RunningOperator {
+  dataDir: string;
+}
+
+/** Starts an operator watching `namespace`, listeners on port 0, sync period 2 s, error requeue 3 s. */
+export async function startTestOperator(
+  namespace: string,
+  options: OperatorOptions & { leaderElect?: boolean } = {},
+): Promise<TestOperator> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-op-test-'));
+  const config = loadConfig({
+    env: { SVC_MGMT_KUBECONFIG: inject('mgmtKubeconfig'), SVC_DATA_DIR: dataDir },
+    flags: {
+      syncPeriod: '2s',
+      webhookBindAddress: '127.0.0.1:0',
+      metricsBindAddress: '127.0.0.1:0',
+      healthProbeBindAddress: '127.0.0.1:0',
+      leaderElect: options.leaderElect ?? false,
+    },
+    devSecrets: { authSecret: 'x'.repeat(32), credentialsKey: Buffer.alloc(32, 1).toString('base64') },
+    cwd: dataDir,
+  });
+  const logger = pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
+  const op = await startOperator(config, logger, {
+    ...options,
+    watchNamespace: namespace,
+    tuning: { errorRequeueMs: 3000, progressingRequeueMs: 1000, ...options.tuning },
+  });
+  return {
+    ...op,
+    dataDir,
+    stop: async () => {
+      await op.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a namespace (the org namespace of the Apps, or a destination). */
+export async function createNamespace(name: string): Promise<void> {
+  await kube().apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+}
+
+/** Deletes namespaces, ignoring those already gone. */
+export async function deleteNamespaces(...names: string[]): Promise<void> {
+  const k = kube();
+  for (const name of names) await k.delete({ apiVersion: 'v1', kind: 'Namespace', name }).catch(() => undefined);
+}
+
+/** Creates an App resource. */
+export async function createApp(namespace: string, name: string, spec: AppSpec, annotations?: Record<string, string>) {
+  const k = kube();
+  const path = await k.path({ apiVersion: APP_API_VERSION, kind: APP_KIND, namespace });
+  return k.client.request<AppResource>(path, {
+    method: 'POST',
+    body: {
+      apiVersion: APP_API_VERSION,
+      kind: APP_KIND,
+      metadata: { name, namespace, ...(annotations ? { annotations } : {}) },
+      spec,
+    },
+  });
+}
+
+/** Reads an App. */
+export async function getApp(namespace: string, name: string): Promise<AppResource | undefined> {
+  return (await kube().get({ apiVersion: APP_API_VERSION, kind: APP_KIND, name, namespace })) as unknown as
+    | AppResource
+    | undefined;
+}
+
+/** Merge-patches an App's spec (e.g. to request an operation, as the API does). */
+export async function patchSpec(namespace: string, name: string, spec: Record<string, unknown>): Promise<void> {
+  await kube().mergePatch({ apiVersion: APP_API_VERSION, kind: APP_KIND, name, namespace }, { spec });
+}
+
+/** Writes `spec.operation` like the API server: a new initiatedAt and id. Returns the id. */
+export async function requestOperation(
+  namespace: string,
+  name: string,
+  kind: 'Sync' | 'Rollback' | 'Restart' | 'Approve',
+  revision?: string,
+): Promise<string> {
+  const id = randomBytes(8).toString('hex');
+  await patchSpec(namespace, name, {
+    operation: {
+      kind,
+      id,
+      initiatedAt: new Date().toISOString(),
+      triggeredBy: 'test',
+      ...(revision ? { revision } : {}),
+    },
+  });
+  return id;
+}
+
+/** Waits until the App satisfies `check`; the failure message shows the last status. */
+export async function waitForApp(
+  namespace: string,
+  name: string,
+  what: string,
+  check: (app: AppResource) => boolean,
+  timeoutMs = 60_000,
+): Promise<AppResource> {
+  let last: AppResource | undefined;
+  try {
+    return await waitUntil(
+      async () => {
+        last = await getApp(namespace, name);
+        return last && check(last) ? last : undefined;
+      },
+      { what, timeoutMs, intervalMs: 200 },
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nlast status: ${JSON.stringify(last?.status, null, 1)}`);
+  }
+}
+
+/** A live object, or undefined. */
+export async function getObject(apiVersion: string, kind: string, namespace: string | undefined, name: string) {
+  return kube().get({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) });
+}
+
+/** The field managers of a live object. */
+export function managers(obj: AnyObject | undefined): string[] {
+  return ((obj?.metadata['managedFields'] as { manager: string }[] | undefined) ?? []).map((m) => m.manager);
+}
+
+/** A Deployment manifest (kwok makes its Pods Ready). */
+export function deploymentYaml(name: string, replicas = 1, image = 'nginx:1.0'): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+      - name: main
+        image: ${image}
+`;
+}
+
+/** A ConfigMap manifest. */
+export function configMapYaml(name: string, data: Record<string, string> = { k: 'v' }): string {
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: ${JSON.stringify(data)}\n`;
+}
