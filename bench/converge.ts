@@ -30,6 +30,8 @@ export interface ConvergeParams {
   limitKeepAlive: boolean;
   /** Seconds to keep watching after convergence (steady-state cost); 0 skips. */
   steadySeconds: number;
+  /** The operator's `--sync-period` when set (default its own, 60s). */
+  syncPeriod?: string;
 }
 
 /** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
@@ -41,6 +43,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
     const operator = await startOperatorProcess({
       kubeconfigPath: plane.kubeconfigPath,
       cpuProfile: params.cpuProfile,
+      ...(params.syncPeriod ? { syncPeriod: params.syncPeriod } : {}),
     });
     const kube = new BenchKube(plane.admin);
     try {

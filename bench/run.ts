@@ -19,6 +19,7 @@ const { values, positionals } = parseArgs({
     'limit-only': { type: 'boolean', default: false },
     'limit-keepalive': { type: 'boolean', default: false },
     steady: { type: 'string', default: '60' },
+    'sync-period': { type: 'string' },
     timeout: { type: 'string', default: '900' },
     apps: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '5' },
@@ -51,6 +52,7 @@ for (const name of names) {
           limitOnly: values['limit-only'],
           limitKeepAlive: values['limit-keepalive'],
           steadySeconds: Number(values.steady),
+          ...(values['sync-period'] ? { syncPeriod: values['sync-period'] } : {}),
         },
         log,
       );

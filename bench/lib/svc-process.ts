@@ -28,6 +28,8 @@ export interface SvcProcessOptions {
   cpuProfile?: boolean;
   /** SVC_LOG_LEVEL (default warn: logging every reconcile or request would be measured too). */
   logLevel?: string;
+  /** Operator only: `--sync-period` (default: the operator's own, 60s). */
+  syncPeriod?: string;
 }
 
 async function startSvc(
@@ -111,6 +113,7 @@ export async function startOperatorProcess(options: SvcProcessOptions): Promise<
       `--metrics-bind-address=127.0.0.1:${metrics}`,
       `--health-probe-bind-address=127.0.0.1:${probes}`,
       `--webhook-bind-address=127.0.0.1:${webhook}`,
+      ...(options.syncPeriod ? [`--sync-period=${options.syncPeriod}`] : []),
     ],
     {},
     `http://127.0.0.1:${probes}/readyz`,
