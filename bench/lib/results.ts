@@ -37,7 +37,9 @@ export function versions() {
       return 'unknown'; // Not a git checkout: the package version alone identifies svc.
     }
   };
-  const commit = git('describe', '--always', '--dirty');
+  // Uncommitted changes outside bench/results/ make the measured code differ from the commit: say so.
+  const dirty = git('status', '--porcelain', '--', '.', ':!bench/results') !== '';
+  const commit = `${git('rev-parse', '--short', 'HEAD')}${dirty ? '-dirty' : ''}`;
   // A run on a merge (bench + a branch under test) names what was merged.
   const parents = git('log', '-1', '--format=%p', 'HEAD').split(' ');
   return {
