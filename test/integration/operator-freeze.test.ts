@@ -1,42 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
   createApp,
-  createNamespace,
-  deleteNamespaces,
   getObject,
   patchSpec,
   requestOperation,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-freeze');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-freeze');
+const { org } = suite;
 
 describe('freeze and approval', () => {
   it('freeze holds automated and manual syncs while health still reconciles; unfreeze releases them', async () => {
-    const repo = await git.createRepo(unique('frz'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
+    const repo = await suite.git.createRepo(unique('frz'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'frz', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },
@@ -69,10 +50,9 @@ describe('freeze and approval', () => {
   });
 
   it('requiresApproval stages a sync as Held; Approve applies the staged revision', async () => {
-    const repo = await git.createRepo(unique('appr'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
+    const repo = await suite.git.createRepo(unique('appr'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'appr', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },
@@ -99,10 +79,9 @@ describe('freeze and approval', () => {
   });
 
   it('automated with requiresApproval stages upstream changes instead of applying them', async () => {
-    const repo = await git.createRepo(unique('autoappr'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('autoappr'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'autoappr', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },

@@ -1,43 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
   createApp,
-  createNamespace,
-  deleteNamespaces,
   getObject,
   patchSpec,
   requestOperation,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-rollback');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-rollback');
+const { org } = suite;
 
 describe('rollback', () => {
   it('applies the old revision, records operationState, prunes what the newer one added; automated returns to head', async () => {
-    const repo = await git.createRepo(unique('rb'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
+    const repo = await suite.git.createRepo(unique('rb'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
     const c2 = await repo.commit({ 'm/a.yaml': configMapYaml('a', { v: '2' }), 'm/b.yaml': configMapYaml('b') }, 'v2');
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'rb', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },
@@ -73,10 +54,9 @@ describe('rollback', () => {
   });
 
   it('a rollback to an unknown revision fails the operation and changes nothing', async () => {
-    const repo = await git.createRepo(unique('rbbad'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('rbbad'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'rbbad', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },
