@@ -22,17 +22,7 @@ async function deployed(name: string, annotations?: Record<string, string>) {
     'm/web.yaml': deploymentYaml('web'),
     'm/cm.yaml': configMapYaml('cm'),
   });
-  const dest = suite.dest();
-  await createApp(
-    org,
-    name,
-    {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    },
-    annotations,
-  );
+  const dest = await suite.gitApp(name, repo, { syncPolicy: { automated: true } }, annotations);
   const app = await waitForApp(org, name, 'synced', (a) => a.status?.syncStatus === 'Synced');
   expect(app.metadata.finalizers).toContain('cd.svc.space/resources');
   return dest;

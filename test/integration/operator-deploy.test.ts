@@ -150,12 +150,7 @@ spec:
       'm/zz-crd.yaml': crd,
     });
     const head = await repo.head();
-    const dest = suite.dest();
-    await createApp(org, 'crd', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, prune: true },
-    });
+    const dest = await suite.gitApp('crd', repo, { syncPolicy: { automated: true, prune: true } });
     await waitForApp(org, 'crd', 'Synced/Healthy', synced(head));
     const widget = await getObject(`${group}/v1`, 'Widget', dest, 'w1');
     expect(widget?.['spec']).toEqual({ size: 3 });

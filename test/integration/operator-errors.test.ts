@@ -28,12 +28,7 @@ describe('sync errors', () => {
       'm/b.yaml': configMapYaml('b'),
     });
     const c1 = await repo.head();
-    const dest = suite.dest();
-    await createApp(org, 'broken', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, prune: true },
-    });
+    const dest = await suite.gitApp('broken', repo, { syncPolicy: { automated: true, prune: true } });
     await waitForApp(org, 'broken', 'first sync', (a) => a.status?.revision === c1);
     await repo.commit({ 'm/b.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [b\n' }, 'break b');
     const failed = await waitForApp(org, 'broken', 'SyncError', (a) => syncError(a)?.status === 'True');

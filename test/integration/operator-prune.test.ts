@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configMapYaml, createApp, getObject, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
+import { configMapYaml, getObject, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
 
 const suite = useOperatorSuite('org-prune');
 const { org } = suite;
@@ -10,12 +10,7 @@ async function deployTwo(name: string, prune: boolean) {
     'm/b.yaml': configMapYaml('b'),
   });
   const c1 = await repo.head();
-  const dest = suite.dest();
-  await createApp(org, name, {
-    source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-    destination: { namespace: dest },
-    syncPolicy: { automated: true, prune },
-  });
+  const dest = await suite.gitApp(name, repo, { syncPolicy: { automated: true, prune } });
   await waitForApp(org, name, 'first sync', (a) => a.status?.revision === c1);
   return { repo, dest };
 }
@@ -55,12 +50,7 @@ describe('prune', () => {
       'm/s.yaml': 'apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {x: y}\n',
     });
     const c1 = await repo.head();
-    const dest = suite.dest();
-    await createApp(org, 'kinds', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, prune: true },
-    });
+    const dest = await suite.gitApp('kinds', repo, { syncPolicy: { automated: true, prune: true } });
     const first = await waitForApp(org, 'kinds', 'first sync', (a) => a.status?.revision === c1);
     expect(first.status?.appliedKinds).toEqual(['v1/ConfigMap', 'v1/Secret']);
     const c2 = await repo.commit({ 'm/s.yaml': null }, 'no more secrets');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
-  createApp,
   getObject,
   patchSpec,
   requestOperation,
@@ -18,12 +17,7 @@ describe('rollback', () => {
     const repo = await suite.git.createRepo(unique('rb'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
     const c2 = await repo.commit({ 'm/a.yaml': configMapYaml('a', { v: '2' }), 'm/b.yaml': configMapYaml('b') }, 'v2');
-    const dest = suite.dest();
-    await createApp(org, 'rb', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { prune: true },
-    });
+    const dest = await suite.gitApp('rb', repo, { syncPolicy: { prune: true } });
     const sync = await requestOperation(org, 'rb', 'Sync');
     await waitForApp(org, 'rb', 'sync to c2', (a) => a.status?.operationState?.id === sync && a.status.revision === c2);
     expect(await getObject('v1', 'ConfigMap', dest, 'b')).toBeDefined();
@@ -56,12 +50,7 @@ describe('rollback', () => {
   it('a rollback to an unknown revision fails the operation and changes nothing', async () => {
     const repo = await suite.git.createRepo(unique('rbbad'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = suite.dest();
-    await createApp(org, 'rbbad', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    });
+    await suite.gitApp('rbbad', repo, { syncPolicy: { automated: true } });
     await waitForApp(org, 'rbbad', 'first sync', (a) => a.status?.revision === c1);
     const id = await requestOperation(org, 'rbbad', 'Rollback', 'f'.repeat(40));
     const app = await waitForApp(

@@ -70,6 +70,16 @@ export interface OperatorSuite {
   readonly op: TestOperator;
   /** A fresh destination namespace name, deleted with the org namespace after the file's tests. */
   dest(): string;
+  /**
+   * Creates the App `name` with a Git source (`repo`, path `m`) deploying into a fresh destination namespace (see
+   * `dest`), the rest of its spec from `spec`; returns the destination namespace.
+   */
+  gitApp(
+    name: string,
+    repo: { url: string },
+    spec?: Omit<AppSpec, 'source' | 'destination'>,
+    annotations?: Record<string, string>,
+  ): Promise<string>;
 }
 
 /**
@@ -85,6 +95,11 @@ export function useOperatorSuite(
   const dests: string[] = [];
   let git: GitServer | undefined;
   let op: TestOperator | undefined;
+  const dest = (): string => {
+    const name = unique('dest');
+    dests.push(name);
+    return name;
+  };
 
   beforeAll(async () => {
     git = await startGitServer();
@@ -108,10 +123,16 @@ export function useOperatorSuite(
       if (!op) throw new Error('no operator: it starts in beforeAll unless the suite was asked for none');
       return op;
     },
-    dest() {
-      const name = unique('dest');
-      dests.push(name);
-      return name;
+    dest,
+    async gitApp(name, repo, spec = {}, annotations) {
+      const namespace = dest();
+      await createApp(
+        org,
+        name,
+        { source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } }, destination: { namespace }, ...spec },
+        annotations,
+      );
+      return namespace;
     },
   };
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
-  createApp,
   getApp,
   getObject,
   requestOperation,
@@ -17,12 +16,7 @@ describe('automated and manual sync', () => {
   it('automated: a new commit is applied on the next reconcile', async () => {
     const repo = await suite.git.createRepo(unique('auto'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = suite.dest();
-    await createApp(org, 'auto', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    });
+    const dest = await suite.gitApp('auto', repo, { syncPolicy: { automated: true } });
     await waitForApp(org, 'auto', 'first sync', (a) => a.status?.revision === c1);
     const c2 = await repo.commit({ 'm/b.yaml': configMapYaml('b') }, 'add b');
     const app = await waitForApp(
@@ -39,11 +33,7 @@ describe('automated and manual sync', () => {
   it('manual: OutOfSync until a Sync operation, which is recorded in operationState', async () => {
     const repo = await suite.git.createRepo(unique('manual'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = suite.dest();
-    await createApp(org, 'manual', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-    });
+    const dest = await suite.gitApp('manual', repo);
     const seen = await waitForApp(org, 'manual', 'observed', (a) => a.status?.observedRevision === c1);
     expect(seen.status?.syncStatus).toBe('OutOfSync');
     expect(seen.status?.revision).toBeUndefined();
