@@ -53,6 +53,15 @@ export class ExecError extends Error {
   }
 }
 
+/** The last non-empty line of a child's output (its usual way of saying why it failed), or 'unknown error'. */
+export function lastLine(text: string): string {
+  const lines = text
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  return lines.at(-1) ?? 'unknown error';
+}
+
 /**
  * Runs `file args...` and resolves with its output when it exits 0; rejects with ExecError otherwise.
  * Output is decoded as UTF-8.

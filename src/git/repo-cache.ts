@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitFetchError, GitRefError } from './errors.ts';
-import { ExecError, execFile } from './exec.ts';
+import { ExecError, execFile, lastLine } from './exec.ts';
 
 export interface RepoCacheOptions {
   /** Directory holding one bare repository per URL. */
@@ -95,7 +95,7 @@ export class RepoCache {
         { timeoutMs: this.#fetchTimeoutMs },
       );
     } catch (err) {
-      const why = err instanceof ExecError ? lastLine(err.stderr) : String(err);
+      const why = err instanceof ExecError ? lastLine(err.stderr).replace(/^fatal:\s*/, '') : String(err);
       throw new GitFetchError(`cannot fetch ${url}: ${why}`, { cause: err });
     }
     this.#fetchedAt.set(url, started);
@@ -171,12 +171,4 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function lastLine(text: string): string {
-  const lines = text
-    .trim()
-    .split('\n')
-    .filter((l) => l.trim() !== '');
-  return (lines.at(-1) ?? 'unknown error').replace(/^fatal:\s*/, '');
 }

@@ -61,21 +61,18 @@ export class OperatorMetrics {
 
   /** Sets the App's info series (removing its previous one). */
   observeApp(app: AppKey, sync: SyncStatus, health: HealthStatus): void {
-    const id = `${app.namespace}/${app.name}`;
-    const last = this.#last.get(id);
-    if (last)
-      this.#info.remove({
-        namespace: app.namespace,
-        name: app.name,
-        sync_status: last.sync,
-        health_status: last.health,
-      });
+    const id = this.#removeInfo(app);
     this.#info.set({ namespace: app.namespace, name: app.name, sync_status: sync, health_status: health }, 1);
     this.#last.set(id, { sync, health });
   }
 
   /** Drops the series of a deleted App. */
   forgetApp(app: AppKey): void {
+    this.#last.delete(this.#removeInfo(app));
+  }
+
+  /** Removes the App's current info series, if it has one; returns the App's key in `#last`. */
+  #removeInfo(app: AppKey): string {
     const id = `${app.namespace}/${app.name}`;
     const last = this.#last.get(id);
     if (last)
@@ -85,7 +82,7 @@ export class OperatorMetrics {
         sync_status: last.sync,
         health_status: last.health,
       });
-    this.#last.delete(id);
+    return id;
   }
 
   operation(kind: string, phase: string): void {

@@ -4,7 +4,7 @@
  */
 import { relative } from 'node:path';
 import { resolveInside } from '../git/checkout.ts';
-import { ExecError, execFile } from '../git/exec.ts';
+import { ExecError, execFile, lastLine } from '../git/exec.ts';
 import { parseManifests } from './parse.ts';
 import { type KubeObject, ManifestError } from './types.ts';
 
@@ -55,9 +55,7 @@ export async function renderKustomize(
 /** The tool's own explanation, without paths of our temporary directories. */
 export function reason(err: unknown): string {
   const text = err instanceof ExecError ? err.stderr : err instanceof Error ? err.message : String(err);
-  const lines = text
-    .trim()
-    .split('\n')
-    .filter((l) => l.trim() !== '');
-  return (lines.at(-1) ?? 'unknown error').replace(/\/tmp\/svc-checkout-[^/\s]+\/?/g, '').replace(/^Error:\s*/, '');
+  return lastLine(text)
+    .replace(/\/tmp\/svc-checkout-[^/\s]+\/?/g, '')
+    .replace(/^Error:\s*/, '');
 }

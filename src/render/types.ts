@@ -3,20 +3,13 @@
  * Kubernetes objects; the operator applies them. Renderers never talk to a cluster.
  */
 import { InputError } from '../core/errors.ts';
+import type { AnyObject } from '../kube/objects.ts';
 
-/** A rendered Kubernetes object, as plain JSON. */
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
+/**
+ * A rendered Kubernetes object, as plain JSON. It is the object shape of src/kube (one definition): what a renderer
+ * returns is what the operator applies. Only the type is shared; renderers still never talk to a cluster.
+ */
+export type KubeObject = AnyObject;
 
 /** A manifest that cannot be rendered: names the file (relative to the repository) and the reason. */
 export class ManifestError extends InputError {

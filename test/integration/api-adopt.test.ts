@@ -3,18 +3,9 @@
  * listed with whether their selector matches the rendered labels; adopting a matching one creates an image-source
  * App (audited app.adopt); a non-matching selector is 409; bad bodies 400 and nothing written.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANAGED_LABEL } from '../../src/core/app-schema.ts';
-import {
-  AppResources,
-  addMember,
-  createOrg,
-  signUp,
-  startTestApi,
-  type TestApi,
-  type TestUser,
-} from './api-support.ts';
+import { type AppResources, signUpMember, startOrgApi, type TestApi, type TestUser } from './api-support.ts';
 
 type Json = Record<string, unknown>;
 const rendered = (name: string) => ({
@@ -32,16 +23,10 @@ describe('adopt API', () => {
   let dest: string;
 
   beforeAll(async () => {
-    const kubeconfig = inject('mgmtKubeconfig');
-    api = await startTestApi({ mgmtKubeconfig: kubeconfig });
-    kube = new AppResources(kubeconfig);
-    const suffix = randomBytes(3).toString('hex');
-    owner = await signUp(api, 'owner');
-    const orgId = await createOrg(api, owner, `adopt-${suffix}`);
-    orgNs = `org-adopt-${suffix}`;
-    viewer = await signUp(api, 'viewer');
-    await addMember(api, owner, orgId, viewer, 'viewer');
-    dest = `legacy-${suffix}`;
+    const started = await startOrgApi('adopt');
+    ({ api, kube, owner, orgNs } = started);
+    viewer = await signUpMember(api, owner, started.orgId, 'viewer', 'viewer');
+    dest = `legacy-${started.suffix}`;
     await kube.deployment(dest, 'shop', rendered('shop'));
     await kube.deployment(dest, 'old', { app: 'old' });
     await kube.deployment(dest, 'managed', rendered('managed'), { [MANAGED_LABEL]: 'managed' });

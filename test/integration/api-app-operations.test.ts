@@ -4,15 +4,13 @@
  * 409 while one is pending), audit each call, and refuse bad bodies; status (with wait), events and history read
  * what the operator records (played here by writing the status subresource).
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AppResources,
-  addMember,
-  createOrg,
+  type AppResources,
+  auditEntries,
   mintKey,
-  signUp,
-  startTestApi,
+  signUpMember,
+  startOrgApi,
   type TestApi,
   type TestUser,
 } from './api-support.ts';
@@ -29,26 +27,17 @@ describe('app operations API', () => {
   /** Destination namespace, unique per run so events of other runs never mix in. */
   let d: string;
 
-  async function audit(action: string, name: string): Promise<Json[]> {
-    const res = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit?limit=200', { cookie: owner.cookie });
-    return res.body.entries.filter((e) => e['action'] === action && e['resource_name'] === name);
-  }
+  const audit = (action: string, name: string) => auditEntries(api, owner, action, name);
   async function create(body: Json): Promise<void> {
     const res = await api.call('POST', '/api/v1/apps', { cookie: owner.cookie, body });
     expect(res.status).toBe(201);
   }
 
   beforeAll(async () => {
-    const kubeconfig = inject('mgmtKubeconfig');
-    api = await startTestApi({ mgmtKubeconfig: kubeconfig });
-    kube = new AppResources(kubeconfig);
-    const suffix = randomBytes(3).toString('hex');
-    owner = await signUp(api, 'owner');
-    const orgId = await createOrg(api, owner, `ops-${suffix}`);
-    ns = `org-ops-${suffix}`;
-    d = `web-${suffix}`;
-    viewer = await signUp(api, 'viewer');
-    await addMember(api, owner, orgId, viewer, 'viewer');
+    const started = await startOrgApi('ops');
+    ({ api, kube, owner, orgNs: ns } = started);
+    d = `web-${started.suffix}`;
+    viewer = await signUpMember(api, owner, started.orgId, 'viewer', 'viewer');
     await create({
       name: 'web',
       namespace: d,

@@ -3,15 +3,15 @@
  * namespace mismatch), clone, preview, delete; the App resource written and the audit entry; API keys of each
  * ceiling and scope; cross-org isolation; bad input writes nothing.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AppResources,
-  addMember,
+  type AppResources,
+  auditEntries,
   createOrg,
   mintKey,
   signUp,
-  startTestApi,
+  signUpMember,
+  startOrgApi,
   type TestApi,
   type TestUser,
 } from './api-support.ts';
@@ -35,23 +35,14 @@ describe('apps API', () => {
   let orgNs: string;
   let otherNs: string;
 
-  async function audit(action: string, name: string): Promise<Json[]> {
-    const res = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit?limit=200', { cookie: owner.cookie });
-    return res.body.entries.filter((e) => e['action'] === action && e['resource_name'] === name);
-  }
+  const audit = (action: string, name: string) => auditEntries(api, owner, action, name);
 
   beforeAll(async () => {
-    const kubeconfig = inject('mgmtKubeconfig');
-    api = await startTestApi({ mgmtKubeconfig: kubeconfig });
-    kube = new AppResources(kubeconfig);
-    const suffix = randomBytes(3).toString('hex');
-    owner = await signUp(api, 'owner');
-    const orgId = await createOrg(api, owner, `apps-${suffix}`);
-    orgNs = `org-apps-${suffix}`;
-    viewer = await signUp(api, 'viewer');
-    await addMember(api, owner, orgId, viewer, 'viewer');
-    contributor = await signUp(api, 'contrib');
-    await addMember(api, owner, orgId, contributor, 'contributor');
+    const started = await startOrgApi('apps');
+    ({ api, kube, owner, orgNs } = started);
+    const { orgId, suffix } = started;
+    viewer = await signUpMember(api, owner, orgId, 'viewer', 'viewer');
+    contributor = await signUpMember(api, owner, orgId, 'contrib', 'contributor');
     other = await signUp(api, 'other');
     await createOrg(api, other, `apps-other-${suffix}`);
     otherNs = `org-apps-other-${suffix}`;

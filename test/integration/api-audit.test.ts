@@ -4,7 +4,7 @@
  * route edits or deletes them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createOrg, mintKey, signUp, startTestApi, type TestApi, type TestUser } from './api-support.ts';
+import { createOrg, mintKey, signUp, signUpMember, startTestApi, type TestApi, type TestUser } from './api-support.ts';
 
 type Json = Record<string, unknown>;
 
@@ -20,10 +20,8 @@ describe('audit API', () => {
     api = await startTestApi();
     owner = await signUp(api, 'owner');
     const orgId = await createOrg(api, owner, 'audited');
-    contributor = await signUp(api, 'contrib');
-    await addMember(api, owner, orgId, contributor, 'member');
-    viewer = await signUp(api, 'viewer');
-    await addMember(api, owner, orgId, viewer, 'viewer');
+    contributor = await signUpMember(api, owner, orgId, 'contrib', 'member');
+    viewer = await signUpMember(api, owner, orgId, 'viewer', 'viewer');
     other = await signUp(api, 'other');
     await createOrg(api, other, 'elsewhere');
     // 230 state-changing calls: key mints, each audited as apikey.create.

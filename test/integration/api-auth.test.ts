@@ -11,6 +11,7 @@ import {
   mintKey,
   signIn,
   signUp,
+  signUpMember,
   startTestApi,
   TEST_POSTGRES_URL,
   type TestApi,
@@ -31,8 +32,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       api = await startTestApi({ database });
       owner = await signUp(api, 'owner');
       orgId = await createOrg(api, owner, `acme-${database}`);
-      viewer = await signUp(api, 'viewer');
-      await addMember(api, owner, orgId, viewer, 'viewer');
+      viewer = await signUpMember(api, owner, orgId, 'viewer', 'viewer');
       outsider = await signUp(api, 'outsider');
       await createOrg(api, outsider, `other-${database}`);
     });
@@ -405,8 +405,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
 
     it('takes every grant away from the keys of a member who leaves the org', async () => {
-      const leaver = await signUp(api, 'leaver');
-      await addMember(api, owner, orgId, leaver, 'admin');
+      const leaver = await signUpMember(api, owner, orgId, 'leaver', 'admin');
       const { key } = await mintKey(api, { cookie: leaver.cookie }, { role: 'admin' });
       const before = await api.call<{ allowed: boolean }>('POST', '/api/v1/auth/can-i', {
         key,

@@ -3,10 +3,9 @@
  * image tag to its digest; promote copies the source app's applied digest onto the target as a Deploy with that
  * exact digest when the target repository has it, and answers 502 when it does not.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Registry, startRegistry } from '../harness/index.ts';
-import { AppResources, createOrg, signUp, startTestApi, type TestApi, type TestUser } from './api-support.ts';
+import { type AppResources, startOrgApi, type TestApi, type TestUser } from './api-support.ts';
 
 type Json = Record<string, unknown>;
 
@@ -21,15 +20,11 @@ describe('promote and preview with a registry', () => {
   let digest: string;
 
   beforeAll(async () => {
-    const kubeconfig = inject('mgmtKubeconfig');
     registry = await startRegistry();
     digest = (await registry.pushImage('team/shop', '1.0', { content: 'v1' })).digest;
-    api = await startTestApi({ mgmtKubeconfig: kubeconfig });
-    kube = new AppResources(kubeconfig);
-    const suffix = randomBytes(3).toString('hex');
-    owner = await signUp(api, 'owner');
-    await createOrg(api, owner, `promo-${suffix}`);
-    ns = `org-promo-${suffix}`;
+    const started = await startOrgApi('promo');
+    ({ api, kube, owner, orgNs: ns } = started);
+    const { suffix } = started;
     staging = `staging-${suffix}`;
     prod = `prod-${suffix}`;
     for (const [name, namespace] of [

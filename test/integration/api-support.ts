@@ -17,6 +17,7 @@ import {
 } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../src/core/app-schema.ts';
@@ -191,6 +192,63 @@ export async function addMember(
     body: { organizationId: orgId },
   });
   if (active.status !== 200) throw new Error(`set-active failed: ${active.status} ${JSON.stringify(active.body)}`);
+}
+
+/** Signs a new user up and makes them a member of the owner's org with `role` (see addMember). */
+export async function signUpMember(
+  api: TestApi,
+  owner: TestUser,
+  orgId: string,
+  name: string,
+  role: 'admin' | 'contributor' | 'member' | 'viewer',
+): Promise<TestUser> {
+  const user = await signUp(api, name);
+  await addMember(api, owner, orgId, user, role);
+  return user;
+}
+
+/** An API server on the harness's management cluster with a fresh owner and their org. */
+export interface OrgApi {
+  api: TestApi;
+  kube: AppResources;
+  owner: TestUser;
+  orgId: string;
+  /** The org's namespace, `org-<slug>`, which holds its App resources. */
+  orgNs: string;
+  /** The random hex that ends the org's slug `<prefix>-<suffix>`, for other names unique to the run. */
+  suffix: string;
+}
+
+/**
+ * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
+ * `<prefix>-<random hex>` (active in the owner's session). Closes the server again when a step after its start fails.
+ */
+export async function startOrgApi(prefix: string): Promise<OrgApi> {
+  const kubeconfig = inject('mgmtKubeconfig');
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig });
+  try {
+    const kube = new AppResources(kubeconfig);
+    const suffix = randomBytes(3).toString('hex');
+    const owner = await signUp(api, 'owner');
+    const orgId = await createOrg(api, owner, `${prefix}-${suffix}`);
+    return { api, kube, owner, orgId, orgNs: `org-${prefix}-${suffix}`, suffix };
+  } catch (err) {
+    await api.close();
+    throw err;
+  }
+}
+
+/** The newest 200 audit entries, read as `reader`, filtered to `action` on the resource named `name`. */
+export async function auditEntries(
+  api: TestApi,
+  reader: TestUser,
+  action: string,
+  name: string,
+): Promise<Record<string, unknown>[]> {
+  const res = await api.call<{ entries: Record<string, unknown>[] }>('GET', '/api/v1/audit?limit=200', {
+    cookie: reader.cookie,
+  });
+  return res.body.entries.filter((e) => e['action'] === action && e['resource_name'] === name);
 }
 
 /** Mints an API key for the caller; returns the plaintext and the id. */

@@ -1,55 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APP_API_VERSION, APP_KIND } from '../../src/core/app-schema.ts';
-import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
+import { waitUntil } from '../harness/index.ts';
 import {
   configMapYaml,
   createApp,
-  createNamespace,
-  deleteNamespaces,
   deploymentYaml,
+  eventsAbout,
   getApp,
   getObject,
   kube,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-delete');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org, { tuning: { deleteTimeoutMs: 2000 } });
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-delete', { tuning: { deleteTimeoutMs: 2000 } });
+const { org } = suite;
 
 async function deployed(name: string, annotations?: Record<string, string>) {
-  const repo = await git.createRepo(unique(name), {
+  const repo = await suite.git.createRepo(unique(name), {
     'm/web.yaml': deploymentYaml('web'),
     'm/cm.yaml': configMapYaml('cm'),
   });
-  const dest = unique('dest');
-  dests.push(dest);
-  await createApp(
-    org,
-    name,
-    {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    },
-    annotations,
-  );
+  const dest = await suite.gitApp(name, repo, { syncPolicy: { automated: true } }, annotations);
   const app = await waitForApp(org, name, 'synced', (a) => a.status?.syncStatus === 'Synced');
   expect(app.metadata.finalizers).toContain('cd.svc.space/resources');
   return dest;
@@ -83,18 +56,15 @@ describe('deleting an App', () => {
   });
 
   it('an unreachable destination does not wedge the deletion forever', async () => {
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'wedged', {
-      source: { type: 'Git', git: { repoURL: `${git.baseURL}/nothing.git` } },
+      source: { type: 'Git', git: { repoURL: `${suite.git.baseURL}/nothing.git` } },
       destination: { namespace: dest, cluster: 'cluster-that-does-not-exist' },
     });
     await waitForApp(org, 'wedged', 'finalizer added', (a) => (a.metadata.finalizers ?? []).length > 0);
     await deleteApp('wedged');
     await gone('wedged');
-    const events = await kube().client.request<{ items: { reason: string }[] }>(`/api/v1/namespaces/${org}/events`, {
-      query: { fieldSelector: 'involvedObject.name=wedged' },
-    });
-    expect(events.items.map((e) => e.reason)).toContain('DeleteAbandoned');
+    const events = await eventsAbout(org, 'wedged');
+    expect(events.map((e) => e.reason)).toContain('DeleteAbandoned');
   });
 });

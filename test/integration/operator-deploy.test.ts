@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
   createApp,
-  createNamespace,
-  deleteNamespaces,
   deploymentYaml,
   getObject,
   kube,
   managers,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-deploy');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-deploy');
+const { org } = suite;
 
 const synced = (rev: string) => (a: { status?: { syncStatus?: string; healthStatus?: string; revision?: string } }) =>
   a.status?.syncStatus === 'Synced' && a.status.healthStatus === 'Healthy' && a.status.revision === rev;
@@ -44,13 +26,12 @@ async function expectDeployed(dest: string, appName: string, deployment: string)
 
 describe('deploying Git sources', () => {
   it('Raw: objects exist with the label and field manager, Pods go Ready, App Synced/Healthy at the commit', async () => {
-    const repo = await git.createRepo(unique('raw'), {
+    const repo = await suite.git.createRepo(unique('raw'), {
       'deploy/web.yaml': deploymentYaml('web', 2),
       'deploy/cm.yml': configMapYaml('settings'),
     });
     const head = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'raw', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'deploy' } },
       destination: { namespace: dest },
@@ -74,19 +55,19 @@ describe('deploying Git sources', () => {
     const ns = await getObject('v1', 'Namespace', undefined, dest);
     expect(ns?.metadata.labels?.['cd.svc.space/created-for-app']).toBe('raw');
 
-    const metrics = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
+    const metrics = await (await fetch(`http://127.0.0.1:${suite.op.ports.metrics}/metrics`)).text();
     expect(metrics).toContain(
       `svc_app_info{namespace="${org}",name="raw",sync_status="Synced",health_status="Healthy"} 1`,
     );
     expect(metrics).toMatch(/svc_reconcile_total\{result="success"\} \d+/);
     expect(metrics).toMatch(/svc_reconcile_duration_seconds_count\{result="success"\} \d+/);
     expect(metrics).toMatch(/svc_sync_operations_total|svc_operator_leader/);
-    expect((await fetch(`http://127.0.0.1:${op.ports.probes}/healthz`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${op.ports.probes}/readyz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${suite.op.ports.probes}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${suite.op.ports.probes}/readyz`)).status).toBe(200);
   });
 
   it('Kustomize: images, namePrefix and components are applied', async () => {
-    const repo = await git.createRepo(unique('kust'), {
+    const repo = await suite.git.createRepo(unique('kust'), {
       'app/kustomization.yaml': 'resources: [web.yaml]\n',
       'app/web.yaml': deploymentYaml('web', 1, 'nginx:1.0'),
       'app/extra/kustomization.yaml':
@@ -94,8 +75,7 @@ describe('deploying Git sources', () => {
       'app/extra/cm.yaml': configMapYaml('extra'),
     });
     const head = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'kust', {
       source: {
         type: 'Git',
@@ -117,7 +97,7 @@ describe('deploying Git sources', () => {
   });
 
   it('Helm: helm template with release name, values file and inline values', async () => {
-    const repo = await git.createRepo(unique('helm'), {
+    const repo = await suite.git.createRepo(unique('helm'), {
       'chart/Chart.yaml': 'apiVersion: v2\nname: demo\nversion: 0.1.0\n',
       'chart/values.yaml': 'replicas: 1\ncolor: blue\n',
       'chart/prod-values.yaml': 'replicas: 2\n',
@@ -129,8 +109,7 @@ describe('deploying Git sources', () => {
         'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\ndata:\n  color: {{ .Values.color | quote }}\n',
     });
     const head = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
+    const dest = suite.dest();
     await createApp(org, 'helmapp', {
       source: {
         type: 'Git',
@@ -166,18 +145,12 @@ spec:
     storage: true
     schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
 `;
-    const repo = await git.createRepo(unique('crd'), {
+    const repo = await suite.git.createRepo(unique('crd'), {
       'm/aa-widget.yaml': `apiVersion: ${group}/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n`,
       'm/zz-crd.yaml': crd,
     });
     const head = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'crd', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, prune: true },
-    });
+    const dest = await suite.gitApp('crd', repo, { syncPolicy: { automated: true, prune: true } });
     await waitForApp(org, 'crd', 'Synced/Healthy', synced(head));
     const widget = await getObject(`${group}/v1`, 'Widget', dest, 'w1');
     expect(widget?.['spec']).toEqual({ size: 3 });

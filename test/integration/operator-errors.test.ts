@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import { DEFAULT_TUNING } from '../../src/operator/index.ts';
-import { type GitServer, startGitServer } from '../harness/index.ts';
 import {
   configMapYaml,
   createApp,
-  createNamespace,
-  deleteNamespaces,
   getObject,
   patchSpec,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-errors');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-errors');
+const { org } = suite;
 
 const syncError = (a: AppResource) => a.status?.conditions?.find((c) => c.type === 'SyncError');
 
@@ -41,18 +23,12 @@ describe('sync errors', () => {
   });
 
   it('a broken manifest: SyncError naming the file, nothing deleted, retried until fixed', async () => {
-    const repo = await git.createRepo(unique('broken'), {
+    const repo = await suite.git.createRepo(unique('broken'), {
       'm/a.yaml': configMapYaml('a'),
       'm/b.yaml': configMapYaml('b'),
     });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'broken', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, prune: true },
-    });
+    const dest = await suite.gitApp('broken', repo, { syncPolicy: { automated: true, prune: true } });
     await waitForApp(org, 'broken', 'first sync', (a) => a.status?.revision === c1);
     await repo.commit({ 'm/b.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [b\n' }, 'break b');
     const failed = await waitForApp(org, 'broken', 'SyncError', (a) => syncError(a)?.status === 'True');
@@ -67,11 +43,11 @@ describe('sync errors', () => {
   });
 
   it('an unreachable repository, an unknown branch and an escaping path each give a clear SyncError', async () => {
-    const repo = await git.createRepo(unique('ok'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('ok'), { 'm/a.yaml': configMapYaml('a') });
     const cases: { name: string; git: Record<string, string>; message: RegExp }[] = [
       {
         name: 'unreachable',
-        git: { repoURL: `${git.baseURL}/does-not-exist.git` },
+        git: { repoURL: `${suite.git.baseURL}/does-not-exist.git` },
         message: /cannot fetch .*does-not-exist\.git/,
       },
       { name: 'nobranch', git: { repoURL: repo.url, branch: 'nope' }, message: /branch "nope" not found/ },
@@ -82,8 +58,7 @@ describe('sync errors', () => {
       },
     ];
     for (const c of cases) {
-      const dest = unique('dest');
-      dests.push(dest);
+      const dest = suite.dest();
       await createApp(org, c.name, {
         source: { type: 'Git', git: c.git as { repoURL: string } },
         destination: { namespace: dest },

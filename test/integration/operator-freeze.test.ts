@@ -1,47 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
-  createApp,
-  createNamespace,
-  deleteNamespaces,
   getObject,
   patchSpec,
   requestOperation,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-freeze');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-freeze');
+const { org } = suite;
 
 describe('freeze and approval', () => {
   it('freeze holds automated and manual syncs while health still reconciles; unfreeze releases them', async () => {
-    const repo = await git.createRepo(unique('frz'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
+    const repo = await suite.git.createRepo(unique('frz'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'frz', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    });
+    const dest = await suite.gitApp('frz', repo, { syncPolicy: { automated: true } });
     await waitForApp(org, 'frz', 'first sync', (a) => a.status?.revision === c1);
     await patchSpec(org, 'frz', { freeze: true });
     const c2 = await repo.commit({ 'm/a.yaml': configMapYaml('a', { v: '2' }) }, 'v2');
@@ -69,15 +44,9 @@ describe('freeze and approval', () => {
   });
 
   it('requiresApproval stages a sync as Held; Approve applies the staged revision', async () => {
-    const repo = await git.createRepo(unique('appr'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
+    const repo = await suite.git.createRepo(unique('appr'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'appr', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { requiresApproval: true },
-    });
+    const dest = await suite.gitApp('appr', repo, { syncPolicy: { requiresApproval: true } });
     const id = await requestOperation(org, 'appr', 'Sync');
     const held = await waitForApp(org, 'appr', 'held', (a) => a.status?.operationState?.id === id);
     expect(held.status?.operationState).toMatchObject({ kind: 'Sync', phase: 'Held', revision: c1 });
@@ -99,15 +68,9 @@ describe('freeze and approval', () => {
   });
 
   it('automated with requiresApproval stages upstream changes instead of applying them', async () => {
-    const repo = await git.createRepo(unique('autoappr'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('autoappr'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'autoappr', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, requiresApproval: true },
-    });
+    const dest = await suite.gitApp('autoappr', repo, { syncPolicy: { automated: true, requiresApproval: true } });
     const held = await waitForApp(org, 'autoappr', 'staged', (a) => a.status?.operationState?.phase === 'Held');
     expect(held.status?.operationState?.revision).toBe(c1);
     expect(await getObject('v1', 'ConfigMap', dest, 'a')).toBeUndefined();

@@ -1,44 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
-import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
+import { waitUntil } from '../harness/index.ts';
 import {
   configMapYaml,
   createApp,
-  createNamespace,
-  deleteNamespaces,
+  eventsAbout,
   getApp,
-  kube,
   requestOperation,
   startTestOperator,
   type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
+const suite = useOperatorSuite('org-leader', false);
+const { org } = suite;
+const dest = suite.dest();
 const operators: TestOperator[] = [];
-const org = unique('org-leader');
-const dest = unique('dest');
 const lease = { name: unique('svc-operator-test'), durationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 250 };
 
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-});
-
+// Registered after the suite's hooks, so it runs before them: the operators stop before the git server does.
 afterAll(async () => {
   for (const o of operators) await o.stop().catch(() => undefined);
-  await git?.stop();
-  await deleteNamespaces(org, dest);
 });
 
-async function events(name: string) {
-  const res = await kube().client.request<{ items: { reason: string; reportingInstance?: string }[] }>(
-    `/api/v1/namespaces/${org}/events`,
-    { query: { fieldSelector: `involvedObject.name=${name}` } },
-  );
-  return res.items;
-}
+const events = (name: string) => eventsAbout(org, name);
 
 describe('leader election', () => {
   it('only the leader reconciles; killed mid-sync, the other takes over and the operation completes exactly once', async () => {
@@ -51,7 +38,7 @@ describe('leader election', () => {
 
     const files: Record<string, string> = {};
     for (let i = 0; i < 150; i++) files[`m/cm-${i}.yaml`] = configMapYaml(`cm-${i}`);
-    const repo = await git.createRepo(unique('big'), files);
+    const repo = await suite.git.createRepo(unique('big'), files);
     await createApp(org, 'big', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },

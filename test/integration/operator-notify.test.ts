@@ -1,38 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatSink, type GitServer, startChatSink, startGitServer } from '../harness/index.ts';
+import { type ChatSink, startChatSink } from '../harness/index.ts';
 import {
   createApp,
-  createNamespace,
-  deleteNamespaces,
   deploymentYaml,
+  eventsAbout,
   getObject,
-  kube,
   requestOperation,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
 let sink: ChatSink;
-let op: TestOperator;
-const org = unique('org-notify');
-const dest = unique('dest');
 
+// Registered before the suite's hooks: the sink is up before the operator starts and stops after it.
 beforeAll(async () => {
-  git = await startGitServer();
   sink = await startChatSink();
-  await createNamespace(org);
-  op = await startTestOperator(org);
 });
 
 afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
   await sink?.stop();
-  await deleteNamespaces(org, dest);
 });
+
+const suite = useOperatorSuite('org-notify');
+const { org } = suite;
+const dest = suite.dest();
 
 interface Note {
   event: string;
@@ -48,7 +40,7 @@ const note = (r: { json: unknown }) => r.json as Note;
 
 describe('restart, events and notifications', () => {
   it('notifies success, restarts workloads, notifies Degraded and failure', async () => {
-    const repo = await git.createRepo(unique('notify'), { 'm/web.yaml': deploymentYaml('web') });
+    const repo = await suite.git.createRepo(unique('notify'), { 'm/web.yaml': deploymentYaml('web') });
     const c1 = await repo.head();
     await createApp(org, 'noisy', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
@@ -77,11 +69,9 @@ describe('restart, events and notifications', () => {
     )?.template;
     const annotations = template?.metadata.annotations;
     expect(annotations?.['cd.svc.space/restartedAt']).toBeDefined();
-    const events = await kube().client.request<{
-      items: { reason: string; message: string; source: { component: string } }[];
-    }>(`/api/v1/namespaces/${org}/events`, { query: { fieldSelector: 'involvedObject.name=noisy' } });
-    expect(events.items.map((e) => e.reason)).toContain('OperationSucceeded');
-    expect(events.items.every((e) => e.source.component === 'svc-operator')).toBe(true);
+    const events = await eventsAbout(org, 'noisy');
+    expect(events.map((e) => e.reason)).toContain('OperationSucceeded');
+    expect(events.every((e) => e.source.component === 'svc-operator')).toBe(true);
 
     // A workload that can never be scheduled passes its progress deadline: Degraded.
     const stuck = deploymentYaml('stuck')
@@ -99,7 +89,7 @@ describe('restart, events and notifications', () => {
   });
 
   it('a failing chat webhook never blocks reconciling', async () => {
-    const repo = await git.createRepo(unique('deaf'), { 'm/web.yaml': deploymentYaml('deaf') });
+    const repo = await suite.git.createRepo(unique('deaf'), { 'm/web.yaml': deploymentYaml('deaf') });
     await createApp(org, 'deaf', {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: dest },

@@ -1,45 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
-import {
-  configMapYaml,
-  createApp,
-  createNamespace,
-  deleteNamespaces,
-  getObject,
-  kube,
-  startTestOperator,
-  type TestOperator,
-  unique,
-  waitForApp,
-} from './operator-support.ts';
+import { describe, expect, it } from 'vitest';
+import { configMapYaml, getObject, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-prune');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-prune');
+const { org } = suite;
 
 async function deployTwo(name: string, prune: boolean) {
-  const repo = await git.createRepo(unique(name), { 'm/a.yaml': configMapYaml('a'), 'm/b.yaml': configMapYaml('b') });
-  const c1 = await repo.head();
-  const dest = unique('dest');
-  dests.push(dest);
-  await createApp(org, name, {
-    source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-    destination: { namespace: dest },
-    syncPolicy: { automated: true, prune },
+  const repo = await suite.git.createRepo(unique(name), {
+    'm/a.yaml': configMapYaml('a'),
+    'm/b.yaml': configMapYaml('b'),
   });
+  const c1 = await repo.head();
+  const dest = await suite.gitApp(name, repo, { syncPolicy: { automated: true, prune } });
   await waitForApp(org, name, 'first sync', (a) => a.status?.revision === c1);
   return { repo, dest };
 }
@@ -74,18 +45,12 @@ describe('prune', () => {
   });
 
   it('prunes across kinds that left the rendered set entirely', async () => {
-    const repo = await git.createRepo(unique('kinds'), {
+    const repo = await suite.git.createRepo(unique('kinds'), {
       'm/a.yaml': configMapYaml('a'),
       'm/s.yaml': 'apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {x: y}\n',
     });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'kinds', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true, prune: true },
-    });
+    const dest = await suite.gitApp('kinds', repo, { syncPolicy: { automated: true, prune: true } });
     const first = await waitForApp(org, 'kinds', 'first sync', (a) => a.status?.revision === c1);
     expect(first.status?.appliedKinds).toEqual(['v1/ConfigMap', 'v1/Secret']);
     const c2 = await repo.commit({ 'm/s.yaml': null }, 'no more secrets');

@@ -1,48 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
-  createApp,
-  createNamespace,
-  deleteNamespaces,
   getObject,
   patchSpec,
   requestOperation,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-rollback');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-rollback');
+const { org } = suite;
 
 describe('rollback', () => {
   it('applies the old revision, records operationState, prunes what the newer one added; automated returns to head', async () => {
-    const repo = await git.createRepo(unique('rb'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
+    const repo = await suite.git.createRepo(unique('rb'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
     const c1 = await repo.head();
     const c2 = await repo.commit({ 'm/a.yaml': configMapYaml('a', { v: '2' }), 'm/b.yaml': configMapYaml('b') }, 'v2');
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'rb', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { prune: true },
-    });
+    const dest = await suite.gitApp('rb', repo, { syncPolicy: { prune: true } });
     const sync = await requestOperation(org, 'rb', 'Sync');
     await waitForApp(org, 'rb', 'sync to c2', (a) => a.status?.operationState?.id === sync && a.status.revision === c2);
     expect(await getObject('v1', 'ConfigMap', dest, 'b')).toBeDefined();
@@ -73,15 +48,9 @@ describe('rollback', () => {
   });
 
   it('a rollback to an unknown revision fails the operation and changes nothing', async () => {
-    const repo = await git.createRepo(unique('rbbad'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('rbbad'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'rbbad', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    });
+    await suite.gitApp('rbbad', repo, { syncPolicy: { automated: true } });
     await waitForApp(org, 'rbbad', 'first sync', (a) => a.status?.revision === c1);
     const id = await requestOperation(org, 'rbbad', 'Rollback', 'f'.repeat(40));
     const app = await waitForApp(

@@ -1,18 +1,19 @@
 /**
  * Shared set-up of the operator integration tests: an in-process operator (startOperator) against the harness's
  * management control plane, watching one fresh org namespace, with short periods so tests do not wait 30–60 s.
+ * `useOperatorSuite` wires the usual fixture (git server, org namespace, operator, clean-up) into a test file.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../src/core/app-schema.ts';
 import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../../src/kube/index.ts';
 import { type OperatorOptions, type RunningOperator, startOperator } from '../../src/operator/index.ts';
-import { waitUntil } from '../harness/index.ts';
+import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 
 export const kube = (): ObjectClient => {
   const client = KubeClient.fromFile(inject('mgmtKubeconfig'));
@@ -56,6 +57,82 @@ export async function startTestOperator(
     stop: async () => {
       await op.stop();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The fixture of one operator test file; `git` and `op` exist from its beforeAll hook on. */
+export interface OperatorSuite {
+  /** The org namespace the file's Apps live in (and the operator watches). */
+  readonly org: string;
+  readonly git: GitServer;
+  /** The operator started for the file (absent when the suite was asked for none). */
+  readonly op: TestOperator;
+  /** A fresh destination namespace name, deleted with the org namespace after the file's tests. */
+  dest(): string;
+  /**
+   * Creates the App `name` with a Git source (`repo`, path `m`) deploying into a fresh destination namespace (see
+   * `dest`), the rest of its spec from `spec`; returns the destination namespace.
+   */
+  gitApp(
+    name: string,
+    repo: { url: string },
+    spec?: Omit<AppSpec, 'source' | 'destination'>,
+    annotations?: Record<string, string>,
+  ): Promise<string>;
+}
+
+/**
+ * Registers the hooks every operator test file shares: before all tests a git server, the org namespace
+ * `unique(orgPrefix)` and (unless `operator` is false) an operator watching it with `operator` options; after all
+ * tests the operator and git server stop and the org and destination namespaces are deleted. Call at file level.
+ */
+export function useOperatorSuite(
+  orgPrefix: string,
+  operator: (OperatorOptions & { leaderElect?: boolean }) | false = {},
+): OperatorSuite {
+  const org = unique(orgPrefix);
+  const dests: string[] = [];
+  let git: GitServer | undefined;
+  let op: TestOperator | undefined;
+  const dest = (): string => {
+    const name = unique('dest');
+    dests.push(name);
+    return name;
+  };
+
+  beforeAll(async () => {
+    git = await startGitServer();
+    await createNamespace(org);
+    if (operator) op = await startTestOperator(org, operator);
+  });
+
+  afterAll(async () => {
+    await op?.stop();
+    await git?.stop();
+    await deleteNamespaces(org, ...dests);
+  });
+
+  return {
+    org,
+    get git() {
+      if (!git) throw new Error('the git server starts in beforeAll: use it inside hooks and tests');
+      return git;
+    },
+    get op() {
+      if (!op) throw new Error('no operator: it starts in beforeAll unless the suite was asked for none');
+      return op;
+    },
+    dest,
+    async gitApp(name, repo, spec = {}, annotations) {
+      const namespace = dest();
+      await createApp(
+        org,
+        name,
+        { source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } }, destination: { namespace }, ...spec },
+        annotations,
+      );
+      return namespace;
     },
   };
 }
@@ -138,6 +215,22 @@ export async function waitForApp(
   } catch (err) {
     throw new Error(`${(err as Error).message}\nlast status: ${JSON.stringify(last?.status, null, 1)}`);
   }
+}
+
+/** A Kubernetes event, as far as the tests read it. */
+export interface CoreEvent {
+  reason: string;
+  message: string;
+  reportingInstance?: string;
+  source: { component: string };
+}
+
+/** The events in `namespace` about objects named `name`. */
+export async function eventsAbout(namespace: string, name: string): Promise<CoreEvent[]> {
+  const res = await kube().client.request<{ items: CoreEvent[] }>(`/api/v1/namespaces/${namespace}/events`, {
+    query: { fieldSelector: `involvedObject.name=${name}` },
+  });
+  return res.items;
 }
 
 /** A live object, or undefined. */

@@ -1,47 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   configMapYaml,
-  createApp,
-  createNamespace,
-  deleteNamespaces,
   getApp,
   getObject,
   requestOperation,
-  startTestOperator,
-  type TestOperator,
   unique,
+  useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
-const org = unique('org-sync');
-const dests: string[] = [];
-
-beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org);
-});
-
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, ...dests);
-});
+const suite = useOperatorSuite('org-sync');
+const { org } = suite;
 
 describe('automated and manual sync', () => {
   it('automated: a new commit is applied on the next reconcile', async () => {
-    const repo = await git.createRepo(unique('auto'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('auto'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'auto', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-      syncPolicy: { automated: true },
-    });
+    const dest = await suite.gitApp('auto', repo, { syncPolicy: { automated: true } });
     await waitForApp(org, 'auto', 'first sync', (a) => a.status?.revision === c1);
     const c2 = await repo.commit({ 'm/b.yaml': configMapYaml('b') }, 'add b');
     const app = await waitForApp(
@@ -56,14 +31,9 @@ describe('automated and manual sync', () => {
   });
 
   it('manual: OutOfSync until a Sync operation, which is recorded in operationState', async () => {
-    const repo = await git.createRepo(unique('manual'), { 'm/a.yaml': configMapYaml('a') });
+    const repo = await suite.git.createRepo(unique('manual'), { 'm/a.yaml': configMapYaml('a') });
     const c1 = await repo.head();
-    const dest = unique('dest');
-    dests.push(dest);
-    await createApp(org, 'manual', {
-      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
-      destination: { namespace: dest },
-    });
+    const dest = await suite.gitApp('manual', repo);
     const seen = await waitForApp(org, 'manual', 'observed', (a) => a.status?.observedRevision === c1);
     expect(seen.status?.syncStatus).toBe('OutOfSync');
     expect(seen.status?.revision).toBeUndefined();

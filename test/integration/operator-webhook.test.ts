@@ -1,33 +1,18 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitRepo, type GitServer, startGitServer } from '../harness/index.ts';
-import {
-  configMapYaml,
-  createApp,
-  createNamespace,
-  deleteNamespaces,
-  getApp,
-  kube,
-  startTestOperator,
-  type TestOperator,
-  unique,
-  waitForApp,
-} from './operator-support.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GitRepo } from '../harness/index.ts';
+import { configMapYaml, createApp, getApp, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
 
-let git: GitServer;
-let op: TestOperator;
+const suite = useOperatorSuite('org-hook', { rateLimit: { burst: 12, perMinute: 1 } });
+const { org } = suite;
+const dest = suite.dest();
 let repo: GitRepo;
 let signed: GitRepo;
-const org = unique('org-hook');
-const dest = unique('dest');
 const SECRET = 'push-secret-value';
 
 beforeAll(async () => {
-  git = await startGitServer();
-  await createNamespace(org);
-  op = await startTestOperator(org, { rateLimit: { burst: 12, perMinute: 1 } });
-  repo = await git.createRepo(unique('hooked'), { 'm/a.yaml': configMapYaml('a') });
-  signed = await git.createRepo(unique('signed'), { 'm/a.yaml': configMapYaml('s') });
+  repo = await suite.git.createRepo(unique('hooked'), { 'm/a.yaml': configMapYaml('a') });
+  signed = await suite.git.createRepo(unique('signed'), { 'm/a.yaml': configMapYaml('s') });
   await kube().apply({
     apiVersion: 'v1',
     kind: 'Secret',
@@ -47,15 +32,9 @@ beforeAll(async () => {
   await app('signed', signed.url, { secretRef: 'hook-secret' });
 });
 
-afterAll(async () => {
-  await op?.stop();
-  await git?.stop();
-  await deleteNamespaces(org, dest);
-});
-
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await fetch(`http://127.0.0.1:${op.ports.webhook}${path}`, {
+  const res = await fetch(`http://127.0.0.1:${suite.op.ports.webhook}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: raw,

@@ -78,6 +78,9 @@ function toWorkload(kind: Workload['kind'], namespace: string, o: WorkloadLike):
 }
 
 /** Access to Apps, namespaces, events and workloads on the management cluster. */
+/** A write carrying a resourceVersion lost to a concurrent change of the App (409; re-read and retry). */
+export class StaleVersionError extends ConflictError {}
+
 export class KubeApps {
   readonly #kc: KubeConfig;
   readonly #custom: CustomObjectsApi;
@@ -144,7 +147,7 @@ export class KubeApps {
       )) as AppResource;
     } catch (err) {
       if (err instanceof ApiException && err.code === 409) {
-        throw new ConflictError(`app ${name} changed concurrently; retry`, { cause: err });
+        throw new StaleVersionError(`app ${name} changed concurrently; retry`, { cause: err });
       }
       throw kubeError(err, `app ${name}`);
     }

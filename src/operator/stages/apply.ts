@@ -29,7 +29,7 @@ export function prepareObjects(objects: KubeObject[], app: AppKey): AnyObject[] 
   return labelled
     .map((o, i) => ({ o, i, rank: ORDER[o.kind] ?? 2 }))
     .sort((a, b) => a.rank - b.rank || a.i - b.i)
-    .map((x) => x.o as AnyObject);
+    .map((x) => x.o);
 }
 
 /** sha256 of the prepared set: changes whenever what would be applied changes. */
