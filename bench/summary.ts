@@ -1,10 +1,13 @@
 /**
- * `node bench/summary.ts`: prints the latest figures of bench/results/*.json as Markdown tables (for
- * bench/README.md), with each target and whether it is met.
+ * `node bench/summary.ts [--write]`: prints the latest figures of bench/results/*.json as Markdown tables, with
+ * each target and whether it is met; `--write` puts them into bench/README.md between the figures markers.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from './lib/results.ts';
+
+const lines: string[] = [];
+const emit = (line: string) => lines.push(line);
 
 // biome-ignore lint/suspicious/noExplicitAny: result files are free-form JSON written by bench/ itself
 type Json = Record<string, any>;
@@ -20,10 +23,10 @@ const converge = readdirSync(resultsDir)
   .map((f) => read(f) as Json)
   .sort((a, b) => a['summary'].n - b['summary'].n);
 if (converge.length > 0) {
-  console.log(
+  emit(
     '| N | ours | limit | ours ÷ limit | operator peak RSS | operator CPU s (+ children) | plane CPU s ours / limit | steady state, cores busy: operator + children + plane | load avg at end | run at |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  emit('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of converge) {
     const s = r['summary'];
     const sum = (o: Json | undefined) =>
@@ -34,50 +37,64 @@ if (converge.length > 0) {
               .toFixed(1),
           )
         : undefined;
-    console.log(
+    emit(
       `| ${s.n} | ${s.oursSeconds === undefined ? '–' : s.oursSeconds === null ? `timeout (${s.oursCompleted}/${s.n})` : `${s.oursSeconds} s`} | ${fmt(s.limitSeconds, ' s')} | ${fmt(s.oursOverLimit, '×')} | ${fmt(s.operatorPeakRssMiB, ' MiB')} | ${fmt(s.operatorCpuSeconds)} (+${fmt(r['ours']?.operator?.childCpuSeconds)}) | ${fmt(sum(r['ours']?.planeCpuSeconds))} / ${fmt(sum(r['limit']?.planeCpuSeconds))} | ${s.steadyOperatorCpuPerSecond === undefined ? '–' : `${s.steadyOperatorCpuPerSecond} + ${s.steadyChildCpuPerSecond} + ${s.steadyPlaneCpuPerSecond}`} | ${r['machine'].loadAverage1m5m15m?.[0] ?? '–'} | ${r['finishedAt'].slice(0, 16)} |`,
     );
   }
   const big = converge.find((r) => r['summary'].n === 1000)?.['summary'];
-  console.log('');
-  console.log(
+  emit('');
+  emit(
     `- 1000 Apps under 60 s: ${ok(big && big.oursSeconds !== null ? big.oursSeconds < 60 : big ? false : undefined)}`,
   );
-  console.log(`- operator RSS under 300 MiB at 1000 Apps: ${ok(big ? big.operatorPeakRssMiB < 300 : undefined)}`);
-  console.log(
+  emit(`- operator RSS under 300 MiB at 1000 Apps: ${ok(big ? big.operatorPeakRssMiB < 300 : undefined)}`);
+  emit(
     `- within 1.5× of the limit: ${ok(converge.every((r) => r['summary'].oursOverLimit !== undefined) ? converge.every((r) => r['summary'].oursOverLimit <= 1.5) : undefined)}`,
   );
-  console.log('');
+  emit('');
 }
 
 const push = read('push.json');
 if (push) {
   const s = push['summary'];
-  console.log(
+  emit(
     '| push: Apps × rounds | receiver answered (s, per round) | revision applied p50 | p95 | max | Synced+Healthy at it p95 | operator peak RSS |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  emit('|---|---|---|---|---|---|---|');
   const answered = (push['rounds'] as Json[]).map((r) => r['receiverAnsweredSeconds']).join(', ');
-  console.log(
+  emit(
     `| ${s.apps} × ${s.rounds} | ${answered} | ${s.revisionApplied.p50} s | ${s.revisionApplied.p95} s | ${s.revisionApplied.max} s | ${s.syncedHealthy.p95} s | ${fmt(s.operatorPeakRssMiB, ' MiB')} |`,
   );
-  console.log('');
-  console.log(`- push p95 under 2 s: ${ok(s.revisionApplied.p95 < 2)}`);
-  console.log('');
+  emit('');
+  emit(`- push p95 under 2 s: ${ok(s.revisionApplied.p95 < 2)}`);
+  emit('');
 }
 
 const api = read('api.json');
 if (api) {
-  console.log(`| api (${api['parameters'].apps} Apps) | connections | requests/s | p50 | p99 | statuses |`);
-  console.log('|---|---|---|---|---|---|');
+  emit(`| api (${api['parameters'].apps} Apps) | connections | requests/s | p50 | p99 | statuses |`);
+  emit('|---|---|---|---|---|---|');
   for (const r of api['summary'] as Json[]) {
-    console.log(
+    emit(
       `| ${r['route']} | ${r['connections']} | ${r['requestsPerSecond']} | ${r['p50Ms']} ms | ${r['p99Ms']} ms | ${JSON.stringify(r['statuses'])} |`,
     );
   }
   const list = (api['summary'] as Json[]).find((r) => r['route'] === 'GET /api/v1/apps' && r['connections'] === 1);
-  console.log('');
-  console.log(
+  emit('');
+  emit(
     `- GET /apps at 1000 Apps p99 under 50 ms (1 connection): ${ok(api['parameters'].apps >= 1000 && list ? list['p99Ms'] < 50 : undefined)}`,
   );
+}
+
+const text = lines.join('\n');
+if (process.argv.includes('--write')) {
+  const readme = join(resultsDir, '..', 'README.md');
+  const start = '<!-- figures:start -->';
+  const end = '<!-- figures:end -->';
+  const doc = readFileSync(readme, 'utf8');
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${readme} lacks the ${start} / ${end} markers`);
+  writeFileSync(readme, `${doc.slice(0, a + start.length)}\n${text}\n${doc.slice(b)}`);
+} else {
+  console.log(text);
 }
