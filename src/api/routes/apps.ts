@@ -30,10 +30,10 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
       const kube = kubeOrThrow(services.kube);
       const { caller, org } = orgCaller(request);
       if (!canAnywhere(caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
-      const items = await kube.list(orgNamespace(org.slug));
-      const visible = items.filter((a) => canI(caller, 'deployment:read', 'deployment', scopeOfApp(a)));
-      visible.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
-      return { apps: visible.map(appView) };
+      // Sorted by name already, each with its view computed once per resourceVersion (see KubeApps.listEntries).
+      const entries = await kube.listEntries(orgNamespace(org.slug));
+      const visible = entries.filter((e) => canI(caller, 'deployment:read', 'deployment', scopeOfApp(e.app)));
+      return { apps: visible.map((e) => e.view) };
     },
   );
 
