@@ -1,16 +1,18 @@
 /**
  * The in-memory copy of App resources that the API server reads from (fed by ./app-cache.ts and by the API's own
  * writes). Every change is ordered by resourceVersion, so a late answer can never replace a newer version of an App,
- * nor bring back one already deleted. Each entry keeps its JSON view, computed once per resourceVersion, and each
+ * nor bring back one already deleted. Each entry keeps its API view and that view's JSON, computed once per resourceVersion, and each
  * namespace keeps its entries sorted by name, so a list neither re-maps nor re-sorts unchanged Apps.
  */
 import type { AppResource } from '../../core/app-schema.ts';
 import { type AppView, appView } from '../apps/view.ts';
+import { appJson } from '../apps/view-json.ts';
 
-/** One cached App and its view (computed on first use, for this resourceVersion only). */
+/** One cached App, its view and the view's JSON (each computed on first use, for this resourceVersion only). */
 export interface AppEntry {
   readonly app: AppResource;
   readonly view: AppView;
+  readonly json: string;
 }
 
 /** Deletions remembered beyond the last list, to refuse a late write answer for an App already gone. */
@@ -38,12 +40,17 @@ function byName(a: AppEntry, b: AppEntry): number {
 class Entry implements AppEntry {
   readonly app: AppResource;
   #view: AppView | undefined;
+  #json: string | undefined;
   constructor(app: AppResource) {
     this.app = app;
   }
   get view(): AppView {
     this.#view ??= appView(this.app);
     return this.#view;
+  }
+  get json(): string {
+    this.#json ??= appJson(this.view);
+    return this.#json;
   }
 }
 

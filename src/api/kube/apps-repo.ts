@@ -18,6 +18,7 @@ import { APP_GROUP, APP_KIND, APP_PLURAL, APP_VERSION, type AppResource } from '
 import { ConflictError, NotFoundError, SvcError, UnavailableError, UpstreamError } from '../../core/errors.ts';
 import type { Logger } from '../../log.ts';
 import { appView } from '../apps/view.ts';
+import { appJson } from '../apps/view-json.ts';
 import { AppCache } from './app-cache.ts';
 import type { AppEntry } from './app-store.ts';
 
@@ -140,7 +141,10 @@ export class KubeApps {
     const items = await this.list(namespace);
     for (const app of items) cache?.store.apply(app);
     return items
-      .map((app) => ({ app, view: appView(app) }))
+      .map((app) => {
+        const view = appView(app);
+        return { app, view, json: appJson(view) };
+      })
       .sort((a, b) => {
         const x = a.app.metadata.name;
         const y = b.app.metadata.name;

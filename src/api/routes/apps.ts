@@ -12,6 +12,7 @@ import { auditApp, authorizeDestination, createApp, loadApp } from '../apps/acce
 import { findApp, kubeOrThrow, scopeOfApp } from '../apps/lookup.ts';
 import { AppObject, AppParams, CreateBody, OpenObject } from '../apps/schemas.ts';
 import { appView } from '../apps/view.ts';
+import { appListJson } from '../apps/view-json.ts';
 import { authorize, orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 
@@ -26,14 +27,15 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
         response: { 200: { type: 'object', properties: { apps: { type: 'array', items: AppObject } } } },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const kube = kubeOrThrow(services.kube);
       const { caller, org } = orgCaller(request);
       if (!canAnywhere(caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
-      // Sorted by name already, each with its view computed once per resourceVersion (see KubeApps.listEntries).
+      // Sorted by name already, each with its JSON serialized once per resourceVersion by the response schema's
+      // own serializer (see KubeApps.listEntries, apps/view-json.ts); a JSON string is sent as it is.
       const entries = await kube.listEntries(orgNamespace(org.slug));
       const visible = entries.filter((e) => canI(caller, 'deployment:read', 'deployment', scopeOfApp(e.app)));
-      return { apps: visible.map((e) => e.view) };
+      return reply.type('application/json; charset=utf-8').send(appListJson(visible.map((e) => e.json)));
     },
   );
 
