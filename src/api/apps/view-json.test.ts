@@ -53,6 +53,6 @@ describe('app JSON', () => {
   });
 
   it('serializes an empty list like Fastify', () => {
-    expect(appListJson([])).toBe('{"apps":[]}');
+    expect(appListJson([]).toString()).toBe('{"apps":[]}');
   });
 });

@@ -12,7 +12,8 @@ import { appJson } from '../apps/view-json.ts';
 export interface AppEntry {
   readonly app: AppResource;
   readonly view: AppView;
-  readonly json: string;
+  /** The view as UTF-8 JSON (see apps/view-json.ts). */
+  readonly json: Buffer;
 }
 
 /** Deletions remembered beyond the last list, to refuse a late write answer for an App already gone. */
@@ -40,7 +41,7 @@ function byName(a: AppEntry, b: AppEntry): number {
 class Entry implements AppEntry {
   readonly app: AppResource;
   #view: AppView | undefined;
-  #json: string | undefined;
+  #json: Buffer | undefined;
   constructor(app: AppResource) {
     this.app = app;
   }
@@ -48,7 +49,7 @@ class Entry implements AppEntry {
     this.#view ??= appView(this.app);
     return this.#view;
   }
-  get json(): string {
+  get json(): Buffer {
     this.#json ??= appJson(this.view);
     return this.#json;
   }

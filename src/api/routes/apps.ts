@@ -32,9 +32,19 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
       const { caller, org } = orgCaller(request);
       if (!canAnywhere(caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
       // Sorted by name already, each with its JSON serialized once per resourceVersion by the response schema's
-      // own serializer (see KubeApps.listEntries, apps/view-json.ts); a JSON string is sent as it is.
+      // own serializer (see KubeApps.listEntries, apps/view-json.ts); JSON bytes are sent as they are.
       const entries = await kube.listEntries(orgNamespace(org.slug));
-      const visible = entries.filter((e) => canI(caller, 'deployment:read', 'deployment', scopeOfApp(e.app)));
+      // canI depends only on the scope, and many Apps share one: decide each scope once per request.
+      const allowed = new Map<string, boolean>();
+      const visible = entries.filter((e) => {
+        const scope = scopeOfApp(e.app);
+        let ok = allowed.get(scope);
+        if (ok === undefined) {
+          ok = canI(caller, 'deployment:read', 'deployment', scope);
+          allowed.set(scope, ok);
+        }
+        return ok;
+      });
       return reply.type('application/json; charset=utf-8').send(appListJson(visible.map((e) => e.json)));
     },
   );
