@@ -116,11 +116,6 @@ export class KubeApps {
     await this.#cache?.stop();
   }
 
-  /** Whether lists are answered from the App cache (it has synced once). */
-  get cached(): boolean {
-    return this.#cache?.synced === true;
-  }
-
   /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */
   async list(namespace: string): Promise<AppResource[]> {
     try {
