@@ -21,7 +21,7 @@ import {
 import { describeError, InputError } from '../core/errors.ts';
 import type { RepoCache } from '../git/index.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
-import type { ToolPaths } from '../render/index.ts';
+import type { RenderCache, ToolPaths } from '../render/index.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
 import type { OperatorMetrics } from './metrics.ts';
@@ -59,6 +59,8 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
 export interface ReconcilerDeps {
   mgmt: ObjectClient;
   repos: RepoCache;
+  /** Render cache shared by every App (optional: without it every reconcile renders). */
+  renders?: RenderCache;
   /** The cluster an App deploys to. The management cluster for an empty destination.cluster. */
   targetFor: (app: AppResource) => Promise<ObjectClient>;
   tools?: ToolPaths;
@@ -186,7 +188,13 @@ export class Reconciler {
           ? await this.#d.repos.resolveRevision(git.repoURL, intent.revision)
           : head;
       const rendered = await renderAt(
-        { repos: this.#d.repos, discovery: target.discovery, tools: this.#d.tools, workDir: this.#d.workDir },
+        {
+          repos: this.#d.repos,
+          discovery: target.discovery,
+          tools: this.#d.tools,
+          workDir: this.#d.workDir,
+          ...(this.#d.renders ? { renders: this.#d.renders } : {}),
+        },
         app,
         git,
         revision,

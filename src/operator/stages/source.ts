@@ -1,12 +1,20 @@
 /**
  * Resolve and render a Git source: branch head (through the shared repository cache), the exact target
- * revision, a private checkout, and the renderer. The checkout is always removed.
+ * revision, and the render through the shared render cache; only a miss exports a private checkout (always
+ * removed) and runs the renderer.
  */
 import type { AppResource, GitSource } from '../../core/app-schema.ts';
 import { InputError } from '../../core/errors.ts';
 import { exportRevision, type RepoCache } from '../../git/index.ts';
 import type { Discovery } from '../../kube/index.ts';
-import { defaultNamespace, type KubeObject, renderGitSource, type ToolPaths } from '../../render/index.ts';
+import {
+  defaultNamespace,
+  finishObjects,
+  type KubeObject,
+  type RenderCache,
+  renderManifests,
+  type ToolPaths,
+} from '../../render/index.ts';
 
 /** The Git block of an App, or an InputError when the App has another source type. */
 export function gitSourceOf(app: AppResource): GitSource {
@@ -30,6 +38,8 @@ export interface RenderContext {
   discovery: Discovery;
   tools?: ToolPaths;
   workDir?: string;
+  /** Shared across Apps; without one every call renders. */
+  renders?: RenderCache;
 }
 
 /** Renders the App at `revision` (a full commit id already in the cache). */
@@ -39,21 +49,27 @@ export async function renderAt(
   git: GitSource,
   revision: string,
 ): Promise<KubeObject[]> {
-  const checkout = await exportRevision(ctx.repos, git.repoURL, revision, ctx.workDir);
-  try {
-    const namespace = app.spec.destination.namespace;
-    const { objects } = await renderGitSource({
-      root: checkout.root,
-      git,
-      appName: app.metadata.name,
-      namespace,
-      ...(ctx.tools ? { tools: ctx.tools } : {}),
-      scope: (v, k) => ctx.discovery.cachedNamespaced(v, k),
-    });
-    // Discovery may not have known these kinds before rendering: ask once, then correct the namespaces.
-    await ctx.discovery.preload(objects.map((o) => o.apiVersion)).catch(() => undefined);
-    return defaultNamespace(objects, namespace, (v, k) => ctx.discovery.cachedNamespaced(v, k));
-  } finally {
-    await checkout.dispose();
-  }
+  const namespace = app.spec.destination.namespace;
+  const appName = app.metadata.name;
+  const produce = async () => {
+    const checkout = await exportRevision(ctx.repos, git.repoURL, revision, ctx.workDir);
+    try {
+      return await renderManifests({
+        root: checkout.root,
+        git,
+        appName,
+        namespace,
+        ...(ctx.tools ? { tools: ctx.tools } : {}),
+      });
+    } finally {
+      await checkout.dispose();
+    }
+  };
+  const input = { repoURL: git.repoURL, revision, git, appName, namespace };
+  const rendered = await (ctx.renders ? ctx.renders.render(input, produce) : produce());
+  const scope = (v: string, k: string) => ctx.discovery.cachedNamespaced(v, k);
+  const objects = finishObjects(rendered.objects, { git, namespace, scope });
+  // Discovery may not have known these kinds before rendering: ask once, then correct the namespaces.
+  await ctx.discovery.preload(objects.map((o) => o.apiVersion)).catch(() => undefined);
+  return defaultNamespace(objects, namespace, scope);
 }
