@@ -80,6 +80,21 @@ describe('RepoCache', () => {
     expect(cache.fetchCount.get(repo.url)).toBe(4);
   });
 
+  it('reuses a fetch that started after `startedAfter`, and fetches again after one that started before', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    const requested = Date.now();
+    await cache.fetch(repo.url);
+    await cache.resolveBranch(repo.url, 'main', { startedAfter: requested });
+    expect(cache.fetchCount.get(repo.url)).toBe(1);
+    const running = cache.fetch(repo.url);
+    await new Promise((r) => setTimeout(r, 5));
+    const pushedAt = Date.now();
+    const next = await repo.commit({ 'app/pushed.yaml': 'kind: Secret\n' });
+    expect(await cache.resolveBranch(repo.url, 'main', { startedAfter: pushedAt })).toBe(next);
+    await running;
+    expect(cache.fetchCount.get(repo.url)).toBe(3);
+  });
+
   it('parses for-each-ref output', () => {
     const a = 'a'.repeat(40);
     const b = 'b'.repeat(40);

@@ -21,6 +21,11 @@ export interface RepoCacheOptions {
 export interface FetchOptions {
   /** A completed fetch younger than this is reused (default 0: always fetch, joining one already running). */
   maxAgeMs?: number;
+  /**
+   * A completed fetch that started at or after this time (ms since the epoch) is reused: it saw everything pushed
+   * before then. Lets many operations requested at one moment share one fetch.
+   */
+  startedAfter?: number;
 }
 
 /** Git config passed to every command: never prompt for credentials (public repositories only). */
@@ -32,6 +37,8 @@ export class RepoCache {
   readonly #git: string;
   readonly #fetchTimeoutMs: number;
   readonly #inflight = new Map<string, Promise<void>>();
+  /** When the running fetch of a URL started. */
+  readonly #inflightStartedAt = new Map<string, number>();
   readonly #fetchedAt = new Map<string, number>();
   /** Every branch and tag of a URL (full ref name → commit id), read once after each fetch. */
   readonly #refs = new Map<string, Map<string, string>>();
@@ -65,11 +72,22 @@ export class RepoCache {
    */
   fetch(url: string, options: FetchOptions = {}): Promise<void> {
     const running = this.#inflight.get(url);
-    if (running) return running;
+    if (running) {
+      // A fetch that started before `startedAfter` may have missed what the caller needs: fetch once more after it.
+      const startedAt = this.#inflightStartedAt.get(url) ?? 0;
+      if (options.startedAfter !== undefined && startedAt < options.startedAfter) {
+        return running.then(() => this.fetch(url, options));
+      }
+      return running;
+    }
     const last = this.#fetchedAt.get(url);
     if (last !== undefined && options.maxAgeMs && Date.now() - last < options.maxAgeMs) return Promise.resolve();
+    if (last !== undefined && options.startedAfter !== undefined && last >= options.startedAfter) {
+      return Promise.resolve();
+    }
     const p = this.#doFetch(url).finally(() => this.#inflight.delete(url));
     this.#inflight.set(url, p);
+    this.#inflightStartedAt.set(url, Date.now());
     return p;
   }
 

@@ -100,6 +100,7 @@ export async function startOperator(
   const receiver = new PushReceiver({
     mgmt,
     logger: log,
+    cachedApps: () => controller.apps(),
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });

@@ -31,7 +31,7 @@ import { deleteApplied, orphans } from './stages/finalize.ts';
 import { assessHealth, type HealthResult } from './stages/health.ts';
 import { kindOf, listManaged, prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
-import { gitSourceOf, renderAt, resolveHead } from './stages/source.ts';
+import { freshness, gitSourceOf, renderAt, resolveHead } from './stages/source.ts';
 import { nextStatus, type Outcome, writeStatus } from './stages/status.ts';
 
 /** Timing and bounds of the reconciler (production defaults in DEFAULT_TUNING). */
@@ -182,7 +182,7 @@ export class Reconciler {
     let revision: string;
     let objects: AnyObject[];
     try {
-      head = await resolveHead(this.#d.repos, git, op ? 0 : Math.min(tuning.syncPeriodMs / 2, 15_000));
+      head = await resolveHead(this.#d.repos, git, freshness(op, Math.min(tuning.syncPeriodMs / 2, 15_000)));
       revision =
         intent.kind === 'sync' && intent.revision !== 'head'
           ? await this.#d.repos.resolveRevision(git.repoURL, intent.revision)

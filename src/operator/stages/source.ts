@@ -3,9 +3,9 @@
  * revision, and the render through the shared render cache; only a miss exports a private checkout (always
  * removed) and runs the renderer.
  */
-import type { AppResource, GitSource } from '../../core/app-schema.ts';
+import type { AppResource, GitSource, Operation } from '../../core/app-schema.ts';
 import { InputError } from '../../core/errors.ts';
-import { exportRevision, type RepoCache } from '../../git/index.ts';
+import { exportRevision, type FetchOptions, type RepoCache } from '../../git/index.ts';
 import type { Discovery } from '../../kube/index.ts';
 import {
   defaultNamespace,
@@ -29,8 +29,21 @@ export function gitSourceOf(app: AppResource): GitSource {
 }
 
 /** Head commit of the App's branch (default `main`). */
-export function resolveHead(repos: RepoCache, git: GitSource, maxAgeMs: number): Promise<string> {
-  return repos.resolveBranch(git.repoURL, git.branch || 'main', { maxAgeMs });
+export function resolveHead(repos: RepoCache, git: GitSource, fresh: FetchOptions): Promise<string> {
+  return repos.resolveBranch(git.repoURL, git.branch || 'main', fresh);
+}
+
+/**
+ * How fresh the repository must be for a reconcile. Without an operation, a fetch younger than `maxAgeMs`.
+ * An operation fetches anew, except one requested by a push (`triggeredBy: webhook:*`, stamped by the operator's
+ * own receiver): any fetch that started after the push was received has seen the pushed commit, so the Apps of
+ * one push share one fetch instead of each forcing its own.
+ */
+export function freshness(op: Operation | undefined, maxAgeMs: number): FetchOptions {
+  if (!op) return { maxAgeMs };
+  const at = Date.parse(op.initiatedAt ?? '');
+  if (op.triggeredBy?.startsWith('webhook:') && Number.isFinite(at)) return { startedAfter: at };
+  return { maxAgeMs: 0 };
 }
 
 export interface RenderContext {
