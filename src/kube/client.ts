@@ -49,8 +49,8 @@ interface Transport {
 }
 
 /**
- * Free keep-alive sockets are closed after this idle time, well below the API server's own idle timeout (90 s),
- * so a request is not sent on a connection the server is about to close.
+ * Free keep-alive sockets are closed after this idle time, below the usual idle timeouts of API servers and load
+ * balancers (60 s and more), so a request is rarely sent on a connection the other side is about to close.
  */
 const IDLE_SOCKET_MS = 30_000;
 
@@ -189,7 +189,7 @@ export class KubeClient {
 
 /**
  * Reads the kubeconfig's TLS material (CA, client certificate and key, skip-verify, server name) and fixed headers
- * once, and builds the agents that carry it. Proxy settings (`proxy-url`) are not supported by this client.
+ * once, and builds the agents that carry it. With a `proxy-url`, client-node's proxy agent is used as before.
  */
 async function buildTransport(kc: KubeConfig, server: URL): Promise<Transport> {
   const o: https.RequestOptions = {};
@@ -202,7 +202,9 @@ async function buildTransport(kc: KubeConfig, server: URL): Promise<Transport> {
     ...(o.servername !== undefined ? { servername: o.servername } : {}),
   };
   const user = kc.getCurrentUser();
+  const viaProxy = kc.getCurrentCluster()?.proxyUrl ? (o.agent as http.Agent | undefined) : undefined;
   const make = (keepAlive: boolean) => {
+    if (viaProxy) return viaProxy;
     const pool = keepAlive ? { keepAlive, timeout: IDLE_SOCKET_MS } : { keepAlive };
     return server.protocol === 'https:' ? new https.Agent({ ...tls, ...pool }) : new http.Agent(pool);
   };
