@@ -8,7 +8,6 @@
  */
 
 import swagger from '@fastify/swagger';
-import { KubeConfig } from '@kubernetes/client-node';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Authenticator } from '../auth/authenticator.ts';
 import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } from '../auth/better-auth.ts';
@@ -26,6 +25,7 @@ import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
 import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
+import { KeepAliveKubeConfig } from './kube/keep-alive.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
@@ -65,7 +65,8 @@ function requestId(header: string | string[] | undefined): string {
 export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstance> {
   const { config, logger } = deps;
   const store = deps.store ?? openStore(config.database);
-  const kube = config.mgmtKubeconfig ? new KubeApps(loadKubeConfig(config.mgmtKubeconfig)) : undefined;
+  const kc = config.mgmtKubeconfig ? loadKubeConfig(config.mgmtKubeconfig) : undefined;
+  const kube = kc ? new KubeApps(kc, { cache: { logger } }) : undefined;
   const authOptions: AuthComponentOptions = {
     config,
     store,
@@ -109,7 +110,14 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
   app.decorateRequest('caller', undefined);
+  // The App cache lists and watches from the moment the server is ready; until it has synced, lists go to the
+  // apiserver.
+  app.addHook('onReady', async () => {
+    kube?.start();
+  });
   app.addHook('onClose', async () => {
+    await kube?.stop();
+    await kc?.close();
     await store.close();
   });
   app.addHook('onSend', async (request, reply) => {
@@ -182,8 +190,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
 }
 
 /** The management cluster's kubeconfig; a file that cannot be read or parsed stops the server at start. */
-function loadKubeConfig(path: string): KubeConfig {
-  const kc = new KubeConfig();
+function loadKubeConfig(path: string): KeepAliveKubeConfig {
+  const kc = new KeepAliveKubeConfig();
   try {
     kc.loadFromFile(path);
   } catch (err) {

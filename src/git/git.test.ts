@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnvironment } from './exec.ts';
 import { exportRevision, GitFetchError, GitPathError, GitRefError, RepoCache, resolveInside } from './index.ts';
+import { parseRefs } from './repo-cache.ts';
 import { createLocalRepo, type LocalRepo } from './test-repo.ts';
 
 let repo: LocalRepo;
@@ -54,6 +55,55 @@ describe('RepoCache', () => {
     expect(await cache.sweep(0)).toBeGreaterThanOrEqual(1);
     expect(await readdir(cacheDir)).toEqual([]);
     expect(await cache.resolveBranch(repo.url, 'main')).toBe(await repo.git('rev-parse', 'HEAD'));
+  });
+
+  it('reads every branch and tag once per fetch, tags peeled to their commit, deleted branches gone', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    const head = await repo.git('rev-parse', 'HEAD');
+    await repo.git('branch', 'feature', first);
+    await repo.git('tag', '-a', 'v1', '-m', 'annotated', first);
+    await repo.git('tag', 'light', head);
+    await cache.fetch(repo.url);
+    const refs = cache.refs(repo.url);
+    expect(refs?.get('refs/heads/main')).toBe(head);
+    expect(refs?.get('refs/heads/feature')).toBe(first);
+    expect(refs?.get('refs/tags/v1')).toBe(first);
+    expect(refs?.get('refs/tags/light')).toBe(head);
+    expect(await cache.resolveBranch(repo.url, 'feature')).toBe(first);
+    await repo.git('branch', '-D', 'feature');
+    const next = await repo.commit({ 'app/more.yaml': 'kind: Secret\n' });
+    expect(await cache.resolveBranch(repo.url, 'main')).toBe(next);
+    expect(cache.refs(repo.url)?.has('refs/heads/feature')).toBe(false);
+    await expect(cache.resolveBranch(repo.url, 'feature')).rejects.toBeInstanceOf(GitRefError);
+    // A younger fetch serves the call, and so does its map: no new fetch, same answer.
+    expect(await cache.resolveBranch(repo.url, 'main', { maxAgeMs: 60_000 })).toBe(next);
+    expect(cache.fetchCount.get(repo.url)).toBe(4);
+  });
+
+  it('reuses a fetch that started after `startedAfter`, and fetches again after one that started before', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    const requested = Date.now();
+    await cache.fetch(repo.url);
+    await cache.resolveBranch(repo.url, 'main', { startedAfter: requested });
+    expect(cache.fetchCount.get(repo.url)).toBe(1);
+    const running = cache.fetch(repo.url);
+    await new Promise((r) => setTimeout(r, 5));
+    const pushedAt = Date.now();
+    const next = await repo.commit({ 'app/pushed.yaml': 'kind: Secret\n' });
+    expect(await cache.resolveBranch(repo.url, 'main', { startedAfter: pushedAt })).toBe(next);
+    await running;
+    expect(cache.fetchCount.get(repo.url)).toBe(3);
+  });
+
+  it('parses for-each-ref output', () => {
+    const a = 'a'.repeat(40);
+    const b = 'b'.repeat(40);
+    expect(parseRefs(`${a}  refs/heads/main\n${b} ${a} refs/tags/v1\n\n`)).toEqual(
+      new Map([
+        ['refs/heads/main', a],
+        ['refs/tags/v1', a],
+      ]),
+    );
   });
 
   it('resolves an old revision, abbreviated, and refuses unknown ones', async () => {

@@ -21,6 +21,11 @@ export interface RepoCacheOptions {
 export interface FetchOptions {
   /** A completed fetch younger than this is reused (default 0: always fetch, joining one already running). */
   maxAgeMs?: number;
+  /**
+   * A completed fetch that started at or after this time (ms since the epoch) is reused: it saw everything pushed
+   * before then. Lets many operations requested at one moment share one fetch.
+   */
+  startedAfter?: number;
 }
 
 /** Git config passed to every command: never prompt for credentials (public repositories only). */
@@ -32,7 +37,11 @@ export class RepoCache {
   readonly #git: string;
   readonly #fetchTimeoutMs: number;
   readonly #inflight = new Map<string, Promise<void>>();
+  /** When the running fetch of a URL started. */
+  readonly #inflightStartedAt = new Map<string, number>();
   readonly #fetchedAt = new Map<string, number>();
+  /** Every branch and tag of a URL (full ref name → commit id), read once after each fetch. */
+  readonly #refs = new Map<string, Map<string, string>>();
   /** How many fetches actually ran, by URL (for tests and metrics). */
   readonly fetchCount = new Map<string, number>();
 
@@ -63,11 +72,22 @@ export class RepoCache {
    */
   fetch(url: string, options: FetchOptions = {}): Promise<void> {
     const running = this.#inflight.get(url);
-    if (running) return running;
+    if (running) {
+      // A fetch that started before `startedAfter` may have missed what the caller needs: fetch once more after it.
+      const startedAt = this.#inflightStartedAt.get(url) ?? 0;
+      if (options.startedAfter !== undefined && startedAt < options.startedAfter) {
+        return running.then(() => this.fetch(url, options));
+      }
+      return running;
+    }
     const last = this.#fetchedAt.get(url);
     if (last !== undefined && options.maxAgeMs && Date.now() - last < options.maxAgeMs) return Promise.resolve();
+    if (last !== undefined && options.startedAfter !== undefined && last >= options.startedAfter) {
+      return Promise.resolve();
+    }
     const p = this.#doFetch(url).finally(() => this.#inflight.delete(url));
     this.#inflight.set(url, p);
+    this.#inflightStartedAt.set(url, Date.now());
     return p;
   }
 
@@ -98,7 +118,27 @@ export class RepoCache {
       const why = err instanceof ExecError ? lastLine(err.stderr).replace(/^fatal:\s*/, '') : String(err);
       throw new GitFetchError(`cannot fetch ${url}: ${why}`, { cause: err });
     }
+    this.#refs.set(url, await this.#readRefs(url));
     this.#fetchedAt.set(url, started);
+  }
+
+  /** The refs of the bare repository of `url`: one `git for-each-ref`, tags peeled to their commit. */
+  async #readRefs(url: string): Promise<Map<string, string>> {
+    const { stdout } = await this.git(url, [
+      'for-each-ref',
+      '--format=%(objectname) %(*objectname) %(refname)',
+      'refs/heads',
+      'refs/tags',
+    ]);
+    return parseRefs(stdout);
+  }
+
+  /**
+   * The ref map of `url` as of its last fetch (full ref name → commit id), or undefined before the first fetch of
+   * this process.
+   */
+  refs(url: string): ReadonlyMap<string, string> | undefined {
+    return this.#refs.get(url);
   }
 
   /**
@@ -126,14 +166,22 @@ export class RepoCache {
       await rm(dir, { recursive: true, force: true });
       removed.add(dir);
     }
-    for (const url of [...this.#fetchedAt.keys()]) if (removed.has(this.repoDir(url))) this.#fetchedAt.delete(url);
+    for (const url of [...this.#fetchedAt.keys()]) {
+      if (!removed.has(this.repoDir(url))) continue;
+      this.#fetchedAt.delete(url);
+      this.#refs.delete(url);
+    }
     return removed.size;
   }
 
-  /** The commit a branch points at after a fetch. Throws GitFetchError, or GitRefError for an unknown branch. */
+  /**
+   * The commit a branch points at after a fetch, answered from the ref map read by that fetch (no process per
+   * call). Throws GitFetchError, or GitRefError for an unknown branch.
+   */
   async resolveBranch(url: string, branch: string, options: FetchOptions = {}): Promise<string> {
     await this.fetch(url, options);
-    const sha = await this.#revParse(url, `refs/heads/${branch}`);
+    const refs = this.#refs.get(url);
+    const sha = refs ? refs.get(`refs/heads/${branch}`) : await this.#revParse(url, `refs/heads/${branch}`);
     if (!sha) throw new GitRefError(`branch "${branch}" not found in ${url}`);
     return sha;
   }
@@ -162,6 +210,20 @@ export class RepoCache {
       return undefined;
     }
   }
+}
+
+/**
+ * Parses `git for-each-ref --format='%(objectname) %(*objectname) %(refname)'`: one ref per line; an annotated
+ * tag carries its peeled commit in the second field, everything else leaves it empty.
+ */
+export function parseRefs(text: string): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const [object, peeled, name] = line.trim().split(' ');
+    if (!object || name === undefined) continue;
+    refs.set(name, peeled || object);
+  }
+  return refs;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 /**
  * A small JSON REST client for the Kubernetes API built on a kubeconfig (client certificates, bearer tokens and
- * CA handling come from @kubernetes/client-node's KubeConfig). Plain JSON in and out: no generated model classes,
+ * CA handling come from @kubernetes/client-node's KubeConfig, read once per client; requests share one keep-alive
+ * connection pool, watches use connections of their own). Plain JSON in and out: no generated model classes,
  * so timestamps and unknown kinds pass through untouched. Errors become KubeApiError with the API's status.
  */
 import http from 'node:http';
@@ -33,16 +34,57 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** TLS material and fixed headers read from the kubeconfig once (files are not re-read per request). */
+interface Transport {
+  /** Shared keep-alive agent for ordinary requests: one TLS handshake per connection, not per request. */
+  agent: http.Agent;
+  /** Agent for watches: long-lived streams keep their own connections and never idle out in the shared pool. */
+  watchAgent: http.Agent;
+  /** Headers of every request (Authorization, impersonation), unless `dynamicAuth`. */
+  headers: Record<string, string>;
+  /** Basic auth (`user:password`) when the kubeconfig has one. */
+  auth?: string;
+  /** The user's credentials come from an exec or auth-provider plugin that may refresh them: ask per request. */
+  dynamicAuth: boolean;
+}
+
+/**
+ * Free keep-alive sockets are closed after this idle time, below the usual idle timeouts of API servers and load
+ * balancers (60 s and more), so a request is rarely sent on a connection the other side is about to close.
+ */
+const IDLE_SOCKET_MS = 30_000;
+
 /** A connection to one API server. */
 export class KubeClient {
   readonly kubeConfig: KubeConfig;
   readonly server: URL;
+  #transport: Promise<Transport> | undefined;
 
   constructor(kubeConfig: KubeConfig) {
     this.kubeConfig = kubeConfig;
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
+  }
+
+  /**
+   * Drops every open connection: requests in flight fail with KubeApiError(0), watches end (an Informer watches
+   * again); later requests connect afresh. For shutdown, and to prove that callers survive a broken connection.
+   */
+  async dropConnections(): Promise<void> {
+    if (!this.#transport) return;
+    const t = await this.#transport.catch(() => undefined);
+    t?.agent.destroy();
+    t?.watchAgent.destroy();
+  }
+
+  /** Built on first use and kept for the client's life (a failed build is retried by the next request). */
+  #getTransport(): Promise<Transport> {
+    this.#transport ??= buildTransport(this.kubeConfig, this.server).catch((err: unknown) => {
+      this.#transport = undefined;
+      throw err;
+    });
+    return this.#transport;
   }
 
   /** Client for the kubeconfig file at `path`. */
@@ -113,8 +155,20 @@ export class KubeClient {
   async #send(path: string, options: RequestOptions): Promise<http.IncomingMessage> {
     const url = new URL(this.server.toString().replace(/\/$/, '') + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const opts: https.RequestOptions = { method: options.method ?? 'GET', headers: { Accept: 'application/json' } };
-    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const t = await this.#getTransport();
+    let headers = t.headers;
+    if (t.dynamicAuth) {
+      const fresh: https.RequestOptions = {};
+      await this.kubeConfig.applyToHTTPSOptions(fresh);
+      headers = { ...(fresh.headers as Record<string, string>) };
+    }
+    const opts: https.RequestOptions = {
+      method: options.method ?? 'GET',
+      headers: { ...headers, Accept: 'application/json' },
+      // Watches (no timeout) hold their connection for minutes: they get their own agent.
+      agent: options.timeoutMs === 0 ? t.watchAgent : t.agent,
+      ...(t.auth ? { auth: t.auth } : {}),
+    };
     const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
     opts.headers = {
       ...(opts.headers as Record<string, string>),
@@ -131,6 +185,36 @@ export class KubeClient {
       req.end(body);
     });
   }
+}
+
+/**
+ * Reads the kubeconfig's TLS material (CA, client certificate and key, skip-verify, server name) and fixed headers
+ * once, and builds the agents that carry it. With a `proxy-url`, client-node's proxy agent is used as before.
+ */
+async function buildTransport(kc: KubeConfig, server: URL): Promise<Transport> {
+  const o: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(o);
+  const tls: https.AgentOptions = {
+    ...(o.ca !== undefined ? { ca: o.ca } : {}),
+    ...(o.cert !== undefined ? { cert: o.cert } : {}),
+    ...(o.key !== undefined ? { key: o.key } : {}),
+    ...(o.rejectUnauthorized !== undefined ? { rejectUnauthorized: o.rejectUnauthorized } : {}),
+    ...(o.servername !== undefined ? { servername: o.servername } : {}),
+  };
+  const user = kc.getCurrentUser();
+  const viaProxy = kc.getCurrentCluster()?.proxyUrl ? (o.agent as http.Agent | undefined) : undefined;
+  const make = (keepAlive: boolean) => {
+    if (viaProxy) return viaProxy;
+    const pool = keepAlive ? { keepAlive, timeout: IDLE_SOCKET_MS } : { keepAlive };
+    return server.protocol === 'https:' ? new https.Agent({ ...tls, ...pool }) : new http.Agent(pool);
+  };
+  return {
+    agent: make(true),
+    watchAgent: make(false),
+    headers: { ...(o.headers as Record<string, string> | undefined) },
+    ...(o.auth ? { auth: o.auth } : {}),
+    dynamicAuth: Boolean(user?.exec || user?.authProvider),
+  };
 }
 
 function readBody(res: http.IncomingMessage): Promise<string> {

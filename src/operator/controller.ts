@@ -61,6 +61,14 @@ export class Controller {
     return this.#informer.synced;
   }
 
+  /**
+   * Every App in the informer's cache (as of the last watch event), or undefined before the first list. Callers
+   * must not modify the objects.
+   */
+  apps(): AppResource[] | undefined {
+    return this.#informer.synced ? this.#informer.list() : undefined;
+  }
+
   /** Starts the informer (every replica). */
   async start(): Promise<void> {
     await this.#informer.start();

@@ -11,12 +11,15 @@ import type { AppResource } from '../core/app-schema.ts';
 import { describeError, InputError, UnavailableError } from '../core/errors.ts';
 import { RepoCache } from '../git/index.ts';
 import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../kube/index.ts';
-import { type ToolPaths, toolPaths } from '../render/index.ts';
+import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
 import { PushReceiver } from './webhook/receiver.ts';
+
+/** Renders kept by the operator's render cache (one per source, revision and renderer options). */
+const RENDER_CACHE_ENTRIES = 256;
 
 export { DEFAULT_TUNING, type ReconcilerTuning } from './reconciler.ts';
 
@@ -72,6 +75,7 @@ export async function startOperator(
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
     repos,
+    renders: new RenderCache(RENDER_CACHE_ENTRIES),
     targetFor: async (app: AppResource) => {
       if (!app.spec.destination.cluster) return mgmt;
       throw new InputError(
@@ -96,6 +100,7 @@ export async function startOperator(
   const receiver = new PushReceiver({
     mgmt,
     logger: log,
+    cachedApps: () => controller.apps(),
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });

@@ -21,7 +21,7 @@ import {
 import { describeError, InputError } from '../core/errors.ts';
 import type { RepoCache } from '../git/index.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
-import type { ToolPaths } from '../render/index.ts';
+import type { RenderCache, ToolPaths } from '../render/index.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
 import type { OperatorMetrics } from './metrics.ts';
@@ -31,7 +31,7 @@ import { deleteApplied, orphans } from './stages/finalize.ts';
 import { assessHealth, type HealthResult } from './stages/health.ts';
 import { kindOf, listManaged, prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
-import { gitSourceOf, renderAt, resolveHead } from './stages/source.ts';
+import { freshness, gitSourceOf, renderAt, resolveHead } from './stages/source.ts';
 import { nextStatus, type Outcome, writeStatus } from './stages/status.ts';
 
 /** Timing and bounds of the reconciler (production defaults in DEFAULT_TUNING). */
@@ -59,6 +59,8 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
 export interface ReconcilerDeps {
   mgmt: ObjectClient;
   repos: RepoCache;
+  /** Render cache shared by every App (optional: without it every reconcile renders). */
+  renders?: RenderCache;
   /** The cluster an App deploys to. The management cluster for an empty destination.cluster. */
   targetFor: (app: AppResource) => Promise<ObjectClient>;
   tools?: ToolPaths;
@@ -180,13 +182,19 @@ export class Reconciler {
     let revision: string;
     let objects: AnyObject[];
     try {
-      head = await resolveHead(this.#d.repos, git, op ? 0 : Math.min(tuning.syncPeriodMs / 2, 15_000));
+      head = await resolveHead(this.#d.repos, git, freshness(op, Math.min(tuning.syncPeriodMs / 2, 15_000)));
       revision =
         intent.kind === 'sync' && intent.revision !== 'head'
           ? await this.#d.repos.resolveRevision(git.repoURL, intent.revision)
           : head;
       const rendered = await renderAt(
-        { repos: this.#d.repos, discovery: target.discovery, tools: this.#d.tools, workDir: this.#d.workDir },
+        {
+          repos: this.#d.repos,
+          discovery: target.discovery,
+          tools: this.#d.tools,
+          workDir: this.#d.workDir,
+          ...(this.#d.renders ? { renders: this.#d.renders } : {}),
+        },
         app,
         git,
         revision,

@@ -39,6 +39,16 @@ export interface RenderResult {
 
 /** Renders the App's manifests from a checkout. Throws ManifestError or GitPathError naming the problem. */
 export async function renderGitSource(req: GitRenderRequest): Promise<RenderResult> {
+  const raw = await renderManifests(req);
+  return { objects: finishObjects(raw.objects, req), manifestType: raw.manifestType };
+}
+
+/**
+ * The renderer's own output from a checkout (Raw files, `kustomize build` or `helm template`), before
+ * substitution and namespace defaulting: what the render cache keeps (see `renderKey` for what it depends on).
+ * Throws ManifestError or GitPathError.
+ */
+export async function renderManifests(req: GitRenderRequest): Promise<RenderResult> {
   const path = req.git.path || '.';
   const dir = await resolveInside(req.root, path);
   if (!(await isDirectory(dir))) throw new GitPathError(`path "${path}" is not a directory`);
@@ -51,9 +61,20 @@ export async function renderGitSource(req: GitRenderRequest): Promise<RenderResu
   } else {
     objects = await renderRaw(req.root, dir);
   }
-  objects = defaultNamespace(substitute(objects, req.git.substitution), req.namespace, req.scope);
-  rejectDuplicates(objects, path);
   return { objects, manifestType };
+}
+
+/**
+ * The per-App steps after rendering: `${VAR}` substitution, the default namespace, and the duplicate check.
+ * Pure; returns new objects where it changes any. Throws ManifestError for a duplicate.
+ */
+export function finishObjects(
+  objects: KubeObject[],
+  req: Pick<GitRenderRequest, 'git' | 'namespace' | 'scope'>,
+): KubeObject[] {
+  const finished = defaultNamespace(substitute(objects, req.git.substitution), req.namespace, req.scope);
+  rejectDuplicates(finished, req.git.path || '.');
+  return finished;
 }
 
 /** Two objects with one identity would fight over the same live object: refuse the set. */

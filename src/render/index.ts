@@ -1,7 +1,14 @@
 /** Renderers: one per source kind, each returning plain Kubernetes objects. */
 export { findTool, type ToolName, type ToolPaths, toolPaths } from './binaries.ts';
+export { RenderCache, type RenderInput, renderKey, sourceKey } from './cache.ts';
 export { detectManifestType, type ManifestKind } from './detect.ts';
-export { type GitRenderRequest, type RenderResult, renderGitSource } from './git-source.ts';
+export {
+  finishObjects,
+  type GitRenderRequest,
+  type RenderResult,
+  renderGitSource,
+  renderManifests,
+} from './git-source.ts';
 export { defaultNamespace, groupOf, type ScopeLookup } from './namespaces.ts';
 export { parseManifests } from './parse.ts';
 export { substitute } from './substitute.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../../src/kube/index.ts';
+import { Discovery, Informer, KubeClient, LeaderElector, ObjectClient } from '../../src/kube/index.ts';
 import { waitUntil } from '../harness/index.ts';
 
 let client: KubeClient;
@@ -35,6 +35,28 @@ describe('ObjectClient', () => {
     expect(await objects.delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'one', namespace: ns })).toBe(true);
     expect(await objects.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'one', namespace: ns })).toBeUndefined();
     expect(await objects.list('example.test/v1', 'Nothing', 'a=b')).toEqual([]);
+  });
+});
+
+describe('KubeClient connections', () => {
+  it('requests reconnect and an informer watches again after the pooled connections drop', async () => {
+    const seen = new Set<string>();
+    const informer = new Informer<{ metadata: { name: string; namespace?: string; resourceVersion?: string } }>(
+      client,
+      `/api/v1/namespaces/${ns}/configmaps`,
+      { onUpsert: (o) => seen.add(o.metadata.name), onDelete: () => {} },
+    );
+    await informer.start();
+    try {
+      const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns } });
+      for (const name of ['w1', 'w2', 'w3']) await objects.apply(cm(name));
+      await waitUntil(() => seen.has('w3'), { what: 'w3 seen', timeoutMs: 10_000 });
+      await client.dropConnections();
+      await objects.apply(cm('w4'));
+      await waitUntil(() => seen.has('w4'), { what: 'w4 seen after the drop', timeoutMs: 20_000 });
+    } finally {
+      await informer.stop();
+    }
   });
 });
 

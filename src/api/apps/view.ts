@@ -2,6 +2,9 @@
 import type { AppResource } from '../../core/app-schema.ts';
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
+export type AppView = ReturnType<typeof appView>;
+
+/** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
 export function appView(app: AppResource) {
   const status = app.status ?? {};
   return {

@@ -14,8 +14,13 @@ import {
   setHeaderOptions,
   Watch,
 } from '@kubernetes/client-node';
-import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../core/app-schema.ts';
+import { APP_GROUP, APP_KIND, APP_PLURAL, APP_VERSION, type AppResource } from '../../core/app-schema.ts';
 import { ConflictError, NotFoundError, SvcError, UnavailableError, UpstreamError } from '../../core/errors.ts';
+import type { Logger } from '../../log.ts';
+import { appView } from '../apps/view.ts';
+import { appJson } from '../apps/view-json.ts';
+import { AppCache } from './app-cache.ts';
+import type { AppEntry } from './app-store.ts';
 
 const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
 
@@ -77,24 +82,41 @@ function toWorkload(kind: Workload['kind'], namespace: string, o: WorkloadLike):
   };
 }
 
-/** Access to Apps, namespaces, events and workloads on the management cluster. */
 /** A write carrying a resourceVersion lost to a concurrent change of the App (409; re-read and retry). */
 export class StaleVersionError extends ConflictError {}
 
+/**
+ * Access to Apps, namespaces, events and workloads on the management cluster. With a logger, an App cache
+ * (./app-cache.ts) is kept from `start()` on: `listEntries` answers from it once synced, and every App this class
+ * writes or reads from the apiserver is applied to it (ordered by resourceVersion), so a caller's own writes show in
+ * its next list. `get` always asks the apiserver.
+ */
 export class KubeApps {
   readonly #kc: KubeConfig;
   readonly #custom: CustomObjectsApi;
   readonly #core: CoreV1Api;
   readonly #apps: AppsV1Api;
+  readonly #cache: AppCache | undefined;
 
-  constructor(kc: KubeConfig) {
+  constructor(kc: KubeConfig, options: { cache?: { logger: Logger } } = {}) {
     this.#kc = kc;
     this.#custom = kc.makeApiClient(CustomObjectsApi);
     this.#core = kc.makeApiClient(CoreV1Api);
     this.#apps = kc.makeApiClient(AppsV1Api);
+    this.#cache = options.cache ? new AppCache(kc, this.#custom, options.cache.logger) : undefined;
   }
 
-  /** Every App in the org namespace (none when the namespace does not exist yet). */
+  /** Starts the App cache's list and watch in the background (no-op without a cache). */
+  start(): void {
+    this.#cache?.start();
+  }
+
+  /** Stops the App cache's watch. */
+  async stop(): Promise<void> {
+    await this.#cache?.stop();
+  }
+
+  /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */
   async list(namespace: string): Promise<AppResource[]> {
     try {
       const list = (await this.#custom.listNamespacedCustomObject({ ...APP, namespace })) as { items: AppResource[] };
@@ -104,10 +126,33 @@ export class KubeApps {
     }
   }
 
-  /** The App, or undefined when absent. */
+  /**
+   * Every App in the org namespace with its API view, sorted by name (localeCompare, ties by code units): from the
+   * App cache once it has synced, else from the apiserver. The entries are shared: do not mutate them.
+   */
+  async listEntries(namespace: string): Promise<readonly AppEntry[]> {
+    const cache = this.#cache;
+    if (cache?.synced) return cache.store.list(namespace);
+    const items = await this.list(namespace);
+    for (const app of items) cache?.store.apply(app);
+    return items
+      .map((app) => {
+        const view = appView(app);
+        return { app, view, json: appJson(view) };
+      })
+      .sort((a, b) => {
+        const x = a.app.metadata.name;
+        const y = b.app.metadata.name;
+        return x.localeCompare(y) || (x < y ? -1 : x > y ? 1 : 0);
+      });
+  }
+
+  /** The App from the apiserver, or undefined when absent. */
   async get(namespace: string, name: string): Promise<AppResource | undefined> {
     try {
-      return (await this.#custom.getNamespacedCustomObject({ ...APP, namespace, name })) as AppResource;
+      const app = (await this.#custom.getNamespacedCustomObject({ ...APP, namespace, name })) as AppResource;
+      this.#cache?.store.apply(app);
+      return app;
     } catch (err) {
       if (err instanceof ApiException && err.code === 404) return undefined;
       throw kubeError(err, `app ${name}`);
@@ -118,7 +163,13 @@ export class KubeApps {
   async create(namespace: string, app: AppResource): Promise<AppResource> {
     await this.ensureNamespace(namespace);
     try {
-      return (await this.#custom.createNamespacedCustomObject({ ...APP, namespace, body: app })) as AppResource;
+      const created = (await this.#custom.createNamespacedCustomObject({
+        ...APP,
+        namespace,
+        body: app,
+      })) as AppResource;
+      this.#cache?.store.apply(created);
+      return created;
     } catch (err) {
       if (err instanceof ApiException && err.code === 409) {
         throw new ConflictError(`app ${app.metadata.name} already exists`, { cause: err });
@@ -141,10 +192,12 @@ export class KubeApps {
       ? { ...patch, metadata: { ...(patch['metadata'] as object | undefined), resourceVersion } }
       : patch;
     try {
-      return (await this.#custom.patchNamespacedCustomObject(
+      const patched = (await this.#custom.patchNamespacedCustomObject(
         { ...APP, namespace, name, body },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       )) as AppResource;
+      this.#cache?.store.apply(patched);
+      return patched;
     } catch (err) {
       if (err instanceof ApiException && err.code === 409) {
         throw new StaleVersionError(`app ${name} changed concurrently; retry`, { cause: err });
@@ -156,9 +209,27 @@ export class KubeApps {
   /** Deletes the App (NotFoundError when absent). */
   async delete(namespace: string, name: string): Promise<void> {
     try {
-      await this.#custom.deleteNamespacedCustomObject({ ...APP, namespace, name });
+      const answer = (await this.#custom.deleteNamespacedCustomObject({ ...APP, namespace, name })) as unknown;
+      this.#forgetDeleted(namespace, name, answer);
     } catch (err) {
       throw kubeError(err, `app ${name}`);
+    }
+  }
+
+  /**
+   * Brings the cache in line with a delete's answer: an App still held by finalizers is stored with its deletion
+   * timestamp; one already gone (no finalizers, or a bare Status answer) is removed.
+   */
+  #forgetDeleted(namespace: string, name: string, answer: unknown): void {
+    const store = this.#cache?.store;
+    if (!store) return;
+    const app = answer as Partial<AppResource> | undefined;
+    if (app?.kind === APP_KIND && app.metadata && app.spec) {
+      const full = app as AppResource;
+      if ((full.metadata.finalizers ?? []).length > 0) store.apply(full);
+      else store.remove(full);
+    } else {
+      store.remove({ metadata: { name, namespace } } as AppResource);
     }
   }
 

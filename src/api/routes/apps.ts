@@ -12,6 +12,7 @@ import { auditApp, authorizeDestination, createApp, loadApp } from '../apps/acce
 import { findApp, kubeOrThrow, scopeOfApp } from '../apps/lookup.ts';
 import { AppObject, AppParams, CreateBody, OpenObject } from '../apps/schemas.ts';
 import { appView } from '../apps/view.ts';
+import { appListJson } from '../apps/view-json.ts';
 import { authorize, orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 
@@ -26,14 +27,25 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
         response: { 200: { type: 'object', properties: { apps: { type: 'array', items: AppObject } } } },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const kube = kubeOrThrow(services.kube);
       const { caller, org } = orgCaller(request);
       if (!canAnywhere(caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
-      const items = await kube.list(orgNamespace(org.slug));
-      const visible = items.filter((a) => canI(caller, 'deployment:read', 'deployment', scopeOfApp(a)));
-      visible.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
-      return { apps: visible.map(appView) };
+      // Sorted by name already, each with its JSON serialized once per resourceVersion by the response schema's
+      // own serializer (see KubeApps.listEntries, apps/view-json.ts); JSON bytes are sent as they are.
+      const entries = await kube.listEntries(orgNamespace(org.slug));
+      // canI depends only on the scope, and many Apps share one: decide each scope once per request.
+      const allowed = new Map<string, boolean>();
+      const visible = entries.filter((e) => {
+        const scope = scopeOfApp(e.app);
+        let ok = allowed.get(scope);
+        if (ok === undefined) {
+          ok = canI(caller, 'deployment:read', 'deployment', scope);
+          allowed.set(scope, ok);
+        }
+        return ok;
+      });
+      return reply.type('application/json; charset=utf-8').send(appListJson(visible.map((e) => e.json)));
     },
   );
 

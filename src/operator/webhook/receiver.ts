@@ -1,8 +1,9 @@
 /**
  * The push receiver (`--webhook-bind-address`, default :8082). `POST /webhook/gitA` (GitHub push) and
- * `POST /webhook/gitB` (GitLab push): parse, list every App, match (contract §4.6), verify the delivery against
- * the App's `spec.webhook.secretRef` Secret (key `secret`) when it names one, and merge-patch `spec.operation`
- * {kind Sync, initiatedAt now, triggeredBy webhook:<provider>} on each match. Answers `{matched: N}`.
+ * `POST /webhook/gitB` (GitLab push): parse, match (contract §4.6) against the controller's App informer cache
+ * (a LIST only before its first list), verify the delivery against the App's `spec.webhook.secretRef` Secret (key
+ * `secret`) when it names one, and merge-patch `spec.operation` {kind Sync, initiatedAt now, triggeredBy
+ * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time. Answers `{matched: N}`.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,8 @@ import { matchesPush, type Provider, parsePush, verifyDelivery } from './push.ts
 import { RateLimiter } from './rate-limit.ts';
 
 const MAX_BODY = 1024 * 1024;
+/** Matched Apps verified and patched at once: a push to a shared repository must not take one round trip per App. */
+const PATCH_CONCURRENCY = 16;
 
 /** Dependencies and limits of the push receiver. */
 export interface ReceiverOptions {
@@ -25,6 +28,8 @@ export interface ReceiverOptions {
   rateLimit?: { burst: number; perMinute: number };
   /** Match only Apps in this namespace (default: all namespaces). */
   namespace?: string;
+  /** The Apps known to the controller's informer (same namespace scope), undefined until it has listed. */
+  cachedApps?: () => AppResource[] | undefined;
 }
 
 /** Handles push deliveries; `handle` is the node:http request listener. */
@@ -75,45 +80,45 @@ export class PushReceiver {
   }
 
   async #dispatch(provider: Provider, push: ReturnType<typeof parsePush> & object, raw: Buffer, header?: string) {
-    const apps = (await this.#o.mgmt.list(
-      APP_API_VERSION,
-      APP_KIND,
-      '',
-      this.#o.namespace,
-    )) as unknown as AppResource[];
-    let matched = 0;
-    for (const app of apps) {
-      if (!matchesPush(app, push)) continue;
-      const secretRef = app.spec.webhook?.secretRef;
-      if (secretRef) {
-        const secret = await this.#secret(app.metadata.namespace ?? '', secretRef);
-        if (secret === undefined || !verifyDelivery(provider, secret, raw, header)) {
-          this.#o.logger.warn(
-            { app: app.metadata.name, namespace: app.metadata.namespace, provider },
-            'push signature rejected',
-          );
-          continue;
-        }
-      }
-      matched++;
-      // One pending operation per App: a pending one (which syncs anyway, or is more specific) is not replaced.
-      if (pendingOperation(app)) continue;
-      await this.#o.mgmt.mergePatch(
-        { apiVersion: APP_API_VERSION, kind: APP_KIND, name: app.metadata.name, namespace: app.metadata.namespace },
-        {
-          spec: {
-            operation: {
-              kind: 'Sync',
-              initiatedAt: new Date().toISOString(),
-              id: randomUUID(),
-              triggeredBy: `webhook:${provider}`,
-            },
-          },
-        },
-      );
-    }
+    const apps =
+      this.#o.cachedApps?.() ??
+      ((await this.#o.mgmt.list(APP_API_VERSION, APP_KIND, '', this.#o.namespace)) as unknown as AppResource[]);
+    const candidates = apps.filter((app) => matchesPush(app, push));
+    const results = await mapLimit(candidates, PATCH_CONCURRENCY, (app) => this.#trigger(provider, app, raw, header));
+    const matched = results.filter(Boolean).length;
     this.#o.logger.info({ provider, ref: push.ref, after: push.after, matched }, 'push received');
     return matched;
+  }
+
+  /** Verifies the delivery for one matching App and requests a Sync. True when the App counts as matched. */
+  async #trigger(provider: Provider, app: AppResource, raw: Buffer, header?: string): Promise<boolean> {
+    const secretRef = app.spec.webhook?.secretRef;
+    if (secretRef) {
+      const secret = await this.#secret(app.metadata.namespace ?? '', secretRef);
+      if (secret === undefined || !verifyDelivery(provider, secret, raw, header)) {
+        this.#o.logger.warn(
+          { app: app.metadata.name, namespace: app.metadata.namespace, provider },
+          'push signature rejected',
+        );
+        return false;
+      }
+    }
+    // One pending operation per App: a pending one (which syncs anyway, or is more specific) is not replaced.
+    if (pendingOperation(app)) return true;
+    await this.#o.mgmt.mergePatch(
+      { apiVersion: APP_API_VERSION, kind: APP_KIND, name: app.metadata.name, namespace: app.metadata.namespace },
+      {
+        spec: {
+          operation: {
+            kind: 'Sync',
+            initiatedAt: new Date().toISOString(),
+            id: randomUUID(),
+            triggeredBy: `webhook:${provider}`,
+          },
+        },
+      },
+    );
+    return true;
   }
 
   async #secret(namespace: string, name: string): Promise<string | undefined> {
@@ -121,6 +126,25 @@ export class PushReceiver {
     const b64 = (s?.['data'] as Record<string, string> | undefined)?.['secret'];
     return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
   }
+}
+
+/**
+ * Runs `fn` over `items` with at most `limit` calls in flight; results in input order. Rejects with the first
+ * failure once every started call has settled (none is left running unobserved).
+ */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

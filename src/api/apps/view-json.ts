@@ -1,0 +1,34 @@
+/**
+ * The app object of contract §2.1 serialized ahead of time: the App cache keeps each App's JSON per resourceVersion,
+ * so `GET /apps` joins ready bytes instead of serializing every App on every request. The serializer is built from
+ * the route's own response schema (AppObject) by the compiler Fastify itself uses, with Fastify's default options,
+ * so the bytes are the ones Fastify would send.
+ */
+import fastJson from 'fast-json-stringify';
+import { AppObject } from './schemas.ts';
+import type { AppView } from './view.ts';
+
+const serializeApp = fastJson(AppObject);
+
+const OPEN = Buffer.from('{"apps":[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/** One app object as UTF-8 JSON, exactly as the `AppObject` response schema serializes it. */
+export function appJson(view: AppView): Buffer {
+  return Buffer.from(serializeApp(view));
+}
+
+/**
+ * The body of `GET /apps` (`{"apps":[…]}`) from app objects already serialized by appJson: bytes are copied, not
+ * re-encoded, so a list of 1000 Apps costs one memory copy.
+ */
+export function appListJson(items: readonly Buffer[]): Buffer {
+  const parts: Buffer[] = [OPEN];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}

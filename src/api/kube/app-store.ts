@@ -1,0 +1,172 @@
+/**
+ * The in-memory copy of App resources that the API server reads from (fed by ./app-cache.ts and by the API's own
+ * writes). Every change is ordered by resourceVersion, so a late answer can never replace a newer version of an App,
+ * nor bring back one already deleted. Each entry keeps its API view and that view's JSON, computed once per resourceVersion, and each
+ * namespace keeps its entries sorted by name, so a list neither re-maps nor re-sorts unchanged Apps.
+ */
+import type { AppResource } from '../../core/app-schema.ts';
+import { type AppView, appView } from '../apps/view.ts';
+import { appJson } from '../apps/view-json.ts';
+
+/** One cached App, its view and the view's JSON (each computed on first use, for this resourceVersion only). */
+export interface AppEntry {
+  readonly app: AppResource;
+  readonly view: AppView;
+  /** The view as UTF-8 JSON (see apps/view-json.ts). */
+  readonly json: Buffer;
+}
+
+/** Deletions remembered beyond the last list, to refuse a late write answer for an App already gone. */
+const MAX_TOMBSTONES = 10_000;
+
+/**
+ * Orders two resourceVersions: negative when `a` is older, 0 when equal, positive when newer, undefined when they
+ * cannot be compared. Kubernetes calls them opaque, but the apiserver (etcd3 storage) issues decimal revision
+ * numbers that grow with every write; anything else is reported as incomparable.
+ */
+export function compareVersions(a: string | undefined, b: string | undefined): number | undefined {
+  if (a === undefined || b === undefined || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The order of `GET /apps`: names by localeCompare, ties broken by code units so the order is total. */
+function byName(a: AppEntry, b: AppEntry): number {
+  const x = a.app.metadata.name;
+  const y = b.app.metadata.name;
+  return x.localeCompare(y) || (x < y ? -1 : x > y ? 1 : 0);
+}
+
+class Entry implements AppEntry {
+  readonly app: AppResource;
+  #view: AppView | undefined;
+  #json: Buffer | undefined;
+  constructor(app: AppResource) {
+    this.app = app;
+  }
+  get view(): AppView {
+    this.#view ??= appView(this.app);
+    return this.#view;
+  }
+  get json(): Buffer {
+    this.#json ??= appJson(this.view);
+    return this.#json;
+  }
+}
+
+class Namespace {
+  readonly byName = new Map<string, Entry>();
+  #sorted: Entry[] | undefined;
+  set(entry: Entry): void {
+    const had = this.byName.get(entry.app.metadata.name);
+    this.byName.set(entry.app.metadata.name, entry);
+    if (!had) this.#sorted = undefined;
+    else if (this.#sorted) this.#sorted[this.#sorted.indexOf(had)] = entry;
+  }
+  delete(name: string): void {
+    if (this.byName.delete(name)) this.#sorted = undefined;
+  }
+  sorted(): readonly AppEntry[] {
+    this.#sorted ??= [...this.byName.values()].sort(byName);
+    return this.#sorted;
+  }
+}
+
+/** Apps by namespace and name, each change ordered by resourceVersion. Not thread-shared: one event loop. */
+export class AppStore {
+  #namespaces = new Map<string, Namespace>();
+  /** Deleted App key (`ns/name`) → resourceVersion of its deletion, for deletions newer than the last list. */
+  #tombstones = new Map<string, string>();
+  /** The resourceVersion of the last full list: an App absent from the store and not newer was deleted. */
+  #floor: string | undefined;
+
+  /** The App, or undefined when the store does not hold it. */
+  get(namespace: string, name: string): AppEntry | undefined {
+    return this.#namespaces.get(namespace)?.byName.get(name);
+  }
+
+  /** Every App of the namespace, sorted as `GET /apps` answers (see byName). Do not mutate. */
+  list(namespace: string): readonly AppEntry[] {
+    return this.#namespaces.get(namespace)?.sorted() ?? [];
+  }
+
+  /**
+   * Stores a version of an App (from a watch event or a write's answer) unless the store holds it at the same or a
+   * newer resourceVersion, or knows it deleted at or after that version. Returns whether it was stored.
+   */
+  apply(app: AppResource): boolean {
+    const namespace = app.metadata.namespace ?? '';
+    const name = app.metadata.name;
+    const version = app.metadata.resourceVersion;
+    const held = this.get(namespace, name);
+    if (held) {
+      const order = compareVersions(version, held.app.metadata.resourceVersion);
+      if (order !== undefined && order <= 0) return false;
+    } else if (this.#deletedSince(`${namespace}/${name}`, version)) {
+      return false;
+    }
+    this.#namespace(namespace).set(new Entry(app));
+    return true;
+  }
+
+  /**
+   * Forgets an App deleted at `app.metadata.resourceVersion` (a DELETED event, or a delete's answer), unless the
+   * store holds a newer version (a new App of the same name). Returns whether it was removed.
+   */
+  remove(app: AppResource): boolean {
+    const namespace = app.metadata.namespace ?? '';
+    const name = app.metadata.name;
+    const version = app.metadata.resourceVersion;
+    const held = this.get(namespace, name);
+    if (held && (compareVersions(version, held.app.metadata.resourceVersion) ?? 1) < 0) return false;
+    if (version !== undefined) {
+      const key = `${namespace}/${name}`;
+      // Re-inserted so the map stays in deletion order and the oldest is dropped first.
+      this.#tombstones.delete(key);
+      this.#tombstones.set(key, version);
+      if (this.#tombstones.size > MAX_TOMBSTONES) {
+        const oldest = this.#tombstones.keys().next().value;
+        if (oldest !== undefined) this.#tombstones.delete(oldest);
+      }
+    }
+    if (!held) return false;
+    this.#namespaces.get(namespace)?.delete(name);
+    return true;
+  }
+
+  /**
+   * Replaces the contents with a full list taken at `listVersion`. Apps the store holds at a newer version than
+   * the list (written by the API while the list was on its way) are kept; deletions up to the list are forgotten.
+   */
+  replace(items: readonly AppResource[], listVersion: string): void {
+    const previous = this.#namespaces;
+    this.#namespaces = new Map();
+    this.#floor = listVersion;
+    for (const [key, version] of this.#tombstones) {
+      if ((compareVersions(version, listVersion) ?? 1) <= 0) this.#tombstones.delete(key);
+    }
+    for (const app of items) this.#namespace(app.metadata.namespace ?? '').set(new Entry(app));
+    for (const ns of previous.values()) {
+      for (const entry of ns.byName.values()) {
+        if ((compareVersions(entry.app.metadata.resourceVersion, listVersion) ?? -1) > 0) this.apply(entry.app);
+      }
+    }
+  }
+
+  /** Whether the App `key` is known deleted at or after `version` (by a tombstone or by the last list). */
+  #deletedSince(key: string, version: string | undefined): boolean {
+    if (this.#floor !== undefined && (compareVersions(version, this.#floor) ?? 1) <= 0) return true;
+    const deletedAt = this.#tombstones.get(key);
+    return deletedAt !== undefined && (compareVersions(version, deletedAt) ?? 1) <= 0;
+  }
+
+  #namespace(name: string): Namespace {
+    let ns = this.#namespaces.get(name);
+    if (!ns) {
+      ns = new Namespace();
+      this.#namespaces.set(name, ns);
+    }
+    return ns;
+  }
+}
