@@ -54,6 +54,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       });
       const sampler = sampleProcess(operator.pid);
       const planeBefore = cpuByCommand(plane.dir);
+      const requestsBefore = await kube.requestCounts();
       const idle = sampler.last();
       const createdAt: number[] = [];
       const start = performance.now();
@@ -69,6 +70,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       const at = await ready;
       const planeAfter = cpuByCommand(plane.dir);
       const planeCpuSeconds = cpuDelta(planeBefore, planeAfter);
+      const apiserverRequests = cpuDelta(requestsBefore, await kube.requestCounts());
       const metrics = await scrapeMetrics(operator.metricsURL);
       const final = sampler.last();
       const steady = await steadyState(
@@ -88,6 +90,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
         completed: at.size,
         totalSeconds: at.size === params.n ? Math.max(...readySeconds) : null,
         planeCpuSeconds,
+        apiserverRequests,
         steady,
         allCreatedSeconds,
         ready: summarize(readySeconds),

@@ -71,6 +71,7 @@ export async function runLimit(plane: ControlPlane, applier: Applier, params: Li
   const kube = new BenchKube(plane.admin);
   const appliedAt: number[] = [];
   const planeBefore = cpuByCommand(plane.dir);
+  const requestsBefore = await kube.requestCounts();
   const start = performance.now();
   const healthy = waitForAll(
     kube,
@@ -90,6 +91,7 @@ export async function runLimit(plane: ControlPlane, applier: Applier, params: Li
   const allAppliedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
   const at = await healthy;
   const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
+  const apiserverRequests = cpuDelta(requestsBefore, await kube.requestCounts());
   kube.close();
   const healthySeconds = [...at.values()];
   return {
@@ -97,6 +99,7 @@ export async function runLimit(plane: ControlPlane, applier: Applier, params: Li
     completed: at.size,
     totalSeconds: at.size === params.n ? Math.max(...healthySeconds) : null,
     planeCpuSeconds,
+    apiserverRequests,
     allAppliedSeconds,
     healthy: summarize(healthySeconds),
     samples: { appliedSeconds: appliedAt, healthySeconds },

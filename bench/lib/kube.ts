@@ -41,6 +41,29 @@ export class BenchKube {
     return (text ? JSON.parse(text) : {}) as T;
   }
 
+  /** GET of a non-JSON path (e.g. /metrics); resolves with the body text. */
+  async text(path: string): Promise<string> {
+    const { status, text } = await this.#send('GET', path);
+    if (status !== 200) throw new KubeError(status, `GET ${path}: ${status}`);
+    return text;
+  }
+
+  /**
+   * The apiserver's own count of requests it served, by `VERB resource[/subresource]` (from
+   * `apiserver_request_total` on /metrics), so two runs can be compared by the work they asked of it.
+   */
+  async requestCounts(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const line of (await this.text('/metrics')).split('\n')) {
+      if (!line.startsWith('apiserver_request_total{')) continue;
+      const label = (name: string) => new RegExp(`[{,]${name}="([^"]*)"`).exec(line)?.[1] ?? '';
+      const sub = label('subresource');
+      const key = `${label('verb')} ${label('resource')}${sub ? `/${sub}` : ''}`;
+      out[key] = (out[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return out;
+  }
+
   /** Creates `obj` at `collectionPath`; an existing object (409) is fine. */
   async create(collectionPath: string, obj: unknown): Promise<void> {
     try {

@@ -91,9 +91,12 @@ export function cpuByCommand(marker: string): Record<string, number> {
   return out;
 }
 
-/** `after - before` per key, rounded to centiseconds. */
+/** `after - before` per key (keys that did not move are left out), rounded to centiseconds. */
 export function cpuDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [key, value] of Object.entries(after)) out[key] = Number((value - (before[key] ?? 0)).toFixed(2));
+  for (const [key, value] of Object.entries(after)) {
+    const delta = Number((value - (before[key] ?? 0)).toFixed(2));
+    if (delta !== 0) out[key] = delta;
+  }
   return out;
 }
