@@ -322,7 +322,14 @@ export const crdDir: string = join(repoRoot, 'deploy', 'crds');
 
 async function applyCrds(kubeconfigPath: string): Promise<void> {
   await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir]);
-  await kubectl(kubeconfigPath, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
+  // `kubectl wait` errors instead of waiting while a just-created CRD has no status yet, so retry it.
+  await waitUntil(
+    () =>
+      kubectl(kubeconfigPath, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']).then(
+        () => true,
+      ),
+    { what: 'CRDs Established', timeoutMs: 90_000 },
+  );
 }
 
 /** Options for {@link serviceAccountKubeconfig}. */
