@@ -5,13 +5,13 @@
  */
 import { isDirectory, resolveInside } from '../git/checkout.ts';
 import { GitPathError } from '../git/errors.ts';
-import { findTool, type ToolPaths } from './binaries.ts';
 import { detectManifestType, type ManifestKind } from './detect.ts';
 import { type HelmOptions, renderHelm } from './helm.ts';
 import { type KustomizeOptions, renderKustomize } from './kustomize.ts';
 import { defaultNamespace, type ScopeLookup } from './namespaces.ts';
 import { renderRaw } from './raw.ts';
 import { substitute } from './substitute.ts';
+import { findTool, type ToolPaths } from './tools.ts';
 import { type KubeObject, ManifestError } from './types.ts';
 
 export interface GitRenderRequest {

@@ -1,5 +1,5 @@
 /** Renderers: one per source kind, each returning plain Kubernetes objects. */
-export { findTool, type ToolName, type ToolPaths, toolPaths } from './binaries.ts';
+
 export { RenderCache, type RenderInput, renderKey, sourceKey } from './cache.ts';
 export { detectManifestType, type ManifestKind } from './detect.ts';
 export {
@@ -12,4 +12,5 @@ export {
 export { defaultNamespace, groupOf, type ScopeLookup } from './namespaces.ts';
 export { parseManifests } from './parse.ts';
 export { substitute } from './substitute.ts';
+export { findTool, type RenderTool, type ToolPaths, toolPaths } from './tools.ts';
 export { type KubeObject, ManifestError } from './types.ts';

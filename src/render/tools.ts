@@ -25,3 +25,19 @@ export function resolveRenderTool(tool: RenderTool, toolsDir: string = defaultTo
   const pinned = join(toolsDir, `${tool}-${renderToolVersions[tool]}`, tool);
   return existsSync(pinned) ? pinned : tool;
 }
+
+/** Explicit executable paths (the operator resolves them once from config's tools directory). */
+export type ToolPaths = Partial<Record<RenderTool, string>>;
+
+/**
+ * The executable to run for `tool`: an explicit path wins, else resolveRenderTool's default (pinned build in the
+ * default tools directory, else PATH). Never throws; a missing tool fails when it is run.
+ */
+export function findTool(tool: RenderTool, explicit: ToolPaths = {}): string {
+  return explicit[tool] || resolveRenderTool(tool);
+}
+
+/** The executables for a tools directory (config `toolsDir`, SVC_TOOLS_DIR). */
+export function toolPaths(toolsDir: string): Required<ToolPaths> {
+  return { kustomize: resolveRenderTool('kustomize', toolsDir), helm: resolveRenderTool('helm', toolsDir) };
+}
