@@ -41,7 +41,12 @@ export type OperationKind = (typeof OPERATION_KINDS)[number];
 /** Contract phases plus `Running` (an operation the operator has picked up but not finished). */
 export const OPERATION_PHASES = ['Running', 'Succeeded', 'Failed', 'Held'] as const;
 export type OperationPhase = (typeof OPERATION_PHASES)[number];
-export const CONDITION_TYPES = ['Ready', 'SyncError'] as const;
+/**
+ * Contract conditions (Ready, SyncError) plus `Stalled` (beyond the contract): present, True, while the App's spec
+ * cannot work; the operator does not retry until the spec changes (docs/compatibility.md).
+ */
+export const CONDITION_TYPES = ['Ready', 'SyncError', 'Stalled'] as const;
+export type ConditionType = (typeof CONDITION_TYPES)[number];
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 
 const Timestamp = () => Type.String({ format: 'date-time' });

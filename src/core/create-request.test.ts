@@ -30,11 +30,17 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     expect(req.spec.freeze).toBe(false);
   });
 
-  it('accepts an Image app with a registered cluster', () => {
-    const req = parseCreateRequest({ name: 'api-1', namespace: 'prod', cluster: 'edge-eu', source: image });
+  it('accepts a registered cluster name', () => {
+    const req = parseCreateRequest({ name: 'api-1', namespace: 'prod', cluster: 'edge-eu', source: git });
     expect(req.cluster).toBe('edge-eu');
     expect(req.spec.destination.cluster).toBe('edge-eu');
-    expect(req.spec.source.image?.tagPolicy).toBe('Pinned');
+  });
+
+  it('refuses Image sources until they have a driver, whatever the block holds', () => {
+    expect(rejection({ name: 'web', namespace: 'shop', source: image })).toBe('image sources are not supported yet');
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', image: {} } })).toBe(
+      'image sources are not supported yet',
+    );
   });
 
   it.each([
@@ -61,24 +67,26 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     expect(rejection({ name: 'web', namespace: 'shop', source: { ...git, image: image.image } })).toContain(
       'source.image must not be set when source.type is Git',
     );
-    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', git: git.git } })).toContain(
-      'source.image is required when source.type is Image',
-    );
   });
 
-  it('requires git.repoURL for Git and image.repository and image.tag for Image', () => {
+  it('requires git.repoURL for Git', () => {
     expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Git', git: { branch: 'dev' } } })).toContain(
       'source.git.repoURL is required',
     );
-    const msg = rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', image: {} } });
-    expect(msg).toContain('source.image.repository is required');
-    expect(msg).toContain('source.image.tag is required');
   });
 
-  it('rejects repository URLs that are not http(s), ssh or git', () => {
-    expect(
-      rejection({ name: 'web', namespace: 'shop', source: { type: 'Git', git: { repoURL: 'file:///etc' } } }),
-    ).toContain('source.git.repoURL must be an http(s), ssh or git URL');
+  it.each([
+    'file:///etc',
+    '/srv/repos/app.git',
+    './app',
+    'ext::sh -c touch% /tmp/pwned',
+    '--upload-pack=touch /tmp/x',
+    '-oProxyCommand=x@host:repo',
+    'https:///no-host',
+  ])('rejects the repository URL %j (not a remote http(s), ssh or git URL)', (repoURL) => {
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Git', git: { repoURL } } })).toContain(
+      'source.git.repoURL must be an http(s), ssh or git URL',
+    );
   });
 
   it('rejects HelmChart and Catalog sources and unknown types', () => {

@@ -2,7 +2,8 @@
  * The API's create payload for an App (contract §4.2 "Create fields" and rules) and its translation into the App
  * resource spec. Used by create, clone and preview, so each rejects bad input with the same messages.
  */
-import { type AppSpec, AppSpecSchema, SOURCE_TYPES } from './app-schema.ts';
+import { type AppSpec, AppSpecSchema } from './app-schema.ts';
+import { repoURLProblem, sourceTypeProblem } from './app-state.ts';
 import { InputError } from './errors.ts';
 import { dnsLabelProblem } from './names.ts';
 import { schemaProblems } from './validator.ts';
@@ -18,9 +19,6 @@ export interface CreateRequest {
 /** Fields the create payload accepts; `notifications` and `webhook` go beyond the contract (docs/compatibility.md). */
 const CREATE_FIELDS = new Set(['name', 'namespace', 'cluster', 'source', 'sync_policy', 'notifications', 'webhook']);
 const SOURCE_BLOCKS = { Git: 'git', Image: 'image', HelmChart: 'helmChart', Catalog: 'catalog' } as const;
-/** Source types the operator can deploy today; the others are rejected at create (contract §4.2 rule 1). */
-const DEPLOYABLE_TYPES = new Set(['Git', 'Image']);
-const REPO_URL = /^(https?|ssh|git):\/\/[^\s]+$|^[\w.-]+@[\w.-]+:[^\s]+$/;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -29,10 +27,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function sourceProblems(source: unknown): string[] {
   if (!isObject(source)) return ['source is required and must be an object'];
   const type = source['type'];
-  if (typeof type !== 'string' || !(SOURCE_TYPES as readonly string[]).includes(type)) {
-    return [`source.type must be one of ${SOURCE_TYPES.join(', ')}`];
-  }
-  if (!DEPLOYABLE_TYPES.has(type)) return [`source.type ${type} is not supported yet`];
+  // Only source types with a driver in the operator are accepted (app-state.ts), so nothing is created to fail.
+  const typeProblem = sourceTypeProblem(type);
+  if (typeProblem) return [typeProblem];
   const expected = SOURCE_BLOCKS[type as keyof typeof SOURCE_BLOCKS];
   const problems: string[] = [];
   for (const block of Object.values(SOURCE_BLOCKS)) {
@@ -43,24 +40,17 @@ function sourceProblems(source: unknown): string[] {
   const body = source[expected];
   if (!isObject(body)) return [...problems, `source.${expected} is required when source.type is ${type}`];
   if (type === 'Git') {
-    const url = body['repoURL'];
-    if (typeof url !== 'string' || url === '') problems.push('source.git.repoURL is required');
-    else if (!REPO_URL.test(url)) problems.push('source.git.repoURL must be an http(s), ssh or git URL');
-  }
-  if (type === 'Image') {
-    for (const field of ['repository', 'tag']) {
-      const v = body[field];
-      if (typeof v !== 'string' || v === '') problems.push(`source.image.${field} is required`);
-    }
+    const urlProblem = repoURLProblem(body['repoURL']);
+    if (urlProblem) problems.push(urlProblem);
   }
   return problems;
 }
 
 /**
  * Validates an API create payload and builds the App spec it asks for. Throws InputError listing every problem:
- * DNS-1123 name, namespace and cluster; exactly one source block matching `source.type`; Git needs
- * `git.repoURL`; Image needs `image.repository` and `image.tag`; HelmChart and Catalog are not supported yet;
- * unknown fields and wrong types anywhere. Schema defaults are filled in.
+ * DNS-1123 name, namespace and cluster; a deployable `source.type` (Git today: Image, HelmChart and Catalog are
+ * not supported yet) with exactly one source block matching it; Git needs a remote `git.repoURL`; unknown fields
+ * and wrong types anywhere. Schema defaults are filled in.
  */
 export function parseCreateRequest(body: unknown): CreateRequest {
   if (!isObject(body)) throw new InputError('request body must be a JSON object');

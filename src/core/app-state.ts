@@ -1,0 +1,303 @@
+/**
+ * The App state machine: the one definition of an App's operation lifecycle, of "pending" (contract §3, §8: one
+ * pending operation per App, a second is 409), of the terminal states a status `wait` ends on (§4.2 rule 3), of how
+ * an operation is written onto `spec.operation` (§2.4), of the repoURL rule and of the deployable source types.
+ * The API, the push receiver and the operator all decide from here. Pure: no I/O (writing an operation takes the
+ * caller's read and patch functions).
+ *
+ * Lifecycle of an operation, from `spec.operation` (the request) and `status.operationState` (the record):
+ *
+ *   idle ─request─▶ requested ─picked up─▶ running ─▶ finished (Succeeded | Failed)
+ *                       │                     │
+ *                       └──────▶ held ◀───────┘   (frozen: runs on unfreeze; approval: Approve replaces it)
+ *
+ * Requested, running and held are pending: a new request is refused (409), except Approve, which is accepted
+ * exactly while the App is held for approval and replaces the held request.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AppResource,
+  type Operation,
+  type OperationKind,
+  type OperationState,
+  SOURCE_TYPES,
+  type SourceType,
+} from './app-schema.ts';
+import { ConflictError, NotFoundError } from './errors.ts';
+
+/** `operationState.message` of a request held because the App is frozen (`spec.freeze`). */
+export const FROZEN_MESSAGE = 'held: the App is frozen (spec.freeze)';
+/** `operationState.message` of a sync held until someone approves it (`syncPolicy.requiresApproval`). */
+export const APPROVAL_MESSAGE = 'held: waiting for approval (syncPolicy.requiresApproval)';
+
+/** Why an operation is held. */
+export type HoldReason = 'freeze' | 'approval';
+
+/** Where an App's operation stands. */
+export type OperationLifecycle =
+  /** Nothing requested, or a record without a live request (a Running or frozen record whose request is gone). */
+  | { phase: 'idle' }
+  /** `spec.operation` is newer than anything recorded: the operator has not picked it up yet. */
+  | { phase: 'requested'; operation: Operation }
+  /** The operator picked the request up and has not recorded its end yet. */
+  | { phase: 'running'; operation: Operation }
+  /**
+   * Held: by a freeze (the request runs on unfreeze), or for approval (`revision` is the staged revision; the
+   * request is absent when an automated App staged an upstream change on its own).
+   */
+  | { phase: 'held'; reason: HoldReason; operation: Operation | undefined; revision: string | undefined }
+  /** The last request ended. */
+  | { phase: 'finished'; result: 'Succeeded' | 'Failed'; operation: Operation | undefined };
+
+/** True when `state` records the request `op` (same id, initiatedAt and kind). */
+export function sameRequest(op: Operation, state: OperationState | undefined): boolean {
+  return (
+    state !== undefined &&
+    state.initiatedAt === op.initiatedAt &&
+    (state.id ?? '') === (op.id ?? '') &&
+    state.kind === op.kind
+  );
+}
+
+/**
+ * True when `state` is a record the operator made on its own (no id: an automated App staging an upstream change
+ * for approval) after `op` was requested: `op` was handled before that record replaced its own. Writers stamp new
+ * requests later than the record they read (see `operationPatch`), so a new request is never mistaken for this.
+ */
+function supersededBy(op: Operation, state: OperationState | undefined): boolean {
+  if (!state || state.id || !state.initiatedAt) return false;
+  return Date.parse(state.initiatedAt) >= Date.parse(op.initiatedAt);
+}
+
+function holdReason(state: OperationState): HoldReason {
+  return state.message === FROZEN_MESSAGE ? 'freeze' : 'approval';
+}
+
+/** The App's operation lifecycle (see the module comment). */
+export function operationLifecycle(app: AppResource): OperationLifecycle {
+  const op = app.spec.operation;
+  const state = app.status?.operationState;
+  if (op && !sameRequest(op, state) && !supersededBy(op, state)) return { phase: 'requested', operation: op };
+  if (!state) return { phase: 'idle' };
+  const recorded = op && sameRequest(op, state) ? op : undefined;
+  switch (state.phase) {
+    case 'Running':
+      return recorded ? { phase: 'running', operation: recorded } : { phase: 'idle' };
+    case 'Held': {
+      const reason = holdReason(state);
+      // A frozen record runs its request on unfreeze; without the request there is nothing left to run.
+      if (reason === 'freeze' && !recorded) return { phase: 'idle' };
+      return { phase: 'held', reason, operation: recorded, revision: state.revision };
+    }
+    default:
+      return { phase: 'finished', result: state.phase, operation: recorded };
+  }
+}
+
+/** True while an operation is requested, running or held: a new one is refused (409), Approve aside. */
+export function isPending(lifecycle: OperationLifecycle): boolean {
+  return lifecycle.phase === 'requested' || lifecycle.phase === 'running' || lifecycle.phase === 'held';
+}
+
+/** The id of a request the operator has not picked up yet (the status view's `pending_operation`), else null. */
+export function requestedOperationId(app: AppResource): string | null {
+  const life = operationLifecycle(app);
+  return life.phase === 'requested' ? (life.operation.id ?? null) : null;
+}
+
+function pendingMessage(app: AppResource, life: OperationLifecycle): string {
+  const name = app.metadata.name;
+  if (life.phase === 'held' && !life.operation) {
+    return `app ${name} has a sync held for approval (revision ${life.revision ?? 'unknown'}); approve it first`;
+  }
+  const op = 'operation' in life ? life.operation : undefined;
+  const where =
+    life.phase === 'held'
+      ? life.reason === 'freeze'
+        ? 'held while the app is frozen'
+        : 'held for approval; approve it first'
+      : life.phase === 'running'
+        ? 'running'
+        : 'not picked up yet';
+  return `app ${name} already has a pending ${op?.kind ?? ''} operation (${op?.id ?? ''}), ${where}`;
+}
+
+/**
+ * Refuses a new operation of `kind` on the App with ConflictError (409) while another is pending. Approve is the
+ * one exception: it is accepted exactly while the App is held for approval, and refused otherwise.
+ */
+export function admitOperation(app: AppResource, kind: OperationKind): void {
+  const life = operationLifecycle(app);
+  if (kind === 'Approve') {
+    if (life.phase === 'held' && life.reason === 'approval') return;
+    if (isPending(life)) throw new ConflictError(pendingMessage(app, life));
+    throw new ConflictError(`app ${app.metadata.name} has no held sync to approve`);
+  }
+  if (isPending(life)) throw new ConflictError(pendingMessage(app, life));
+}
+
+/** The revision an Approve carries: the one the App holds for approval. */
+export function heldRevision(app: AppResource): string | undefined {
+  const life = operationLifecycle(app);
+  return life.phase === 'held' && life.reason === 'approval' ? life.revision : undefined;
+}
+
+/** An operation to write (contract §2.4). */
+export interface OperationRequest {
+  kind: OperationKind;
+  /** Target revision (Rollback, promote's Deploy). An Approve without one carries the held revision. */
+  revision?: string;
+  /** Requesting identity: a user id, or `webhook:<provider>` for the push receiver. */
+  triggeredBy: string;
+  /** Further spec fields written in the same patch (e.g. a new image tag or replica count). */
+  specPatch?: Record<string, unknown>;
+}
+
+/** The server-side stamp of a new request: its correlation id and the time it was made. */
+export interface OperationStamp {
+  id: string;
+  now: Date;
+}
+
+/** A fresh stamp: a random UUID and the current time. */
+export function newStamp(): OperationStamp {
+  return { id: randomUUID(), now: new Date() };
+}
+
+/** The merge patch writing one operation, and the operation's id. */
+export interface OperationPatch {
+  id: string;
+  patch: { spec: Record<string, unknown> };
+}
+
+/**
+ * The merge patch that writes `request` onto the App as read, or ConflictError (see `admitOperation`). The
+ * patch carries the stamp's id, initiatedAt (never earlier than the recorded operation's, so the new request is
+ * always newer than what the App records) and triggeredBy, and clears a previous `revision` explicitly (null),
+ * since a merge patch keeps the fields it does not name.
+ */
+export function operationPatch(app: AppResource, request: OperationRequest, stamp: OperationStamp): OperationPatch {
+  admitOperation(app, request.kind);
+  const recordedAt = Date.parse(app.status?.operationState?.initiatedAt ?? '');
+  const at = Number.isFinite(recordedAt) ? Math.max(stamp.now.getTime(), recordedAt + 1) : stamp.now.getTime();
+  const revision = request.revision ?? (request.kind === 'Approve' ? heldRevision(app) : undefined);
+  const operation = {
+    kind: request.kind,
+    initiatedAt: new Date(at).toISOString(),
+    id: stamp.id,
+    triggeredBy: request.triggeredBy,
+    revision: revision ?? null,
+  };
+  return { id: stamp.id, patch: { spec: { ...request.specPatch, operation } } };
+}
+
+/**
+ * Whether `fresh` differs from `read` only where the operator writes on its own (status health, resources,
+ * finalizers): same spec generation and same operation record, so every check made on `read` still holds.
+ */
+export function unchangedForOperations(read: AppResource, fresh: AppResource): boolean {
+  return (
+    read.metadata.generation === fresh.metadata.generation &&
+    JSON.stringify(read.status?.operationState ?? null) === JSON.stringify(fresh.status?.operationState ?? null)
+  );
+}
+
+/** The I/O of writing an operation, supplied by the caller (the API's App client, the operator's object client). */
+export interface OperationIO {
+  /** Reads the App again; undefined when it is gone. */
+  read(): Promise<AppResource | undefined>;
+  /** Merge-patches the App guarded by `resourceVersion`; resolves false when that version is stale. */
+  patch(patch: OperationPatch['patch'], resourceVersion: string | undefined): Promise<boolean>;
+}
+
+/** How often a write that lost a resourceVersion race to an unrelated change is re-read and retried. */
+const MAX_ATTEMPTS = 4;
+
+/**
+ * Writes `request` onto `app` (as read by the caller) and returns the operation's id. The patch is guarded by the
+ * resourceVersion read, so two writers racing on one App cannot both win. When the App changed meanwhile, it is
+ * read again: if `stillValid(read, fresh)` (default: changed only where the operator writes on its own) the write
+ * is retried on the fresh read (up to 4 attempts), else ConflictError; a pending operation on the fresh read is
+ * the usual 409, an App gone meanwhile NotFoundError.
+ */
+export async function writeOperation(
+  io: OperationIO,
+  app: AppResource,
+  request: OperationRequest,
+  options: { stamp?: () => OperationStamp; stillValid?: (read: AppResource, fresh: AppResource) => boolean } = {},
+): Promise<string> {
+  const stamp = options.stamp ?? newStamp;
+  const stillValid = options.stillValid ?? unchangedForOperations;
+  let current = app;
+  for (let attempt = 1; ; attempt++) {
+    const { id, patch } = operationPatch(current, request, stamp());
+    if (await io.patch(patch, current.metadata.resourceVersion)) return id;
+    const fresh = await io.read();
+    if (!fresh) throw new NotFoundError(`app ${app.metadata.name} not found`);
+    admitOperation(fresh, request.kind);
+    if (attempt >= MAX_ATTEMPTS || !stillValid(app, fresh)) {
+      throw new ConflictError(`app ${app.metadata.name} changed while the request was handled; try again`);
+    }
+    current = fresh;
+  }
+}
+
+/** True when the App carries a Stalled condition for its current generation: it waits for a spec change. */
+export function isStalled(app: AppResource): boolean {
+  const s = app.status;
+  const stalled = s?.conditions?.some((c) => c.type === 'Stalled' && c.status === 'True') === true;
+  return stalled && s?.observedGeneration === app.metadata.generation;
+}
+
+/**
+ * Whether a status `wait` may end (contract §4.2 rule 3): no operation requested or running, and the App is
+ * Synced and Healthy, Degraded, reported Unknown, Stalled, or its last operation ended Failed or is held. An App
+ * the operator has not reported on yet is not terminal.
+ */
+export function isWaitTerminal(app: AppResource): boolean {
+  const life = operationLifecycle(app);
+  if (life.phase === 'requested' || life.phase === 'running') return false;
+  const s = app.status;
+  if (!s) return false;
+  if (s.syncStatus === 'Syncing') return false;
+  if (isStalled(app)) return true;
+  if (s.syncStatus === 'Synced' && s.healthStatus === 'Healthy') return true;
+  if (s.healthStatus === 'Degraded' || s.healthStatus === 'Unknown' || s.syncStatus === 'Unknown') return true;
+  return (life.phase === 'finished' && life.result === 'Failed') || life.phase === 'held';
+}
+
+/**
+ * Source types svc can deploy: each has a source driver in the operator (src/operator/sources; a test checks
+ * the two agree). The API refuses the others (contract §4.2 rule 1, §7).
+ */
+export const DEPLOYABLE_SOURCE_TYPES = ['Git'] as const satisfies readonly SourceType[];
+export type DeployableSourceType = (typeof DEPLOYABLE_SOURCE_TYPES)[number];
+
+/** True for a source type svc can deploy. */
+export function isDeployableSourceType(type: string): type is DeployableSourceType {
+  return (DEPLOYABLE_SOURCE_TYPES as readonly string[]).includes(type);
+}
+
+/** Why a source type cannot be used (unknown, or not deployable yet), or undefined when it can. */
+export function sourceTypeProblem(type: unknown): string | undefined {
+  if (typeof type !== 'string' || !(SOURCE_TYPES as readonly string[]).includes(type)) {
+    return `source.type must be one of ${SOURCE_TYPES.join(', ')}`;
+  }
+  if (isDeployableSourceType(type)) return undefined;
+  if (type === 'Image') return 'image sources are not supported yet';
+  return `source.type ${type} is not supported yet`;
+}
+
+/**
+ * Remote repository URLs only: `http(s)://`, `ssh://`, `git://`, or scp-like `user@host:path`. Never `file://`
+ * or a plain path (they would read the server's or operator's own disk), never a leading `-` (an option to git).
+ */
+const REPO_URL = /^(https?|ssh|git):\/\/[^\s/-][^\s]*$|^\w[\w.-]*@[\w.-]+:[^\s]+$/;
+
+/** Why `url` is not an acceptable `source.git.repoURL`, or undefined when it is. */
+export function repoURLProblem(url: unknown): string | undefined {
+  if (typeof url !== 'string' || url === '') return 'source.git.repoURL is required';
+  // The URL itself is not repeated: it may carry credentials, and this message lands in the App's conditions.
+  if (!REPO_URL.test(url)) return 'source.git.repoURL must be an http(s), ssh or git URL';
+  return undefined;
+}
