@@ -8,7 +8,7 @@ import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../core/ap
 import { describeError } from '../core/errors.ts';
 import { cacheKey, Informer, type KubeClient } from '../kube/index.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { WorkQueue } from './queue.ts';
+import { type BackoffPolicy, type Requeue, WorkQueue } from './queue.ts';
 import type { Reconciler } from './reconciler.ts';
 
 /** Dependencies of the controller. */
@@ -20,6 +20,8 @@ export interface ControllerOptions {
   workers?: number;
   /** Watch only this namespace (default: all namespaces). */
   namespace?: string;
+  /** Per-App backoff after transient reconcile failures (default: the queue's, 1 s doubling up to 30 s). */
+  backoff?: BackoffPolicy;
 }
 
 /** True when the change is one the reconciler must react to (not our own status write). */
@@ -77,7 +79,7 @@ export class Controller {
   /** Starts reconciling (on becoming leader): every known App is queued once. */
   startProcessing(): void {
     if (this.#queue) return;
-    const queue = new WorkQueue();
+    const queue = new WorkQueue(this.#o.backoff);
     this.#queue = queue;
     queue.start(this.#o.workers ?? 8, (key) => this.#handle(key));
     for (const app of this.#informer.list()) queue.add(cacheKey(app));
@@ -96,11 +98,11 @@ export class Controller {
     await this.#informer.stop();
   }
 
-  async #handle(key: string): Promise<number | undefined> {
+  async #handle(key: string): Promise<Requeue> {
     const slash = key.indexOf('/');
     const started = performance.now();
     const res = await this.#o.reconciler.reconcile({ namespace: key.slice(0, slash), name: key.slice(slash + 1) });
     this.#o.metrics.reconcile(res.result, (performance.now() - started) / 1000);
-    return res.requeueAfterMs;
+    return res.requeue;
   }
 }

@@ -14,8 +14,10 @@ import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../kube/inde
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
 import { OperatorMetrics } from './metrics.ts';
+import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
+import { sourceDrivers } from './sources/index.ts';
 import { PushReceiver } from './webhook/receiver.ts';
 
 /** Renders kept by the operator's render cache (one per source, revision and renderer options). */
@@ -74,15 +76,21 @@ export async function startOperator(
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
-    repos,
-    renders: new RenderCache(RENDER_CACHE_ENTRIES),
+    sources: sourceDrivers({
+      git: {
+        repos,
+        renders: new RenderCache(RENDER_CACHE_ENTRIES),
+        tools: { ...toolPaths(config.toolsDir), ...options.tools },
+        // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
+        maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+      },
+    }),
     targetFor: async (app: AppResource) => {
       if (!app.spec.destination.cluster) return mgmt;
       throw new InputError(
         `destination cluster "${app.spec.destination.cluster}": remote clusters are not supported yet`,
       );
     },
-    tools: { ...toolPaths(config.toolsDir), ...options.tools },
     publicURL: config.publicURL,
     identity,
     logger: log,
@@ -96,6 +104,7 @@ export async function startOperator(
     logger: log,
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
+    backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
   const receiver = new PushReceiver({
     mgmt,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WorkQueue } from './queue.ts';
+import { backoffDelay, DEFAULT_BACKOFF, WorkQueue } from './queue.ts';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,5 +76,59 @@ describe('WorkQueue', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(runs).toBe(3);
     await q.stop();
+  });
+
+  it('backs a failing key off exponentially up to the cap, and resets on any other answer', async () => {
+    vi.useFakeTimers();
+    const q = new WorkQueue({ baseMs: 1_000, maxMs: 8_000, jitter: 0 });
+    const at: number[] = [];
+    let answer: 'backoff' | undefined = 'backoff';
+    q.start(1, async () => {
+      at.push(Date.now());
+      return answer;
+    });
+    const t0 = Date.now();
+    q.add('k');
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000 + 8_000 + 8_000);
+    expect(at.map((t) => t - t0)).toEqual([0, 1_000, 3_000, 7_000, 15_000, 23_000]);
+    expect(q.failures('k')).toBe(6);
+    answer = undefined;
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(q.failures('k')).toBe(0);
+    // After the reset, the next transient failure starts at the base delay again.
+    answer = 'backoff';
+    q.add('k');
+    await vi.advanceTimersByTimeAsync(0);
+    const before = at.length;
+    await vi.advanceTimersByTimeAsync(999);
+    expect(at.length).toBe(before);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(at.length).toBe(before + 1);
+    await q.stop();
+  });
+
+  it('keeps failing keys apart: each has its own count', async () => {
+    vi.useFakeTimers();
+    const q = new WorkQueue({ baseMs: 100, maxMs: 1_000, jitter: 0 });
+    q.start(2, async (key) => (key === 'bad' ? 'backoff' : 50));
+    q.add('bad');
+    q.add('good');
+    await vi.advanceTimersByTimeAsync(100 + 200 + 5);
+    expect(q.failures('bad')).toBe(3);
+    expect(q.failures('good')).toBe(0);
+    q.forget('bad');
+    expect(q.failures('bad')).toBe(0);
+    await q.stop();
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles from the base, caps at 30 s by default, and jitters only downwards within its share', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 40].map((n) => backoffDelay(n, DEFAULT_BACKOFF, 0))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+    expect(backoffDelay(0, DEFAULT_BACKOFF, 0.999)).toBe(800);
+    expect(backoffDelay(10, DEFAULT_BACKOFF, 0.5)).toBe(27_000);
   });
 });

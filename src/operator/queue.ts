@@ -1,10 +1,31 @@
 /**
  * A work queue keyed by string (namespace/name), after client-go's: a key is never processed by two workers at
  * once; adding a key that is queued is a no-op (bursts coalesce); adding a key being processed marks it dirty so
- * it runs once more afterwards; delayed adds keep only the earliest due time.
+ * it runs once more afterwards; delayed adds keep only the earliest due time. A handler that answers `backoff`
+ * (a transient failure) is retried after a per-key exponential delay with jitter, like client-go's
+ * ItemExponentialFailureRateLimiter; any other answer resets that key's delay.
  */
 
-export type Handler = (key: string) => Promise<number | undefined>;
+/** When to run a key again: after this many ms, after the key's backoff delay, or not until it is added. */
+export type Requeue = number | 'backoff' | undefined;
+export type Handler = (key: string) => Promise<Requeue>;
+
+/** Per-key exponential backoff: `baseMs` doubling per consecutive failure, never above `maxMs`. */
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+  /** Share of the delay taken off at random (0.2: between 80 % and 100 % of it), so failing keys spread out. */
+  jitter: number;
+}
+
+/** 1 s doubling up to the contract's 30 s error cadence (§3 rule 7, §8), up to 20 % earlier at random. */
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1_000, maxMs: 30_000, jitter: 0.2 };
+
+/** The delay before retry number `failures + 1` (0 = first retry). `random` is in [0, 1). */
+export function backoffDelay(failures: number, policy: BackoffPolicy, random: number = Math.random()): number {
+  const full = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(failures, 30));
+  return Math.round(full * (1 - policy.jitter * random));
+}
 
 /** Keyed work queue with a fixed number of workers. */
 export class WorkQueue {
@@ -13,11 +34,18 @@ export class WorkQueue {
   readonly #processing = new Set<string>();
   readonly #dirty = new Set<string>();
   readonly #timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  /** Consecutive `backoff` answers per key. */
+  readonly #failures = new Map<string, number>();
+  readonly #backoff: BackoffPolicy;
   #handler: Handler | undefined;
   #workers = 0;
   #active = 0;
   #stopped = false;
   readonly #idle: (() => void)[] = [];
+
+  constructor(backoff: BackoffPolicy = DEFAULT_BACKOFF) {
+    this.#backoff = backoff;
+  }
 
   /** Queues `key` now. */
   add(key: string): void {
@@ -56,14 +84,20 @@ export class WorkQueue {
     this.#timers.set(key, { at, timer });
   }
 
-  /** Forgets pending timers of `key` (the object is gone). */
+  /** Forgets pending timers and the backoff of `key` (the object is gone). */
   forget(key: string): void {
     const t = this.#timers.get(key);
     if (t) clearTimeout(t.timer);
     this.#timers.delete(key);
+    this.#failures.delete(key);
   }
 
-  /** Starts `workers` workers calling `handler`; its result is a requeue delay (undefined = none). */
+  /** Consecutive transient failures of `key` (for tests and metrics). */
+  failures(key: string): number {
+    return this.#failures.get(key) ?? 0;
+  }
+
+  /** Starts `workers` workers calling `handler`; its answer says when to run the key again (see Requeue). */
   start(workers: number, handler: Handler): void {
     this.#handler = handler;
     this.#workers = workers;
@@ -79,6 +113,7 @@ export class WorkQueue {
     this.#queue.length = 0;
     this.#queued.clear();
     this.#dirty.clear();
+    this.#failures.clear();
     if (this.#active === 0) return;
     await new Promise<void>((resolve) => this.#idle.push(resolve));
   }
@@ -100,19 +135,31 @@ export class WorkQueue {
   }
 
   async #process(key: string, handler: Handler): Promise<void> {
-    let requeue: number | undefined;
+    let requeue: Requeue;
     try {
       requeue = await handler(key);
     } catch {
-      requeue = undefined;
+      requeue = 'backoff';
     }
     this.#processing.delete(key);
     this.#active--;
     if (!this.#stopped) {
+      const delay = this.#delayFor(key, requeue);
       if (this.#dirty.delete(key)) this.add(key);
-      else if (requeue !== undefined) this.addAfter(key, requeue);
+      else if (delay !== undefined) this.addAfter(key, delay);
     }
     if (this.#active === 0) for (const r of this.#idle.splice(0)) r();
     this.#pump();
+  }
+
+  /** The requeue delay of an answer; counts consecutive `backoff` answers per key, any other answer resets them. */
+  #delayFor(key: string, requeue: Requeue): number | undefined {
+    if (requeue !== 'backoff') {
+      this.#failures.delete(key);
+      return requeue;
+    }
+    const failures = this.#failures.get(key) ?? 0;
+    this.#failures.set(key, failures + 1);
+    return backoffDelay(failures, this.#backoff);
   }
 }

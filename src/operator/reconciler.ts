@@ -1,11 +1,14 @@
 /**
  * The reconciler: an ordered list of stages run for one App key.
  *
- *   load → finalize (deleting) | ensure finalizer → decide → resolve (head, target revision) → render →
- *   apply → prune → health → status (written once, at the end) → events and notifications → requeue
+ *   load → finalize (deleting) | stalled? | ensure finalizer → decide → destination → source driver (resolve
+ *   head and target revision) → render → apply → prune → health → status (written once, at the end) → events
+ *   and notifications → requeue
  *
  * Level-based: every decision comes from the App's spec and status plus what is live, never from the event that
- * woke it. Errors become the SyncError condition and a requeue after `errorRequeueMs`; nothing is pruned after a
+ * woke it. Each stage fails with a StageError naming the stage and what to do next: a transient failure backs off
+ * per App (the work queue's backoff), a `wait` requeues after `errorRequeueMs`, a stall (a spec that cannot work)
+ * sets the Stalled condition and is not retried until the App's generation changes. Nothing is pruned after a
  * failed render or apply.
  */
 import type { Logger } from 'pino';
@@ -13,31 +16,37 @@ import {
   APP_API_VERSION,
   APP_KIND,
   type AppResource,
-  type GitSource,
   type Operation,
   type OperationState,
   type SyncStatus,
 } from '../core/app-schema.ts';
-import { describeError, InputError } from '../core/errors.ts';
-import type { RepoCache } from '../git/index.ts';
+import { APPROVAL_MESSAGE, isStalled } from '../core/app-state.ts';
+import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
-import type { RenderCache, ToolPaths } from '../render/index.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
+import { FencedError } from './fence.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
 import type { OperatorMetrics } from './metrics.ts';
+import type { Requeue } from './queue.ts';
+import { driverFor, type SourceDrivers } from './sources/index.ts';
+import { hintOf, inStage, StageError } from './stage-error.ts';
 import { applyObjects, ensureNamespace, hashObjects, objectKey, prepareObjects } from './stages/apply.ts';
-import { APPROVAL_MESSAGE, alreadyStaged, decide, needsAutomatedSync } from './stages/decide.ts';
+import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
 import { assessHealth, type HealthResult } from './stages/health.ts';
 import { kindOf, listManaged, prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
-import { freshness, gitSourceOf, renderAt, resolveHead } from './stages/source.ts';
-import { nextStatus, type Outcome, writeStatus } from './stages/status.ts';
+import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
+
+export { FencedError } from './fence.ts';
 
 /** Timing and bounds of the reconciler (production defaults in DEFAULT_TUNING). */
 export interface ReconcilerTuning {
   syncPeriodMs: number;
+  /** Requeue after a failure that waits for a change (`wait`), and the cap of the transient-failure backoff. */
   errorRequeueMs: number;
+  /** First delay of the per-App backoff after a transient failure; it doubles up to `errorRequeueMs`. */
+  backoffBaseMs: number;
   /** Requeue while resources are Progressing or Missing, so health converges without waiting a full period. */
   progressingRequeueMs: number;
   /** Bound of status.previousRevisions. */
@@ -46,10 +55,14 @@ export interface ReconcilerTuning {
   deleteTimeoutMs: number;
 }
 
-/** Production defaults: resync 60 s, 30 s after errors, 5 s while settling, 50 revisions, 10 min delete timeout. */
+/**
+ * Production defaults: resync 60 s, 30 s after errors (transient ones back off from 1 s up to that), 5 s while
+ * settling, 50 revisions, 10 min delete timeout.
+ */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
   errorRequeueMs: 30_000,
+  backoffBaseMs: 1_000,
   progressingRequeueMs: 5_000,
   maxHistory: 50,
   deleteTimeoutMs: 10 * 60_000,
@@ -58,13 +71,10 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
 /** Everything the reconciler needs, passed in once (no globals, no environment). */
 export interface ReconcilerDeps {
   mgmt: ObjectClient;
-  repos: RepoCache;
-  /** Render cache shared by every App (optional: without it every reconcile renders). */
-  renders?: RenderCache;
+  /** One driver per deployable source type: the reconciler resolves and renders only through them. */
+  sources: SourceDrivers;
   /** The cluster an App deploys to. The management cluster for an empty destination.cluster. */
   targetFor: (app: AppResource) => Promise<ObjectClient>;
-  tools?: ToolPaths;
-  workDir?: string;
   publicURL: string;
   identity: string;
   logger: Logger;
@@ -77,19 +87,28 @@ export interface ReconcilerDeps {
   mayWrite?: () => boolean;
 }
 
-/** Thrown at a write barrier when `mayWrite` says no; the reconcile ends without touching anything more. */
-export class FencedError extends Error {
-  constructor() {
-    super('this operator may no longer write (not leader or stopping)');
-    this.name = 'FencedError';
-  }
-}
-
 /** The outcome of one reconcile, for the work queue and the metrics. */
 export interface ReconcileResult {
-  /** Run again after this many ms; undefined = never (the App is gone). */
-  requeueAfterMs: number | undefined;
-  result: 'success' | 'error' | 'gone';
+  /** When to run again (see Requeue): after ms, after the App's backoff, or not until the App changes. */
+  requeue: Requeue;
+  /** `stalled`: the spec cannot work; `skipped`: a stalled App woken before its spec changed. */
+  result: 'success' | 'error' | 'stalled' | 'skipped' | 'gone';
+}
+
+/** How far a reconcile got, for the status of a failure. */
+interface Progress {
+  /** A sync was (or would have been) attempted: failures notify and record a SyncFailed event. */
+  syncAttempted: boolean;
+  head?: string;
+  revision?: string;
+  objects?: AnyObject[];
+  /** Kinds applied before the failure (merged into appliedKinds, so prune still reaches them). */
+  kinds?: string[];
+}
+
+/** The operation of an intent, if it has one. */
+function operationOf(intent: Intent): Operation | undefined {
+  return intent.kind === 'observe' ? undefined : intent.operation;
 }
 
 /** Reconciles one App at a time (the work queue guarantees one key is never reconciled twice at once). */
@@ -106,15 +125,23 @@ export class Reconciler {
   async reconcile(key: AppKey): Promise<ReconcileResult> {
     try {
       const app = await this.#load(key);
-      if (!app) return { requeueAfterMs: undefined, result: 'gone' };
+      if (!app) return { requeue: undefined, result: 'gone' };
       if (app.metadata.deletionTimestamp) return await this.#finalize(app);
+      // A stalled App waits for a new generation, whatever else woke it (leadership, annotations, workloads).
+      if (isStalled(app)) return { requeue: undefined, result: 'skipped' };
       return await this.#run(await this.#ensureFinalizer(app));
     } catch (err) {
-      if (err instanceof FencedError) return { requeueAfterMs: undefined, result: 'error' };
-      if (isConflict(err)) return { requeueAfterMs: 500, result: 'error' };
+      if (err instanceof FencedError) return { requeue: undefined, result: 'error' };
+      if (isConflict(err)) return { requeue: 500, result: 'error' };
       this.#d.logger.error({ app: key, err: describeError(err) }, 'reconcile failed');
-      return { requeueAfterMs: this.#d.tuning.errorRequeueMs, result: 'error' };
+      return { requeue: this.#requeueFor(hintOf(err)), result: 'error' };
     }
+  }
+
+  /** The requeue of a failure: transient → the App's backoff, wait → the error period, stall → none. */
+  #requeueFor(hint: RetryHint): Requeue {
+    if (hint === 'retry') return 'backoff';
+    return hint === 'wait' ? this.#d.tuning.errorRequeueMs : undefined;
   }
 
   /** Write barrier: throws FencedError when this process may no longer write. */
@@ -146,198 +173,168 @@ export class Reconciler {
   }
 
   /** The main path for a live App. */
-  async #run(app: AppResource): Promise<ReconcileResult> {
+  async #run(read: AppResource): Promise<ReconcileResult> {
     const { tuning } = this.#d;
     const now = new Date().toISOString();
-    const key = this.#key(app);
-    const intent = decide(app);
-    const op = intent.kind === 'observe' ? undefined : intent.operation;
-    let git: GitSource;
-    let target: ObjectClient;
+    const key = this.#key(read);
+    const intent = decide(read);
+    const op = operationOf(intent);
+    const runs = intent.kind === 'sync' || intent.kind === 'restart';
+    const progress: Progress = { syncAttempted: false };
+    let app = read;
+    let target: ObjectClient | undefined;
     try {
-      git = gitSourceOf(app);
-      target = await this.#d.targetFor(app);
-    } catch (err) {
-      return this.#fail(
-        app,
-        undefined,
-        err,
-        op ? { operation: op, phase: 'Failed', message: describeError(err) } : undefined,
+      target = await inStage('destination', () => this.#d.targetFor(app));
+      const driver = await inStage('source', () => driverFor(this.#d.sources, app));
+      if (intent.kind === 'reject') throw new StageError('operation', new InputError(intent.message), 'wait');
+      // Mark a picked-up operation Running first: if this process dies, the next leader sees it still pending.
+      if (runs && app.status?.operationState?.phase !== 'Running') app = await this.#markRunning(app, intent.operation);
+      progress.syncAttempted = runs || app.spec.syncPolicy?.automated === true;
+      const resolving = app;
+      const source = await inStage('source', () =>
+        driver.resolve(resolving, { target: intent.kind === 'sync' ? intent.revision : 'head', operation: op }),
       );
-    }
+      const { head, revision } = source;
+      Object.assign(progress, { head, revision });
+      const dest = target;
+      const rendered = await inStage('render', () => driver.render(resolving, revision, dest));
+      const objects = prepareObjects(rendered, key);
+      progress.objects = objects;
+      const hash = hashObjects(objects);
 
-    if (intent.kind === 'reject') {
-      return this.#fail(app, target, new InputError(intent.message), {
-        operation: intent.operation,
-        phase: 'Failed',
-        message: intent.message,
-      });
-    }
-    // Mark a picked-up operation Running first: if this process dies, the next leader sees it still pending.
-    if ((intent.kind === 'sync' || intent.kind === 'restart') && app.status?.operationState?.phase !== 'Running') {
-      app = await this.#markRunning(app, intent.operation);
-    }
-
-    let head: string;
-    let revision: string;
-    let objects: AnyObject[];
-    try {
-      head = await resolveHead(this.#d.repos, git, freshness(op, Math.min(tuning.syncPeriodMs / 2, 15_000)));
-      revision =
-        intent.kind === 'sync' && intent.revision !== 'head'
-          ? await this.#d.repos.resolveRevision(git.repoURL, intent.revision)
-          : head;
-      const rendered = await renderAt(
-        {
-          repos: this.#d.repos,
-          discovery: target.discovery,
-          tools: this.#d.tools,
-          workDir: this.#d.workDir,
-          ...(this.#d.renders ? { renders: this.#d.renders } : {}),
-        },
-        app,
-        git,
-        revision,
-      );
-      objects = prepareObjects(rendered, key);
-    } catch (err) {
-      const runs = intent.kind === 'sync' || intent.kind === 'restart';
-      return this.#fail(
-        app,
-        target,
-        err,
-        runs ? { operation: op, phase: 'Failed', message: describeError(err) } : undefined,
-        {
-          syncAttempted: runs || app.spec.syncPolicy?.automated === true,
-        },
-      );
-    }
-    const hash = hashObjects(objects);
-
-    let opOutcome: OpOutcome | undefined;
-    let doSync = intent.kind === 'sync';
-    if (intent.kind === 'hold') {
-      // Only an approval hold stages a revision (what Approve will apply); a freeze hold re-resolves on unfreeze.
-      const staged = intent.message === APPROVAL_MESSAGE ? { revision: head } : {};
-      opOutcome = { operation: op, phase: 'Held', ...staged, message: intent.message };
-    } else if (intent.kind === 'observe' && needsAutomatedSync(app, head, hash)) {
-      if (app.spec.syncPolicy?.requiresApproval === true) {
-        if (!alreadyStaged(app, head))
-          opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
-      } else {
-        doSync = true;
+      let opOutcome: OpOutcome | undefined;
+      let doSync = intent.kind === 'sync';
+      if (intent.kind === 'hold') {
+        // Only an approval hold stages a revision (what Approve will apply); a freeze hold re-resolves on unfreeze.
+        const staged = intent.reason === 'approval' ? { revision: head } : {};
+        opOutcome = { operation: op, phase: 'Held', ...staged, message: holdMessage(intent.reason) };
+      } else if (intent.kind === 'observe' && needsAutomatedSync(app, head, hash)) {
+        if (app.spec.syncPolicy?.requiresApproval === true) {
+          if (!alreadyStaged(app, head))
+            opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
+        } else {
+          doSync = true;
+        }
       }
-    }
 
-    const outcome: Outcome = {
-      now,
-      observedGeneration: app.metadata.generation,
-      observedRevision: head,
-      syncStatus: 'Unknown',
-    };
-    if (doSync) {
-      const errors = await this.#sync(app, target, objects, outcome);
-      if (errors.length > 0) {
-        const message = errors.join('; ');
-        return this.#fail(
-          app,
-          target,
-          new Error(message),
-          op ? { operation: op, phase: 'Failed', revision, message } : undefined,
-          {
-            syncAttempted: true,
-            revision,
-            observedRevision: head,
-            objects,
-            kinds: outcome.kinds,
-          },
+      const outcome: Outcome = {
+        now,
+        observedGeneration: app.metadata.generation,
+        observedRevision: head,
+        syncStatus: 'Unknown',
+      };
+      if (doSync) {
+        progress.syncAttempted = true;
+        await this.#sync(app, target, objects, progress);
+        outcome.kinds = progress.kinds;
+        outcome.applied = { revision, objectHash: hash };
+        opOutcome = op
+          ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
+          : undefined;
+      } else if (intent.kind === 'restart') {
+        const done = await inStage('apply', async () =>
+          restartWorkloads(
+            dest,
+            await listManaged(dest, key, ['apps/v1/Deployment', 'apps/v1/StatefulSet', 'apps/v1/DaemonSet']),
+            now,
+          ),
         );
+        opOutcome = { operation: intent.operation, phase: 'Succeeded', message: `restarted ${done.length} workloads` };
       }
-      outcome.applied = { revision, objectHash: hash };
-      opOutcome = op
-        ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
-        : undefined;
-    } else if (intent.kind === 'restart') {
-      const live = await listManaged(target, key, ['apps/v1/Deployment', 'apps/v1/StatefulSet', 'apps/v1/DaemonSet']);
-      const done = await restartWorkloads(target, live, now);
-      opOutcome = { operation: intent.operation, phase: 'Succeeded', message: `restarted ${done.length} workloads` };
-    }
 
-    const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
-    const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
-    const upToDate = appliedRevision === head && appliedHash === hash;
-    const health = await assessHealth(target, objects, upToDate);
-    const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
-    outcome.syncStatus = upToDate && allLive ? 'Synced' : 'OutOfSync';
-    outcome.health = health;
-    if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
-    await this.#write(app, outcome);
-    await this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
-    this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
-    const settling = health.status === 'Progressing' || health.status === 'Missing' || health.status === 'Unknown';
-    return {
-      requeueAfterMs: settling ? Math.min(tuning.progressingRequeueMs, tuning.syncPeriodMs) : tuning.syncPeriodMs,
-      result: 'success',
-    };
+      const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
+      const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
+      const upToDate = appliedRevision === head && appliedHash === hash;
+      const health = await inStage('health', () => this.#assess(dest, objects, upToDate));
+      const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
+      outcome.syncStatus = upToDate && allLive ? 'Synced' : 'OutOfSync';
+      outcome.health = health;
+      if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
+      await this.#write(app, outcome);
+      await this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
+      this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
+      const settling = health.status === 'Progressing' || health.status === 'Missing' || health.status === 'Unknown';
+      return {
+        requeue: settling ? Math.min(tuning.progressingRequeueMs, tuning.syncPeriodMs) : tuning.syncPeriodMs,
+        result: 'success',
+      };
+    } catch (err) {
+      if (!(err instanceof StageError)) throw err;
+      return this.#fail(app, target, err, this.#failedOperation(intent, err.message, progress), progress);
+    }
   }
 
-  /** Apply and (with syncPolicy.prune) prune. Returns error lines; empty when everything succeeded. */
-  async #sync(app: AppResource, target: ObjectClient, objects: AnyObject[], outcome: Outcome): Promise<string[]> {
+  /**
+   * What a failed reconcile records about its operation: a freeze hold still holds (it does not need the source);
+   * an operation that was to run, or to be staged for approval, failed; an observing reconcile has none.
+   */
+  #failedOperation(intent: Intent, message: string, progress: Progress): OpOutcome | undefined {
+    if (intent.kind === 'observe') return undefined;
+    if (intent.kind === 'hold' && intent.reason === 'freeze') {
+      return { operation: intent.operation, phase: 'Held', message: holdMessage('freeze') };
+    }
+    const revision = intent.kind === 'sync' && progress.objects ? { revision: progress.revision ?? '' } : {};
+    return { operation: intent.operation, phase: 'Failed', ...revision, message };
+  }
+
+  /** Apply, then (with syncPolicy.prune) prune. Throws StageError (apply or prune). */
+  async #sync(app: AppResource, target: ObjectClient, objects: AnyObject[], progress: Progress): Promise<void> {
     const key = this.#key(app);
     this.#fence();
-    await ensureNamespace(target, app.spec.destination.namespace, key);
-    const { applied, errors } = await applyObjects(target, objects, () => this.#fence());
-    outcome.kinds = [...new Set(applied.map(kindOf))];
-    if (errors.length > 0) return errors;
-    if (app.spec.syncPolicy?.prune === true) {
-      this.#fence();
-      const keep = new Set(objects.map(objectKey));
-      const kinds = [...(app.status?.appliedKinds ?? []), ...outcome.kinds];
-      const pruned = await prune(target, key, keep, kinds);
-      if (pruned.deleted.length > 0) {
-        await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
-      }
-      return pruned.errors.map((e) => `prune: ${e}`);
-    }
-    return [];
+    await inStage('apply', () => ensureNamespace(target, app.spec.destination.namespace, key));
+    const { applied, errors, hint } = await inStage('apply', () => applyObjects(target, objects, () => this.#fence()));
+    progress.kinds = [...new Set(applied.map(kindOf))];
+    if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
+    if (app.spec.syncPolicy?.prune === true) await this.#prune(app, target, objects, progress.kinds);
   }
 
-  /** Records a failed reconcile: SyncError, operation Failed, health from the last known resources. */
+  /** Prune: deletes the App's objects that left the rendered set. The one place prune runs. */
+  async #prune(app: AppResource, target: ObjectClient, objects: AnyObject[], appliedKinds: string[]): Promise<void> {
+    this.#fence();
+    const keep = new Set(objects.map(objectKey));
+    const kinds = [...(app.status?.appliedKinds ?? []), ...appliedKinds];
+    const pruned = await inStage('prune', () => prune(target, this.#key(app), keep, kinds));
+    if (pruned.deleted.length > 0) {
+      await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
+    }
+    if (pruned.errors.length > 0) throw new StageError('prune', new Error(pruned.errors.join('; ')), 'retry');
+  }
+
+  /** Health of `objects` as live on the target. The one place health is assessed. */
+  #assess(target: ObjectClient, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
+    return assessHealth(target, objects, inSync);
+  }
+
+  /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
   async #fail(
     app: AppResource,
     target: ObjectClient | undefined,
-    err: unknown,
+    err: StageError,
     op: OpOutcome | undefined,
-    extra: {
-      syncAttempted?: boolean;
-      revision?: string;
-      observedRevision?: string;
-      objects?: AnyObject[];
-      kinds?: string[];
-    } = {},
+    progress: Progress,
   ): Promise<ReconcileResult> {
     const now = new Date().toISOString();
-    const message = describeError(err);
+    const failure: Failure = { stage: err.stage, hint: err.retry, message: err.message };
     let health: HealthResult | undefined;
     if (target) {
       const known =
-        extra.objects ??
+        progress.objects ??
         ((app.status?.resources ?? []).map((r) => ({
           apiVersion: r.apiVersion,
           kind: r.kind,
           metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
         })) as AnyObject[]);
-      health = await assessHealth(target, known, false).catch(() => undefined);
+      health = await this.#assess(target, known, false).catch(() => undefined);
     }
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
     const outcome: Outcome = {
       now,
       observedGeneration: app.metadata.generation,
       syncStatus,
-      error: message,
-      ...(extra.observedRevision ? { observedRevision: extra.observedRevision } : {}),
+      error: failure,
+      ...(progress.head ? { observedRevision: progress.head } : {}),
       ...(health ? { health } : {}),
-      ...(extra.kinds ? { kinds: extra.kinds } : {}),
+      ...(progress.kinds ? { kinds: progress.kinds } : {}),
       ...(op ? { operationState: this.#opState(op, now) } : {}),
     };
     const previouslyFailing = app.status?.conditions?.some((c) => c.type === 'SyncError' && c.status === 'True');
@@ -345,17 +342,21 @@ export class Reconciler {
       await this.#write(app, outcome);
     } catch (writeErr) {
       if (writeErr instanceof FencedError) throw writeErr;
-      if (isConflict(writeErr)) return { requeueAfterMs: 500, result: 'error' };
+      if (isConflict(writeErr)) return { requeue: 500, result: 'error' };
       this.#d.logger.error({ err: describeError(writeErr) }, 'status write failed');
     }
-    this.#d.logger.warn({ app: this.#key(app), err: message }, 'sync error');
-    // Notify per failed operation, and per transition into failure for automated syncs (not every 30 s retry).
-    const notifyFailure = op !== undefined || (extra.syncAttempted === true && !previouslyFailing);
-    await this.#announcer.announce(app, outcome, op, notifyFailure ? 'failure' : undefined, extra.revision);
-    if (!op && extra.syncAttempted && !previouslyFailing)
-      await this.#announcer.event(app, 'Warning', 'SyncFailed', message);
+    this.#d.logger.warn(
+      { app: this.#key(app), stage: failure.stage, hint: failure.hint, err: failure.message },
+      'sync error',
+    );
+    // Notify per failed operation, and per transition into failure for automated syncs (not every retry).
+    const opFailed = op?.phase === 'Failed';
+    const notifyFailure = opFailed || (progress.syncAttempted && !previouslyFailing);
+    await this.#announcer.announce(app, outcome, op, notifyFailure ? 'failure' : undefined, progress.revision);
+    if (!opFailed && progress.syncAttempted && !previouslyFailing)
+      await this.#announcer.event(app, 'Warning', 'SyncFailed', failure.message);
     this.#d.metrics.observeApp(this.#key(app), syncStatus, health?.status ?? app.status?.healthStatus ?? 'Unknown');
-    return { requeueAfterMs: this.#d.tuning.errorRequeueMs, result: 'error' };
+    return { requeue: this.#requeueFor(failure.hint), result: failure.hint === 'stall' ? 'stalled' : 'error' };
   }
 
   #opState(o: OpOutcome, now: string): OperationState {
@@ -406,7 +407,7 @@ export class Reconciler {
    */
   async #finalize(app: AppResource): Promise<ReconcileResult> {
     const finalizers = app.metadata.finalizers ?? [];
-    if (!finalizers.includes(FINALIZER)) return { requeueAfterMs: undefined, result: 'gone' };
+    if (!finalizers.includes(FINALIZER)) return { requeue: undefined, result: 'gone' };
     if (!orphans(app)) {
       this.#fence();
       try {
@@ -421,7 +422,7 @@ export class Reconciler {
             'DeleteFailed',
             `cannot delete applied objects, retrying: ${describeError(err)}`,
           );
-          return { requeueAfterMs: this.#d.tuning.errorRequeueMs, result: 'error' };
+          return { requeue: this.#d.tuning.errorRequeueMs, result: 'error' };
         }
         await this.#announcer.event(
           app,
@@ -436,6 +437,6 @@ export class Reconciler {
     await this.#d.mgmt.mergePatch(this.#ref(app), {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },
     });
-    return { requeueAfterMs: undefined, result: 'gone' };
+    return { requeue: undefined, result: 'gone' };
   }
 }

@@ -4,10 +4,11 @@
  * svc-operator, forced). Every object is attempted; failures are collected so one bad object names itself.
  */
 import { createHash } from 'node:crypto';
-import { describeError } from '../../core/errors.ts';
+import { describeError, type RetryHint } from '../../core/errors.ts';
 import { type AnyObject, isConflict, isNotFound, type ObjectClient } from '../../kube/index.ts';
 import { groupOf, type KubeObject } from '../../render/index.ts';
 import { type AppKey, CREATED_FOR_LABEL, managedLabels, OWNER_NAMESPACE_LABEL } from '../labels.ts';
+import { hintOf } from '../stage-error.ts';
 
 const ORDER: Record<string, number> = { Namespace: 0, CustomResourceDefinition: 1 };
 
@@ -67,6 +68,8 @@ export interface ApplyResult {
   applied: AnyObject[];
   /** One line per object that failed: `Kind namespace/name: reason`. */
   errors: string[];
+  /** What to do about the failures: `retry` when any was transient (server unreachable or failing), else `wait`. */
+  hint: RetryHint;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function applyObjects(
 ): Promise<ApplyResult> {
   const applied: AnyObject[] = [];
   const errors: string[] = [];
+  let hint: RetryHint = 'wait';
   let crdsPending: AnyObject[] = [];
   for (const obj of objects) {
     if (obj.kind !== 'CustomResourceDefinition' && crdsPending.length > 0) {
@@ -93,9 +97,10 @@ export async function applyObjects(
     } catch (err) {
       const where = obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
       errors.push(`${obj.kind} ${where}: ${describeError(err)}`);
+      if (hintOf(err) === 'retry') hint = 'retry';
     }
   }
-  return { applied, errors };
+  return { applied, errors, hint };
 }
 
 async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<void> {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
-import {
-  APPROVAL_MESSAGE,
-  alreadyStaged,
-  decide,
-  FROZEN_MESSAGE,
-  needsAutomatedSync,
-  pendingOperation,
-} from './decide.ts';
+import { APPROVAL_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
+import { alreadyStaged, decide, needsAutomatedSync, operationToRun } from './decide.ts';
 
 const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
 
@@ -21,23 +15,22 @@ function app(spec: Partial<AppSpec> = {}, status?: AppStatus): AppResource {
   };
 }
 
-describe('pendingOperation', () => {
-  it('is pending until the same request has a final phase', () => {
-    expect(pendingOperation(app({ operation: op }))).toEqual(op);
-    expect(pendingOperation(app({ operation: op }, { operationState: { ...op, phase: 'Running' } }))).toEqual(op);
-    expect(pendingOperation(app({ operation: op }, { operationState: { ...op, phase: 'Succeeded' } }))).toBeUndefined();
-    expect(pendingOperation(app({ operation: op }, { operationState: { ...op, phase: 'Failed' } }))).toBeUndefined();
-    const newer = { ...op, initiatedAt: '2026-11-21T06:00:00Z' };
-    expect(pendingOperation(app({ operation: newer }, { operationState: { ...op, phase: 'Succeeded' } }))).toEqual(
-      newer,
-    );
+describe('operationToRun', () => {
+  it('runs a requested or running operation, never a finished one', () => {
+    expect(operationToRun(app({ operation: op }))).toEqual(op);
+    expect(operationToRun(app({ operation: op }, { operationState: { ...op, phase: 'Running' } }))).toEqual(op);
+    expect(operationToRun(app({ operation: op }, { operationState: { ...op, phase: 'Succeeded' } }))).toBeUndefined();
+    expect(operationToRun(app({ operation: op }, { operationState: { ...op, phase: 'Failed' } }))).toBeUndefined();
+    const newer = { ...op, id: 'op-2', initiatedAt: '2026-11-21T06:00:00Z' };
+    expect(operationToRun(app({ operation: newer }, { operationState: { ...op, phase: 'Succeeded' } }))).toEqual(newer);
   });
 
-  it('an operation held by a freeze stays pending; one held for approval does not', () => {
+  it('decides a frozen request again; an approval hold only once approval is no longer required', () => {
     const frozen = { operationState: { ...op, phase: 'Held' as const, message: FROZEN_MESSAGE } };
-    expect(pendingOperation(app({ operation: op }, frozen))).toEqual(op);
+    expect(operationToRun(app({ operation: op }, frozen))).toEqual(op);
     const approval = { operationState: { ...op, phase: 'Held' as const, message: APPROVAL_MESSAGE } };
-    expect(pendingOperation(app({ operation: op }, approval))).toBeUndefined();
+    expect(operationToRun(app({ operation: op, syncPolicy: { requiresApproval: true } }, approval))).toBeUndefined();
+    expect(operationToRun(app({ operation: op }, approval))).toEqual(op);
   });
 });
 
@@ -45,10 +38,11 @@ describe('decide', () => {
   it('observes without an operation, syncs head on Sync, holds when frozen or awaiting approval', () => {
     expect(decide(app())).toEqual({ kind: 'observe' });
     expect(decide(app({ operation: op }))).toEqual({ kind: 'sync', revision: 'head', operation: op });
-    expect(decide(app({ operation: op, freeze: true }))).toMatchObject({ kind: 'hold', message: FROZEN_MESSAGE });
-    expect(decide(app({ operation: op, syncPolicy: { requiresApproval: true } }))).toMatchObject({
+    expect(decide(app({ operation: op, freeze: true }))).toEqual({ kind: 'hold', reason: 'freeze', operation: op });
+    expect(decide(app({ operation: op, syncPolicy: { requiresApproval: true } }))).toEqual({
       kind: 'hold',
-      message: APPROVAL_MESSAGE,
+      reason: 'approval',
+      operation: op,
     });
   });
 

@@ -1,63 +1,58 @@
 /**
- * Decide: what this reconcile should do, from the App alone. Level-based: the answer depends only on spec and
- * status, never on the event that woke the reconciler. Pure.
+ * Decide: what this reconcile should do, from the App alone, built on the App state module
+ * (src/core/app-state.ts). Level-based: the answer depends only on spec and status, never on the event that woke
+ * the reconciler. Pure.
  *
- * - A `spec.operation` is pending until `status.operationState` records its `initiatedAt`/`id` with a final phase
- *   (Succeeded or Failed), or Held for approval. An operation held by a freeze stays pending and runs on unfreeze.
+ * - The operation acted on: a requested one; a running one (its process died: the next leader runs it again); one
+ *   held by a freeze (decided again: held while frozen, run on unfreeze); one held for approval only once approval
+ *   is no longer required. A finished operation, or one held for approval, is never re-run.
  * - `spec.freeze` holds every operation and every automated sync; health still reconciles.
  * - Sync (and Deploy, which is a Sync for Git sources) with `requiresApproval` stages the head revision as Held.
  * - Approve applies the staged revision (or `spec.operation.revision` when the API carries one).
  * - Rollback applies `spec.operation.revision`; Restart bumps workload templates and applies nothing.
  * - Without an operation, `automated` syncs when upstream or the rendered set moved (see `needsAutomatedSync`).
  */
-import type { AppResource, Operation, OperationState } from '../../core/app-schema.ts';
-
-/** Message prefix on an operationState held by a freeze (as opposed to held for approval). */
-export const FROZEN_MESSAGE = 'held: the App is frozen (spec.freeze)';
-/** Message on an operationState held for approval. */
-export const APPROVAL_MESSAGE = 'held: waiting for approval (syncPolicy.requiresApproval)';
+import type { AppResource, Operation } from '../../core/app-schema.ts';
+import { APPROVAL_MESSAGE, FROZEN_MESSAGE, type HoldReason, operationLifecycle } from '../../core/app-state.ts';
 
 /** What one reconcile will do. */
 export type Intent =
-  /** Nothing requested: assess, and sync only when automated and something moved. */
+  /** Nothing to run: assess, and sync only when automated and something moved. */
   | { kind: 'observe' }
   /** Apply a revision now (`head` = the branch head resolved in this reconcile). */
   | { kind: 'sync'; revision: 'head' | string; operation: Operation }
-  /** Record the operation as Held (frozen or waiting for approval); apply nothing. */
-  | { kind: 'hold'; operation: Operation | undefined; message: string }
+  /** Record the operation as Held (frozen, or waiting for approval); apply nothing. */
+  | { kind: 'hold'; reason: HoldReason; operation: Operation }
   /** Bump the pod template of every managed workload. */
   | { kind: 'restart'; operation: Operation }
   /** The operation cannot run (e.g. Approve with nothing staged). */
   | { kind: 'reject'; operation: Operation; message: string };
 
-/** True when `state` records `op` (same request). */
-export function sameRequest(op: Operation, state: OperationState | undefined): boolean {
-  return (
-    state !== undefined &&
-    state.initiatedAt === op.initiatedAt &&
-    (state.id ?? '') === (op.id ?? '') &&
-    state.kind === op.kind
-  );
+/** The `operationState.message` of a hold. */
+export function holdMessage(reason: HoldReason): string {
+  return reason === 'freeze' ? FROZEN_MESSAGE : APPROVAL_MESSAGE;
 }
 
-/** The operation still to be acted on, if any. */
-export function pendingOperation(app: AppResource): Operation | undefined {
-  const op = app.spec.operation;
-  if (!op) return undefined;
-  const state = app.status?.operationState;
-  if (!sameRequest(op, state)) return op;
-  if (state?.phase === 'Running') return op;
-  if (state?.phase === 'Held' && state.message === FROZEN_MESSAGE) return op;
-  return undefined;
+/** The operation this reconcile acts on, if any (see the module comment). */
+export function operationToRun(app: AppResource): Operation | undefined {
+  const life = operationLifecycle(app);
+  switch (life.phase) {
+    case 'requested':
+    case 'running':
+      return life.operation;
+    case 'held':
+      if (life.reason === 'freeze') return life.operation;
+      return app.spec.syncPolicy?.requiresApproval === true ? undefined : life.operation;
+    default:
+      return undefined;
+  }
 }
 
 /** Decides this reconcile's intent. */
 export function decide(app: AppResource): Intent {
-  const op = pendingOperation(app);
-  const frozen = app.spec.freeze === true;
-  const approval = app.spec.syncPolicy?.requiresApproval === true;
+  const op = operationToRun(app);
   if (!op) return { kind: 'observe' };
-  if (frozen) return { kind: 'hold', operation: op, message: FROZEN_MESSAGE };
+  if (app.spec.freeze === true) return { kind: 'hold', reason: 'freeze', operation: op };
   switch (op.kind) {
     case 'Restart':
       return { kind: 'restart', operation: op };
@@ -71,7 +66,7 @@ export function decide(app: AppResource): Intent {
       return { kind: 'sync', revision, operation: op };
     }
     default:
-      if (approval) return { kind: 'hold', operation: op, message: APPROVAL_MESSAGE };
+      if (app.spec.syncPolicy?.requiresApproval === true) return { kind: 'hold', reason: 'approval', operation: op };
       return { kind: 'sync', revision: 'head', operation: op };
   }
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { nextStatus } from './status.ts';
+import { STAGES } from '../stage-error.ts';
+import { type Failure, nextStatus, REASON_BY_STAGE } from './status.ts';
 
 const now = '2026-11-21T06:00:00Z';
+const renderFailed = (message: string): Failure => ({ stage: 'render', hint: 'wait', message });
+const healthy = { status: 'Healthy' as const, reason: '', resources: [] };
 
 describe('nextStatus', () => {
   it('moves revision only on a successful apply and keeps a bounded, newest-first history', () => {
@@ -12,24 +15,77 @@ describe('nextStatus', () => {
     s = nextStatus(s, { now, syncStatus: 'Synced', applied: { revision: 'r3', objectHash: 'h3' } }, 2);
     s = nextStatus(s, { now, syncStatus: 'Synced', applied: { revision: 'r4', objectHash: 'h4' } }, 2);
     expect(s.previousRevisions).toEqual(['r3', 'r2']);
-    const failed = nextStatus(s, { now, syncStatus: 'OutOfSync', error: 'boom' }, 2);
+    const failed = nextStatus(s, { now, syncStatus: 'OutOfSync', error: renderFailed('boom') }, 2);
     expect(failed.revision).toBe('r4');
     expect(failed.previousRevisions).toEqual(['r3', 'r2']);
   });
 
   it('sets Ready and SyncError conditions, keeping transition times while unchanged', () => {
-    const health = { status: 'Healthy' as const, reason: '', resources: [] };
-    const a = nextStatus(undefined, { now, syncStatus: 'Synced', health }, 50);
+    const applied = { revision: 'r1', objectHash: 'h1' };
+    const a = nextStatus(undefined, { now, syncStatus: 'Synced', health: healthy, applied }, 50);
     expect(a.conditions).toEqual([
       { type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: now },
       { type: 'SyncError', status: 'False', reason: 'NoError', message: '', lastTransitionTime: now },
     ]);
     const later = '2026-11-21T07:00:00Z';
-    const b = nextStatus(a, { now: later, syncStatus: 'OutOfSync', error: 'm/a.yaml: bad' }, 50);
+    const b = nextStatus(a, { now: later, syncStatus: 'OutOfSync', error: renderFailed('m/a.yaml: bad') }, 50);
     expect(b.conditions?.[0]).toMatchObject({ status: 'False', reason: 'OutOfSync', lastTransitionTime: later });
-    expect(b.conditions?.[1]).toMatchObject({ status: 'True', message: 'm/a.yaml: bad', lastTransitionTime: later });
-    const c = nextStatus(b, { now: '2026-11-21T08:00:00Z', syncStatus: 'OutOfSync', error: 'm/a.yaml: bad' }, 50);
+    expect(b.conditions?.[1]).toMatchObject({
+      status: 'True',
+      reason: 'RenderFailed',
+      message: 'm/a.yaml: bad',
+      lastTransitionTime: later,
+    });
+    const c = nextStatus(
+      b,
+      { now: '2026-11-21T08:00:00Z', syncStatus: 'OutOfSync', error: renderFailed('m/a.yaml: bad') },
+      50,
+    );
     expect(c.conditions?.[1]?.lastTransitionTime).toBe(later);
+  });
+
+  it.each(STAGES)('names the failing stage %s in the SyncError reason', (stage) => {
+    const s = nextStatus(undefined, { now, syncStatus: 'Unknown', error: { stage, hint: 'retry', message: 'm' } }, 50);
+    expect(s.conditions?.find((c) => c.type === 'SyncError')).toMatchObject({
+      status: 'True',
+      reason: REASON_BY_STAGE[stage],
+      message: 'm',
+    });
+    expect(REASON_BY_STAGE[stage]).toMatch(/^(Source|Render|Apply|Prune|HealthCheck|Destination|Operation)Failed$/);
+  });
+
+  it('adds Stalled only for a stall, and drops it once the reconcile no longer stalls', () => {
+    const error: Failure = { stage: 'source', hint: 'stall', message: 'spec.source.git.repoURL must be…' };
+    const stalled = nextStatus(undefined, { now, syncStatus: 'Unknown', observedGeneration: 2, error }, 50);
+    expect(stalled.conditions?.find((c) => c.type === 'Stalled')).toEqual({
+      type: 'Stalled',
+      status: 'True',
+      reason: 'SourceFailed',
+      message: error.message,
+      lastTransitionTime: now,
+    });
+    const transient = nextStatus(stalled, { now, syncStatus: 'Unknown', error: { ...error, hint: 'retry' } }, 50);
+    expect(transient.conditions?.map((c) => c.type)).toEqual(['Ready', 'SyncError']);
+    const fixed = nextStatus(
+      stalled,
+      { now, syncStatus: 'Synced', health: healthy, applied: { revision: 'r', objectHash: 'h' } },
+      50,
+    );
+    expect(fixed.conditions?.map((c) => [c.type, c.status])).toEqual([
+      ['Ready', 'True'],
+      ['SyncError', 'False'],
+    ]);
+  });
+
+  it('an App that never applied anything and knows no resources is Missing, not Healthy', () => {
+    const never = nextStatus(undefined, { now, syncStatus: 'Unknown', health: healthy, error: renderFailed('x') }, 50);
+    expect(never).toMatchObject({ healthStatus: 'Missing', healthReason: 'nothing has been applied yet' });
+    const applied = nextStatus(
+      never,
+      { now, syncStatus: 'Synced', health: healthy, applied: { revision: 'r', objectHash: 'h' } },
+      50,
+    );
+    expect(applied.healthStatus).toBe('Healthy');
   });
 
   it('accumulates appliedKinds', () => {

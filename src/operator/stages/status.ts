@@ -1,19 +1,44 @@
 /**
  * Status: the one place the App's status is computed (`nextStatus`, pure) and written (`writeStatus`, a merge
  * patch of the status subresource carrying the whole status, guarded by the resourceVersion read at the start of
- * the reconcile so a stale reconcile can never overwrite a newer one).
+ * the reconcile so a stale reconcile can never overwrite a newer one). A failed stage becomes the SyncError
+ * condition with the stage's reason, and a stall (a spec that cannot work) the Stalled condition.
  */
 import type {
   AppResource,
   AppStatus,
   Condition,
+  ConditionType,
   HealthStatus,
   OperationState,
   ResourceStatus,
   SyncStatus,
 } from '../../core/app-schema.ts';
 import { APP_API_VERSION, APP_KIND } from '../../core/app-schema.ts';
+import type { RetryHint } from '../../core/errors.ts';
 import type { ObjectClient } from '../../kube/index.ts';
+import type { Stage } from '../stage-error.ts';
+
+/** The condition reason of a failed stage. */
+export const REASON_BY_STAGE: Readonly<Record<Stage, string>> = {
+  destination: 'DestinationFailed',
+  source: 'SourceFailed',
+  render: 'RenderFailed',
+  operation: 'OperationFailed',
+  apply: 'ApplyFailed',
+  prune: 'PruneFailed',
+  health: 'HealthCheckFailed',
+};
+
+/** A reconcile's failure as the status records it. */
+export interface Failure {
+  stage: Stage;
+  hint: RetryHint;
+  message: string;
+}
+
+/** Health of an App that has never applied anything and knows no resources: not Healthy (nothing is there). */
+const NOTHING_APPLIED = { status: 'Missing' as const, reason: 'nothing has been applied yet' };
 
 /** What one reconcile found and did; everything optional keeps its previous value. */
 export interface Outcome {
@@ -27,8 +52,8 @@ export interface Outcome {
   /** Kinds applied in this reconcile (merged into appliedKinds). */
   kinds?: string[];
   operationState?: OperationState;
-  /** The reconcile's error, shown as the SyncError condition; undefined clears it. */
-  error?: string;
+  /** The reconcile's failure: the SyncError condition (and Stalled for a stall); undefined clears both. */
+  error?: Failure;
 }
 
 /** Computes the next status from the previous one and an outcome. `maxHistory` bounds previousRevisions. */
@@ -56,7 +81,12 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
   }
   if (o.kinds?.length) next.appliedKinds = [...new Set([...(p.appliedKinds ?? []), ...o.kinds])].sort();
   if (o.operationState) next.operationState = o.operationState;
+  if (!next.revision && (next.resources ?? []).length === 0) {
+    next.healthStatus = NOTHING_APPLIED.status;
+    next.healthReason = NOTHING_APPLIED.reason;
+  }
   const ready = next.syncStatus === 'Synced' && next.healthStatus === 'Healthy';
+  const failed = o.error ? REASON_BY_STAGE[o.error.stage] : undefined;
   next.conditions = [
     condition(
       p.conditions,
@@ -66,15 +96,12 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
       o.now,
       next.healthReason,
     ),
-    condition(
-      p.conditions,
-      'SyncError',
-      o.error ? 'True' : 'False',
-      o.error ? 'SyncFailed' : 'NoError',
-      o.now,
-      o.error,
-    ),
+    condition(p.conditions, 'SyncError', failed ? 'True' : 'False', failed ?? 'NoError', o.now, o.error?.message),
   ];
+  // Stalled is present only while True (as kstatus does): the spec cannot work, nothing retries until it changes.
+  if (o.error?.hint === 'stall') {
+    next.conditions.push(condition(p.conditions, 'Stalled', 'True', failed ?? 'Stalled', o.now, o.error.message));
+  }
   return next;
 }
 
@@ -85,7 +112,7 @@ function notReadyReason(s: AppStatus): string {
 
 function condition(
   prev: Condition[] | undefined,
-  type: 'Ready' | 'SyncError',
+  type: ConditionType,
   status: 'True' | 'False',
   reason: string,
   now: string,

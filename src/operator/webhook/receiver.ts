@@ -6,14 +6,13 @@
  * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time. Answers `{matched: N}`.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
-import { describeError } from '../../core/errors.ts';
-import type { ObjectClient } from '../../kube/index.ts';
-import { pendingOperation } from '../stages/decide.ts';
-import { matchesPush, type Provider, parsePush, verifyDelivery } from './push.ts';
+import { writeOperation } from '../../core/app-state.ts';
+import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
+import { isConflict, type ObjectClient } from '../../kube/index.ts';
+import { matchesPush, type Provider, type PushEvent, parsePush, verifyDelivery } from './push.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -84,14 +83,22 @@ export class PushReceiver {
       this.#o.cachedApps?.() ??
       ((await this.#o.mgmt.list(APP_API_VERSION, APP_KIND, '', this.#o.namespace)) as unknown as AppResource[]);
     const candidates = apps.filter((app) => matchesPush(app, push));
-    const results = await mapLimit(candidates, PATCH_CONCURRENCY, (app) => this.#trigger(provider, app, raw, header));
+    const results = await mapLimit(candidates, PATCH_CONCURRENCY, (app) =>
+      this.#trigger(provider, push, app, raw, header),
+    );
     const matched = results.filter(Boolean).length;
     this.#o.logger.info({ provider, ref: push.ref, after: push.after, matched }, 'push received');
     return matched;
   }
 
   /** Verifies the delivery for one matching App and requests a Sync. True when the App counts as matched. */
-  async #trigger(provider: Provider, app: AppResource, raw: Buffer, header?: string): Promise<boolean> {
+  async #trigger(
+    provider: Provider,
+    push: PushEvent,
+    app: AppResource,
+    raw: Buffer,
+    header?: string,
+  ): Promise<boolean> {
     const secretRef = app.spec.webhook?.secretRef;
     if (secretRef) {
       const secret = await this.#secret(app.metadata.namespace ?? '', secretRef);
@@ -103,21 +110,38 @@ export class PushReceiver {
         return false;
       }
     }
-    // One pending operation per App: a pending one (which syncs anyway, or is more specific) is not replaced.
-    if (pendingOperation(app)) return true;
-    await this.#o.mgmt.mergePatch(
-      { apiVersion: APP_API_VERSION, kind: APP_KIND, name: app.metadata.name, namespace: app.metadata.namespace },
-      {
-        spec: {
-          operation: {
-            kind: 'Sync',
-            initiatedAt: new Date().toISOString(),
-            id: randomUUID(),
-            triggeredBy: `webhook:${provider}`,
+    // Written like the API writes operations (app-state.ts): guarded by resourceVersion, retried on a fresh read
+    // while the App still matches the push. One pending operation per App: a pending one (which syncs anyway, or
+    // is more specific) is not replaced, and the App still counts as matched.
+    const ref = {
+      apiVersion: APP_API_VERSION,
+      kind: APP_KIND,
+      name: app.metadata.name,
+      namespace: app.metadata.namespace,
+    };
+    try {
+      await writeOperation(
+        {
+          read: async () => (await this.#o.mgmt.get(ref)) as unknown as AppResource | undefined,
+          patch: async (patch, resourceVersion) => {
+            try {
+              await this.#o.mgmt.mergePatch(ref, { metadata: { resourceVersion }, ...patch });
+              return true;
+            } catch (err) {
+              if (isConflict(err)) return false;
+              throw err;
+            }
           },
         },
-      },
-    );
+        app,
+        { kind: 'Sync', triggeredBy: `webhook:${provider}` },
+        { stillValid: (_read, fresh) => matchesPush(fresh, push) },
+      );
+    } catch (err) {
+      // Deleted meanwhile: not matched. A pending operation (or a race lost to one): matched, not replaced.
+      if (err instanceof NotFoundError) return false;
+      if (!(err instanceof ConflictError)) throw err;
+    }
     return true;
   }
 

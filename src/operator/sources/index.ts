@@ -1,0 +1,30 @@
+/**
+ * The source drivers, keyed by `source.type`. The keys are exactly the deployable source types of the App state
+ * module (the type below makes the compiler check it; a unit test checks it at run time too), so the API accepts
+ * exactly the sources the operator can deploy.
+ */
+import type { AppResource } from '../../core/app-schema.ts';
+import { type DeployableSourceType, isDeployableSourceType, sourceTypeProblem } from '../../core/app-state.ts';
+import { InputError } from '../../core/errors.ts';
+import { GitDriver, type GitDriverDeps } from './git.ts';
+import type { SourceDriver } from './types.ts';
+
+export { freshness, GitDriver, type GitDriverDeps, gitSourceOf } from './git.ts';
+export type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
+
+/** One driver per deployable source type. */
+export type SourceDrivers = Readonly<Record<DeployableSourceType, SourceDriver>>;
+
+/** The drivers of this build. */
+export function sourceDrivers(deps: { git: GitDriverDeps }): SourceDrivers {
+  return { Git: new GitDriver(deps.git) };
+}
+
+/** The driver of the App's source type; InputError (a stall: the spec cannot work) when there is none. */
+export function driverFor(drivers: SourceDrivers, app: AppResource): SourceDriver {
+  const type = app.spec.source.type;
+  if (!isDeployableSourceType(type)) {
+    throw new InputError(sourceTypeProblem(type) ?? `source.type ${type} has no driver`);
+  }
+  return drivers[type];
+}

@@ -1,0 +1,48 @@
+/**
+ * Typed reconcile failures: every stage of the reconciler fails with a StageError naming the stage and what to do
+ * next (the cause's retry hint: `retry` transient → per-App backoff; `wait` → requeue after the error period;
+ * `stall` → the spec cannot work, the App is Stalled until its generation changes). The status stage turns the
+ * stage into the condition reason (`SourceFailed`, `RenderFailed`, …).
+ */
+import { describeError, type RetryHint, SvcError } from '../core/errors.ts';
+import { KubeApiError } from '../kube/index.ts';
+import { FencedError } from './fence.ts';
+
+/** The stages that can fail, in reconcile order. */
+export const STAGES = ['destination', 'source', 'render', 'operation', 'apply', 'prune', 'health'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** The retry hint of any error: an SvcError's own, by HTTP status for the Kubernetes API, else transient. */
+export function hintOf(err: unknown): RetryHint {
+  if (err instanceof StageError || err instanceof SvcError) return err.retry;
+  if (err instanceof KubeApiError) {
+    // Unreachable (0), throttled, timed out or failing servers are transient; any other refusal (invalid object,
+    // unknown kind, forbidden) needs a change in the repository or the cluster: retry at the error period.
+    return err.status === 0 || err.status === 408 || err.status === 429 || err.status >= 500 ? 'retry' : 'wait';
+  }
+  return 'retry';
+}
+
+/** A failed stage: `stage`, the cause (with its chain in `message`) and the hint taken from the cause. */
+export class StageError extends SvcError {
+  override readonly code = 'reconcile_failed';
+  readonly stage: Stage;
+
+  constructor(stage: Stage, cause: unknown, hint: RetryHint = hintOf(cause)) {
+    super(describeError(cause), { cause, retry: hint });
+    this.stage = stage;
+  }
+}
+
+/**
+ * Runs one stage: its failure becomes a StageError of `stage` (a StageError from deeper keeps its own stage; a
+ * FencedError passes through untouched, it ends the reconcile without a status write).
+ */
+export async function inStage<T>(stage: Stage, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof StageError || err instanceof FencedError) throw err;
+    throw new StageError(stage, err);
+  }
+}
