@@ -32,6 +32,14 @@ export function orgCaller(request: FastifyRequest): { caller: Caller; org: Calle
   return { caller, org: caller.org };
 }
 
+/** Throws ForbiddenError (naming the permission and where) unless `canI(caller, permission, scope, scopeId)`. */
+export function requirePermission(actor: { caller: Caller }, permission: string, scope = 'org', scopeId = ''): void {
+  if (!canI(actor.caller, permission, scope, scopeId)) {
+    const where = scope === 'org' ? 'in this organization' : `on ${scope} "${scopeId}"`;
+    throw new ForbiddenError(`missing permission ${permission} ${where}`);
+  }
+}
+
 /** Throws ForbiddenError unless `canI(caller, permission, scope, scopeId)`; returns the caller and its org. */
 export function authorize(
   request: FastifyRequest,
@@ -39,10 +47,7 @@ export function authorize(
   scope = 'org',
   scopeId = '',
 ): { caller: Caller; org: CallerOrg } {
-  const { caller, org } = orgCaller(request);
-  if (!canI(caller, permission, scope, scopeId)) {
-    const where = scope === 'org' ? 'in this organization' : `on ${scope} "${scopeId}"`;
-    throw new ForbiddenError(`missing permission ${permission} ${where}`);
-  }
-  return { caller, org };
+  const actor = orgCaller(request);
+  requirePermission(actor, permission, scope, scopeId);
+  return actor;
 }

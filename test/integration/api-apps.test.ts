@@ -97,13 +97,23 @@ describe('apps API', () => {
     expect((await kube.get(orgNs, 'web'))?.spec.destination.namespace).toBe('web');
   });
 
-  it('creates image apps', async () => {
-    const res = await api.call<Json>('POST', '/api/v1/apps', {
+  it('refuses sources without a driver: Image (until image sources land), HelmChart, Catalog; writes nothing', async () => {
+    const image = { type: 'Image', image: { repository: 'nginx', tag: '1.27' } };
+    for (const path of ['/api/v1/apps', '/api/v1/apps/preview']) {
+      const res = await api.call<Json>('POST', path, {
+        cookie: owner.cookie,
+        body: { name: 'img', namespace: 'web', source: image },
+      });
+      expect(res, path).toMatchObject({ status: 400, body: { error: 'image sources are not supported yet' } });
+    }
+    const chart = { type: 'HelmChart', helmChart: { repoURL: REPO, chart: 'c' } };
+    const refused = await api.call('POST', '/api/v1/apps', {
       cookie: owner.cookie,
-      body: { name: 'img', namespace: 'web', source: { type: 'Image', image: { repository: 'nginx', tag: '1.27' } } },
+      body: { name: 'chart', namespace: 'web', source: chart },
     });
-    expect(res.status).toBe(201);
-    expect((await kube.get(orgNs, 'img'))?.spec.source.image).toMatchObject({ repository: 'nginx', tag: '1.27' });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'source.type HelmChart is not supported yet' } });
+    expect(await kube.get(orgNs, 'img')).toBeUndefined();
+    expect(await kube.get(orgNs, 'chart')).toBeUndefined();
   });
 
   it('refuses bad create bodies with 400 and writes nothing', async () => {
@@ -160,7 +170,7 @@ describe('apps API', () => {
   it('lists and gets apps; another namespace or another org reads as 404', async () => {
     const list = await api.call<{ apps: Json[] }>('GET', '/api/v1/apps', { cookie: viewer.cookie });
     expect(list.status).toBe(200);
-    expect(list.body.apps.map((a) => a['name'])).toEqual(['img', 'web']);
+    expect(list.body.apps.map((a) => a['name'])).toEqual(['web']);
     const one = await api.call<Json>('GET', '/api/v1/apps/web/web', { cookie: viewer.cookie });
     expect(one).toMatchObject({ status: 200, body: { name: 'web', namespace: 'web' } });
     expect((await api.call('GET', '/api/v1/apps/other-ns/web', { cookie: viewer.cookie })).status).toBe(404);

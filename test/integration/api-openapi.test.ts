@@ -59,6 +59,28 @@ describe('OpenAPI document and the API without a management cluster', () => {
     expect(Object.keys(res.body.paths).some((p) => p.startsWith('/api/auth'))).toBe(false);
   });
 
+  it('documents the error answers of every /apps route with the {"error"} schema', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    const conflicts = ['sync', 'deploy', 'rollback', 'promote', 'clone', 'restart', 'approve', 'scale', 'adopt'];
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/apps'))) {
+      const responses = res.body.paths[path]?.[method]?.responses ?? {};
+      const expected = ['400', '401', '403', '500', '503'];
+      if (method === 'post') expected.push('413', '415');
+      if (path.includes('{name}')) expected.push('404');
+      if (path === '/api/v1/apps' && method === 'post') expected.push('409');
+      if (conflicts.some((c) => path.endsWith(`/${c}`))) expected.push('409');
+      if (path.endsWith('/promote')) expected.push('502');
+      for (const status of expected) {
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
   it('answers 503 on every /apps route, with or without credentials', async () => {
     for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/apps'))) {
       const url = path.replace('{namespace}', 'web').replace('{name}', 'web');

@@ -328,6 +328,18 @@ export class AppResources {
     });
   }
 
+  /**
+   * Creates an App resource directly on the cluster (as `kubectl apply` would), bypassing the API's create rules:
+   * for Apps the API refuses to create but must still handle, e.g. image-source Apps before image sources land.
+   */
+  async create(namespace: string, name: string, spec: AppResource['spec']): Promise<void> {
+    await this.#api.createNamespacedCustomObject({
+      ...APP,
+      namespace,
+      body: { apiVersion: `${APP_GROUP}/${APP_VERSION}`, kind: 'App', metadata: { name }, spec },
+    });
+  }
+
   /** The App resource, or undefined. */
   async get(namespace: string, name: string): Promise<AppResource | undefined> {
     try {

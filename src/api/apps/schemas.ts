@@ -82,3 +82,39 @@ export const OperationResult = {
     operation_id: { type: 'string' },
   },
 } as const;
+
+/** The body of every error answer (src/api/error-handler.ts). */
+export const ErrorBody = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: { error: { type: 'string' } },
+} as const;
+
+const ERROR_MEANING: Record<number, string> = {
+  400: 'invalid input (body, path or query), or a source type that cannot be deployed',
+  401: 'no valid session or API key',
+  403: 'missing permission, or a destination outside the cluster allowlist',
+  404: 'no such app (including another destination namespace or org)',
+  409: 'conflict (name taken, an operation already pending, nothing held to approve, …)',
+  413: 'request body over 1 MiB',
+  415: 'request body that is not JSON',
+  500: 'internal error',
+  502: 'an upstream (registry) answered wrongly',
+  503: 'no management cluster configured (SVC_MGMT_KUBECONFIG unset)',
+};
+
+/**
+ * The error answers an /apps route can give, for its response schema (and so the OpenAPI document): every route
+ * can answer 400, 401, 403, 500 and 503; `body` adds 413 and 415 (POST), `app` adds 404 (a route naming an App),
+ * `also` any other status (409, 502).
+ */
+export function appErrors(options: { body?: boolean; app?: boolean; also?: number[] } = {}) {
+  const statuses = [400, 401, 403, 500, 503];
+  if (options.body) statuses.push(413, 415);
+  if (options.app) statuses.push(404);
+  statuses.push(...(options.also ?? []));
+  return Object.fromEntries(
+    statuses.sort().map((s) => [s, { description: ERROR_MEANING[s] ?? 'error', ...ErrorBody }]),
+  ) as Record<number, typeof ErrorBody & { description: string }>;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppStatus } from '../../core/app-schema.ts';
-import { appView, isPending, isTerminal, statusView } from './view.ts';
+import { appView, statusView } from './view.ts';
 
 function app(status?: AppStatus, operationId?: string): AppResource {
   return {
@@ -40,43 +40,10 @@ describe('app views', () => {
     expect(view.updated_at).toBe('2026-11-21T06:00:05.000Z');
   });
 
-  it('calls an operation pending until operationState echoes its id', () => {
-    expect(isPending(app(undefined, 'a'))).toBe(true);
-    expect(isPending(app({ operationState: { kind: 'Sync', id: 'old', phase: 'Succeeded' } }, 'a'))).toBe(true);
-    expect(isPending(app({ operationState: { kind: 'Sync', id: 'a', phase: 'Held' } }, 'a'))).toBe(false);
-    expect(isPending(app())).toBe(false);
+  it('names a requested operation in pending_operation until the operator picks it up (app-state.ts)', () => {
     expect(statusView(app(undefined, 'a')).pending_operation).toBe('a');
-  });
-
-  it('ends a status wait on Synced+Healthy, Degraded, Unknown, or a Failed/Held operation, never while pending', () => {
-    expect(isTerminal(app())).toBe(false);
-    expect(isTerminal(app({ syncStatus: 'Synced', healthStatus: 'Healthy' }))).toBe(true);
-    expect(isTerminal(app({ syncStatus: 'Synced', healthStatus: 'Progressing' }))).toBe(false);
-    expect(isTerminal(app({ syncStatus: 'OutOfSync', healthStatus: 'Degraded' }))).toBe(true);
-    expect(isTerminal(app({ syncStatus: 'OutOfSync', healthStatus: 'Unknown' }))).toBe(true);
-    expect(
-      isTerminal(
-        app(
-          {
-            syncStatus: 'OutOfSync',
-            healthStatus: 'Healthy',
-            operationState: { kind: 'Sync', id: 'a', phase: 'Failed' },
-          },
-          'a',
-        ),
-      ),
-    ).toBe(true);
-    expect(isTerminal(app({ syncStatus: 'Synced', healthStatus: 'Healthy' }, 'b'))).toBe(false);
-  });
-
-  it('never ends a status wait while the operator is still running the operation', () => {
-    const running = { kind: 'Sync', id: 'a', phase: 'Running' } as const;
-    expect(isTerminal(app({ syncStatus: 'Syncing', healthStatus: 'Unknown', operationState: running }, 'a'))).toBe(
-      false,
-    );
-    expect(isTerminal(app({ syncStatus: 'Synced', healthStatus: 'Healthy', operationState: running }, 'a'))).toBe(
-      false,
-    );
-    expect(isTerminal(app({ syncStatus: 'Syncing', healthStatus: 'Degraded' }))).toBe(false);
+    const running = { kind: 'Sync' as const, id: 'a', initiatedAt: '2026-11-21T05:01:00Z', phase: 'Running' as const };
+    expect(statusView(app({ operationState: running }, 'a')).pending_operation).toBeNull();
+    expect(statusView(app()).pending_operation).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
-/** How App resources look through the API (contract §2.1, §2.2), and the state predicates routes share. */
+/** How App resources look through the API (contract §2.1, §2.2): presentation only; state lives in app-state.ts. */
 import type { AppResource } from '../../core/app-schema.ts';
+import { requestedOperationId } from '../../core/app-state.ts';
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
 export type AppView = ReturnType<typeof appView>;
@@ -50,28 +51,6 @@ export function statusView(app: AppResource) {
     last_sync_at: status.lastSyncAt ?? null,
     frozen: app.spec.freeze === true,
     operationState: status.operationState ?? null,
-    pending_operation: isPending(app) ? (app.spec.operation?.id ?? null) : null,
+    pending_operation: requestedOperationId(app),
   };
-}
-
-/** An operation is pending while spec.operation carries an id that status.operationState does not echo yet. */
-export function isPending(app: AppResource): boolean {
-  const id = app.spec.operation?.id;
-  return id !== undefined && id !== '' && app.status?.operationState?.id !== id;
-}
-
-/**
- * Whether a status wait may end: no operation pending, and the app is Synced and Healthy, Degraded, reported
- * Unknown, or its last operation ended Failed or Held. An App the operator has not reported on yet is not terminal.
- */
-export function isTerminal(app: AppResource): boolean {
-  if (isPending(app)) return false;
-  const s = app.status;
-  if (!s) return false;
-  // An operation the operator has picked up but not finished is never terminal, whatever health says meanwhile.
-  if (s.operationState?.phase === 'Running' || s.syncStatus === 'Syncing') return false;
-  if (s.syncStatus === 'Synced' && s.healthStatus === 'Healthy') return true;
-  if (s.healthStatus === 'Degraded' || s.healthStatus === 'Unknown' || s.syncStatus === 'Unknown') return true;
-  const phase = s.operationState?.phase;
-  return phase === 'Failed' || phase === 'Held';
 }

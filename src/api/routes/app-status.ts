@@ -1,72 +1,60 @@
 /**
- * /apps read routes that follow what the operator records: status (optionally waiting for a terminal state with a
- * Kubernetes watch), events of the App and its workloads, and the applied-revision history (contract §4.2).
+ * /apps read routes that follow what the operator records (contract §4.2): status (optionally waiting for a
+ * terminal state), events of the App and its workloads, and the applied-revision history. Parse →
+ * AppStatusService → present.
  */
-import type { CoreV1Event } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import { parseDuration } from '../../config.ts';
-import { APP_KIND } from '../../core/app-schema.ts';
 import { InputError } from '../../core/errors.ts';
-import { orgNamespace } from '../../core/names.ts';
-import { loadApp } from '../apps/access.ts';
-import { AppParams, StatusView } from '../apps/schemas.ts';
-import { isTerminal, statusView } from '../apps/view.ts';
+import type { AppRef } from '../apps/access.ts';
+import { AppParams, appErrors, StatusView } from '../apps/schemas.ts';
+import { AppStatusService } from '../apps/status-service.ts';
+import { statusView } from '../apps/view.ts';
+import { orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 
 /** Longest status wait (contract §8). */
 export const STATUS_WAIT_MAX_MS = 120_000;
-/** Most events returned (contract §8). */
-export const EVENTS_MAX = 50;
 
-/** When an event last happened: its last timestamp, else event time, first timestamp or creation. */
-function eventTime(e: CoreV1Event): string {
-  const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp;
-  return t instanceof Date ? t.toISOString() : t ? String(t) : '';
+/** The `wait` query as milliseconds, capped at 120 s; 0 without one; InputError when malformed. */
+function waitMsOf(wait: string | undefined): number {
+  if (wait === undefined || wait === '') return 0;
+  const parsed = parseDuration(wait);
+  if (parsed === undefined) throw new InputError('wait must be a duration such as 30s or 2m');
+  return Math.min(parsed, STATUS_WAIT_MAX_MS);
 }
 
 /** Registers GET status, events and history of an App. */
 export async function appStatusRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  app.get<{ Params: { namespace: string; name: string }; Querystring: { wait?: string } }>(
+  const status = new AppStatusService(services);
+
+  app.get<{ Params: AppRef; Querystring: { wait?: string } }>(
     '/apps/:namespace/:name/status',
     {
       schema: {
         tags: ['apps'],
-        summary: 'Status view; with wait=<duration> (max 120s) blocks until Synced+Healthy, Degraded or Unknown',
+        summary:
+          'Status view; with wait=<duration> (max 120s) blocks until Synced+Healthy, Degraded, Unknown, Stalled, Failed or Held',
         params: AppParams,
         querystring: { type: 'object', additionalProperties: false, properties: { wait: { type: 'string' } } },
-        response: { 200: StatusView },
+        response: { 200: StatusView, ...appErrors({ app: true }) },
       },
     },
     async (request, reply) => {
-      let waitMs = 0;
-      if (request.query.wait !== undefined && request.query.wait !== '') {
-        const parsed = parseDuration(request.query.wait);
-        if (parsed === undefined) throw new InputError('wait must be a duration such as 30s or 2m');
-        waitMs = Math.min(parsed, STATUS_WAIT_MAX_MS);
-      }
-      const { kube, org, resource } = await loadApp(services, request, 'deployment:read');
-      if (waitMs === 0 || isTerminal(resource)) return statusView(resource);
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), waitMs);
-      const onClose = () => controller.abort();
-      // A client that hangs up ends the watch at once.
+      const waitMs = waitMsOf(request.query.wait);
+      // A client that hangs up ends the wait at once.
+      const hangup = new AbortController();
+      const onClose = () => hangup.abort();
       reply.raw.once('close', onClose);
       try {
-        const last = await kube.watchUntil(
-          orgNamespace(org.slug),
-          resource.metadata.name,
-          isTerminal,
-          controller.signal,
-        );
-        return statusView(last ?? resource);
+        return statusView(await status.status(orgCaller(request), request.params, waitMs, hangup.signal));
       } finally {
-        clearTimeout(timer);
         reply.raw.off('close', onClose);
       }
     },
   );
 
-  app.get<{ Params: { namespace: string; name: string } }>(
+  app.get<{ Params: AppRef }>(
     '/apps/:namespace/:name/events',
     {
       schema: {
@@ -93,45 +81,14 @@ export async function appStatusRoutes(app: FastifyInstance, services: ApiService
               },
             },
           },
+          ...appErrors({ app: true }),
         },
       },
     },
-    async (request) => {
-      const { kube, org, resource } = await loadApp(services, request, 'deployment:read');
-      const name = resource.metadata.name;
-      const appEvents = await kube.events(
-        orgNamespace(org.slug),
-        (e) => e.involvedObject.kind === APP_KIND && e.involvedObject.name === name,
-      );
-      const destination = resource.spec.destination;
-      // Workload events are read where the workloads run; remote clusters join with cluster registration.
-      const names = (resource.status?.resources ?? []).map((r) => r.name);
-      const workloadEvents =
-        (destination.cluster ?? '') === '' && names.length > 0
-          ? await kube.events(destination.namespace, (e) => {
-              const involved = e.involvedObject.name ?? '';
-              return names.some((n) => involved === n || involved.startsWith(`${n}-`));
-            })
-          : [];
-      const events = [
-        ...appEvents.map((e) => ({ e, source: 'app' })),
-        ...workloadEvents.map((e) => ({ e, source: 'workload' })),
-      ]
-        .map(({ e, source }) => ({
-          at: eventTime(e),
-          type: e.type ?? 'Normal',
-          object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
-          reason: e.reason ?? '',
-          message: e.message ?? '',
-          source,
-        }))
-        .sort((a, b) => b.at.localeCompare(a.at))
-        .slice(0, EVENTS_MAX);
-      return { events };
-    },
+    async (request) => ({ events: await status.events(orgCaller(request), request.params) }),
   );
 
-  app.get<{ Params: { namespace: string; name: string } }>(
+  app.get<{ Params: AppRef }>(
     '/apps/:namespace/:name/history',
     {
       schema: {
@@ -148,17 +105,10 @@ export async function appStatusRoutes(app: FastifyInstance, services: ApiService
               last_sync_at: { type: ['string', 'null'] },
             },
           },
+          ...appErrors({ app: true }),
         },
       },
     },
-    async (request) => {
-      const { resource } = await loadApp(services, request, 'deployment:read');
-      return {
-        name: resource.metadata.name,
-        revision: resource.status?.revision ?? '',
-        previous_revisions: resource.status?.previousRevisions ?? [],
-        last_sync_at: resource.status?.lastSyncAt ?? null,
-      };
-    },
+    async (request) => status.history(orgCaller(request), request.params),
   );
 }

@@ -1,0 +1,118 @@
+/**
+ * The App use-cases of the API (contract §4.2): list, read, create, clone, preview, delete, freeze and unfreeze.
+ * Each is authorize (canI) → act (the management cluster's App client) → audit; routes only parse and present.
+ * Apps are App resources in the org's namespace `org-<slug>`; nothing about them is stored in the database.
+ */
+import { canAnywhere, canI } from '../../auth/rbac.ts';
+import type { AppResource, AppSpec } from '../../core/app-schema.ts';
+import { parseCreateRequest } from '../../core/create-request.ts';
+import { ForbiddenError, InputError } from '../../core/errors.ts';
+import { orgNamespace } from '../../core/names.ts';
+import type { ApiServices } from '../services.ts';
+import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
+
+/** What a preview resolves (contract §4.2 rule 13). */
+export interface PreviewResult {
+  valid: boolean;
+  resolved: { image: string; tag: string; digest: string; ref: string };
+  spec: AppSpec;
+  current?: Omit<AppSpec, 'operation'>;
+}
+
+/** The App use-cases that are not operations or observations. */
+export class AppService {
+  readonly #access: AppAccess;
+
+  constructor(services: ApiServices) {
+    this.#access = new AppAccess(services);
+  }
+
+  /**
+   * The org's Apps the caller may read, sorted by name, as app-object JSON serialized once per resourceVersion
+   * (see KubeApps.listEntries). 403 for callers holding `deployment:read` nowhere.
+   */
+  async listJson(actor: Actor): Promise<Buffer[]> {
+    const kube = this.#access.kube();
+    if (!canAnywhere(actor.caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
+    const entries = await kube.listEntries(orgNamespace(actor.org.slug));
+    // canI depends only on the scope, and many Apps share one: decide each scope once per request.
+    const allowed = new Map<string, boolean>();
+    return entries
+      .filter((e) => {
+        const scope = scopeOfApp(e.app);
+        let ok = allowed.get(scope);
+        if (ok === undefined) {
+          ok = canI(actor.caller, 'deployment:read', 'deployment', scope);
+          allowed.set(scope, ok);
+        }
+        return ok;
+      })
+      .map((e) => e.json);
+  }
+
+  /** One App (`deployment:read`). */
+  get(actor: Actor, ref: AppRef): Promise<AppResource> {
+    return this.#access.load(actor, ref, 'deployment:read');
+  }
+
+  /** Creates an App from a create payload (400 on bad input, 409 on a taken name); audited `app.create`. */
+  create(actor: Actor, body: unknown): Promise<AppResource> {
+    const parsed = parseCreateRequest(body);
+    return this.#access.create(actor, parsed, 'app.create', { source_type: parsed.spec.source.type });
+  }
+
+  /**
+   * Copies source, sync policy and destination (namespace unless `body.namespace`) of an App the caller may read
+   * onto a new App `body.name`, which starts unsynced; audited `app.clone`.
+   */
+  async clone(actor: Actor, ref: AppRef, body: { name: string; namespace?: string }): Promise<AppResource> {
+    const from = await this.#access.load(actor, ref, 'deployment:read');
+    const payload: Record<string, unknown> = {
+      name: body.name,
+      namespace: body.namespace ?? from.spec.destination.namespace,
+      cluster: from.spec.destination.cluster ?? '',
+      source: from.spec.source,
+    };
+    if (from.spec.syncPolicy) payload['sync_policy'] = from.spec.syncPolicy;
+    const parsed = parseCreateRequest(payload);
+    return this.#access.create(actor, parsed, 'app.clone', {
+      from: `${from.spec.destination.namespace}/${from.metadata.name}`,
+    });
+  }
+
+  /**
+   * Validates a create payload exactly as create does and resolves its source without writing anything; with
+   * `currentApp`, the spec of that App is added for a client-side diff (400 when it does not exist).
+   */
+  async preview(actor: Actor, body: unknown, currentApp: string | undefined): Promise<PreviewResult> {
+    this.#access.kube();
+    const parsed = parseCreateRequest(body);
+    await this.#access.authorizeDestination(actor, 'deployment:manage', parsed.cluster, parsed.namespace);
+    const git = parsed.spec.source.git;
+    const ref = git ? `refs/heads/${git.branch ?? 'main'}` : '';
+    const answer: PreviewResult = { valid: true, resolved: { image: '', tag: '', digest: '', ref }, spec: parsed.spec };
+    if (currentApp !== undefined) {
+      const existing = await this.#access.find(actor, currentApp);
+      if (!existing) throw new InputError(`app "${currentApp}" not found`);
+      const { operation: _op, ...spec } = existing.spec;
+      answer.current = spec;
+    }
+    return answer;
+  }
+
+  /** Deletes an App (`deployment:manage`); audited `app.delete`. What it applied is the operator's business. */
+  async delete(actor: Actor, ref: AppRef): Promise<AppResource> {
+    const app = await this.#access.load(actor, ref, 'deployment:manage');
+    await this.#access.kube().delete(orgNamespace(actor.org.slug), app.metadata.name);
+    await this.#access.audit(actor, 'app.delete', app);
+    return app;
+  }
+
+  /** Sets or clears `spec.freeze` (`deployment:manage`); audited `app.freeze` / `app.unfreeze`. */
+  async setFrozen(actor: Actor, ref: AppRef, frozen: boolean): Promise<AppResource> {
+    const app = await this.#access.load(actor, ref, 'deployment:manage');
+    await this.#access.kube().mergePatch(orgNamespace(actor.org.slug), app.metadata.name, { spec: { freeze: frozen } });
+    await this.#access.audit(actor, frozen ? 'app.freeze' : 'app.unfreeze', app);
+    return app;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The read use-cases that follow what the operator records (contract §4.2 rules 3–4): status, optionally waiting
+ * for a terminal state of the App state module; events of the App and its workloads; the applied-revision history.
+ * All need `deployment:read` on the App.
+ */
+import type { CoreV1Event } from '@kubernetes/client-node';
+import { APP_KIND, type AppResource } from '../../core/app-schema.ts';
+import { isWaitTerminal } from '../../core/app-state.ts';
+import { orgNamespace } from '../../core/names.ts';
+import type { ApiServices } from '../services.ts';
+import { type Actor, AppAccess, type AppRef } from './access.ts';
+
+/** Most events returned (contract §8). */
+export const EVENTS_MAX = 50;
+
+/** One row of the events view (contract §4.2 rule 4). */
+export interface AppEvent {
+  at: string;
+  type: string;
+  object: string;
+  reason: string;
+  message: string;
+  source: 'app' | 'workload';
+}
+
+/** When an event last happened: its last timestamp, else event time, first timestamp or creation. */
+function eventTime(e: CoreV1Event): string {
+  const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp;
+  return t instanceof Date ? t.toISOString() : t ? String(t) : '';
+}
+
+function eventRow(e: CoreV1Event, source: AppEvent['source']): AppEvent {
+  return {
+    at: eventTime(e),
+    type: e.type ?? 'Normal',
+    object: `${e.involvedObject.kind ?? ''}/${e.involvedObject.name ?? ''}`,
+    reason: e.reason ?? '',
+    message: e.message ?? '',
+    source,
+  };
+}
+
+/** Status, events and history of an App. */
+export class AppStatusService {
+  readonly #access: AppAccess;
+
+  constructor(services: ApiServices) {
+    this.#access = new AppAccess(services);
+  }
+
+  /**
+   * The App, once it is terminal (`isWaitTerminal`), or as it is when `waitMs` passed or `signal` aborted; at once
+   * with `waitMs` 0. The App is followed with a watch, not polled.
+   */
+  async status(actor: Actor, ref: AppRef, waitMs: number, signal: AbortSignal): Promise<AppResource> {
+    const app = await this.#access.load(actor, ref, 'deployment:read');
+    if (waitMs === 0 || isWaitTerminal(app)) return app;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), waitMs);
+    const onAbort = () => controller.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const ns = orgNamespace(actor.org.slug);
+      const last = await this.#access.kube().watchUntil(ns, app.metadata.name, isWaitTerminal, controller.signal);
+      return last ?? app;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Events about the App (org namespace) and its workloads (destination namespace: objects named in
+   * `status.resources` or extending those names), newest first, at most EVENTS_MAX.
+   */
+  async events(actor: Actor, ref: AppRef): Promise<AppEvent[]> {
+    const app = await this.#access.load(actor, ref, 'deployment:read');
+    const kube = this.#access.kube();
+    const name = app.metadata.name;
+    const appEvents = await kube.events(
+      orgNamespace(actor.org.slug),
+      (e) => e.involvedObject.kind === APP_KIND && e.involvedObject.name === name,
+    );
+    const destination = app.spec.destination;
+    // Workload events are read where the workloads run; remote clusters join with cluster registration.
+    const names = (app.status?.resources ?? []).map((r) => r.name);
+    const workloadEvents =
+      (destination.cluster ?? '') === '' && names.length > 0
+        ? await kube.events(destination.namespace, (e) => {
+            const involved = e.involvedObject.name ?? '';
+            return names.some((n) => involved === n || involved.startsWith(`${n}-`));
+          })
+        : [];
+    return [...appEvents.map((e) => eventRow(e, 'app')), ...workloadEvents.map((e) => eventRow(e, 'workload'))]
+      .sort((a, b) => b.at.localeCompare(a.at))
+      .slice(0, EVENTS_MAX);
+  }
+
+  /** The App's applied revisions, newest first. */
+  async history(actor: Actor, ref: AppRef) {
+    const app = await this.#access.load(actor, ref, 'deployment:read');
+    return {
+      name: app.metadata.name,
+      revision: app.status?.revision ?? '',
+      previous_revisions: app.status?.previousRevisions ?? [],
+      last_sync_at: app.status?.lastSyncAt ?? null,
+    };
+  }
+}
