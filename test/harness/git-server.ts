@@ -28,8 +28,16 @@ export interface GitServer {
   baseURL: string;
   /** Creates a repository with one commit holding `files` (path → content). */
   createRepo(name: string, files: Record<string, string>, options?: CreateRepoOptions): Promise<GitRepo>;
-  /** Every request served so far (method and path), e.g. to assert that a cache avoided a fetch. */
+  /** Every request received so far (method and path), e.g. to assert that a cache avoided a fetch. */
   requests: { method: string; path: string }[];
+  /**
+   * Holds every request (recorded in `requests` on arrival) until the returned function is called, e.g. to keep an
+   * operation that fetches in its Running phase for as long as a test needs, without timing anything.
+   */
+  hold(): () => void;
+  /** Stops listening (clients get "connection refused") until `up()`, which listens again on the same port (no-op when up). */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,24 +87,55 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     ? `Basic ${Buffer.from(`${options.basicAuth.user}:${options.basicAuth.password}`).toString('base64')}`
     : undefined;
 
+  /** Resolves when no hold is in force (see GitServer.hold). */
+  let gate: Promise<void> = Promise.resolve();
+  let listening = false;
+
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
     if (expectedAuth && req.headers.authorization !== expectedAuth) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="svc-test-git"' }).end();
       return;
     }
-    serveCgi(root, req, res, options.basicAuth?.user);
+    // The body stays in the socket's buffer while held; serveCgi pipes it once released.
+    void gate.then(() => serveCgi(root, req, res, options.basicAuth?.user));
   });
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listen = (port: number) =>
+    new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', rejectListen);
+        listening = true;
+        resolveListen();
+      });
+    });
+  const close = async () => {
+    if (!listening) return;
+    listening = false;
+    server.closeAllConnections();
+    await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+  };
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const baseURL = `http://127.0.0.1:${port}`;
 
   return {
     baseURL,
     requests,
     createRepo: (name, files, repoOptions) => createRepo({ root, work, home: dir, baseURL }, name, files, repoOptions),
+    hold() {
+      let release: () => void = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const previous = gate;
+      gate = Promise.all([previous, held]).then(() => undefined);
+      return release;
+    },
+    down: close,
+    up: () => (listening ? Promise.resolve() : listen(port)),
     async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      await close();
       removeTempDir(dir);
     },
   };
