@@ -33,6 +33,9 @@ describe('sync errors', () => {
     await repo.commit({ 'm/b.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [b\n' }, 'break b');
     const failed = await waitForApp(org, 'broken', 'SyncError', (a) => syncError(a)?.status === 'True');
     expect(syncError(failed)?.message).toMatch(/^m\/b\.yaml: document 1: invalid YAML/);
+    // A commit can fix it: RenderFailed, retried at the error period, not Stalled.
+    expect(syncError(failed)?.reason).toBe('RenderFailed');
+    expect(failed.status?.conditions?.some((c) => c.type === 'Stalled')).toBe(false);
     expect(failed.status?.revision).toBe(c1);
     expect(await getObject('v1', 'ConfigMap', dest, 'a')).toBeDefined();
     expect(await getObject('v1', 'ConfigMap', dest, 'b')).toBeDefined();
@@ -44,17 +47,27 @@ describe('sync errors', () => {
 
   it('an unreachable repository, an unknown branch and an escaping path each give a clear SyncError', async () => {
     const repo = await suite.git.createRepo(unique('ok'), { 'm/a.yaml': configMapYaml('a') });
-    const cases: { name: string; git: Record<string, string>; message: RegExp }[] = [
+    const cases: { name: string; git: Record<string, string>; message: RegExp; reason: string; stalled: boolean }[] = [
       {
         name: 'unreachable',
         git: { repoURL: `${suite.git.baseURL}/does-not-exist.git` },
         message: /cannot fetch .*does-not-exist\.git/,
+        reason: 'SourceFailed',
+        stalled: false,
       },
-      { name: 'nobranch', git: { repoURL: repo.url, branch: 'nope' }, message: /branch "nope" not found/ },
+      {
+        name: 'nobranch',
+        git: { repoURL: repo.url, branch: 'nope' },
+        message: /branch "nope" not found/,
+        reason: 'SourceFailed',
+        stalled: false,
+      },
       {
         name: 'escape',
         git: { repoURL: repo.url, path: '../../etc' },
         message: /path "..\/..\/etc" escapes the repository/,
+        reason: 'RenderFailed',
+        stalled: true,
       },
     ];
     for (const c of cases) {
@@ -68,6 +81,11 @@ describe('sync errors', () => {
     for (const c of cases) {
       const app = await waitForApp(org, c.name, `${c.name} SyncError`, (a) => syncError(a)?.status === 'True');
       expect(syncError(app)?.message).toMatch(c.message);
+      expect(syncError(app)?.reason, c.name).toBe(c.reason);
+      expect(
+        app.status?.conditions?.some((x) => x.type === 'Stalled' && x.status === 'True'),
+        c.name,
+      ).toBe(c.stalled);
       expect(app.status?.conditions?.find((x) => x.type === 'Ready')?.status).toBe('False');
     }
     // Retried after the error requeue: fixing the branch (a spec edit here) recovers.
