@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
+import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -106,6 +106,28 @@ describe('harness: git smart HTTP server', () => {
     );
     await git(dir, 'push', '--quiet', 'origin', 'main');
     expect(await repo.head()).toBe(await git(dir, 'rev-parse', 'HEAD'));
+  });
+
+  it('holds requests until released, and goes down and up again on the same port', async () => {
+    const repo = await server.createRepo('gated', { 'a.txt': 'a\n' });
+    const head = await repo.head();
+    const before = server.requests.length;
+    const release = server.hold();
+    let answered = false;
+    const listing = lsRemote(repo.url).then((refs) => {
+      answered = true;
+      return refs;
+    });
+    await waitUntil(() => server.requests.length > before || undefined, { what: 'the held request' });
+    expect(answered).toBe(false);
+    release();
+    expect((await listing).get('refs/heads/main')).toBe(head);
+
+    await server.down();
+    await expect(lsRemote(repo.url)).rejects.toThrow(/Failed to connect|Connection refused|Could not connect/i);
+    await server.up();
+    await server.up();
+    expect((await lsRemote(repo.url)).get('refs/heads/main')).toBe(head);
   });
 });
 
