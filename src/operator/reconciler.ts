@@ -134,7 +134,9 @@ export class Reconciler {
       if (err instanceof FencedError) return { requeue: undefined, result: 'error' };
       if (isConflict(err)) return { requeue: 500, result: 'error' };
       this.#d.logger.error({ app: key, err: describeError(err) }, 'reconcile failed');
-      return { requeue: this.#requeueFor(hintOf(err)), result: 'error' };
+      // Outside a stage nothing recorded a Stalled condition, so even a stall hint is retried at the error period.
+      const transient = hintOf(err) === 'retry';
+      return { requeue: transient ? 'backoff' : this.#d.tuning.errorRequeueMs, result: 'error' };
     }
   }
 
