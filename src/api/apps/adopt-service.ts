@@ -23,7 +23,7 @@ export function renderedLabels(name: string): Record<string, string> {
 }
 
 /** Whether the workload's selector uses exactly the rendered label keys with the rendered values. */
-function selectorMatches(w: Workload): boolean {
+export function selectorMatches(w: Workload): boolean {
   const want = renderedLabels(w.name);
   const keys = Object.keys(w.selector);
   return (
@@ -32,7 +32,7 @@ function selectorMatches(w: Workload): boolean {
 }
 
 /** Splits an image reference into repository and tag (digest references keep the digest as the tag). */
-function splitImage(image: string): { repository: string; tag: string } {
+export function splitImage(image: string): { repository: string; tag: string } {
   const at = image.indexOf('@');
   if (at >= 0) return { repository: image.slice(0, at), tag: image.slice(at + 1) };
   const slash = image.lastIndexOf('/');

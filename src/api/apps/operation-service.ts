@@ -72,8 +72,7 @@ export class AppOperations {
    */
   async rollback(actor: Actor, ref: AppRef, revision: string): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
-    const known = [app.status?.revision, ...(app.status?.previousRevisions ?? [])];
-    if (!known.includes(revision)) throw new InputError(`revision ${revision} is not in the app's history`);
+    if (!inHistory(app, revision)) throw new InputError(`revision ${revision} is not in the app's history`);
     const id = await this.#access.requestOperation(actor, app, { kind: 'Rollback', revision });
     await this.#access.audit(actor, 'app.rollback', app, { operation_id: id, revision });
     return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
@@ -140,8 +139,13 @@ export class AppOperations {
   }
 }
 
+/** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
+export function inHistory(app: AppResource, revision: string): boolean {
+  return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);
+}
+
 /** The target's image source when promote may copy `from` onto it; ConflictError (scope mismatch) otherwise. */
-function promotableImage(from: AppResource, target: AppResource) {
+export function promotableImage(from: AppResource, target: AppResource) {
   const image = target.spec.source.type === 'Image' ? target.spec.source.image : undefined;
   if (from.spec.source.type !== 'Image' || !image) {
     throw new ConflictError('promote needs image-source apps on both sides (scope mismatch)');
