@@ -3,9 +3,9 @@
  * first with no App and then with N Apps converged (Synced and Healthy). Both processes keep an App cache, so the
  * second figure includes N cached Apps. Read from /proc/<pid>/status (VmRSS) after a quiet pause.
  */
+import { connect } from '../src/kube/index.ts';
 import { startGitServer } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
-import { BenchKube } from './lib/kube.ts';
 import { startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { readProc } from './lib/proc.ts';
@@ -27,14 +27,10 @@ const pause = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
 export async function rss(params: RssParams, log: (line: string) => void): Promise<string> {
   const plane = await startBenchPlane('bench-rss');
   const git = await startGitServer();
-  const kube = new BenchKube(plane.admin);
+  const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
   try {
     const repo = await git.createRepo('bench-fixture', fixtureFiles());
-    await kube.create('/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: APPS_NAMESPACE },
-    });
+    await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: APPS_NAMESPACE } });
     const operator = await startOperatorProcess({ kubeconfigPath: plane.kubeconfigPath });
     const server = await startServerProcess({ kubeconfigPath: plane.kubeconfigPath });
     try {
@@ -48,10 +44,10 @@ export async function rss(params: RssParams, log: (line: string) => void): Promi
       log(`  server ${empty.serverRssMiB} MiB, operator ${empty.operatorRssMiB} MiB`);
       log(`rss: creating ${params.apps} Apps`);
       const start = performance.now();
-      const ready = waitForAll(kube, appsPath, '', params.apps, appReadyKey(), start, params.timeoutMs);
+      const ready = waitForAll(client, appsPath, params.apps, appReadyKey(), start, params.timeoutMs);
       ready.catch(() => undefined);
       await forEachLimit(params.apps, 8, async (i) => {
-        await kube.request('POST', appsPath, appResource(i, repo.url));
+        await client.request(appsPath, { method: 'POST', body: appResource(i, repo.url) });
       });
       const converged = (await ready).size;
       log(`  ${converged}/${params.apps} Synced+Healthy; idle ${params.idleSeconds} s`);
@@ -67,7 +63,7 @@ export async function rss(params: RssParams, log: (line: string) => void): Promi
       await operator.stop();
     }
   } finally {
-    kube.close();
+    await client.dropConnections();
     await git.stop();
     await plane.stop();
   }

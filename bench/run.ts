@@ -1,5 +1,5 @@
 /**
- * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only --limit-keepalive]`: runs the named benchmarks (converge,
+ * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
  * push, api by default; rss on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
@@ -18,7 +18,6 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
-    'limit-keepalive': { type: 'boolean', default: false },
     steady: { type: 'string', default: '60' },
     'sync-period': { type: 'string' },
     timeout: { type: 'string', default: '900' },
@@ -53,7 +52,6 @@ for (const name of names) {
           timeoutMs: Number(values.timeout) * 1000,
           cpuProfile: values['cpu-prof'],
           limitOnly: values['limit-only'],
-          limitKeepAlive: values['limit-keepalive'],
           steadySeconds: Number(values.steady),
           ...(values['sync-period'] ? { syncPeriod: values['sync-period'] } : {}),
         },

@@ -1,13 +1,13 @@
 /**
- * /apps read routes that follow what the operator records: status (optionally waiting for a terminal state with a
- * Kubernetes watch), events of the App and its workloads, and the applied-revision history (contract §4.2).
+ * /apps read routes that follow what the operator records: status (optionally waiting for a terminal state, served
+ * from the API's App cache), events of the App and its workloads, and the applied-revision history (contract §4.2).
  */
-import type { CoreV1Event } from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import { parseDuration } from '../../config.ts';
 import { APP_KIND } from '../../core/app-schema.ts';
 import { InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { eventTime } from '../../kube/index.ts';
 import { loadApp } from '../apps/access.ts';
 import { AppParams, StatusView } from '../apps/schemas.ts';
 import { isTerminal, statusView } from '../apps/view.ts';
@@ -17,12 +17,6 @@ import type { ApiServices } from '../services.ts';
 export const STATUS_WAIT_MAX_MS = 120_000;
 /** Most events returned (contract §8). */
 export const EVENTS_MAX = 50;
-
-/** When an event last happened: its last timestamp, else event time, first timestamp or creation. */
-function eventTime(e: CoreV1Event): string {
-  const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp;
-  return t instanceof Date ? t.toISOString() : t ? String(t) : '';
-}
 
 /** Registers GET status, events and history of an App. */
 export async function appStatusRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
