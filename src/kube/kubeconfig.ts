@@ -77,7 +77,7 @@ class Reader {
   }
 
   read(text: string): ClusterConfig {
-    const doc = parseDocument(text, { prettyErrors: false });
+    const doc = parseDocument(text);
     const first = doc.errors[0];
     if (first) {
       // The parser's message quotes the offending source line, which may hold a credential: position only.

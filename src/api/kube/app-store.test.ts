@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource } from '../../core/app-schema.ts';
-import { compareVersions } from '../../kube/resource-version.ts';
 import { AppStore } from './app-store.ts';
 
 function app(name: string, resourceVersion: string, revision = '', namespace = 'org-a'): AppResource {
@@ -14,17 +13,6 @@ function app(name: string, resourceVersion: string, revision = '', namespace = '
 }
 
 const revisionOf = (store: AppStore, name: string) => store.entry('org-a', name)?.app.status?.revision;
-
-describe('compareVersions', () => {
-  it('orders decimal resourceVersions numerically, beyond 2^53, and leaves anything else incomparable', () => {
-    expect(compareVersions('9', '10')).toBeLessThan(0);
-    expect(compareVersions('10', '9')).toBeGreaterThan(0);
-    expect(compareVersions('42', '42')).toBe(0);
-    expect(compareVersions('90071992547409930', '90071992547409931')).toBeLessThan(0);
-    expect(compareVersions('abc', '1')).toBeUndefined();
-    expect(compareVersions(undefined, '1')).toBeUndefined();
-  });
-});
 
 describe('AppStore', () => {
   it('never replaces a version with an older or equal one', () => {
