@@ -53,6 +53,7 @@ export class Agents {
       rejectUnauthorized: !c.insecureSkipVerify,
       ...(c.serverName ? { servername: c.serverName } : {}),
       ...(material.cert && material.key ? { cert: material.cert, key: material.key } : {}),
+      ...(c.lookup ? { lookup: c.lookup } : {}),
     };
     const secure = c.server.protocol === 'https:';
     const make = (keepAlive: boolean): http.Agent => {
@@ -62,7 +63,9 @@ export class Agents {
           ? new HttpsProxyAgent({ ...tls, ...pool, proxy: c.proxyUrl })
           : new HttpProxyAgent({ ...pool, proxy: c.proxyUrl });
       }
-      return secure ? new https.Agent({ ...tls, ...pool }) : new http.Agent(pool);
+      return secure
+        ? new https.Agent({ ...tls, ...pool })
+        : new http.Agent({ ...pool, ...(c.lookup ? { lookup: c.lookup } : {}) });
     };
     return { cert: material.cert ?? '', agent: make(true), watchAgent: make(false) };
   }

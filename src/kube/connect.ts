@@ -3,6 +3,7 @@
  * kubeconfig text (a registered cluster's; untrusted unless said otherwise), or from the in-cluster ServiceAccount.
  * Every caller (operator, API, benchmarks, test harness) gets its client here, so a remote cluster is one more call.
  */
+import type { LookupFunction } from 'node:net';
 import { KubeClient } from './client.ts';
 import { Discovery } from './discovery.ts';
 import { type InClusterOptions, inClusterConfig } from './in-cluster.ts';
@@ -12,8 +13,11 @@ import { ObjectClient } from './objects.ts';
 /** Where the connection settings come from. */
 export type ConnectSource =
   | { kubeconfigPath: string; context?: string }
-  /** `trusted` allows local file references and exec plugins: only for kubeconfig text svc itself owns. */
-  | { kubeconfigYaml: string; context?: string; trusted?: boolean }
+  /**
+   * `trusted` allows local file references and exec plugins: only for kubeconfig text svc itself owns. `lookup`
+   * resolves the server's host name (e.g. src/net's guarded lookup for a cluster a user registered).
+   */
+  | { kubeconfigYaml: string; context?: string; trusted?: boolean; lookup?: LookupFunction }
   | { inCluster: true | InClusterOptions };
 
 /** A client with its discovery cache and object operations, all on one API server. */
@@ -29,10 +33,11 @@ export function clusterConfig(source: ConnectSource): ClusterConfig {
     return loadKubeconfigFile(source.kubeconfigPath, source.context ? { context: source.context } : {});
   }
   if ('kubeconfigYaml' in source) {
-    return parseKubeconfig(source.kubeconfigYaml, {
+    const config = parseKubeconfig(source.kubeconfigYaml, {
       ...(source.context ? { context: source.context } : {}),
       trusted: source.trusted ?? false,
     });
+    return source.lookup ? { ...config, lookup: source.lookup } : config;
   }
   return inClusterConfig(source.inCluster === true ? {} : source.inCluster);
 }

@@ -9,6 +9,7 @@
  * Errors name the file, context, entry and field; never a credential's value.
  */
 import { readFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { Credentials, type DynamicCredential, TokenFile } from './credentials.ts';
@@ -28,6 +29,11 @@ export interface ClusterConfig {
   /** An http:// or https:// proxy reached with CONNECT. */
   proxyUrl?: URL;
   credentials: Credentials;
+  /**
+   * Resolves host names for connections (default the system's): a caller that must refuse some addresses (the
+   * outbound policy of src/net, for clusters users register) passes a guarded lookup.
+   */
+  lookup?: LookupFunction;
 }
 
 /** How to read a kubeconfig. */

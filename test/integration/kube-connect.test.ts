@@ -6,7 +6,7 @@
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect as netConnect } from 'node:net';
+import { type LookupFunction, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,22 @@ describe('connect(): one client factory for every kind of credentials', () => {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+
+  it('resolves the server through a given lookup (the seam for the outbound policy of src/net)', async () => {
+    const asked: string[] = [];
+    const lookup: LookupFunction = (hostname, _options, callback) => {
+      asked.push(hostname);
+      callback(new Error(`${hostname}: refused by policy`), '', 0);
+    };
+    const yaml = plane.tokenKubeconfigYaml.replace(
+      plane.serverURL,
+      plane.serverURL.replace('127.0.0.1', 'api.svc.test'),
+    );
+    const client = use(connect({ kubeconfigYaml: yaml, lookup }).client);
+    const err = await client.request('/api/v1/namespaces').catch((e: unknown) => e);
+    expect(asked).toEqual(['api.svc.test']);
+    expect(err).toMatchObject({ status: 0, message: expect.stringMatching(/api\.svc\.test: refused by policy/) });
   });
 
   it('maps a refused token and an unreachable server to typed errors', async () => {
