@@ -5,9 +5,10 @@
  * realistic objects. No operator runs (it would compete for the same cores), so each App takes one sync: the
  * sync runs address every App once instead of repeating one URL.
  */
+
 import autocannon from 'autocannon';
+import { connect } from '../src/kube/index.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace } from './lib/fixture.ts';
-import { BenchKube } from './lib/kube.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
@@ -139,7 +140,7 @@ async function load(baseURL: string, key: string, spec: RunSpec, durationSeconds
 /** Runs the api benchmark and writes bench/results/api.json. */
 export async function api(params: ApiParams, log: (line: string) => void): Promise<string> {
   const plane = await startBenchPlane('bench-api');
-  const kube = new BenchKube(plane.admin);
+  const { client } = connect({ kubeconfigPath: plane.kubeconfigPath });
   try {
     const server = await startServerProcess({ kubeconfigPath: plane.kubeconfigPath, cpuProfile: params.cpuProfile });
     try {
@@ -165,13 +166,12 @@ export async function api(params: ApiParams, log: (line: string) => void): Promi
       const createSeconds = (performance.now() - started) / 1000;
       log(`  created in ${createSeconds.toFixed(1)} s; writing converged statuses`);
       await forEachLimit(params.apps, 16, (i) =>
-        kube
-          .request(
-            'PATCH',
-            `${appsPath}/${appName(i)}/status`,
-            { status: convergedStatus(i) },
-            'application/merge-patch+json',
-          )
+        client
+          .request(`${appsPath}/${appName(i)}/status`, {
+            method: 'PATCH',
+            body: { status: convergedStatus(i) },
+            contentType: 'application/merge-patch+json',
+          })
           .then(() => undefined),
       );
 
@@ -246,7 +246,7 @@ export async function api(params: ApiParams, log: (line: string) => void): Promi
       if (server.profileDir) log(`  profiles: ${(await keepProfiles(server.profileDir, 'api')).join(', ')}`);
     }
   } finally {
-    kube.close();
+    await client.dropConnections();
     await plane.stop();
   }
 }

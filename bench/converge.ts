@@ -3,9 +3,9 @@
  * time until every App is Synced and Healthy, with the operator's peak RSS and CPU seconds. Beside it, the limit
  * (./limit.ts) on a fresh plane of its own; the result reads as ours ÷ limit.
  */
-import { type ControlPlane, startGitServer } from '../test/harness/index.ts';
+import { connect } from '../src/kube/index.ts';
+import { apiserverRequestCounts, type ControlPlane, startGitServer } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
-import { BenchKube } from './lib/kube.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
@@ -26,8 +26,6 @@ export interface ConvergeParams {
   cpuProfile: boolean;
   /** Skip the operator (measure the limit only). */
   limitOnly: boolean;
-  /** Also run the limit with a keep-alive agent swapped into svc's client (an experiment; see limit.ts). */
-  limitKeepAlive: boolean;
   /** Seconds to keep watching after convergence (steady-state cost); 0 skips. */
   steadySeconds: number;
   /** The operator's `--sync-period` when set (default its own, 60s). */
@@ -45,32 +43,28 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       cpuProfile: params.cpuProfile,
       ...(params.syncPeriod ? { syncPeriod: params.syncPeriod } : {}),
     });
-    const kube = new BenchKube(plane.admin);
+    const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
     try {
-      await kube.create('/api/v1/namespaces', {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: APPS_NAMESPACE },
-      });
+      await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: APPS_NAMESPACE } });
       const sampler = sampleProcess(operator.pid);
       const planeBefore = cpuByCommand(plane.dir);
-      const requestsBefore = await kube.requestCounts();
+      const requestsBefore = await apiserverRequestCounts(client);
       const idle = sampler.last();
       const createdAt: number[] = [];
       const start = performance.now();
-      const ready = waitForAll(kube, appsPath, '', params.n, appReadyKey(), start, params.timeoutMs, (count) => {
+      const ready = waitForAll(client, appsPath, params.n, appReadyKey(), start, params.timeoutMs, (count) => {
         if (count % Math.max(1, Math.floor(params.n / 10)) === 0) log(`  ${count}/${params.n} Synced+Healthy`);
       });
       ready.catch(() => undefined);
       await forEachLimit(params.n, params.createConcurrency, async (i) => {
-        await kube.request('POST', appsPath, appResource(i, repo.url));
+        await client.request(appsPath, { method: 'POST', body: appResource(i, repo.url) });
         createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
       });
       const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
       const at = await ready;
       const planeAfter = cpuByCommand(plane.dir);
       const planeCpuSeconds = cpuDelta(planeBefore, planeAfter);
-      const apiserverRequests = cpuDelta(requestsBefore, await kube.requestCounts());
+      const apiserverRequests = cpuDelta(requestsBefore, await apiserverRequestCounts(client));
       const metrics = await scrapeMetrics(operator.metricsURL);
       const final = sampler.last();
       const steady = await steadyState(
@@ -107,7 +101,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
         samples: { createdSeconds: createdAt, readySeconds, operator: samples },
       };
     } finally {
-      kube.close();
+      await client.dropConnections();
       await operator.stop();
     }
   } finally {
@@ -164,10 +158,6 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
   log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
   const limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
   log(`  limit: ${limit.totalSeconds} s`);
-  const limitKeepAlive = params.limitKeepAlive
-    ? await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath, { keepAlive: true }))
-    : undefined;
-  if (limitKeepAlive) log(`  limit with a keep-alive agent: ${limitKeepAlive.totalSeconds} s`);
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
   if (!params.limitOnly) {
     log(`converge n=${params.n}: svc operator`);
@@ -182,7 +172,6 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
       n: params.n,
       oursSeconds: ours?.totalSeconds,
       limitSeconds: limit.totalSeconds,
-      limitKeepAliveSeconds: limitKeepAlive?.totalSeconds,
       oursOverLimit:
         ours?.totalSeconds && limit.totalSeconds
           ? Number((ours.totalSeconds / limit.totalSeconds).toFixed(2))
@@ -196,6 +185,5 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
     },
     ours,
     limit,
-    limitKeepAlive,
   });
 }

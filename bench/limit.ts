@@ -3,13 +3,10 @@
  * (no git, no render, no status) with the operator's concurrency, then waited on until every Deployment is
  * healthy. Its time is the floor the control plane allows; converge reads as ours ÷ this.
  */
-
-import { Agent, type RequestOptions } from 'node:https';
-import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../src/kube/index.ts';
+import { connect, type AnyObject as Obj } from '../src/kube/index.ts';
 import { ensureNamespace } from '../src/operator/stages/apply.ts';
-import type { ControlPlane } from '../test/harness/index.ts';
+import { apiserverRequestCounts, type ControlPlane } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace, renderedObjects } from './lib/fixture.ts';
-import { BenchKube, type Obj } from './lib/kube.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { cpuByCommand, cpuDelta } from './lib/proc.ts';
 import { summarize } from './lib/stats.ts';
@@ -27,35 +24,16 @@ export interface Applier {
  * svc's own client as an Applier: the operator's KubeClient and ObjectClient (discovery, server-side apply as
  * field manager svc-operator, forced) and its ensureNamespace stage, so only git, render and status are left out.
  */
-export function svcApplier(kubeconfigPath: string, options: { keepAlive?: boolean } = {}): Applier {
-  const client = KubeClient.fromFile(kubeconfigPath);
-  if (options.keepAlive) keepAlive(client);
-  const objects = new ObjectClient(client, new Discovery(client));
+export function svcApplier(kubeconfigPath: string): Applier {
+  const { objects } = connect({ kubeconfigPath });
   return {
-    name: `svc src/kube ObjectClient.apply + operator ensureNamespace${options.keepAlive ? ', keep-alive agent' : ''}`,
+    name: 'svc src/kube ObjectClient.apply + operator ensureNamespace',
     async ensureNamespace(name, owner) {
       await ensureNamespace(objects, name, owner);
     },
     async apply(obj) {
-      await objects.apply(obj as AnyObject);
+      await objects.apply(obj);
     },
-  };
-}
-
-/**
- * An experiment, not svc's behaviour: KubeClient takes its agent from @kubernetes/client-node's
- * `applyToHTTPSOptions`, an https.Agent without keep-alive, so most requests open a new TLS connection. This swaps
- * in one keep-alive agent with the same TLS material, to measure what that fix would buy.
- */
-function keepAlive(client: KubeClient): void {
-  const kc = client.kubeConfig;
-  const original = kc.applyToHTTPSOptions.bind(kc);
-  let agent: Agent | undefined;
-  kc.applyToHTTPSOptions = async (opts: RequestOptions) => {
-    await original(opts);
-    const tls = opts as { ca?: Buffer; cert?: Buffer; key?: Buffer; agent?: unknown };
-    agent ??= new Agent({ keepAlive: true, ca: tls.ca, cert: tls.cert, key: tls.key });
-    tls.agent = agent;
   };
 }
 
@@ -68,15 +46,14 @@ export interface LimitParams {
 
 /** Runs the bare apply loop on `plane` and measures until every Deployment is healthy. */
 export async function runLimit(plane: ControlPlane, applier: Applier, params: LimitParams) {
-  const kube = new BenchKube(plane.admin);
+  const { client } = connect({ kubeconfigPath: plane.kubeconfigPath });
   const appliedAt: number[] = [];
   const planeBefore = cpuByCommand(plane.dir);
-  const requestsBefore = await kube.requestCounts();
+  const requestsBefore = await apiserverRequestCounts(client);
   const start = performance.now();
   const healthy = waitForAll(
-    kube,
+    client,
     '/apis/apps/v1/deployments',
-    'labelSelector=cd.svc.space%2Fapp',
     params.n,
     healthyDeploymentKey,
     start,
@@ -91,8 +68,8 @@ export async function runLimit(plane: ControlPlane, applier: Applier, params: Li
   const allAppliedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
   const at = await healthy;
   const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
-  const apiserverRequests = cpuDelta(requestsBefore, await kube.requestCounts());
-  kube.close();
+  const apiserverRequests = cpuDelta(requestsBefore, await apiserverRequestCounts(client));
+  await client.dropConnections();
   const healthySeconds = [...at.values()];
   return {
     client: applier.name,

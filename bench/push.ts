@@ -3,9 +3,9 @@
  * rollout follows), POST the GitHub-style push event to the operator's receiver (/webhook/gitA), and time until
  * each App reports the new revision as applied (p50, p95, max), and until it is Synced and Healthy at it.
  */
+import { connect } from '../src/kube/index.ts';
 import { startGitServer } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
-import { BenchKube } from './lib/kube.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
@@ -26,7 +26,7 @@ export interface PushParams {
 export async function push(params: PushParams, log: (line: string) => void): Promise<string> {
   const plane = await startBenchPlane('bench-push');
   const git = await startGitServer();
-  const kube = new BenchKube(plane.admin);
+  const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
   try {
     const repo = await git.createRepo('bench-push', fixtureFiles('v1'));
     const operator = await startOperatorProcess({
@@ -34,18 +34,16 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
       cpuProfile: params.cpuProfile,
     });
     try {
-      await kube.create('/api/v1/namespaces', {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: APPS_NAMESPACE },
-      });
+      await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: APPS_NAMESPACE } });
       const sampler = sampleProcess(operator.pid);
       log(`push: creating ${params.apps} Apps with push events enabled`);
       const setupStart = performance.now();
-      const settled = waitForAll(kube, appsPath, '', params.apps, appReadyKey(), setupStart, params.timeoutMs);
+      const settled = waitForAll(client, appsPath, params.apps, appReadyKey(), setupStart, params.timeoutMs);
       settled.catch(() => undefined);
       await forEachLimit(params.apps, 8, (i) =>
-        kube.request('POST', appsPath, appResource(i, repo.url, { webhook: true })).then(() => undefined),
+        client
+          .request(appsPath, { method: 'POST', body: appResource(i, repo.url, { webhook: true }) })
+          .then(() => undefined),
       );
       const setup = await settled;
       if (setup.size < params.apps)
@@ -56,8 +54,8 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
       for (let round = 1; round <= params.rounds; round++) {
         const sha = await repo.commit(fixtureFiles(`v${round + 1}`), `bench push round ${round}`);
         const start = performance.now();
-        const applied = waitForAll(kube, appsPath, '', params.apps, appRevisionKey(sha), start, params.timeoutMs);
-        const healthy = waitForAll(kube, appsPath, '', params.apps, appReadyKey(sha), start, params.timeoutMs);
+        const applied = waitForAll(client, appsPath, params.apps, appRevisionKey(sha), start, params.timeoutMs);
+        const healthy = waitForAll(client, appsPath, params.apps, appReadyKey(sha), start, params.timeoutMs);
         applied.catch(() => undefined);
         healthy.catch(() => undefined);
         const res = await fetch(`${operator.webhookURL}/webhook/gitA`, {
@@ -119,7 +117,7 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
       if (operator.profileDir) log(`  profiles: ${(await keepProfiles(operator.profileDir, 'push')).join(', ')}`);
     }
   } finally {
-    kube.close();
+    await client.dropConnections();
     await git.stop();
     await plane.stop();
   }

@@ -1,11 +1,12 @@
 /**
- * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only --limit-keepalive]`: runs the named benchmarks (converge,
- * push, api; all by default) and writes bench/results/*.json. Never part of `npm test`.
+ * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
+ * push, api by default; rss on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
 import { converge } from './converge.ts';
 import { push } from './push.ts';
+import { rss } from './rss.ts';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -17,7 +18,6 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
-    'limit-keepalive': { type: 'boolean', default: false },
     steady: { type: 'string', default: '60' },
     'sync-period': { type: 'string' },
     timeout: { type: 'string', default: '900' },
@@ -26,12 +26,14 @@ const { values, positionals } = parseArgs({
     'api-apps': { type: 'string', default: '1000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '1,10' },
+    'rss-apps': { type: 'string', default: '200' },
+    idle: { type: 'string', default: '20' },
   },
 });
 
-const all = ['converge', 'push', 'api'] as const;
+const all = ['converge', 'push', 'api', 'rss'] as const;
 type Name = (typeof all)[number];
-const names = (positionals.length > 0 ? positionals : all) as Name[];
+const names = (positionals.length > 0 ? positionals : all.filter((n) => n !== 'rss')) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
     console.error(`unknown benchmark "${name}"; known: ${all.join(', ')}`);
@@ -50,7 +52,6 @@ for (const name of names) {
           timeoutMs: Number(values.timeout) * 1000,
           cpuProfile: values['cpu-prof'],
           limitOnly: values['limit-only'],
-          limitKeepAlive: values['limit-keepalive'],
           steadySeconds: Number(values.steady),
           ...(values['sync-period'] ? { syncPeriod: values['sync-period'] } : {}),
         },
@@ -61,6 +62,10 @@ for (const name of names) {
   } else if (name === 'push') {
     log(
       `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000, cpuProfile: values['cpu-prof'] }, log)}`,
+    );
+  } else if (name === 'rss') {
+    log(
+      `wrote ${await rss({ apps: Number(values['rss-apps']), idleSeconds: Number(values.idle), timeoutMs: Number(values.timeout) * 1000 }, log)}`,
     );
   } else {
     const connections = values.connections.split(',').map(Number);

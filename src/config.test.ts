@@ -48,6 +48,11 @@ describe('loadConfig', () => {
     expect(c.operator.leaderElect).toBe(false);
   });
 
+  it("keeps SVC_MGMT_KUBECONFIG=in-cluster as is (the Pod's ServiceAccount), not as a path", () => {
+    const c = loadConfig({ env: { ...secrets, SVC_MGMT_KUBECONFIG: 'in-cluster' }, cwd: '/srv/svc' });
+    expect(c.mgmtKubeconfig).toBe('in-cluster');
+  });
+
   it('reports every problem at once', () => {
     let error: unknown;
     try {

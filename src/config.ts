@@ -51,7 +51,10 @@ export interface Config {
   listen: ListenAddress;
   /** Public base URL of the API/UI, used in links and by the auth component (SVC_PUBLIC_URL). */
   publicURL: string;
-  /** Admin kubeconfig of the management cluster (SVC_MGMT_KUBECONFIG); unset = no cluster, /apps answer 503. */
+  /**
+   * Admin kubeconfig of the management cluster (SVC_MGMT_KUBECONFIG): an absolute path, or `in-cluster` for the
+   * Pod's ServiceAccount; unset = no cluster, /apps answer 503.
+   */
   mgmtKubeconfig: string | undefined;
   database: DatabaseConfig;
   /** 32-byte key sealing stored credentials (SVC_CREDENTIALS_KEY, base64 or hex). */
@@ -171,7 +174,10 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
   const publicURL = env['SVC_PUBLIC_URL'] || `http://localhost:${listen.port || 3000}`;
   if (!/^https?:\/\/[^\s/]+/.test(publicURL)) problems.push(`SVC_PUBLIC_URL "${publicURL}" must be an http(s) URL`);
 
-  const mgmtKubeconfig = env['SVC_MGMT_KUBECONFIG'] ? abs(expandHome(env['SVC_MGMT_KUBECONFIG'])) : undefined;
+  const mgmtSetting = env['SVC_MGMT_KUBECONFIG'];
+  // `in-cluster`: svc runs in a Pod of the management cluster and uses its ServiceAccount.
+  const mgmtKubeconfig =
+    mgmtSetting === 'in-cluster' ? mgmtSetting : mgmtSetting ? abs(expandHome(mgmtSetting)) : undefined;
 
   let database: DatabaseConfig = { kind: 'sqlite', path: join(dataDir, 'svc.db') };
   const dbURL = env['SVC_DATABASE_URL'];

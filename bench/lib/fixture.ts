@@ -3,7 +3,7 @@
  * objects as the bare apply loop sends them (namespace and svc's labels stamped as the operator stamps them).
  */
 import { parse } from 'yaml';
-import type { Obj } from './kube.ts';
+import type { AnyObject as Obj } from '../../src/kube/index.ts';
 
 /** Files of the shared fixture repository. `marker` lands in a pod-template annotation (a push changes it). */
 export function fixtureFiles(marker = 'v1'): Record<string, string> {

@@ -2,8 +2,9 @@
  * End conditions, observed through watches so each App's own moment is recorded: a Deployment's rollout is
  * complete (the operator's Deployment health rule), or an App reports Synced and Healthy (or a given revision).
  */
+
+import { Informer, type KubeClient, type AnyObject as Obj } from '../../src/kube/index.ts';
 import { APPS_NAMESPACE } from './fixture.ts';
-import type { BenchKube, Obj } from './kube.ts';
 
 type Numbers = Record<string, unknown> | undefined;
 const num = (o: Numbers, key: string, fallback = 0) => (typeof o?.[key] === 'number' ? (o[key] as number) : fallback);
@@ -27,14 +28,13 @@ export interface AppStatusView {
 }
 
 /**
- * Watches `path` (a collection, any namespace) and records, per key, the first moment (seconds since `start`)
- * `done(obj)` holds. Resolves with those moments once `expected` keys are done, or after `timeoutMs` with the
- * keys done so far (the caller compares the size with what it expected).
+ * Watches `path` (a collection, any namespace) with svc's own Informer and records, per key, the first moment
+ * (seconds since `start`) `done(obj)` holds. Resolves with those moments once `expected` keys are done, or after
+ * `timeoutMs` with the keys done so far (the caller compares the size with what it expected).
  */
 export async function waitForAll(
-  kube: BenchKube,
+  client: KubeClient,
   path: string,
-  query: string,
   expected: number,
   done: (obj: Obj) => string | undefined,
   start: number,
@@ -42,34 +42,29 @@ export async function waitForAll(
   onProgress?: (count: number) => void,
 ): Promise<Map<string, number>> {
   const at = new Map<string, number>();
-  const abort = new AbortController();
   let finish: () => void = () => {};
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  const watching = kube.watch(
-    path,
-    query,
-    (obj) => {
-      const key = done(obj);
-      if (key === undefined || at.has(key)) return;
-      at.set(key, Number(((performance.now() - start) / 1000).toFixed(3)));
-      onProgress?.(at.size);
-      if (at.size >= expected) finish();
-    },
-    abort.signal,
-  );
+  const informer = new Informer<Obj>(client, path);
+  informer.subscribe((event) => {
+    if (event.type !== 'upsert') return;
+    const key = done(event.obj);
+    if (key === undefined || at.has(key)) return;
+    at.set(key, Number(((performance.now() - start) / 1000).toFixed(3)));
+    onProgress?.(at.size);
+    if (at.size >= expected) finish();
+  });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);
   });
   try {
-    await Promise.race([finished, timeout, watching.then(() => new Promise<never>(() => {}))]);
+    await Promise.race([informer.start().then(() => finished), timeout]);
     return at;
   } finally {
     clearTimeout(timer);
-    abort.abort();
-    await watching.catch(() => undefined);
+    await informer.stop();
   }
 }
 

@@ -14,6 +14,7 @@ import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } fro
 import type { Config } from '../config.ts';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.ts';
 import { orgNamespace } from '../core/names.ts';
+import { connect, type KubeConnection, managementSource } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
@@ -25,7 +26,6 @@ import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
 import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
-import { KeepAliveKubeConfig } from './kube/keep-alive.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
@@ -65,8 +65,8 @@ function requestId(header: string | string[] | undefined): string {
 export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstance> {
   const { config, logger } = deps;
   const store = deps.store ?? openStore(config.database);
-  const kc = config.mgmtKubeconfig ? loadKubeConfig(config.mgmtKubeconfig) : undefined;
-  const kube = kc ? new KubeApps(kc, { cache: { logger } }) : undefined;
+  const mgmt = config.mgmtKubeconfig ? connectManagement(config.mgmtKubeconfig) : undefined;
+  const kube = mgmt ? new KubeApps(mgmt.client, { cache: { logger } }) : undefined;
   const authOptions: AuthComponentOptions = {
     config,
     store,
@@ -117,7 +117,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   });
   app.addHook('onClose', async () => {
     await kube?.stop();
-    await kc?.close();
+    await mgmt?.client.dropConnections();
     await store.close();
   });
   app.addHook('onSend', async (request, reply) => {
@@ -189,13 +189,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   return app;
 }
 
-/** The management cluster's kubeconfig; a file that cannot be read or parsed stops the server at start. */
-function loadKubeConfig(path: string): KeepAliveKubeConfig {
-  const kc = new KeepAliveKubeConfig();
+/** The management cluster's connection; settings that cannot be read or parsed stop the server at start. */
+function connectManagement(setting: string): KubeConnection {
   try {
-    kc.loadFromFile(path);
+    return connect(managementSource(setting));
   } catch (err) {
-    throw new UnavailableError(`SVC_MGMT_KUBECONFIG ${path} cannot be loaded`, { cause: err });
+    throw new UnavailableError(`SVC_MGMT_KUBECONFIG cannot be used: ${(err as Error).message}`, { cause: err });
   }
-  return kc;
 }

@@ -1,70 +1,39 @@
 /**
- * A small JSON REST client for the Kubernetes API built on a kubeconfig (client certificates, bearer tokens and
- * CA handling come from @kubernetes/client-node's KubeConfig, read once per client; requests share one keep-alive
- * connection pool, watches use connections of their own). Plain JSON in and out: no generated model classes,
- * so timestamps and unknown kinds pass through untouched. Errors become KubeApiError with the API's status.
+ * A small JSON REST client for one Kubernetes API server, built from a ClusterConfig (./kubeconfig.ts or
+ * ./in-cluster.ts; ./connect.ts is the factory). Requests share one keep-alive connection pool, watches use
+ * connections of their own (./agents.ts). Credentials are asked for per request, so rotated tokens and exec plugin
+ * answers are picked up; a 401 with credentials that can change is retried once with fresh ones. Plain JSON in and
+ * out: no generated model classes, so timestamps and unknown kinds pass through untouched. Errors are KubeApiError.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
-
-/** A failed API call: `status` is the HTTP status (0 when the server was unreachable), `reason` the API's reason. */
-export class KubeApiError extends Error {
-  readonly status: number;
-  readonly reason: string;
-  constructor(status: number, reason: string, message: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = 'KubeApiError';
-    this.status = status;
-    this.reason = reason;
-  }
-}
-
-/** True for a 404 from the API server. */
-export const isNotFound = (err: unknown): boolean => err instanceof KubeApiError && err.status === 404;
-/** True for a 409 (resourceVersion conflict or already exists). */
-export const isConflict = (err: unknown): boolean => err instanceof KubeApiError && err.status === 409;
+import { Agents } from './agents.ts';
+import { KubeApiError } from './errors.ts';
+import type { ClusterConfig } from './kubeconfig.ts';
 
 export interface RequestOptions {
   method?: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** Idle timeout of the request in ms (default 30 s); 0 marks a watch (no timeout, the watch agent). */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
 
-/** TLS material and fixed headers read from the kubeconfig once (files are not re-read per request). */
-interface Transport {
-  /** Shared keep-alive agent for ordinary requests: one TLS handshake per connection, not per request. */
-  agent: http.Agent;
-  /** Agent for watches: long-lived streams keep their own connections and never idle out in the shared pool. */
-  watchAgent: http.Agent;
-  /** Headers of every request (Authorization, impersonation), unless `dynamicAuth`. */
-  headers: Record<string, string>;
-  /** Basic auth (`user:password`) when the kubeconfig has one. */
-  auth?: string;
-  /** The user's credentials come from an exec or auth-provider plugin that may refresh them: ask per request. */
-  dynamicAuth: boolean;
-}
-
-/**
- * Free keep-alive sockets are closed after this idle time, below the usual idle timeouts of API servers and load
- * balancers (60 s and more), so a request is rarely sent on a connection the other side is about to close.
- */
-const IDLE_SOCKET_MS = 30_000;
+/** How long the server keeps one watch open; resuming from the last version is cheap. */
+const WATCH_SECONDS = 300;
 
 /** A connection to one API server. */
 export class KubeClient {
-  readonly kubeConfig: KubeConfig;
+  readonly config: ClusterConfig;
   readonly server: URL;
-  #transport: Promise<Transport> | undefined;
+  readonly #agents: Agents;
 
-  constructor(kubeConfig: KubeConfig) {
-    this.kubeConfig = kubeConfig;
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new Error('kubeconfig has no current cluster');
-    this.server = new URL(cluster.server);
+  constructor(config: ClusterConfig) {
+    this.config = config;
+    this.server = config.server;
+    this.#agents = new Agents(config);
   }
 
   /**
@@ -72,42 +41,27 @@ export class KubeClient {
    * again); later requests connect afresh. For shutdown, and to prove that callers survive a broken connection.
    */
   async dropConnections(): Promise<void> {
-    if (!this.#transport) return;
-    const t = await this.#transport.catch(() => undefined);
-    t?.agent.destroy();
-    t?.watchAgent.destroy();
-  }
-
-  /** Built on first use and kept for the client's life (a failed build is retried by the next request). */
-  #getTransport(): Promise<Transport> {
-    this.#transport ??= buildTransport(this.kubeConfig, this.server).catch((err: unknown) => {
-      this.#transport = undefined;
-      throw err;
-    });
-    return this.#transport;
-  }
-
-  /** Client for the kubeconfig file at `path`. */
-  static fromFile(path: string): KubeClient {
-    const kc = new KubeConfig();
-    kc.loadFromFile(path);
-    return new KubeClient(kc);
-  }
-
-  /** Client for a kubeconfig given as YAML text. */
-  static fromString(yaml: string): KubeClient {
-    const kc = new KubeConfig();
-    kc.loadFromString(yaml);
-    return new KubeClient(kc);
+    this.#agents.destroy();
   }
 
   /** Performs one request and parses the JSON answer. Throws KubeApiError. */
   async request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-    const res = await this.#send(path, options);
-    const text = await readBody(res);
-    const status = res.statusCode ?? 0;
-    if (status < 200 || status >= 300) throw apiError(status, text, `${options.method ?? 'GET'} ${path}`);
+    const text = await this.text(path, options);
     return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /** Performs one request and answers the body as text (e.g. `/metrics`). Throws KubeApiError on a non-2xx. */
+  async text(path: string, options: RequestOptions = {}): Promise<string> {
+    const what = `${options.method ?? 'GET'} ${path}`;
+    let res = await this.#send(path, options);
+    if (res.statusCode === 401 && this.config.credentials.refresh()) {
+      res.resume();
+      res = await this.#send(path, options);
+    }
+    const text = await readBody(res, what);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw apiError(status, text, what);
+    return text;
   }
 
   /**
@@ -121,11 +75,14 @@ export class KubeClient {
     signal: AbortSignal,
   ): Promise<void> {
     const res = await this.#send(path, {
-      query: { timeoutSeconds: 300, ...query, watch: true, allowWatchBookmarks: true },
+      query: { timeoutSeconds: WATCH_SECONDS, ...query, watch: true, allowWatchBookmarks: true },
       signal,
       timeoutMs: 0,
     });
-    if (res.statusCode !== 200) throw apiError(res.statusCode ?? 0, await readBody(res), `WATCH ${path}`);
+    if (res.statusCode !== 200) {
+      if (res.statusCode === 401) this.config.credentials.refresh();
+      throw apiError(res.statusCode ?? 0, await readBody(res, `WATCH ${path}`), `WATCH ${path}`);
+    }
     await new Promise<void>((resolve, reject) => {
       let buffer = '';
       res.setEncoding('utf8');
@@ -153,76 +110,49 @@ export class KubeClient {
   }
 
   async #send(path: string, options: RequestOptions): Promise<http.IncomingMessage> {
+    const method = options.method ?? 'GET';
     const url = new URL(this.server.toString().replace(/\/$/, '') + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const t = await this.#getTransport();
-    let headers = t.headers;
-    if (t.dynamicAuth) {
-      const fresh: https.RequestOptions = {};
-      await this.kubeConfig.applyToHTTPSOptions(fresh);
-      headers = { ...(fresh.headers as Record<string, string>) };
-    }
-    const opts: https.RequestOptions = {
-      method: options.method ?? 'GET',
-      headers: { ...headers, Accept: 'application/json' },
-      // Watches (no timeout) hold their connection for minutes: they get their own agent.
-      agent: options.timeoutMs === 0 ? t.watchAgent : t.agent,
-      ...(t.auth ? { auth: t.auth } : {}),
-    };
+    const material = await this.config.credentials.current();
+    const watch = options.timeoutMs === 0;
     const body = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
-    opts.headers = {
-      ...(opts.headers as Record<string, string>),
-      ...(body ? { 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': body.length } : {}),
+    const opts: https.RequestOptions = {
+      method,
+      headers: {
+        ...material.headers,
+        Accept: 'application/json',
+        // Names svc in the apiserver's logs and metrics, and as the field manager of writes that name none.
+        'User-Agent': 'svc',
+        ...(body ? { 'Content-Type': options.contentType ?? 'application/json', 'Content-Length': body.length } : {}),
+      },
+      agent: this.#agents.for(material, watch),
+      ...(options.signal ? { signal: options.signal } : {}),
     };
     const mod = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const req = mod.request(url, { ...opts, signal: options.signal }, resolve);
-      const timeout = options.timeoutMs ?? 30_000;
-      if (timeout > 0) req.setTimeout(timeout, () => req.destroy(new Error(`timeout after ${timeout} ms`)));
+      const req = mod.request(url, opts, resolve);
+      // A watch has no request timeout, but a connection silent for longer than the server's own watch timeout
+      // is dead (a peer that vanished without closing): end it so the watcher starts over.
+      const timeout = watch ? (WATCH_SECONDS + 30) * 1000 : (options.timeoutMs ?? 30_000);
+      req.setTimeout(timeout, () => req.destroy(new Error(`no answer for ${timeout} ms`)));
       req.on('error', (err) =>
-        reject(new KubeApiError(0, 'Unreachable', `${opts.method} ${path}: ${err.message}`, err)),
+        reject(
+          new KubeApiError(0, 'Unreachable', `${method} ${path}: ${err.message}`, { cause: err, detail: err.message }),
+        ),
       );
       req.end(body);
     });
   }
 }
 
-/**
- * Reads the kubeconfig's TLS material (CA, client certificate and key, skip-verify, server name) and fixed headers
- * once, and builds the agents that carry it. With a `proxy-url`, client-node's proxy agent is used as before.
- */
-async function buildTransport(kc: KubeConfig, server: URL): Promise<Transport> {
-  const o: https.RequestOptions = {};
-  await kc.applyToHTTPSOptions(o);
-  const tls: https.AgentOptions = {
-    ...(o.ca !== undefined ? { ca: o.ca } : {}),
-    ...(o.cert !== undefined ? { cert: o.cert } : {}),
-    ...(o.key !== undefined ? { key: o.key } : {}),
-    ...(o.rejectUnauthorized !== undefined ? { rejectUnauthorized: o.rejectUnauthorized } : {}),
-    ...(o.servername !== undefined ? { servername: o.servername } : {}),
-  };
-  const user = kc.getCurrentUser();
-  const viaProxy = kc.getCurrentCluster()?.proxyUrl ? (o.agent as http.Agent | undefined) : undefined;
-  const make = (keepAlive: boolean) => {
-    if (viaProxy) return viaProxy;
-    const pool = keepAlive ? { keepAlive, timeout: IDLE_SOCKET_MS } : { keepAlive };
-    return server.protocol === 'https:' ? new https.Agent({ ...tls, ...pool }) : new http.Agent(pool);
-  };
-  return {
-    agent: make(true),
-    watchAgent: make(false),
-    headers: { ...(o.headers as Record<string, string> | undefined) },
-    ...(o.auth ? { auth: o.auth } : {}),
-    dynamicAuth: Boolean(user?.exec || user?.authProvider),
-  };
-}
-
-function readBody(res: http.IncomingMessage): Promise<string> {
+function readBody(res: http.IncomingMessage, what: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     res.on('data', (b: Buffer) => parts.push(b));
     res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    res.on('error', reject);
+    res.on('error', (err) =>
+      reject(new KubeApiError(0, 'Unreachable', `${what}: ${err.message}`, { cause: err, detail: err.message })),
+    );
   });
 }
 
@@ -236,5 +166,5 @@ function apiError(status: number, text: string, what: string): KubeApiError {
   } catch {
     // not a Status object; keep the raw text
   }
-  return new KubeApiError(status, reason, `${what}: ${status} ${message}`);
+  return new KubeApiError(status, reason, `${what}: ${status} ${message}`, { detail: message });
 }

@@ -2,7 +2,8 @@
  * API discovery: which resource (plural) serves an apiVersion/kind and whether it is namespaced. Cached per
  * apiVersion; a kind not found triggers one refresh (a CRD may just have been created).
  */
-import { KubeApiError, type KubeClient } from './client.ts';
+import type { KubeClient } from './client.ts';
+import { KubeApiError } from './errors.ts';
 
 export interface ResourceInfo {
   apiVersion: string;

@@ -1,6 +1,28 @@
-/** Kubernetes access: REST client, discovery, object operations, leader election. */
-export { isConflict, isNotFound, KubeApiError, KubeClient, type RequestOptions } from './client.ts';
+/** Kubernetes access: connection factory, REST client, errors, discovery, objects, informers, leader election. */
+export { KubeClient, type RequestOptions } from './client.ts';
+export { type ConnectSource, clusterConfig, connect, type KubeConnection, managementSource } from './connect.ts';
 export { apiPrefix, Discovery, type ResourceInfo } from './discovery.ts';
-export { cacheKey, Informer, type InformerHandlers, type InformerObject } from './informer.ts';
+export {
+  CredentialError,
+  isConflict,
+  isNotFound,
+  KubeApiError,
+  KubeconfigError,
+  toSvcError,
+} from './errors.ts';
+export { eventTime, type KubeEvent, listEvents } from './events.ts';
+export { type InClusterOptions, inClusterConfig, SERVICE_ACCOUNT_DIR } from './in-cluster.ts';
+export {
+  cacheKey,
+  Informer,
+  type InformerEvent,
+  type InformerHandlers,
+  type InformerObject,
+  type InformerOptions,
+  type InformerStore,
+  MapStore,
+} from './informer.ts';
+export { type ClusterConfig, type KubeconfigOptions, loadKubeconfigFile, parseKubeconfig } from './kubeconfig.ts';
 export { type LeaderElectionOptions, LeaderElector, microTime } from './leader.ts';
 export { type AnyObject, FIELD_MANAGER, ObjectClient, type ObjectRef } from './objects.ts';
+export { compareVersions } from './resource-version.ts';

@@ -1,39 +1,53 @@
 /**
  * A list-then-watch cache of one resource (all namespaces), like client-go's informer: lists, then watches from
- * the list's resourceVersion; on a closed stream it re-watches from the last seen version, on 410 Gone (or any
- * error) it re-lists after a short pause. Handlers get every add, update and delete.
+ * the list's resourceVersion; on a closed stream it re-watches from the last seen version, on 410 Gone it re-lists,
+ * on any other error it re-lists after a backoff (0.5 s doubling to 10 s). Objects live in a store (./informer-store.ts;
+ * a caller may bring its own, e.g. one that orders versions and keeps derived views). Every change that reaches the
+ * store, from the watch or from the caller's own writes (`observe`), is told to the handlers and to subscribers,
+ * all of them or those of one key.
  */
-import { KubeApiError, type KubeClient } from './client.ts';
+import type { KubeClient } from './client.ts';
+import { KubeApiError } from './errors.ts';
+import { cacheKey, type InformerObject, type InformerStore, MapStore } from './informer-store.ts';
 
-/** The minimum an informer needs of an object. */
-export interface InformerObject {
-  metadata: { name: string; namespace?: string; resourceVersion?: string };
-}
+export { cacheKey, type InformerObject, type InformerStore, MapStore } from './informer-store.ts';
+
+/** One change of the cache. */
+export type InformerEvent<T> = { type: 'upsert'; obj: T; old: T | undefined } | { type: 'delete'; obj: T };
 
 /** Callbacks of an informer; they must not throw. */
 export interface InformerHandlers<T extends InformerObject> {
-  onUpsert(obj: T, old: T | undefined): void;
-  onDelete(obj: T): void;
+  onUpsert?(obj: T, old: T | undefined): void;
+  onDelete?(obj: T): void;
   onError?(err: unknown): void;
 }
 
-/** `namespace/name` of an object. */
-export const cacheKey = (o: InformerObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+/** Options of an informer. */
+export interface InformerOptions<T extends InformerObject> {
+  /** Where objects are kept (default a MapStore). */
+  store?: InformerStore<T>;
+}
+
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_MAX_MS = 10_000;
 
 /** Watches the collection at `path` (e.g. `/apis/cd.svc.space/v1alpha1/apps`). */
 export class Informer<T extends InformerObject> {
   readonly #client: KubeClient;
   readonly #path: string;
   readonly #h: InformerHandlers<T>;
-  readonly #cache = new Map<string, T>();
+  readonly #store: InformerStore<T>;
+  readonly #listeners = new Set<(event: InformerEvent<T>) => void>();
+  readonly #keyListeners = new Map<string, Set<(event: InformerEvent<T>) => void>>();
   #abort = new AbortController();
   #synced = false;
   #loop: Promise<void> | undefined;
 
-  constructor(client: KubeClient, path: string, handlers: InformerHandlers<T>) {
+  constructor(client: KubeClient, path: string, handlers: InformerHandlers<T> = {}, options: InformerOptions<T> = {}) {
     this.#client = client;
     this.#path = path;
     this.#h = handlers;
+    this.#store = options.store ?? new MapStore<T>();
   }
 
   /** True once the first list has been loaded. */
@@ -43,7 +57,46 @@ export class Informer<T extends InformerObject> {
 
   /** Every cached object. */
   list(): T[] {
-    return [...this.#cache.values()];
+    return [...this.#store.values()];
+  }
+
+  /** The cached object with key `namespace/name` (see cacheKey), or undefined. */
+  get(key: string): T | undefined {
+    return this.#store.get(key);
+  }
+
+  /**
+   * Calls `listener` on every change of the cache (of the object `key` only, when given) until the returned
+   * function is called. Listeners must not throw (a throw is reported to onError).
+   */
+  subscribe(listener: (event: InformerEvent<T>) => void, key?: string): () => void {
+    if (key === undefined) {
+      this.#listeners.add(listener);
+      return () => this.#listeners.delete(listener);
+    }
+    let set = this.#keyListeners.get(key);
+    if (!set) {
+      set = new Set();
+      this.#keyListeners.set(key, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#keyListeners.get(key) === set) this.#keyListeners.delete(key);
+    };
+  }
+
+  /**
+   * Offers a version of an object learned outside the watch (a write's answer, a GET), so the cache shows one's own
+   * writes at once. The store decides whether it is news (the watch may have brought it, or a newer one, already).
+   */
+  observe(obj: T): void {
+    this.#apply('MODIFIED', obj);
+  }
+
+  /** Like observe, for an object known deleted (a delete's answer). */
+  observeDeleted(obj: T): void {
+    this.#apply('DELETED', obj);
   }
 
   /** Starts list-and-watch; resolves once the first list is cached. */
@@ -65,10 +118,12 @@ export class Informer<T extends InformerObject> {
 
   async #run(onListed: () => void): Promise<void> {
     const signal = this.#abort.signal;
+    let backoff = BACKOFF_FIRST_MS;
     while (!signal.aborted) {
       try {
         let rv = await this.#relist();
         this.#synced = true;
+        backoff = BACKOFF_FIRST_MS;
         onListed();
         for (;;) {
           if (signal.aborted) return;
@@ -77,7 +132,7 @@ export class Informer<T extends InformerObject> {
             this.#path,
             { resourceVersion: rv },
             (type, object) => {
-              const obj = object as T;
+              const obj = object as unknown as T;
               if (type === 'BOOKMARK') {
                 rv = obj.metadata.resourceVersion ?? rv;
                 return;
@@ -96,48 +151,62 @@ export class Informer<T extends InformerObject> {
       } catch (err) {
         if (signal.aborted) return;
         if (!(err instanceof KubeApiError && err.status === 410)) this.#h.onError?.(err);
-        await sleep(1000, signal);
+        await sleep(backoff, signal);
+        backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
       }
     }
   }
 
-  /** Lists everything, reconciling the cache (synthesising deletes for vanished objects). */
+  /** Lists everything into the store and tells what changed (deletes for vanished objects). */
   async #relist(): Promise<string> {
     const res = await this.#client.request<{ items: T[]; metadata: { resourceVersion: string } }>(this.#path);
-    const seen = new Set<string>();
-    for (const item of res.items) {
-      seen.add(cacheKey(item));
-      this.#apply('MODIFIED', item);
+    const before = new Map<string, T>();
+    for (const obj of this.#store.values()) before.set(cacheKey(obj), obj);
+    this.#store.replace(res.items, res.metadata.resourceVersion);
+    for (const obj of this.#store.values()) {
+      const k = cacheKey(obj);
+      const old = before.get(k);
+      before.delete(k);
+      if (old?.metadata.resourceVersion !== obj.metadata.resourceVersion) this.#emit({ type: 'upsert', obj, old });
     }
-    for (const [k, old] of this.#cache) {
-      if (!seen.has(k)) {
-        this.#cache.delete(k);
-        this.#h.onDelete(old);
-      }
-    }
+    for (const old of before.values()) this.#emit({ type: 'delete', obj: old });
     return res.metadata.resourceVersion;
   }
 
   #apply(type: string, obj: T): void {
-    const k = cacheKey(obj);
     if (type === 'DELETED') {
-      this.#cache.delete(k);
-      this.#h.onDelete(obj);
+      const held = this.#store.get(cacheKey(obj));
+      if (this.#store.remove(obj)) this.#emit({ type: 'delete', obj: held ?? obj });
       return;
     }
-    const old = this.#cache.get(k);
-    if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
-    this.#cache.set(k, obj);
-    this.#h.onUpsert(obj, old);
+    const old = this.#store.get(cacheKey(obj));
+    if (this.#store.upsert(obj)) this.#emit({ type: 'upsert', obj, old });
+  }
+
+  #emit(event: InformerEvent<T>): void {
+    const call = (fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        this.#h.onError?.(err);
+      }
+    };
+    if (event.type === 'upsert') call(() => this.#h.onUpsert?.(event.obj, event.old));
+    else call(() => this.#h.onDelete?.(event.obj));
+    for (const listener of this.#listeners) call(() => listener(event));
+    const keyed = this.#keyListeners.get(cacheKey(event.obj));
+    if (keyed) for (const listener of [...keyed]) call(() => listener(event));
   }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(t);
+      signal.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }

@@ -5,7 +5,8 @@
  * resourceVersion read, so two contenders can never both win. A leader that cannot renew within the renew
  * deadline steps down.
  */
-import { isConflict, isNotFound, type KubeClient } from './client.ts';
+import type { KubeClient } from './client.ts';
+import { isConflict, isNotFound } from './errors.ts';
 
 /** Lease identity, timings (defaults 15 s / 10 s / 2 s as in client-go) and leadership callbacks. */
 export interface LeaderElectionOptions {

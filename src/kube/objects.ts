@@ -2,8 +2,9 @@
  * Object-level operations on any kind: server-side apply, read, delete, merge patch, list by label across
  * namespaces. Paths come from discovery so custom resources work like built-in ones.
  */
-import { isNotFound, type KubeClient } from './client.ts';
+import type { KubeClient } from './client.ts';
 import { apiPrefix, type Discovery } from './discovery.ts';
+import { isNotFound } from './errors.ts';
 
 /** The field manager of every write the operator makes. */
 export const FIELD_MANAGER = 'svc-operator';

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, InputError, UnavailableError } from '../core/errors.ts';
 import { RepoCache } from '../git/index.ts';
-import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../kube/index.ts';
+import { connect, LeaderElector, managementSource } from '../kube/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
 import { OperatorMetrics } from './metrics.ts';
@@ -61,8 +61,7 @@ export async function startOperator(
   const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ identity });
   const watchNamespace = options.watchNamespace ?? config.operator.watchNamespace;
-  const client = KubeClient.fromFile(config.mgmtKubeconfig);
-  const mgmt = new ObjectClient(client, new Discovery(client));
+  const { client, objects: mgmt } = connect(managementSource(config.mgmtKubeconfig));
   const metrics = new OperatorMetrics();
   const repos = new RepoCache({ dir: join(config.cacheDir, 'git') });
   const tuning: ReconcilerTuning = {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { KubeClient } from '../../src/kube/index.ts';
 import { createPlaneCerts, readPem } from './certs.ts';
-import { type KubeCredentials, kubeconfigYaml, kubectl, kubeRequest } from './kube.ts';
+import { type KubeCredentials, kubeClient, kubeconfigYaml, kubectl } from './kube.ts';
 import { binary, componentDir, repoRoot } from './paths.ts';
 import { freePort } from './ports.ts';
 import { type ManagedProcess, makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
@@ -97,6 +98,7 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   const dir = makeTempDir(name);
   const processes: ManagedProcess[] = [];
   let stopped: Promise<void> | undefined;
+  let client: KubeClient | undefined;
   const stop = () => {
     stopped ??= (async () => {
       // Reverse start order: clients first, etcd last, so nothing logs errors about a vanished apiserver for long.
@@ -192,7 +194,10 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     await writeFile(kubeconfigPath, adminYaml, { mode: 0o600 });
     await writeFile(tokenKubeconfigPath, tokenYaml, { mode: 0o600 });
 
-    await waitUntil(async () => (await kubeRequest(admin, 'GET', '/readyz')).status === 200, {
+    // The harness's own calls during start-up; its connections are closed once the plane is ready.
+    const api = kubeClient(admin);
+    client = api;
+    await waitUntil(async () => (await api.text('/readyz')) !== undefined, {
       what: 'kube-apiserver /readyz',
       process: apiserver,
       timeoutMs: 90_000,
@@ -252,7 +257,7 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
           { logDir, env: { ...process.env, HOME: dir } },
         ),
       );
-      await createFakeNode(admin, options.throughput?.nodePods ?? 110);
+      await createFakeNode(api, options.throughput?.nodePods ?? 110);
       nodeName = fakeNodeName;
     }
 
@@ -261,8 +266,9 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     if (withKwok) {
       await waitUntil(
         async () => {
-          const res = await kubeRequest(admin, 'GET', `/api/v1/nodes/${fakeNodeName}`);
-          const node = JSON.parse(res.body) as { status?: { conditions?: { type: string; status: string }[] } };
+          const node = await api.request<{ status?: { conditions?: { type: string; status: string }[] } }>(
+            `/api/v1/nodes/${fakeNodeName}`,
+          );
           return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
         },
         { what: 'fake node Ready', timeoutMs: 60_000, intervalMs: 200 },
@@ -270,12 +276,12 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     }
     if (withControllers) {
       await waitUntil(
-        async () =>
-          (await kubeRequest(admin, 'GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200,
+        async () => (await api.request('/api/v1/namespaces/default/serviceaccounts/default')) !== undefined,
         { what: 'default ServiceAccount (controller-manager running)', timeoutMs: 60_000, intervalMs: 200 },
       );
     }
 
+    await api.dropConnections();
     return {
       kubeconfigPath,
       kubeconfigYaml: adminYaml,
@@ -290,12 +296,13 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       stop,
     };
   } catch (error) {
+    await client?.dropConnections();
     await stop();
     throw error;
   }
 }
 
-async function createFakeNode(admin: KubeCredentials, pods: number): Promise<void> {
+async function createFakeNode(client: KubeClient, pods: number): Promise<void> {
   const resources = { cpu: '32', memory: '256Gi', pods: String(pods) };
   const node = {
     apiVersion: 'v1',
@@ -313,8 +320,7 @@ async function createFakeNode(admin: KubeCredentials, pods: number): Promise<voi
     },
     status: { allocatable: resources, capacity: resources },
   };
-  const res = await kubeRequest(admin, 'POST', '/api/v1/nodes', node);
-  if (res.status !== 201) throw new Error(`creating the fake node failed: ${res.status} ${res.body}`);
+  await client.request('/api/v1/nodes', { method: 'POST', body: node });
 }
 
 /** The CRDs of this repository (deploy/crds/*.yaml), applied to every management plane. */

@@ -20,7 +20,16 @@ export {
   startGitServer,
 } from './git-server.ts';
 export { type HttpRequestOptions, type HttpResponse, request as httpRequest } from './http.ts';
-export { type KubeCredentials, kubeconfigYaml, kubectl, kubectlPath, kubeRequest } from './kube.ts';
+export {
+  apiserverMetric,
+  apiserverRequestCounts,
+  type KubeCredentials,
+  kubeClient,
+  kubeconfigYaml,
+  kubectl,
+  kubectlPath,
+  type MetricSample,
+} from './kube.ts';
 export { type OpenBao, startOpenBao } from './openbao.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
 export { freePort } from './ports.ts';

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { request } from 'node:https';
 import { stringify } from 'yaml';
+import { connect, type KubeClient } from '../../src/kube/index.ts';
 import { binary } from './paths.ts';
 
 /** Credentials for talking to an apiserver: the CA plus a client cert/key pair or a bearer token (PEM text). */
@@ -32,51 +32,13 @@ export function kubeconfigYaml(name: string, creds: KubeCredentials): string {
   });
 }
 
-/** Response of {@link kubeRequest}. */
-export interface KubeResponse {
-  status: number;
-  body: string;
-}
-
 /**
- * Minimal HTTPS request to an apiserver (the harness's own needs: readiness, bootstrap objects). Tests use
- * @kubernetes/client-node or {@link kubectl} instead.
+ * A client for these credentials from svc's own Kubernetes layer (src/kube): the harness's way to call an
+ * apiserver (readiness, bootstrap objects), the same code the operator and the API run. Close it with
+ * `dropConnections()` when done with it.
  */
-export function kubeRequest(
-  creds: KubeCredentials,
-  method: string,
-  path: string,
-  body?: unknown,
-  contentType = 'application/json',
-): Promise<KubeResponse> {
-  const url = new URL(path, creds.serverURL);
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return new Promise((resolveResponse, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        ca: creds.caPEM,
-        cert: creds.clientCertPEM,
-        key: creds.clientKeyPEM,
-        headers: {
-          accept: 'application/json',
-          ...(creds.token ? { authorization: `Bearer ${creds.token}` } : {}),
-          ...(payload === undefined ? {} : { 'content-type': contentType }),
-        },
-        timeout: 10_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolveResponse({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timeout`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
+export function kubeClient(creds: KubeCredentials): KubeClient {
+  return connect({ kubeconfigYaml: kubeconfigYaml('harness', creds) }).client;
 }
 
 /** Path of the kubectl built with the control plane (same version as the apiserver). */
@@ -105,4 +67,40 @@ export function kubectl(
     );
     child.stdin?.end(options.input ?? '');
   });
+}
+
+/** One sample of the apiserver's Prometheus metrics: metric name, its labels, its value. */
+export interface MetricSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The apiserver's `/metrics` samples whose name is `name` (e.g. `apiserver_longrunning_requests`). */
+export async function apiserverMetric(client: KubeClient, name: string): Promise<MetricSample[]> {
+  const out: MetricSample[] = [];
+  for (const line of (await client.text('/metrics')).split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labels: Record<string, string> = {};
+    const close = line.lastIndexOf('}');
+    for (const m of line.slice(0, Math.max(close, 0)).matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[m[1] as string] = m[2] as string;
+    }
+    out.push({ name, labels, value: Number(line.slice(line.lastIndexOf(' ') + 1)) });
+  }
+  return out;
+}
+
+/**
+ * The apiserver's own count of requests it served (`apiserver_request_total`), summed by `VERB resource[/sub]`,
+ * so two moments can be compared by the work asked of it. A long-running request (a watch) counts when it ends.
+ */
+export async function apiserverRequestCounts(client: KubeClient): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const { labels, value } of await apiserverMetric(client, 'apiserver_request_total')) {
+    const sub = labels['subresource'];
+    const key = `${labels['verb']} ${labels['resource'] ?? ''}${sub ? `/${sub}` : ''}`;
+    out[key] = (out[key] ?? 0) + value;
+  }
+  return out;
 }

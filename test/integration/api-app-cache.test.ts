@@ -4,13 +4,11 @@
  * read (read-your-writes).
  */
 import { randomBytes } from 'node:crypto';
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { APP_API_VERSION, APP_GROUP, APP_KIND, APP_PLURAL, APP_VERSION } from '../../src/core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND } from '../../src/core/app-schema.ts';
 import { AppResources, createOrg, signUp, startTestApi, type TestApi, type TestUser } from './api-support.ts';
 
 type Json = Record<string, unknown>;
-const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
 const REPO = 'https://git.example.test/team/web.git';
 const WAIT = { timeout: 30_000, interval: 50 };
 
@@ -20,7 +18,6 @@ describe('App cache of the API server', () => {
   let owner: TestUser;
   let orgNs: string;
   let kube: AppResources;
-  let custom: CustomObjectsApi;
 
   const list = async () =>
     (await api.call<{ apps: Json[] }>('GET', '/api/v1/apps', { cookie: owner.cookie })).body.apps;
@@ -29,9 +26,6 @@ describe('App cache of the API server', () => {
     const kubeconfig = inject('mgmtKubeconfig');
     api = await startTestApi({ mgmtKubeconfig: kubeconfig, logLines });
     kube = new AppResources(kubeconfig);
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfig);
-    custom = kc.makeApiClient(CustomObjectsApi);
     owner = await signUp(api, 'owner');
     const slug = `cache-${randomBytes(3).toString('hex')}`;
     await createOrg(api, owner, slug);
@@ -42,15 +36,11 @@ describe('App cache of the API server', () => {
   afterAll(async () => api?.close());
 
   it('follows Apps created, changed and deleted directly through the apiserver', async () => {
-    await custom.createNamespacedCustomObject({
-      ...APP,
-      namespace: orgNs,
-      body: {
-        apiVersion: APP_API_VERSION,
-        kind: APP_KIND,
-        metadata: { name: 'outside' },
-        spec: { source: { type: 'Git', git: { repoURL: REPO, path: 'deploy' } }, destination: { namespace: 'web' } },
-      },
+    await kube.create({
+      apiVersion: APP_API_VERSION,
+      kind: APP_KIND,
+      metadata: { name: 'outside', namespace: orgNs },
+      spec: { source: { type: 'Git', git: { repoURL: REPO, path: 'deploy' } }, destination: { namespace: 'web' } },
     });
     await vi.waitFor(async () => expect((await list()).map((a) => a['name'])).toContain('outside'), WAIT);
 
@@ -65,7 +55,7 @@ describe('App cache of the API server', () => {
       WAIT,
     );
 
-    await custom.deleteNamespacedCustomObject({ ...APP, namespace: orgNs, name: 'outside' });
+    await kube.delete({ apiVersion: APP_API_VERSION, kind: APP_KIND, namespace: orgNs, name: 'outside' });
     await vi.waitFor(async () => expect((await list()).map((a) => a['name'])).not.toContain('outside'), WAIT);
   });
 

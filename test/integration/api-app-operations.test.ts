@@ -46,7 +46,7 @@ describe('app operations API', () => {
       source: { type: 'Git', git: { repoURL: 'https://git.example.test/web.git' } },
     });
     for (const name of ['img', 'img-scale']) {
-      await kube.create(ns, name, {
+      await kube.createApp(ns, name, {
         source: { type: 'Image', image: { repository: '127.0.0.1:1/team/img', tag: '1.0' } },
         destination: { namespace: d, cluster: '' },
       });
@@ -259,7 +259,7 @@ describe('app operations API', () => {
         .status,
     ).toBe(409);
 
-    await kube.create(ns, 'auto', {
+    await kube.createApp(ns, 'auto', {
       source: {
         type: 'Image',
         image: { repository: 'nginx', tag: '1', autoscaling: { enabled: true, min: 1, max: 3 } },

@@ -50,8 +50,8 @@ describe('apps API', () => {
   afterAll(async () => api?.close());
 
   it('creates the org namespace when the org is created', async () => {
-    const namespace = await kube.core.readNamespace({ name: orgNs });
-    expect(namespace.metadata?.name).toBe(orgNs);
+    const namespace = await kube.objects.get({ apiVersion: 'v1', kind: 'Namespace', name: orgNs });
+    expect(namespace?.metadata.name).toBe(orgNs);
     expect(await kube.names(orgNs)).toEqual([]);
   });
 

@@ -3,7 +3,6 @@
  * on the real apiserver: a change the operator makes on its own (status health) between the API's read and its
  * write must not turn the request into a 409, while another operation written in between must.
  */
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { operationIO } from '../../src/api/apps/access.ts';
 import { KubeApps } from '../../src/api/kube/apps-repo.ts';
@@ -34,16 +33,12 @@ const requestOperation = (stale: AppResource, request: OperationRequest) =>
   writeOperation(operationIO(kube, ns, stale.metadata.name), stale, request);
 
 beforeAll(() => {
-  const kc = new KubeConfig();
-  kc.loadFromFile(inject('mgmtKubeconfig'));
-  kube = new KubeApps(kc);
   resources = new AppResources(inject('mgmtKubeconfig'));
+  kube = new KubeApps(resources.client);
 });
 
 afterAll(async () => {
-  const kc = new KubeConfig();
-  kc.loadFromFile(inject('mgmtKubeconfig'));
-  await kc.makeApiClient(CoreV1Api).deleteNamespace({ name: ns });
+  await resources.delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
 });
 
 describe('writeOperation on a stale read', () => {

@@ -25,7 +25,7 @@ describe('promote and preview of image sources before they have a driver', () =>
       ['shop-staging', staging],
       ['shop-prod', prod],
     ] as const) {
-      await kube.create(ns, name, {
+      await kube.createApp(ns, name, {
         source: { type: 'Image', image: { repository: 'registry.example.test/team/shop', tag: '1.0' } },
         destination: { namespace, cluster: '' },
       });

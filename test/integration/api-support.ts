@@ -7,24 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AppsV1Api,
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../src/core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
+import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase } from '../harness/index.ts';
 
-const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
+const appRef = (namespace: string, name: string) => ({ apiVersion: APP_API_VERSION, kind: APP_KIND, namespace, name });
 
 export const PUBLIC_URL = 'http://svc.test';
 
@@ -267,15 +260,14 @@ export async function mintKey(
 
 /** Direct access to App resources on the test control plane, to assert what the API wrote and to play the operator. */
 export class AppResources {
-  readonly #api: CustomObjectsApi;
-  readonly core: CoreV1Api;
-  readonly apps: AppsV1Api;
+  readonly client: KubeClient;
+  readonly objects: ObjectClient;
   constructor(kubeconfigPath: string) {
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfigPath);
-    this.#api = kc.makeApiClient(CustomObjectsApi);
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.apps = kc.makeApiClient(AppsV1Api);
+    ({ client: this.client, objects: this.objects } = connect({ kubeconfigPath }));
+  }
+
+  async #namespace(name: string): Promise<void> {
+    await this.objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
 
   /** Creates a Deployment whose pods carry `podLabels` (its selector), with one container. */
@@ -285,10 +277,12 @@ export class AppResources {
     podLabels: Record<string, string>,
     extraLabels: Record<string, string> = {},
   ): Promise<void> {
-    await this.core.createNamespace({ body: { metadata: { name: namespace } } }).catch(() => undefined);
-    await this.apps.createNamespacedDeployment({
-      namespace,
+    await this.#namespace(namespace);
+    await this.client.request(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
+      method: 'POST',
       body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
         metadata: { name, labels: { ...podLabels, ...extraLabels } },
         spec: {
           replicas: 2,
@@ -312,17 +306,20 @@ export class AppResources {
     involved: { kind: string; name: string; apiVersion?: string },
     e: { reason: string; message: string; type?: string; at: Date },
   ): Promise<void> {
-    await this.core.createNamespace({ body: { metadata: { name: namespace } } }).catch(() => undefined);
-    await this.core.createNamespacedEvent({
-      namespace,
+    await this.#namespace(namespace);
+    const at = e.at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await this.client.request(`/api/v1/namespaces/${namespace}/events`, {
+      method: 'POST',
       body: {
+        apiVersion: 'v1',
+        kind: 'Event',
         metadata: { generateName: `${involved.name}.` },
         involvedObject: { ...involved, namespace },
         reason: e.reason,
         message: e.message,
         type: e.type ?? 'Normal',
-        firstTimestamp: e.at,
-        lastTimestamp: e.at,
+        firstTimestamp: at,
+        lastTimestamp: at,
         source: { component: 'test' },
       },
     });
@@ -332,36 +329,26 @@ export class AppResources {
    * Creates an App resource directly on the cluster (as `kubectl apply` would), bypassing the API's create rules:
    * for Apps the API refuses to create but must still handle, e.g. image-source Apps before image sources land.
    */
-  async create(namespace: string, name: string, spec: AppResource['spec']): Promise<void> {
-    await this.#api.createNamespacedCustomObject({
-      ...APP,
-      namespace,
-      body: { apiVersion: `${APP_GROUP}/${APP_VERSION}`, kind: 'App', metadata: { name }, spec },
-    });
+  async createApp(namespace: string, name: string, spec: AppResource['spec']): Promise<void> {
+    await this.create({ apiVersion: APP_API_VERSION, kind: APP_KIND, metadata: { name, namespace }, spec });
   }
 
   /** The App resource, or undefined. */
   async get(namespace: string, name: string): Promise<AppResource | undefined> {
-    try {
-      return (await this.#api.getNamespacedCustomObject({ ...APP, namespace, name })) as AppResource;
-    } catch (err) {
-      if ((err as { code?: number }).code === 404) return undefined;
-      throw err;
-    }
+    return (await this.objects.get(appRef(namespace, name))) as AppResource | undefined;
   }
 
   /** Names of the Apps in a namespace. */
   async names(namespace: string): Promise<string[]> {
-    const list = (await this.#api.listNamespacedCustomObject({ ...APP, namespace })) as { items: AppResource[] };
+    const list = await this.client.request<{ items: AppResource[] }>(
+      await this.objects.path({ apiVersion: APP_API_VERSION, kind: APP_KIND, namespace }),
+    );
     return list.items.map((a) => a.metadata.name).sort();
   }
 
   /** Writes status fields the way the operator does (merge patch on the status subresource). */
   async setStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<void> {
-    await this.#api.patchNamespacedCustomObjectStatus(
-      { ...APP, namespace, name, body: { status } },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
+    await this.objects.mergePatch(appRef(namespace, name), { status }, 'status');
   }
 
   /** Marks the App's pending operation as consumed with `phase`, as the operator would. */
@@ -372,5 +359,18 @@ export class AppResources {
     await this.setStatus(namespace, name, {
       operationState: { kind: op.kind, id: op.id, initiatedAt: op.initiatedAt, phase, ...extra },
     });
+  }
+
+  /** Creates an object (e.g. an App written directly, not through the API). */
+  async create(obj: AnyObject): Promise<void> {
+    await this.client.request(await this.objects.path({ ...obj, namespace: obj.metadata.namespace }), {
+      method: 'POST',
+      body: obj,
+    });
+  }
+
+  /** Deletes an object; false when it was already gone. */
+  delete(ref: { apiVersion: string; kind: string; name: string; namespace?: string }): Promise<boolean> {
+    return this.objects.delete(ref);
   }
 }

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connect } from '../../src/kube/index.ts';
 import { freePort, type GitRepo, type GitServer, repoRoot, startGitServer, waitUntil } from '../harness/index.ts';
 
 const deployment = (replicas: number) => `apiVersion: apps/v1
@@ -52,11 +52,19 @@ describe('svc start, end to end', () => {
   let key = '';
   let firstCommit = '';
   const output: string[] = [];
-  const apps = () => {
-    const kc = new KubeConfig();
-    kc.loadFromFile(inject('mgmtKubeconfig'));
-    return kc.makeApiClient(AppsV1Api);
+  type Deployment = {
+    metadata: { labels?: Record<string, string>; managedFields?: { manager: string }[] };
+    spec?: { replicas?: number };
+    status?: { readyReplicas?: number };
   };
+  /** The live Deployment `web` in the App's destination, or undefined. */
+  const liveDeployment = async () =>
+    (await connect({ kubeconfigPath: inject('mgmtKubeconfig') }).objects.get({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+      namespace: destination,
+    })) as Deployment | undefined;
 
   async function call<T = any>(method: string, path: string, body?: unknown, auth: 'cookie' | 'key' = 'cookie') {
     const headers: Record<string, string> = { origin: base };
@@ -166,10 +174,10 @@ describe('svc start, end to end', () => {
       operationState: { kind: 'Sync', id: sync.body.operation_id, phase: 'Succeeded' },
     });
 
-    const live = await apps().readNamespacedDeployment({ name: 'web', namespace: destination });
-    expect(live.metadata?.labels?.['cd.svc.space/app']).toBe('web');
-    expect(live.metadata?.managedFields?.map((f) => f.manager)).toContain('svc-operator');
-    expect(live.status?.readyReplicas).toBe(2);
+    const live = await liveDeployment();
+    expect(live?.metadata.labels?.['cd.svc.space/app']).toBe('web');
+    expect(live?.metadata.managedFields?.map((f) => f.manager)).toContain('svc-operator');
+    expect(live?.status?.readyReplicas).toBe(2);
   });
 
   it('applies a pushed commit when the push event arrives', async () => {
@@ -192,8 +200,8 @@ describe('svc start, end to end', () => {
       },
       { what: 'the pushed commit applied', timeoutMs: 90_000 },
     );
-    const live = await apps().readNamespacedDeployment({ name: 'web', namespace: destination });
-    expect(live.spec?.replicas).toBe(3);
+    const live = await liveDeployment();
+    expect(live?.spec?.replicas).toBe(3);
     const history = await call('GET', `/api/v1/apps/${destination}/web/history`, undefined, 'key');
     expect(history.body).toMatchObject({ revision: next, previous_revisions: [firstCommit] });
   });
@@ -207,16 +215,10 @@ describe('svc start, end to end', () => {
   it('deletes the App and with it what it deployed', async () => {
     const removed = await call('DELETE', `/api/v1/apps/${destination}/web`);
     expect(removed.status).toBe(200);
-    await waitUntil(
-      async () =>
-        apps()
-          .readNamespacedDeployment({ name: 'web', namespace: destination })
-          .then(
-            () => false,
-            (err: { code?: number }) => err.code === 404,
-          ),
-      { what: 'the Deployment deleted with its App', timeoutMs: 60_000 },
-    );
+    await waitUntil(async () => (await liveDeployment()) === undefined, {
+      what: 'the Deployment deleted with its App',
+      timeoutMs: 60_000,
+    });
     // The App itself goes once the operator has released its finalizer.
     await waitUntil(async () => (await call('GET', `/api/v1/apps/${destination}/web`)).status === 404, {
       what: 'the App gone',

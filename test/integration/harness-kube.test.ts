@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   type ControlPlane,
+  kubeClient,
   kubectl,
-  kubeRequest,
   serviceAccountKubeconfig,
   startControlPlane,
 } from '../harness/index.ts';
@@ -119,11 +119,8 @@ describe('harness: second apiserver (remote cluster)', () => {
   });
 
   it('refuses a wrong token with 401', async () => {
-    const res = await kubeRequest(
-      { serverURL: remote.serverURL, caPEM: remote.caPEM, token: 'not-the-token' },
-      'GET',
-      '/api/v1/namespaces',
-    );
-    expect(res.status).toBe(401);
+    const client = kubeClient({ serverURL: remote.serverURL, caPEM: remote.caPEM, token: 'not-the-token' });
+    await expect(client.request('/api/v1/namespaces')).rejects.toMatchObject({ status: 401 });
+    await client.dropConnections();
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Discovery, Informer, KubeClient, LeaderElector, ObjectClient } from '../../src/kube/index.ts';
+import { connect, Informer, type KubeClient, LeaderElector, type ObjectClient } from '../../src/kube/index.ts';
 import { waitUntil } from '../harness/index.ts';
 
 let client: KubeClient;
@@ -7,8 +7,7 @@ let objects: ObjectClient;
 const ns = `kube-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  client = KubeClient.fromFile(inject('mgmtKubeconfig'));
-  objects = new ObjectClient(client, new Discovery(client));
+  ({ client, objects } = connect({ kubeconfigPath: inject('mgmtKubeconfig') }));
   await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 });
 

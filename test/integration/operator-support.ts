@@ -11,14 +11,11 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../src/core/app-schema.ts';
-import { type AnyObject, Discovery, KubeClient, ObjectClient } from '../../src/kube/index.ts';
+import { type AnyObject, connect, type ObjectClient } from '../../src/kube/index.ts';
 import { type OperatorOptions, type RunningOperator, startOperator } from '../../src/operator/index.ts';
 import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 
-export const kube = (): ObjectClient => {
-  const client = KubeClient.fromFile(inject('mgmtKubeconfig'));
-  return new ObjectClient(client, new Discovery(client));
-};
+export const kube = (): ObjectClient => connect({ kubeconfigPath: inject('mgmtKubeconfig') }).objects;
 
 /** A unique DNS label with a prefix. */
 export const unique = (prefix: string): string => `${prefix}-${randomBytes(3).toString('hex')}`;

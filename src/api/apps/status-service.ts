@@ -3,10 +3,10 @@
  * for a terminal state of the App state module; events of the App and its workloads; the applied-revision history.
  * All need `deployment:read` on the App.
  */
-import type { CoreV1Event } from '@kubernetes/client-node';
 import { APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { isWaitTerminal } from '../../core/app-state.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { eventTime, type KubeEvent } from '../../kube/index.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef } from './access.ts';
 
@@ -23,13 +23,7 @@ export interface AppEvent {
   source: 'app' | 'workload';
 }
 
-/** When an event last happened: its last timestamp, else event time, first timestamp or creation. */
-function eventTime(e: CoreV1Event): string {
-  const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp;
-  return t instanceof Date ? t.toISOString() : t ? String(t) : '';
-}
-
-function eventRow(e: CoreV1Event, source: AppEvent['source']): AppEvent {
+function eventRow(e: KubeEvent, source: AppEvent['source']): AppEvent {
   return {
     at: eventTime(e),
     type: e.type ?? 'Normal',
@@ -50,7 +44,7 @@ export class AppStatusService {
 
   /**
    * The App, once it is terminal (`isWaitTerminal`), or as it is when `waitMs` passed or `signal` aborted; at once
-   * with `waitMs` 0. The App is followed with a watch, not polled.
+   * with `waitMs` 0. The App is followed through the API's App cache (no watch per request), not polled.
    */
   async status(actor: Actor, ref: AppRef, waitMs: number, signal: AbortSignal): Promise<AppResource> {
     const app = await this.#access.load(actor, ref, 'deployment:read');

@@ -1,10 +1,12 @@
 /**
- * The in-memory copy of App resources that the API server reads from (fed by ./app-cache.ts and by the API's own
- * writes). Every change is ordered by resourceVersion, so a late answer can never replace a newer version of an App,
+ * The in-memory copy of App resources that the API server reads from: the store of its App Informer (src/kube), fed
+ * by the Informer's list and watch and by the API's own writes. Every change is ordered by resourceVersion, so a late answer can never replace a newer version of an App,
  * nor bring back one already deleted. Each entry keeps its API view and that view's JSON, computed once per resourceVersion, and each
  * namespace keeps its entries sorted by name, so a list neither re-maps nor re-sorts unchanged Apps.
  */
 import type { AppResource } from '../../core/app-schema.ts';
+import type { InformerStore } from '../../kube/informer-store.ts';
+import { compareVersions } from '../../kube/resource-version.ts';
 import { type AppView, appView } from '../apps/view.ts';
 import { appJson } from '../apps/view-json.ts';
 
@@ -18,18 +20,6 @@ export interface AppEntry {
 
 /** Deletions remembered beyond the last list, to refuse a late write answer for an App already gone. */
 const MAX_TOMBSTONES = 10_000;
-
-/**
- * Orders two resourceVersions: negative when `a` is older, 0 when equal, positive when newer, undefined when they
- * cannot be compared. Kubernetes calls them opaque, but the apiserver (etcd3 storage) issues decimal revision
- * numbers that grow with every write; anything else is reported as incomparable.
- */
-export function compareVersions(a: string | undefined, b: string | undefined): number | undefined {
-  if (a === undefined || b === undefined || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 /** The order of `GET /apps`: names by localeCompare, ties broken by code units so the order is total. */
 function byName(a: AppEntry, b: AppEntry): number {
@@ -74,16 +64,27 @@ class Namespace {
 }
 
 /** Apps by namespace and name, each change ordered by resourceVersion. Not thread-shared: one event loop. */
-export class AppStore {
+export class AppStore implements InformerStore<AppResource> {
   #namespaces = new Map<string, Namespace>();
   /** Deleted App key (`ns/name`) → resourceVersion of its deletion, for deletions newer than the last list. */
   #tombstones = new Map<string, string>();
   /** The resourceVersion of the last full list: an App absent from the store and not newer was deleted. */
   #floor: string | undefined;
 
-  /** The App, or undefined when the store does not hold it. */
-  get(namespace: string, name: string): AppEntry | undefined {
+  /** The App with its view, or undefined when the store does not hold it. */
+  entry(namespace: string, name: string): AppEntry | undefined {
     return this.#namespaces.get(namespace)?.byName.get(name);
+  }
+
+  /** The App under `namespace/name` (the Informer's key), or undefined. */
+  get(key: string): AppResource | undefined {
+    const slash = key.indexOf('/');
+    return this.entry(key.slice(0, slash), key.slice(slash + 1))?.app;
+  }
+
+  /** Every App held, in no particular order. */
+  *values(): IterableIterator<AppResource> {
+    for (const ns of this.#namespaces.values()) for (const entry of ns.byName.values()) yield entry.app;
   }
 
   /** Every App of the namespace, sorted as `GET /apps` answers (see byName). Do not mutate. */
@@ -95,11 +96,11 @@ export class AppStore {
    * Stores a version of an App (from a watch event or a write's answer) unless the store holds it at the same or a
    * newer resourceVersion, or knows it deleted at or after that version. Returns whether it was stored.
    */
-  apply(app: AppResource): boolean {
+  upsert(app: AppResource): boolean {
     const namespace = app.metadata.namespace ?? '';
     const name = app.metadata.name;
     const version = app.metadata.resourceVersion;
-    const held = this.get(namespace, name);
+    const held = this.entry(namespace, name);
     if (held) {
       const order = compareVersions(version, held.app.metadata.resourceVersion);
       if (order !== undefined && order <= 0) return false;
@@ -118,7 +119,7 @@ export class AppStore {
     const namespace = app.metadata.namespace ?? '';
     const name = app.metadata.name;
     const version = app.metadata.resourceVersion;
-    const held = this.get(namespace, name);
+    const held = this.entry(namespace, name);
     if (held && (compareVersions(version, held.app.metadata.resourceVersion) ?? 1) < 0) return false;
     if (version !== undefined) {
       const key = `${namespace}/${name}`;
@@ -149,7 +150,7 @@ export class AppStore {
     for (const app of items) this.#namespace(app.metadata.namespace ?? '').set(new Entry(app));
     for (const ns of previous.values()) {
       for (const entry of ns.byName.values()) {
-        if ((compareVersions(entry.app.metadata.resourceVersion, listVersion) ?? -1) > 0) this.apply(entry.app);
+        if ((compareVersions(entry.app.metadata.resourceVersion, listVersion) ?? -1) > 0) this.upsert(entry.app);
       }
     }
   }

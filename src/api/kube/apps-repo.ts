@@ -1,49 +1,30 @@
 /**
  * App resources on the management cluster, in the org namespaces `org-<slug>`: read, create, merge-patch (with
- * optimistic concurrency), delete, watch one App, and read Kubernetes events. Kubernetes API errors become svc's
- * typed errors here, so routes never see an ApiException.
+ * optimistic concurrency), delete, wait for a state of one App, and read Kubernetes events and workloads. Built on
+ * src/kube's client; failures become svc's typed errors through src/kube's `toSvcError`, so routes never see a
+ * KubeApiError.
  */
-import {
-  ApiException,
-  AppsV1Api,
-  CoreV1Api,
-  type CoreV1Event,
-  CustomObjectsApi,
-  type KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-  Watch,
-} from '@kubernetes/client-node';
 import { APP_GROUP, APP_KIND, APP_PLURAL, APP_VERSION, type AppResource } from '../../core/app-schema.ts';
-import { ConflictError, NotFoundError, SvcError, UnavailableError, UpstreamError } from '../../core/errors.ts';
+import { ConflictError } from '../../core/errors.ts';
+import {
+  cacheKey,
+  Informer,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeEvent,
+  listEvents,
+  toSvcError,
+} from '../../kube/index.ts';
 import type { Logger } from '../../log.ts';
 import { appView } from '../apps/view.ts';
 import { appJson } from '../apps/view-json.ts';
-import { AppCache } from './app-cache.ts';
-import type { AppEntry } from './app-store.ts';
+import { type AppEntry, AppStore } from './app-store.ts';
 
-const APP = { group: APP_GROUP, version: APP_VERSION, plural: APP_PLURAL };
-
-function reasonOf(err: ApiException<unknown>): string {
-  try {
-    const body = (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as { message?: unknown } | null;
-    return typeof body?.message === 'string' ? body.message : '';
-  } catch {
-    return '';
-  }
-}
-
-/** Maps a failed Kubernetes call to a typed error: 404 NotFound, 409 Conflict, connection failures Unavailable. */
-export function kubeError(err: unknown, what: string): SvcError {
-  if (err instanceof SvcError) return err;
-  if (err instanceof ApiException) {
-    const reason = reasonOf(err);
-    if (err.code === 404) return new NotFoundError(`${what} not found`, { cause: err });
-    if (err.code === 409) return new ConflictError(`${what}: ${reason || 'conflict'}`, { cause: err });
-    return new UpstreamError(`${what}: management cluster answered ${err.code} ${reason}`.trim(), { cause: err });
-  }
-  return new UnavailableError(`${what}: management cluster unreachable`, { cause: err });
-}
+/** Path of the Apps of one namespace, or of every namespace. */
+const appsPath = (namespace?: string) =>
+  `/apis/${APP_GROUP}/${APP_VERSION}${namespace === undefined ? '' : `/namespaces/${encodeURIComponent(namespace)}`}/${APP_PLURAL}`;
+const appPath = (namespace: string, name: string) => `${appsPath(namespace)}/${encodeURIComponent(name)}`;
 
 /** A workload (Deployment or StatefulSet) as the adopt routes see it. */
 export interface Workload {
@@ -86,43 +67,62 @@ function toWorkload(kind: Workload['kind'], namespace: string, o: WorkloadLike):
 export class StaleVersionError extends ConflictError {}
 
 /**
- * Access to Apps, namespaces, events and workloads on the management cluster. With a logger, an App cache
- * (./app-cache.ts) is kept from `start()` on: `listEntries` answers from it once synced, and every App this class
- * writes or reads from the apiserver is applied to it (ordered by resourceVersion), so a caller's own writes show in
- * its next list. `get` always asks the apiserver.
+ * Access to Apps, namespaces, events and workloads on the management cluster. With a logger, an App cache is kept
+ * from `start()` on: an Informer (src/kube) on Apps in every namespace whose store is an AppStore (./app-store.ts).
+ * `listEntries` answers from it once synced, and every App this class writes or reads from the apiserver is offered
+ * to it (ordered by resourceVersion), so a caller's own writes show in its next list; `watchUntil` follows its
+ * change events. `get` always asks the apiserver.
  */
 export class KubeApps {
-  readonly #kc: KubeConfig;
-  readonly #custom: CustomObjectsApi;
-  readonly #core: CoreV1Api;
-  readonly #apps: AppsV1Api;
-  readonly #cache: AppCache | undefined;
+  readonly #client: KubeClient;
+  readonly #store: AppStore | undefined;
+  readonly #informer: Informer<AppResource> | undefined;
+  readonly #logger: Logger | undefined;
+  #started: Promise<void> | undefined;
 
-  constructor(kc: KubeConfig, options: { cache?: { logger: Logger } } = {}) {
-    this.#kc = kc;
-    this.#custom = kc.makeApiClient(CustomObjectsApi);
-    this.#core = kc.makeApiClient(CoreV1Api);
-    this.#apps = kc.makeApiClient(AppsV1Api);
-    this.#cache = options.cache ? new AppCache(kc, this.#custom, options.cache.logger) : undefined;
+  constructor(client: KubeClient, options: { cache?: { logger: Logger } } = {}) {
+    this.#client = client;
+    const cache = options.cache;
+    this.#logger = cache?.logger;
+    if (cache) {
+      const store = new AppStore();
+      this.#store = store;
+      this.#informer = new Informer<AppResource>(
+        client,
+        appsPath(),
+        {
+          onError: (err) => cache.logger.warn({ err }, 'app cache: list or watch of App resources failed; retrying'),
+        },
+        { store },
+      );
+    }
   }
 
-  /** Starts the App cache's list and watch in the background (no-op without a cache). */
+  /** True once the App cache has its first full list (false without a cache). */
+  get synced(): boolean {
+    return this.#informer?.synced ?? false;
+  }
+
+  /** Starts the App cache's list and watch in the background (no-op without a cache); never rejects. */
   start(): void {
-    this.#cache?.start();
+    const informer = this.#informer;
+    this.#started ??= informer?.start().then(
+      () => this.#logger?.info({ apps: informer.list().length }, 'app cache synced'),
+      (err: unknown) => this.#logger?.error({ err }, 'app cache stopped'),
+    );
   }
 
   /** Stops the App cache's watch. */
   async stop(): Promise<void> {
-    await this.#cache?.stop();
+    await this.#informer?.stop();
   }
 
   /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */
   async list(namespace: string): Promise<AppResource[]> {
     try {
-      const list = (await this.#custom.listNamespacedCustomObject({ ...APP, namespace })) as { items: AppResource[] };
-      return list.items;
+      return (await this.#client.request<{ items: AppResource[] }>(appsPath(namespace))).items;
     } catch (err) {
-      throw kubeError(err, 'list apps');
+      throw toSvcError(err, 'list apps');
     }
   }
 
@@ -131,10 +131,9 @@ export class KubeApps {
    * App cache once it has synced, else from the apiserver. The entries are shared: do not mutate them.
    */
   async listEntries(namespace: string): Promise<readonly AppEntry[]> {
-    const cache = this.#cache;
-    if (cache?.synced) return cache.store.list(namespace);
+    if (this.#store && this.#informer?.synced) return this.#store.list(namespace);
     const items = await this.list(namespace);
-    for (const app of items) cache?.store.apply(app);
+    for (const app of items) this.#informer?.observe(app);
     return items
       .map((app) => {
         const view = appView(app);
@@ -150,12 +149,12 @@ export class KubeApps {
   /** The App from the apiserver, or undefined when absent. */
   async get(namespace: string, name: string): Promise<AppResource | undefined> {
     try {
-      const app = (await this.#custom.getNamespacedCustomObject({ ...APP, namespace, name })) as AppResource;
-      this.#cache?.store.apply(app);
+      const app = await this.#client.request<AppResource>(appPath(namespace, name));
+      this.#informer?.observe(app);
       return app;
     } catch (err) {
-      if (err instanceof ApiException && err.code === 404) return undefined;
-      throw kubeError(err, `app ${name}`);
+      if (isNotFound(err)) return undefined;
+      throw toSvcError(err, `app ${name}`);
     }
   }
 
@@ -163,18 +162,12 @@ export class KubeApps {
   async create(namespace: string, app: AppResource): Promise<AppResource> {
     await this.ensureNamespace(namespace);
     try {
-      const created = (await this.#custom.createNamespacedCustomObject({
-        ...APP,
-        namespace,
-        body: app,
-      })) as AppResource;
-      this.#cache?.store.apply(created);
+      const created = await this.#client.request<AppResource>(appsPath(namespace), { method: 'POST', body: app });
+      this.#informer?.observe(created);
       return created;
     } catch (err) {
-      if (err instanceof ApiException && err.code === 409) {
-        throw new ConflictError(`app ${app.metadata.name} already exists`, { cause: err });
-      }
-      throw kubeError(err, `create app ${app.metadata.name}`);
+      if (isConflict(err)) throw new ConflictError(`app ${app.metadata.name} already exists`, { cause: err });
+      throw toSvcError(err, `create app ${app.metadata.name}`);
     }
   }
 
@@ -192,28 +185,28 @@ export class KubeApps {
       ? { ...patch, metadata: { ...(patch['metadata'] as object | undefined), resourceVersion } }
       : patch;
     try {
-      const patched = (await this.#custom.patchNamespacedCustomObject(
-        { ...APP, namespace, name, body },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-      )) as AppResource;
-      this.#cache?.store.apply(patched);
+      const patched = await this.#client.request<AppResource>(appPath(namespace, name), {
+        method: 'PATCH',
+        body,
+        contentType: 'application/merge-patch+json',
+      });
+      this.#informer?.observe(patched);
       return patched;
     } catch (err) {
-      if (err instanceof ApiException && err.code === 409) {
-        throw new StaleVersionError(`app ${name} changed concurrently; retry`, { cause: err });
-      }
-      throw kubeError(err, `app ${name}`);
+      if (isConflict(err)) throw new StaleVersionError(`app ${name} changed concurrently; retry`, { cause: err });
+      throw toSvcError(err, `app ${name}`);
     }
   }
 
   /** Deletes the App (NotFoundError when absent). */
   async delete(namespace: string, name: string): Promise<void> {
+    let answer: unknown;
     try {
-      const answer = (await this.#custom.deleteNamespacedCustomObject({ ...APP, namespace, name })) as unknown;
-      this.#forgetDeleted(namespace, name, answer);
+      answer = await this.#client.request(appPath(namespace, name), { method: 'DELETE' });
     } catch (err) {
-      throw kubeError(err, `app ${name}`);
+      throw toSvcError(err, `app ${name}`);
     }
+    this.#forgetDeleted(namespace, name, answer);
   }
 
   /**
@@ -221,32 +214,37 @@ export class KubeApps {
    * timestamp; one already gone (no finalizers, or a bare Status answer) is removed.
    */
   #forgetDeleted(namespace: string, name: string, answer: unknown): void {
-    const store = this.#cache?.store;
-    if (!store) return;
+    const informer = this.#informer;
+    if (!informer) return;
     const app = answer as Partial<AppResource> | undefined;
     if (app?.kind === APP_KIND && app.metadata && app.spec) {
       const full = app as AppResource;
-      if ((full.metadata.finalizers ?? []).length > 0) store.apply(full);
-      else store.remove(full);
+      if ((full.metadata.finalizers ?? []).length > 0) informer.observe(full);
+      else informer.observeDeleted(full);
     } else {
-      store.remove({ metadata: { name, namespace } } as AppResource);
+      informer.observeDeleted({ metadata: { name, namespace } } as AppResource);
     }
   }
 
   /** Creates the namespace unless it exists. */
   async ensureNamespace(name: string): Promise<void> {
     try {
-      await this.#core.createNamespace({ body: { metadata: { name } } });
+      await this.#client.request('/api/v1/namespaces', {
+        method: 'POST',
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+      });
     } catch (err) {
-      if (err instanceof ApiException && err.code === 409) return;
-      throw kubeError(err, `namespace ${name}`);
+      if (isConflict(err)) return;
+      throw toSvcError(err, `namespace ${name}`);
     }
   }
 
   /**
-   * Watches one App until `done` holds for a version of it, the App is deleted, or `signal` aborts; no polling.
-   * Checks the current object first, then follows a watch from its resourceVersion (re-reading and re-watching
-   * when the server ends the watch). Resolves with the last version seen (undefined once deleted).
+   * Waits until `done` holds for a version of one App, the App is deleted, or `signal` aborts; resolves with the
+   * last version seen (undefined once deleted). Served from the App cache's change events: no Kubernetes watch per
+   * caller. Before the cache has synced, the current version is read from the apiserver and the wait follows the
+   * cache from there (its first list reports every App). Without a cache there is nothing to follow: the current
+   * version is answered at once.
    */
   async watchUntil(
     namespace: string,
@@ -254,78 +252,59 @@ export class KubeApps {
     done: (app: AppResource) => boolean,
     signal: AbortSignal,
   ): Promise<AppResource | undefined> {
-    let last = await this.get(namespace, name);
-    const path = `/apis/${APP_GROUP}/${APP_VERSION}/namespaces/${namespace}/${APP_PLURAL}`;
-    while (last && !done(last) && !signal.aborted) {
-      const from: AppResource = last;
-      const ended = await new Promise<'finished' | 'restart'>((resolve) => {
-        let controller: AbortController | undefined;
-        let settled = false;
-        const settle = (how: 'finished' | 'restart') => {
-          if (settled) return;
-          settled = true;
-          signal.removeEventListener('abort', onAbort);
-          controller?.abort();
-          resolve(how);
-        };
-        const onAbort = () => settle('finished');
-        signal.addEventListener('abort', onAbort, { once: true });
-        new Watch(this.#kc)
-          .watch(
-            path,
-            { fieldSelector: `metadata.name=${name}`, resourceVersion: from.metadata.resourceVersion ?? '' },
-            (type, obj: AppResource) => {
-              if (type === 'DELETED') {
-                last = undefined;
-                settle('finished');
-              } else if (type === 'ADDED' || type === 'MODIFIED') {
-                last = obj;
-                if (done(obj)) settle('finished');
-              }
-            },
-            () => settle('restart'),
-          )
-          .then(
-            (c) => {
-              controller = c;
-              if (settled) c.abort();
-            },
-            () => settle('restart'),
-          );
-      });
-      if (ended === 'restart' && !signal.aborted) {
-        // Give a failing apiserver a breath before re-reading, so a broken watch cannot spin.
-        await new Promise((r) => setTimeout(r, 500));
-        last = await this.get(namespace, name);
-      }
+    const informer = this.#informer;
+    if (!informer) return this.get(namespace, name);
+    const key = cacheKey({ metadata: { name, namespace } });
+    let resolve: (app: AppResource | undefined) => void = () => {};
+    const finished = new Promise<AppResource | undefined>((r) => {
+      resolve = r;
+    });
+    let last: AppResource | undefined;
+    // Subscribed before the current version is read, so no change in between is missed.
+    const unsubscribe = informer.subscribe((event) => {
+      if (event.type === 'delete') return resolve(undefined);
+      last = event.obj;
+      if (done(event.obj)) resolve(event.obj);
+    }, key);
+    const onAbort = () => resolve(last);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const current = informer.synced ? informer.get(key) : await this.get(namespace, name);
+      last ??= current;
+      if (!current) resolve(undefined);
+      else if (done(last ?? current)) resolve(last ?? current);
+      if (signal.aborted) resolve(last);
+      return await finished;
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', onAbort);
     }
-    return last;
   }
 
   /** Events in `namespace` (optionally filtered); none when the namespace does not exist. */
-  async events(namespace: string, filter?: (e: CoreV1Event) => boolean): Promise<CoreV1Event[]> {
+  async events(namespace: string, filter?: (e: KubeEvent) => boolean): Promise<KubeEvent[]> {
     try {
-      const list = await this.#core.listNamespacedEvent({ namespace });
-      return filter ? list.items.filter(filter) : list.items;
+      const items = await listEvents(this.#client, namespace);
+      return filter ? items.filter(filter) : items;
     } catch (err) {
-      if (err instanceof ApiException && err.code === 404) return [];
-      throw kubeError(err, `events in ${namespace}`);
+      throw toSvcError(err, `events in ${namespace}`);
     }
   }
 
   /** Deployments and StatefulSets in a namespace of the management cluster. */
   async workloads(namespace: string): Promise<Workload[]> {
+    const ns = encodeURIComponent(namespace);
     try {
       const [deployments, statefulSets] = await Promise.all([
-        this.#apps.listNamespacedDeployment({ namespace }),
-        this.#apps.listNamespacedStatefulSet({ namespace }),
+        this.#client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/deployments`),
+        this.#client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/statefulsets`),
       ]);
       return [
-        ...deployments.items.map((d) => toWorkload('Deployment', namespace, d as WorkloadLike)),
-        ...statefulSets.items.map((s) => toWorkload('StatefulSet', namespace, s as WorkloadLike)),
+        ...deployments.items.map((d) => toWorkload('Deployment', namespace, d)),
+        ...statefulSets.items.map((s) => toWorkload('StatefulSet', namespace, s)),
       ];
     } catch (err) {
-      throw kubeError(err, `workloads in ${namespace}`);
+      throw toSvcError(err, `workloads in ${namespace}`);
     }
   }
 }
