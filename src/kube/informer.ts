@@ -1,7 +1,8 @@
 /**
  * A list-then-watch cache of one resource (all namespaces), like client-go's informer: lists, then watches from
  * the list's resourceVersion; on a closed stream it re-watches from the last seen version, on 410 Gone (or any
- * error) it re-lists after a short pause. Handlers get every add, update and delete.
+ * error) it re-lists after a short pause. Handlers get every add, update and delete. Optionally narrowed by a
+ * label selector, and with a transform that slims each object before it is cached (and handed to the handlers).
  */
 import { KubeApiError, type KubeClient } from './client.ts';
 
@@ -17,6 +18,17 @@ export interface InformerHandlers<T extends InformerObject> {
   onError?(err: unknown): void;
 }
 
+/** Optional narrowing and slimming of what an informer caches. */
+export interface InformerOptions<T extends InformerObject> {
+  /** Only objects matching this label selector are listed and watched (e.g. `cd.svc.space/app`: the key exists). */
+  labelSelector?: string;
+  /**
+   * Applied to every listed or watched object before it is cached or handed to the handlers (e.g. to drop
+   * `metadata.managedFields`). Must return an object with the same metadata name, namespace and resourceVersion.
+   */
+  transform?: (obj: T) => T;
+}
+
 /** `namespace/name` of an object. */
 export const cacheKey = (o: InformerObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
@@ -25,15 +37,17 @@ export class Informer<T extends InformerObject> {
   readonly #client: KubeClient;
   readonly #path: string;
   readonly #h: InformerHandlers<T>;
+  readonly #options: InformerOptions<T>;
   readonly #cache = new Map<string, T>();
   #abort = new AbortController();
   #synced = false;
   #loop: Promise<void> | undefined;
 
-  constructor(client: KubeClient, path: string, handlers: InformerHandlers<T>) {
+  constructor(client: KubeClient, path: string, handlers: InformerHandlers<T>, options: InformerOptions<T> = {}) {
     this.#client = client;
     this.#path = path;
     this.#h = handlers;
+    this.#options = options;
   }
 
   /** True once the first list has been loaded. */
@@ -44,6 +58,11 @@ export class Informer<T extends InformerObject> {
   /** Every cached object. */
   list(): T[] {
     return [...this.#cache.values()];
+  }
+
+  /** The cached object with `key` (`namespace/name`, see cacheKey; `/name` for cluster-scoped), if any. */
+  get(key: string): T | undefined {
+    return this.#cache.get(key);
   }
 
   /** Starts list-and-watch; resolves once the first list is cached. */
@@ -75,7 +94,7 @@ export class Informer<T extends InformerObject> {
           let gone = false;
           await this.#client.watch(
             this.#path,
-            { resourceVersion: rv },
+            { resourceVersion: rv, labelSelector: this.#options.labelSelector },
             (type, object) => {
               const obj = object as T;
               if (type === 'BOOKMARK') {
@@ -103,7 +122,9 @@ export class Informer<T extends InformerObject> {
 
   /** Lists everything, reconciling the cache (synthesising deletes for vanished objects). */
   async #relist(): Promise<string> {
-    const res = await this.#client.request<{ items: T[]; metadata: { resourceVersion: string } }>(this.#path);
+    const res = await this.#client.request<{ items: T[]; metadata: { resourceVersion: string } }>(this.#path, {
+      query: { labelSelector: this.#options.labelSelector },
+    });
     const seen = new Set<string>();
     for (const item of res.items) {
       seen.add(cacheKey(item));
@@ -118,7 +139,8 @@ export class Informer<T extends InformerObject> {
     return res.metadata.resourceVersion;
   }
 
-  #apply(type: string, obj: T): void {
+  #apply(type: string, raw: T): void {
+    const obj = this.#options.transform ? this.#options.transform(raw) : raw;
     const k = cacheKey(obj);
     if (type === 'DELETED') {
       this.#cache.delete(k);

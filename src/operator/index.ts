@@ -13,6 +13,7 @@ import { RepoCache } from '../git/index.ts';
 import { Discovery, KubeClient, LeaderElector, ObjectClient } from '../kube/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
+import { LiveCache } from './live/index.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
@@ -71,6 +72,9 @@ export async function startOperator(
   };
   let halted = false;
   let elector: LeaderElector | undefined;
+  let controller: Controller | undefined;
+  // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
+  const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -82,6 +86,7 @@ export async function startOperator(
         `destination cluster "${app.spec.destination.cluster}": remote clusters are not supported yet`,
       );
     },
+    live,
     tools: { ...toolPaths(config.toolsDir), ...options.tools },
     publicURL: config.publicURL,
     identity,
@@ -89,7 +94,7 @@ export async function startOperator(
     metrics,
     tuning,
   });
-  const controller = new Controller({
+  controller = new Controller({
     client,
     reconciler,
     metrics,
@@ -158,7 +163,8 @@ export async function startOperator(
     await controller.stopProcessing();
     halted = true;
     await elector?.stop({ release });
-    await controller.stop();
+    await controller?.stop();
+    await live.stop();
     await Promise.all(Object.values(servers).map(close));
     log.info('operator stopped');
   };

@@ -6,7 +6,8 @@
  *
  * Level-based: every decision comes from the App's spec and status plus what is live, never from the event that
  * woke it. Errors become the SyncError condition and a requeue after `errorRequeueMs`; nothing is pruned after a
- * failed render or apply.
+ * failed render or apply. What is live comes from the destination's watch cache (src/operator/live), which also
+ * re-queues an App when one of its objects changes health; what the App owns is its inventory (status.inventory).
  */
 import type { Logger } from 'pino';
 import {
@@ -24,12 +25,20 @@ import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts'
 import type { RenderCache, ToolPaths } from '../render/index.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
+import { type DestinationCache, destinationOf, type LiveCache } from './live/index.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { applyObjects, ensureNamespace, hashObjects, objectKey, prepareObjects } from './stages/apply.ts';
+import { applyObjects, ensureNamespace, hashObjects, prepareObjects } from './stages/apply.ts';
 import { APPROVAL_MESSAGE, alreadyStaged, decide, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
 import { assessHealth, type HealthResult } from './stages/health.ts';
-import { kindOf, listManaged, prune } from './stages/prune.ts';
+import {
+  entryOf,
+  type InventoryEntry,
+  type LoadedInventory,
+  loadInventory,
+  mergeInventory,
+} from './stages/inventory.ts';
+import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { freshness, gitSourceOf, renderAt, resolveHead } from './stages/source.ts';
 import { nextStatus, type Outcome, writeStatus } from './stages/status.ts';
@@ -38,19 +47,19 @@ import { nextStatus, type Outcome, writeStatus } from './stages/status.ts';
 export interface ReconcilerTuning {
   syncPeriodMs: number;
   errorRequeueMs: number;
-  /** Requeue while resources are Progressing or Missing, so health converges without waiting a full period. */
-  progressingRequeueMs: number;
   /** Bound of status.previousRevisions. */
   maxHistory: number;
   /** After this long, a cascade deletion that keeps failing gives up and releases the App. */
   deleteTimeoutMs: number;
 }
 
-/** Production defaults: resync 60 s, 30 s after errors, 5 s while settling, 50 revisions, 10 min delete timeout. */
+/**
+ * Production defaults: resync 60 s, 30 s after errors, 50 revisions, 10 min delete timeout. No timed requeue while
+ * settling: the live cache re-queues an App when one of its objects changes health.
+ */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
   errorRequeueMs: 30_000,
-  progressingRequeueMs: 5_000,
   maxHistory: 50,
   deleteTimeoutMs: 10 * 60_000,
 };
@@ -63,6 +72,8 @@ export interface ReconcilerDeps {
   renders?: RenderCache;
   /** The cluster an App deploys to. The management cluster for an empty destination.cluster. */
   targetFor: (app: AppResource) => Promise<ObjectClient>;
+  /** The live state of every destination (watch caches of the managed objects). */
+  live: LiveCache;
   tools?: ToolPaths;
   workDir?: string;
   publicURL: string;
@@ -135,6 +146,10 @@ export class Reconciler {
     return { namespace: app.metadata.namespace ?? '', name: app.metadata.name };
   }
 
+  #live(app: AppResource, target: ObjectClient): DestinationCache {
+    return this.#d.live.of(destinationOf(app), target);
+  }
+
   async #ensureFinalizer(app: AppResource): Promise<AppResource> {
     const finalizers = app.metadata.finalizers ?? [];
     if (finalizers.includes(FINALIZER)) return app;
@@ -181,6 +196,7 @@ export class Reconciler {
     let head: string;
     let revision: string;
     let objects: AnyObject[];
+    let inventory: LoadedInventory;
     try {
       head = await resolveHead(this.#d.repos, git, freshness(op, Math.min(tuning.syncPeriodMs / 2, 15_000)));
       revision =
@@ -200,6 +216,7 @@ export class Reconciler {
         revision,
       );
       objects = prepareObjects(rendered, key);
+      inventory = await loadInventory(target, app);
     } catch (err) {
       const runs = intent.kind === 'sync' || intent.kind === 'restart';
       return this.#fail(
@@ -229,14 +246,17 @@ export class Reconciler {
       }
     }
 
+    const live = this.#live(app, target);
     const outcome: Outcome = {
       now,
       observedGeneration: app.metadata.generation,
       observedRevision: head,
       syncStatus: 'Unknown',
+      // An inventory just built from a pre-inventory status is written even when nothing is synced.
+      ...(inventory.migrated ? { inventory: inventory.entries } : {}),
     };
     if (doSync) {
-      const errors = await this.#sync(app, target, objects, outcome);
+      const errors = await this.#sync(app, live, objects, inventory.entries, outcome);
       if (errors.length > 0) {
         const message = errors.join('; ');
         return this.#fail(
@@ -249,7 +269,7 @@ export class Reconciler {
             revision,
             observedRevision: head,
             objects,
-            kinds: outcome.kinds,
+            ...(outcome.inventory ? { inventory: outcome.inventory } : {}),
           },
         );
       }
@@ -258,15 +278,14 @@ export class Reconciler {
         ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
         : undefined;
     } else if (intent.kind === 'restart') {
-      const live = await listManaged(target, key, ['apps/v1/Deployment', 'apps/v1/StatefulSet', 'apps/v1/DaemonSet']);
-      const done = await restartWorkloads(target, live, now);
+      const done = await restartWorkloads(live, key, inventory.entries, now);
       opOutcome = { operation: intent.operation, phase: 'Succeeded', message: `restarted ${done.length} workloads` };
     }
 
     const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
     const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
     const upToDate = appliedRevision === head && appliedHash === hash;
-    const health = await assessHealth(target, objects, upToDate);
+    const health = await assessHealth(live, objects, upToDate);
     const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
     outcome.syncStatus = upToDate && allLive ? 'Synced' : 'OutOfSync';
     outcome.health = health;
@@ -274,26 +293,32 @@ export class Reconciler {
     await this.#write(app, outcome);
     await this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
     this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
-    const settling = health.status === 'Progressing' || health.status === 'Missing' || health.status === 'Unknown';
-    return {
-      requeueAfterMs: settling ? Math.min(tuning.progressingRequeueMs, tuning.syncPeriodMs) : tuning.syncPeriodMs,
-      result: 'success',
-    };
+    return { requeueAfterMs: tuning.syncPeriodMs, result: 'success' };
   }
 
-  /** Apply and (with syncPolicy.prune) prune. Returns error lines; empty when everything succeeded. */
-  async #sync(app: AppResource, target: ObjectClient, objects: AnyObject[], outcome: Outcome): Promise<string[]> {
+  /**
+   * Apply and (with syncPolicy.prune) prune the objects of `previous` (the inventory) that left the rendered set.
+   * Sets `outcome.inventory`: what the App owns afterwards. Returns error lines; empty when everything succeeded.
+   */
+  async #sync(
+    app: AppResource,
+    live: DestinationCache,
+    objects: AnyObject[],
+    previous: InventoryEntry[],
+    outcome: Outcome,
+  ): Promise<string[]> {
     const key = this.#key(app);
     this.#fence();
-    await ensureNamespace(target, app.spec.destination.namespace, key);
-    const { applied, errors } = await applyObjects(target, objects, () => this.#fence());
-    outcome.kinds = [...new Set(applied.map(kindOf))];
+    await ensureNamespace(live.client, app.spec.destination.namespace, key);
+    const { applied, errors } = await applyObjects(live.client, objects, () => this.#fence());
+    live.remember(applied);
+    // Until prune ran, the App owns what it owned before plus whatever this apply created.
+    outcome.inventory = mergeInventory(previous, applied.map(entryOf));
     if (errors.length > 0) return errors;
     if (app.spec.syncPolicy?.prune === true) {
       this.#fence();
-      const keep = new Set(objects.map(objectKey));
-      const kinds = [...(app.status?.appliedKinds ?? []), ...outcome.kinds];
-      const pruned = await prune(target, key, keep, kinds);
+      const pruned = await prune(live, key, previous, objects);
+      outcome.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
       if (pruned.deleted.length > 0) {
         await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
       }
@@ -313,7 +338,7 @@ export class Reconciler {
       revision?: string;
       observedRevision?: string;
       objects?: AnyObject[];
-      kinds?: string[];
+      inventory?: InventoryEntry[];
     } = {},
   ): Promise<ReconcileResult> {
     const now = new Date().toISOString();
@@ -327,7 +352,7 @@ export class Reconciler {
           kind: r.kind,
           metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
         })) as AnyObject[]);
-      health = await assessHealth(target, known, false).catch(() => undefined);
+      health = await assessHealth(this.#live(app, target), known, false).catch(() => undefined);
     }
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
     const outcome: Outcome = {
@@ -337,7 +362,7 @@ export class Reconciler {
       error: message,
       ...(extra.observedRevision ? { observedRevision: extra.observedRevision } : {}),
       ...(health ? { health } : {}),
-      ...(extra.kinds ? { kinds: extra.kinds } : {}),
+      ...(extra.inventory ? { inventory: extra.inventory } : {}),
       ...(op ? { operationState: this.#opState(op, now) } : {}),
     };
     const previouslyFailing = app.status?.conditions?.some((c) => c.type === 'SyncError' && c.status === 'True');
@@ -400,7 +425,7 @@ export class Reconciler {
   }
 
   /**
-   * Deletion: cascade (default) deletes every object carrying the App's labels, then releases the finalizer;
+   * Deletion: cascade (default) deletes every object of the App's inventory still carrying its labels, then releases the finalizer;
    * `cd.svc.space/delete-policy: orphan` releases it at once. If the destination stays unreachable past
    * `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges forever.
    */
@@ -410,7 +435,7 @@ export class Reconciler {
     if (!orphans(app)) {
       this.#fence();
       try {
-        const deleted = await deleteApplied(await this.#d.targetFor(app), app);
+        const deleted = await deleteApplied(this.#live(app, await this.#d.targetFor(app)), app);
         if (deleted > 0) await this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
       } catch (err) {
         const since = Date.parse(app.metadata.deletionTimestamp ?? '') || Date.now();

@@ -49,7 +49,7 @@ export async function startTestOperator(
   const op = await startOperator(config, logger, {
     ...options,
     watchNamespace: namespace,
-    tuning: { errorRequeueMs: 3000, progressingRequeueMs: 1000, ...options.tuning },
+    tuning: { errorRequeueMs: 3000, ...options.tuning },
   });
   return {
     ...op,

@@ -32,8 +32,15 @@ describe('nextStatus', () => {
     expect(c.conditions?.[1]?.lastTransitionTime).toBe(later);
   });
 
-  it('accumulates appliedKinds', () => {
-    const a = nextStatus({ appliedKinds: ['v1/Secret'] }, { now, syncStatus: 'Synced', kinds: ['v1/ConfigMap'] }, 50);
-    expect(a.appliedKinds).toEqual(['v1/ConfigMap', 'v1/Secret']);
+  it('writes the inventory and retires appliedKinds with it', () => {
+    const inventory = [{ id: 'ns_a__ConfigMap', v: 'v1' }];
+    const a = nextStatus({ appliedKinds: ['v1/Secret'] }, { now, syncStatus: 'Synced', inventory }, 50);
+    expect(a.inventory).toEqual(inventory);
+    expect(a.appliedKinds).toBeUndefined();
+  });
+
+  it('keeps the inventory when the outcome names none', () => {
+    const inventory = [{ id: 'ns_a__ConfigMap', v: 'v1' }];
+    expect(nextStatus({ inventory }, { now, syncStatus: 'Synced' }, 50).inventory).toEqual(inventory);
   });
 });

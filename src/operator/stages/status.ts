@@ -8,6 +8,7 @@ import type {
   AppStatus,
   Condition,
   HealthStatus,
+  InventoryEntry,
   OperationState,
   ResourceStatus,
   SyncStatus,
@@ -24,8 +25,8 @@ export interface Outcome {
   health?: { status: HealthStatus; reason: string; resources: ResourceStatus[] };
   /** A successful apply of `revision` with rendered-set hash `objectHash`. */
   applied?: { revision: string; objectHash: string };
-  /** Kinds applied in this reconcile (merged into appliedKinds). */
-  kinds?: string[];
+  /** The App's inventory after this reconcile (replaces status.inventory and retires status.appliedKinds). */
+  inventory?: InventoryEntry[];
   operationState?: OperationState;
   /** The reconcile's error, shown as the SyncError condition; undefined clears it. */
   error?: string;
@@ -54,7 +55,10 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.objectHash = o.applied.objectHash;
     next.lastSyncAt = o.now;
   }
-  if (o.kinds?.length) next.appliedKinds = [...new Set([...(p.appliedKinds ?? []), ...o.kinds])].sort();
+  if (o.inventory) {
+    next.inventory = o.inventory;
+    delete next.appliedKinds;
+  }
   if (o.operationState) next.operationState = o.operationState;
   const ready = next.syncStatus === 'Synced' && next.healthStatus === 'Healthy';
   next.conditions = [
