@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
+import { deploymentYaml, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
 
 const suite = useOperatorSuite('org-live', { tuning: { syncPeriodMs: 600_000 } });
 const { org } = suite;
@@ -24,31 +24,15 @@ afterAll(async () => {
   if (nodeName) await labelNode(null);
 });
 
-const pinnedDeployment = (name: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-    spec:
-      nodeSelector: {${readyLabel}: "yes"}
-      containers:
-      - name: main
-        image: nginx:1.0
-`;
-
 describe('live cache', () => {
   it('a workload becoming Ready flips the App to Healthy without a timed requeue', async () => {
     const nodes = await kube().client.request<{ items: { metadata: { name: string } }[] }>('/api/v1/nodes');
     nodeName = nodes.items[0]?.metadata.name;
     expect(nodeName).toBeDefined();
 
-    const repo = await suite.git.createRepo(unique('live'), { 'm/web.yaml': pinnedDeployment('web') });
+    const repo = await suite.git.createRepo(unique('live'), {
+      'm/web.yaml': deploymentYaml('web', 1, 'nginx:1.0', { [readyLabel]: 'yes' }),
+    });
     const c1 = await repo.head();
     await suite.gitApp('live', repo, { syncPolicy: { automated: true } });
     const waiting = await waitForApp(
