@@ -197,6 +197,7 @@ describe('App CRD on a real apiserver', () => {
       ],
       observedGeneration: 1,
       appliedKinds: ['apps/v1/Deployment'],
+      inventory: [{ id: 'shop_web_apps_Deployment', v: 'v1' }],
     };
     const current = await objects.getNamespacedCustomObject({ ...target, name: 'git' });
     const updated = await objects.replaceNamespacedCustomObjectStatus({

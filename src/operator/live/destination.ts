@@ -17,7 +17,7 @@ import {
   apiPrefix,
   cacheKey,
   Informer,
-  isNotFound,
+  KubeApiError,
   type ObjectClient,
   type ObjectRef,
 } from '../../kube/index.ts';
@@ -205,17 +205,25 @@ export class DestinationCache implements LiveReader {
       watch.informer = informer;
       await informer.start();
     } catch (err) {
-      this.#failed(watch, err);
+      // Discovery failed: reads fall back to GET, and the watch is tried again on a need after the pause.
+      watch.failedAt = Date.now();
+      this.#log(watch, err);
     }
   }
 
+  /** A failing watch: the informer retries by itself, except when the kind is gone or not ours to watch. */
   #failed(watch: KindWatch, err: unknown): void {
-    if (isNotFound(err)) {
-      // The kind is no longer served (its CRD was deleted): stop, and look it up afresh on the next need.
+    if (err instanceof KubeApiError && (err.status === 404 || err.status === 403)) {
+      // The kind is no longer served (its CRD was deleted) or may not be watched: stop, fall back to GET, and
+      // look the kind up afresh on a need after the pause.
       watch.failedAt = Date.now();
       this.client.discovery.invalidate(watch.apiVersion);
       void watch.informer?.stop();
     }
+    this.#log(watch, err);
+  }
+
+  #log(watch: KindWatch, err: unknown): void {
     this.#o.logger.warn(
       { destination: this.#o.name, kind: `${watch.apiVersion}/${watch.kind}`, err: describeError(err) },
       'live cache watch failed',
