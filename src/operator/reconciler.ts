@@ -425,9 +425,10 @@ export class Reconciler {
   }
 
   /**
-   * Deletion: cascade (default) deletes every object of the App's inventory still carrying its labels, then releases the finalizer;
-   * `cd.svc.space/delete-policy: orphan` releases it at once. If the destination stays unreachable past
-   * `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges forever.
+   * Deletion: cascade (default) deletes every object of the App's inventory still carrying its labels, then
+   * releases the finalizer; `cd.svc.space/delete-policy: orphan` releases it at once. If the destination stays
+   * unreachable past `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges
+   * forever.
    */
   async #finalize(app: AppResource): Promise<ReconcileResult> {
     const finalizers = app.metadata.finalizers ?? [];
