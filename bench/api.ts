@@ -50,7 +50,10 @@ function convergedStatus(i: number) {
     conditions: [{ type: 'Ready', status: 'True', reason: 'Healthy', lastTransitionTime: now }],
     operationState: { kind: 'Sync', phase: 'Succeeded', initiatedAt: now, finishedAt: now, revision },
     observedGeneration: 1,
-    appliedKinds: ['apps/v1/Deployment', 'v1/Service'],
+    inventory: [
+      { id: `${ns}_web__Service`, v: 'v1' },
+      { id: `${ns}_web_apps_Deployment`, v: 'v1' },
+    ],
   };
 }
 

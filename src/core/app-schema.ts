@@ -291,6 +291,23 @@ export const ConditionSchema = Type.Object(
   closed,
 );
 
+/**
+ * One object of `status.inventory`. `id` is `<namespace>_<name>_<group>_<Kind>` (namespace empty for cluster-scoped
+ * objects, group empty for the core group), the identity of an object across API versions; `v` is the version it
+ * was applied with, so the object can be addressed again.
+ */
+export const InventoryEntrySchema = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      description:
+        '<namespace>_<name>_<group>_<Kind>: namespace empty for cluster-scoped objects, group empty for the core group.',
+    }),
+    v: Type.String({ minLength: 1, description: 'The API version the object was applied with (e.g. v1).' }),
+  },
+  closed,
+);
+
 export const AppStatusSchema = Type.Object(
   {
     syncStatus: Type.Optional(StringEnum(SYNC_STATUSES)),
@@ -307,8 +324,23 @@ export const AppStatusSchema = Type.Object(
     conditions: Type.Optional(Type.Array(ConditionSchema)),
     /** Beyond the contract: the generation the operator last reconciled. */
     observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
-    /** Beyond the contract: every `apiVersion/Kind` the App ever applied, so prune covers kinds that left the set. */
-    appliedKinds: Type.Optional(Type.Array(Type.String())),
+    /**
+     * Beyond the contract, superseded by `inventory`: every `apiVersion/Kind` the App applied, as written by releases
+     * before the inventory. Read once to build the inventory, then removed.
+     */
+    appliedKinds: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Deprecated: every apiVersion/Kind the App applied, from releases before status.inventory. Read once to build the inventory, then removed.',
+      }),
+    ),
+    /** Beyond the contract: every object the App applied and still owns; prune and cascade deletion act on it. */
+    inventory: Type.Optional(
+      Type.Array(InventoryEntrySchema, {
+        description:
+          'Every object the App applied and still owns (the applied set of the last sync plus objects not pruned yet), sorted by id. Prune deletes what left the rendered set; deleting the App deletes all of it.',
+      }),
+    ),
   },
   closed,
 );
@@ -323,6 +355,7 @@ export type Operation = Static<typeof OperationSchema>;
 export type OperationState = Static<typeof OperationStateSchema>;
 export type ResourceStatus = Static<typeof ResourceStatusSchema>;
 export type Condition = Static<typeof ConditionSchema>;
+export type InventoryEntry = Static<typeof InventoryEntrySchema>;
 
 /** Kubernetes object metadata, as much of it as svc reads or writes. */
 export interface ObjectMeta {

@@ -73,4 +73,22 @@ describe('Informer subscriptions and own writes', () => {
     expect(seen).toEqual(['upsert web@10']);
     expect(errors).toHaveLength(1);
   });
+
+  it('passes every object through its transform before storing and telling', () => {
+    type Labelled = InformerObject & { metadata: { managedFields?: unknown[] } };
+    const informer = new Informer<Labelled>(
+      client,
+      '/x',
+      {},
+      {
+        labelSelector: 'cd.svc.space/app',
+        transform: ({ metadata: { managedFields: _, ...metadata } }) => ({ metadata }),
+      },
+    );
+    const told: Labelled[] = [];
+    informer.subscribe((e) => told.push(e.obj));
+    informer.observe({ metadata: { name: 'web', namespace: 'ns', resourceVersion: '1', managedFields: [{}] } });
+    expect(informer.get('ns/web')).toEqual({ metadata: { name: 'web', namespace: 'ns', resourceVersion: '1' } });
+    expect(told).toEqual([informer.get('ns/web')]);
+  });
 });

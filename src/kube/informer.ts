@@ -4,7 +4,8 @@
  * on any other error it re-lists after a backoff (0.5 s doubling to 10 s). Objects live in a store (./informer-store.ts;
  * a caller may bring its own, e.g. one that orders versions and keeps derived views). Every change that reaches the
  * store, from the watch or from the caller's own writes (`observe`), is told to the handlers and to subscribers,
- * all of them or those of one key.
+ * all of them or those of one key. Optionally narrowed by a label selector, and with a transform that slims each
+ * object before it is stored (and handed to handlers and subscribers).
  */
 import type { KubeClient } from './client.ts';
 import { KubeApiError } from './errors.ts';
@@ -26,6 +27,13 @@ export interface InformerHandlers<T extends InformerObject> {
 export interface InformerOptions<T extends InformerObject> {
   /** Where objects are kept (default a MapStore). */
   store?: InformerStore<T>;
+  /** Only objects matching this label selector are listed and watched (e.g. `cd.svc.space/app`: the key exists). */
+  labelSelector?: string;
+  /**
+   * Applied to every listed, watched or observed object before it is stored or told (e.g. to drop
+   * `metadata.managedFields`). Must keep the object's metadata name, namespace and resourceVersion.
+   */
+  transform?: (obj: T) => T;
 }
 
 const BACKOFF_FIRST_MS = 500;
@@ -37,6 +45,8 @@ export class Informer<T extends InformerObject> {
   readonly #path: string;
   readonly #h: InformerHandlers<T>;
   readonly #store: InformerStore<T>;
+  readonly #labelSelector: string | undefined;
+  readonly #transform: (obj: T) => T;
   readonly #listeners = new Set<(event: InformerEvent<T>) => void>();
   readonly #keyListeners = new Map<string, Set<(event: InformerEvent<T>) => void>>();
   #abort = new AbortController();
@@ -48,6 +58,8 @@ export class Informer<T extends InformerObject> {
     this.#path = path;
     this.#h = handlers;
     this.#store = options.store ?? new MapStore<T>();
+    this.#labelSelector = options.labelSelector;
+    this.#transform = options.transform ?? ((obj) => obj);
   }
 
   /** True once the first list has been loaded. */
@@ -130,7 +142,7 @@ export class Informer<T extends InformerObject> {
           let gone = false;
           await this.#client.watch(
             this.#path,
-            { resourceVersion: rv },
+            { resourceVersion: rv, labelSelector: this.#labelSelector },
             (type, object) => {
               const obj = object as unknown as T;
               if (type === 'BOOKMARK') {
@@ -159,10 +171,15 @@ export class Informer<T extends InformerObject> {
 
   /** Lists everything into the store and tells what changed (deletes for vanished objects). */
   async #relist(): Promise<string> {
-    const res = await this.#client.request<{ items: T[]; metadata: { resourceVersion: string } }>(this.#path);
+    const res = await this.#client.request<{ items: T[]; metadata: { resourceVersion: string } }>(this.#path, {
+      query: { labelSelector: this.#labelSelector },
+    });
     const before = new Map<string, T>();
     for (const obj of this.#store.values()) before.set(cacheKey(obj), obj);
-    this.#store.replace(res.items, res.metadata.resourceVersion);
+    this.#store.replace(
+      res.items.map((o) => this.#transform(o)),
+      res.metadata.resourceVersion,
+    );
     for (const obj of this.#store.values()) {
       const k = cacheKey(obj);
       const old = before.get(k);
@@ -173,7 +190,8 @@ export class Informer<T extends InformerObject> {
     return res.metadata.resourceVersion;
   }
 
-  #apply(type: string, obj: T): void {
+  #apply(type: string, raw: T): void {
+    const obj = this.#transform(raw);
     if (type === 'DELETED') {
       const held = this.#store.get(cacheKey(obj));
       if (this.#store.remove(obj)) this.#emit({ type: 'delete', obj: held ?? obj });

@@ -85,12 +85,21 @@ export class ObjectClient {
     }
   }
 
-  /** Deletes an object in the background; true when something was deleted, false when it was already gone. */
-  async delete(ref: ObjectRef): Promise<boolean> {
+  /**
+   * Deletes an object in the background; true when something was deleted, false when it was already gone. With
+   * `preconditions`, the server deletes only while the object still has that uid and resourceVersion, and answers
+   * 409 (KubeApiError, see isConflict) when it changed since it was read.
+   */
+  async delete(ref: ObjectRef, preconditions?: { uid?: string; resourceVersion?: string }): Promise<boolean> {
     try {
       await this.client.request(await this.path(ref), {
         method: 'DELETE',
-        body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' },
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          propagationPolicy: 'Background',
+          ...(preconditions ? { preconditions } : {}),
+        },
       });
       return true;
     } catch (err) {

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../core/app-schema.ts';
 import { describeError } from '../core/errors.ts';
 import { cacheKey, Informer, type KubeClient } from '../kube/index.ts';
+import type { AppKey } from './labels.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { type BackoffPolicy, type Requeue, WorkQueue } from './queue.ts';
 import type { Reconciler } from './reconciler.ts';
@@ -69,6 +70,15 @@ export class Controller {
    */
   apps(): AppResource[] | undefined {
     return this.#informer.synced ? this.#informer.list() : undefined;
+  }
+
+  /**
+   * Queues the App `app` now, if it is one this controller watches (an App of another namespace, or one already
+   * deleted, is ignored). For events from outside the App informer: a managed object's health changed.
+   */
+  enqueue(app: AppKey): void {
+    const key = `${app.namespace}/${app.name}`;
+    if (this.#informer.get(key)) this.#queue?.add(key);
   }
 
   /** Starts the informer (every replica). */

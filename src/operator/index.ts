@@ -13,6 +13,7 @@ import { RepoCache } from '../git/index.ts';
 import { connect, LeaderElector, managementSource } from '../kube/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
+import { LiveCache } from './live/index.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
@@ -72,6 +73,9 @@ export async function startOperator(
   };
   let halted = false;
   let elector: LeaderElector | undefined;
+  let controller: Controller | undefined;
+  // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
+  const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -90,13 +94,14 @@ export async function startOperator(
         `destination cluster "${app.spec.destination.cluster}": remote clusters are not supported yet`,
       );
     },
+    live,
     publicURL: config.publicURL,
     identity,
     logger: log,
     metrics,
     tuning,
   });
-  const controller = new Controller({
+  controller = new Controller({
     client,
     reconciler,
     metrics,
@@ -166,7 +171,8 @@ export async function startOperator(
     await controller.stopProcessing();
     halted = true;
     await elector?.stop({ release });
-    await controller.stop();
+    await controller?.stop();
+    await live.stop();
     await Promise.all(Object.values(servers).map(close));
     log.info('operator stopped');
   };

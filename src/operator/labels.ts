@@ -31,3 +31,16 @@ export function managedSelector(app: AppKey): string {
 export function managedLabels(app: AppKey): Record<string, string> {
   return { [MANAGED_LABEL]: app.name, [OWNER_NAMESPACE_LABEL]: app.namespace };
 }
+
+/** The App an object's two labels name, or undefined when either label is missing. */
+export function ownerOf(obj: { metadata: { labels?: Record<string, string> } }): AppKey | undefined {
+  const name = obj.metadata.labels?.[MANAGED_LABEL];
+  const namespace = obj.metadata.labels?.[OWNER_NAMESPACE_LABEL];
+  return name && namespace ? { namespace, name } : undefined;
+}
+
+/** True when both of the object's labels name `app` (so it is this App's to prune or delete). */
+export function isOwnedBy(obj: { metadata: { labels?: Record<string, string> } }, app: AppKey): boolean {
+  const owner = ownerOf(obj);
+  return owner?.name === app.name && owner.namespace === app.namespace;
+}

@@ -2,14 +2,15 @@
  * The reconciler: an ordered list of stages run for one App key.
  *
  *   load → finalize (deleting) | stalled? | ensure finalizer → decide → destination → source driver (resolve
- *   head and target revision) → render → apply → prune → health → status (written once, at the end) → events
- *   and notifications → requeue
+ *   head and target revision) → render → inventory → apply → prune → health → status (written once, at the end)
+ *   → events and notifications → requeue
  *
  * Level-based: every decision comes from the App's spec and status plus what is live, never from the event that
  * woke it. Each stage fails with a StageError naming the stage and what to do next: a transient failure backs off
  * per App (the work queue's backoff), a `wait` requeues after `errorRequeueMs`, a stall (a spec that cannot work)
  * sets the Stalled condition and is not retried until the App's generation changes. Nothing is pruned after a
- * failed render or apply.
+ * failed render or apply. What is live comes from the destination's watch cache (src/operator/live), which also
+ * re-queues an App when one of its objects changes health; what the App owns is its inventory (status.inventory).
  */
 import type { Logger } from 'pino';
 import {
@@ -26,15 +27,17 @@ import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts'
 import { Announcer, type OpOutcome } from './announce.ts';
 import { FencedError } from './fence.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
+import { type DestinationCache, destinationOf, type LiveCache } from './live/index.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
 import { driverFor, type SourceDrivers } from './sources/index.ts';
 import { hintOf, inStage, StageError } from './stage-error.ts';
-import { applyObjects, ensureNamespace, hashObjects, objectKey, prepareObjects } from './stages/apply.ts';
+import { applyObjects, ensureNamespace, hashObjects, prepareObjects } from './stages/apply.ts';
 import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
 import { assessHealth, type HealthResult } from './stages/health.ts';
-import { kindOf, listManaged, prune } from './stages/prune.ts';
+import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from './stages/inventory.ts';
+import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
 
@@ -47,8 +50,6 @@ export interface ReconcilerTuning {
   errorRequeueMs: number;
   /** First delay of the per-App backoff after a transient failure; it doubles up to `errorRequeueMs`. */
   backoffBaseMs: number;
-  /** Requeue while resources are Progressing or Missing, so health converges without waiting a full period. */
-  progressingRequeueMs: number;
   /** Bound of status.previousRevisions. */
   maxHistory: number;
   /** After this long, a cascade deletion that keeps failing gives up and releases the App. */
@@ -56,14 +57,14 @@ export interface ReconcilerTuning {
 }
 
 /**
- * Production defaults: resync 60 s, 30 s after errors (transient ones back off from 1 s up to that), 5 s while
- * settling, 50 revisions, 10 min delete timeout.
+ * Production defaults: resync 60 s, 30 s after errors (transient ones back off from 1 s up to that), 50 revisions,
+ * 10 min delete timeout. No timed requeue while settling: the live cache re-queues an App when one of its objects
+ * changes health, and the sync period is the safety net.
  */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
   errorRequeueMs: 30_000,
   backoffBaseMs: 1_000,
-  progressingRequeueMs: 5_000,
   maxHistory: 50,
   deleteTimeoutMs: 10 * 60_000,
 };
@@ -75,6 +76,8 @@ export interface ReconcilerDeps {
   sources: SourceDrivers;
   /** The cluster an App deploys to. The management cluster for an empty destination.cluster. */
   targetFor: (app: AppResource) => Promise<ObjectClient>;
+  /** The live state of every destination (watch caches of the managed objects). */
+  live: LiveCache;
   publicURL: string;
   identity: string;
   logger: Logger;
@@ -102,8 +105,11 @@ interface Progress {
   head?: string;
   revision?: string;
   objects?: AnyObject[];
-  /** Kinds applied before the failure (merged into appliedKinds, so prune still reaches them). */
-  kinds?: string[];
+  /**
+   * What the App owns so far, when it changed: an inventory just migrated from a pre-inventory status, or the
+   * previous inventory plus what a partly failed apply created (written even on failure, so prune reaches it).
+   */
+  inventory?: InventoryEntry[];
 }
 
 /** The operation of an intent, if it has one. */
@@ -164,6 +170,11 @@ export class Reconciler {
     return { namespace: app.metadata.namespace ?? '', name: app.metadata.name };
   }
 
+  /** The live state of the App's destination, reached through `target`. */
+  #live(app: AppResource, target: ObjectClient): DestinationCache {
+    return this.#d.live.of(destinationOf(app), target);
+  }
+
   async #ensureFinalizer(app: AppResource): Promise<AppResource> {
     const finalizers = app.metadata.finalizers ?? [];
     if (finalizers.includes(FINALIZER)) return app;
@@ -203,6 +214,10 @@ export class Reconciler {
       const objects = prepareObjects(rendered, key);
       progress.objects = objects;
       const hash = hashObjects(objects);
+      const inventory = await inStage('inventory', () => loadInventory(dest, resolving));
+      // An inventory just built from a pre-inventory status is written even when nothing is synced.
+      if (inventory.migrated) progress.inventory = inventory.entries;
+      const live = this.#live(app, dest);
 
       let opOutcome: OpOutcome | undefined;
       let doSync = intent.kind === 'sync';
@@ -227,39 +242,29 @@ export class Reconciler {
       };
       if (doSync) {
         progress.syncAttempted = true;
-        await this.#sync(app, target, objects, progress);
-        outcome.kinds = progress.kinds;
+        await this.#sync(app, live, objects, inventory.entries, progress);
         outcome.applied = { revision, objectHash: hash };
         opOutcome = op
           ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
           : undefined;
       } else if (intent.kind === 'restart') {
-        const done = await inStage('apply', async () =>
-          restartWorkloads(
-            dest,
-            await listManaged(dest, key, ['apps/v1/Deployment', 'apps/v1/StatefulSet', 'apps/v1/DaemonSet']),
-            now,
-          ),
-        );
+        const done = await inStage('apply', () => restartWorkloads(live, key, inventory.entries, now));
         opOutcome = { operation: intent.operation, phase: 'Succeeded', message: `restarted ${done.length} workloads` };
       }
 
       const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
       const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
       const upToDate = appliedRevision === head && appliedHash === hash;
-      const health = await inStage('health', () => this.#assess(dest, objects, upToDate));
+      const health = await inStage('health', () => this.#assess(live, objects, upToDate));
       const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
       outcome.syncStatus = upToDate && allLive ? 'Synced' : 'OutOfSync';
       outcome.health = health;
+      if (progress.inventory) outcome.inventory = progress.inventory;
       if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
       await this.#write(app, outcome);
       await this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
       this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
-      const settling = health.status === 'Progressing' || health.status === 'Missing' || health.status === 'Unknown';
-      return {
-        requeue: settling ? Math.min(tuning.progressingRequeueMs, tuning.syncPeriodMs) : tuning.syncPeriodMs,
-        result: 'success',
-      };
+      return { requeue: tuning.syncPeriodMs, result: 'success' };
     } catch (err) {
       if (!(err instanceof StageError)) throw err;
       return this.#fail(app, target, err, this.#failedOperation(intent, err.message, progress), progress);
@@ -279,32 +284,53 @@ export class Reconciler {
     return { operation: intent.operation, phase: 'Failed', ...revision, message };
   }
 
-  /** Apply, then (with syncPolicy.prune) prune. Throws StageError (apply or prune). */
-  async #sync(app: AppResource, target: ObjectClient, objects: AnyObject[], progress: Progress): Promise<void> {
+  /**
+   * Apply, then (with syncPolicy.prune) prune what left `previous` (the inventory). Sets `progress.inventory`: what
+   * the App owns afterwards. Throws StageError (apply or prune).
+   */
+  async #sync(
+    app: AppResource,
+    live: DestinationCache,
+    objects: AnyObject[],
+    previous: InventoryEntry[],
+    progress: Progress,
+  ): Promise<void> {
     const key = this.#key(app);
     this.#fence();
-    await inStage('apply', () => ensureNamespace(target, app.spec.destination.namespace, key));
-    const { applied, errors, hint } = await inStage('apply', () => applyObjects(target, objects, () => this.#fence()));
-    progress.kinds = [...new Set(applied.map(kindOf))];
+    await inStage('apply', () => ensureNamespace(live.client, app.spec.destination.namespace, key));
+    const { applied, errors, hint } = await inStage('apply', () =>
+      applyObjects(live.client, objects, () => this.#fence()),
+    );
+    live.remember(applied);
+    // Until prune ran, the App owns what it owned before plus whatever this apply created.
+    progress.inventory = mergeInventory(previous, applied.map(entryOf));
     if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
-    if (app.spec.syncPolicy?.prune === true) await this.#prune(app, target, objects, progress.kinds);
+    if (app.spec.syncPolicy?.prune === true) await this.#prune(app, live, objects, previous, progress);
   }
 
-  /** Prune: deletes the App's objects that left the rendered set. The one place prune runs. */
-  async #prune(app: AppResource, target: ObjectClient, objects: AnyObject[], appliedKinds: string[]): Promise<void> {
+  /**
+   * Prune: deletes the objects of `previous` (the inventory) that left the rendered set; what failed to delete stays
+   * in `progress.inventory`, to be retried. The one place prune runs.
+   */
+  async #prune(
+    app: AppResource,
+    live: DestinationCache,
+    objects: AnyObject[],
+    previous: InventoryEntry[],
+    progress: Progress,
+  ): Promise<void> {
     this.#fence();
-    const keep = new Set(objects.map(objectKey));
-    const kinds = [...(app.status?.appliedKinds ?? []), ...appliedKinds];
-    const pruned = await inStage('prune', () => prune(target, this.#key(app), keep, kinds));
+    const pruned = await inStage('prune', () => prune(live, this.#key(app), previous, objects));
+    progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
     if (pruned.deleted.length > 0) {
       await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
     }
     if (pruned.errors.length > 0) throw new StageError('prune', new Error(pruned.errors.join('; ')), 'retry');
   }
 
-  /** Health of `objects` as live on the target. The one place health is assessed. */
-  #assess(target: ObjectClient, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
-    return assessHealth(target, objects, inSync);
+  /** Health of `objects` as live on the destination (its watch cache). The one place health is assessed. */
+  #assess(live: DestinationCache, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
+    return assessHealth(live, objects, inSync);
   }
 
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
@@ -326,7 +352,7 @@ export class Reconciler {
           kind: r.kind,
           metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
         })) as AnyObject[]);
-      health = await this.#assess(target, known, false).catch(() => undefined);
+      health = await this.#assess(this.#live(app, target), known, false).catch(() => undefined);
     }
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
     const outcome: Outcome = {
@@ -336,7 +362,7 @@ export class Reconciler {
       error: failure,
       ...(progress.head ? { observedRevision: progress.head } : {}),
       ...(health ? { health } : {}),
-      ...(progress.kinds ? { kinds: progress.kinds } : {}),
+      ...(progress.inventory ? { inventory: progress.inventory } : {}),
       ...(op ? { operationState: this.#opState(op, now) } : {}),
     };
     const previouslyFailing = app.status?.conditions?.some((c) => c.type === 'SyncError' && c.status === 'True');
@@ -403,9 +429,10 @@ export class Reconciler {
   }
 
   /**
-   * Deletion: cascade (default) deletes every object carrying the App's labels, then releases the finalizer;
-   * `cd.svc.space/delete-policy: orphan` releases it at once. If the destination stays unreachable past
-   * `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges forever.
+   * Deletion: cascade (default) deletes every object of the App's inventory still carrying its labels, then
+   * releases the finalizer; `cd.svc.space/delete-policy: orphan` releases it at once. If the destination stays
+   * unreachable past `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges
+   * forever.
    */
   async #finalize(app: AppResource): Promise<ReconcileResult> {
     const finalizers = app.metadata.finalizers ?? [];
@@ -413,7 +440,7 @@ export class Reconciler {
     if (!orphans(app)) {
       this.#fence();
       try {
-        const deleted = await deleteApplied(await this.#d.targetFor(app), app);
+        const deleted = await deleteApplied(this.#live(app, await this.#d.targetFor(app)), app);
         if (deleted > 0) await this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
       } catch (err) {
         const since = Date.parse(app.metadata.deletionTimestamp ?? '') || Date.now();

@@ -34,6 +34,14 @@ describe('inStage', () => {
     expect(err).toMatchObject({ stage: 'render', retry: 'wait', message: 'm/a.yaml: invalid YAML' });
   });
 
+  it('never stalls the inventory stage (a failed migration LIST is retried), whatever its cause says', async () => {
+    const err = await inStage('inventory', () => Promise.reject(new InputError('bad'))).catch((e: unknown) => e);
+    expect(err).toMatchObject({ stage: 'inventory', retry: 'wait' });
+    const outage = await inStage('inventory', () => Promise.reject(new KubeApiError(503, '', 'x'))).catch((e) => e);
+    expect(outage).toMatchObject({ stage: 'inventory', retry: 'retry' });
+    expect(new StageError('render', new InputError('bad')).retry).toBe('stall');
+  });
+
   it('keeps the stage of a StageError from deeper, lets FencedError through, and returns values', async () => {
     const inner = new StageError('apply', new Error('x'));
     await expect(inStage('source', () => Promise.reject(inner))).rejects.toBe(inner);

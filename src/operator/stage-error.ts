@@ -9,8 +9,23 @@ import { KubeApiError } from '../kube/index.ts';
 import { FencedError } from './fence.ts';
 
 /** The stages that can fail, in reconcile order. */
-export const STAGES = ['destination', 'source', 'render', 'operation', 'apply', 'prune', 'health'] as const;
+export const STAGES = [
+  'destination',
+  'source',
+  'render',
+  'inventory',
+  'operation',
+  'apply',
+  'prune',
+  'health',
+] as const;
 export type Stage = (typeof STAGES)[number];
+
+/**
+ * Stages that only read the cluster's state (the inventory's one-time migration LIST): their failure is never the
+ * spec's fault, so it is retried (backoff or the error period) and never stalls the App.
+ */
+const NEVER_STALLS: ReadonlySet<Stage> = new Set(['inventory']);
 
 /** The retry hint of any error: an SvcError's own, by HTTP status for the Kubernetes API, else transient. */
 export function hintOf(err: unknown): RetryHint {
@@ -29,7 +44,7 @@ export class StageError extends SvcError {
   readonly stage: Stage;
 
   constructor(stage: Stage, cause: unknown, hint: RetryHint = hintOf(cause)) {
-    super(describeError(cause), { cause, retry: hint });
+    super(describeError(cause), { cause, retry: hint === 'stall' && NEVER_STALLS.has(stage) ? 'wait' : hint });
     this.stage = stage;
   }
 }

@@ -191,6 +191,7 @@ describe('App CRD on a real apiserver', () => {
       ],
       observedGeneration: 1,
       appliedKinds: ['apps/v1/Deployment'],
+      inventory: [{ id: 'shop_web_apps_Deployment', v: 'v1' }],
     };
     const current = await read('git');
     const updated = await kube.client.request<Obj>(`${collection}/git/status`, {

@@ -52,10 +52,15 @@ describe('prune', () => {
     const c1 = await repo.head();
     const dest = await suite.gitApp('kinds', repo, { syncPolicy: { automated: true, prune: true } });
     const first = await waitForApp(org, 'kinds', 'first sync', (a) => a.status?.revision === c1);
-    expect(first.status?.appliedKinds).toEqual(['v1/ConfigMap', 'v1/Secret']);
+    expect(first.status?.inventory).toEqual([
+      { id: `${dest}_a__ConfigMap`, v: 'v1' },
+      { id: `${dest}_s__Secret`, v: 'v1' },
+    ]);
+    expect(first.status?.appliedKinds).toBeUndefined();
     const c2 = await repo.commit({ 'm/s.yaml': null }, 'no more secrets');
-    await waitForApp(org, 'kinds', 'second sync', (a) => a.status?.revision === c2);
+    const second = await waitForApp(org, 'kinds', 'second sync', (a) => a.status?.revision === c2);
     expect(await getObject('v1', 'Secret', dest, 's')).toBeUndefined();
+    expect(second.status?.inventory).toEqual([{ id: `${dest}_a__ConfigMap`, v: 'v1' }]);
   });
 
   it('with prune off, a removed manifest stays', async () => {

@@ -46,7 +46,7 @@ export async function startTestOperator(
   const op = await startOperator(config, logger, {
     ...options,
     watchNamespace: namespace,
-    tuning: { errorRequeueMs: 3000, progressingRequeueMs: 1000, ...options.tuning },
+    tuning: { errorRequeueMs: 3000, ...options.tuning },
   });
   return {
     ...op,
@@ -240,8 +240,14 @@ export function managers(obj: AnyObject | undefined): string[] {
   return ((obj?.metadata['managedFields'] as { manager: string }[] | undefined) ?? []).map((m) => m.manager);
 }
 
-/** A Deployment manifest (kwok makes its Pods Ready). */
-export function deploymentYaml(name: string, replicas = 1, image = 'nginx:1.0'): string {
+/** A Deployment manifest (kwok makes its Pods Ready, on a node matching `nodeSelector` when one is given). */
+export function deploymentYaml(
+  name: string,
+  replicas = 1,
+  image = 'nginx:1.0',
+  nodeSelector?: Record<string, string>,
+): string {
+  const pinned = nodeSelector ? `      nodeSelector: ${JSON.stringify(nodeSelector)}\n` : '';
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -254,7 +260,7 @@ spec:
     metadata:
       labels: {app: ${name}}
     spec:
-      containers:
+${pinned}      containers:
       - name: main
         image: ${image}
 `;

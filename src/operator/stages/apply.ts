@@ -6,20 +6,11 @@
 import { createHash } from 'node:crypto';
 import { describeError, type RetryHint } from '../../core/errors.ts';
 import { type AnyObject, isConflict, isNotFound, type ObjectClient } from '../../kube/index.ts';
-import { groupOf, type KubeObject } from '../../render/index.ts';
+import type { KubeObject } from '../../render/index.ts';
 import { type AppKey, CREATED_FOR_LABEL, managedLabels, OWNER_NAMESPACE_LABEL } from '../labels.ts';
 import { hintOf } from '../stage-error.ts';
 
 const ORDER: Record<string, number> = { Namespace: 0, CustomResourceDefinition: 1 };
-
-/** `group/Kind/namespace/name`: identity of an object regardless of its version. */
-export function objectKey(o: {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string };
-}): string {
-  return `${groupOf(o.apiVersion)}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-}
 
 /** The rendered objects with svc's labels, in apply order (stable within a rank). */
 export function prepareObjects(objects: KubeObject[], app: AppKey): AnyObject[] {

@@ -1,29 +1,27 @@
 /**
- * Finalize: on deletion of a cascade-policy App, delete every live object carrying its labels across every kind
- * it ever applied (and the kinds of its last known resources). The destination namespace it created carries other
- * labels and stays.
+ * Finalize: on deletion of a cascade-policy App, delete every object of its inventory that still carries its
+ * labels (an App from a release before the inventory has it built first, see loadInventory). The destination
+ * namespace it created carries other labels and stays.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import type { ObjectClient } from '../../kube/index.ts';
 import { DELETE_POLICY_ANNOTATION } from '../labels.ts';
-import { kindOf, listManaged } from './prune.ts';
+import type { DestinationCache } from '../live/index.ts';
+import { loadInventory } from './inventory.ts';
+import { removeOwned } from './prune.ts';
 
 /** True when the App asks to keep what it applied (`cd.svc.space/delete-policy: orphan`). */
 export function orphans(app: AppResource): boolean {
   return app.metadata.annotations?.[DELETE_POLICY_ANNOTATION] === 'orphan';
 }
 
-/** Deletes every object the App applied; returns how many were deleted. Throws when the destination fails. */
-export async function deleteApplied(target: ObjectClient, app: AppResource): Promise<number> {
-  const kinds = new Set([...(app.status?.appliedKinds ?? []), ...(app.status?.resources ?? []).map(kindOf)]);
-  const live = await listManaged(target, { namespace: app.metadata.namespace ?? '', name: app.metadata.name }, kinds);
-  for (const o of live) {
-    await target.delete({
-      apiVersion: o.apiVersion,
-      kind: o.kind,
-      name: o.metadata.name,
-      namespace: o.metadata.namespace,
-    });
-  }
-  return live.length;
+/** Deletes every object the App owns; returns how many were deleted. Throws when any delete fails. */
+export async function deleteApplied(live: DestinationCache, app: AppResource): Promise<number> {
+  const { entries } = await loadInventory(live.client, app);
+  const removed = await removeOwned(
+    live,
+    { namespace: app.metadata.namespace ?? '', name: app.metadata.name },
+    entries,
+  );
+  if (removed.errors.length > 0) throw new Error(`cannot delete ${removed.errors.join('; ')}`);
+  return removed.deleted.length;
 }

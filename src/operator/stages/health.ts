@@ -1,10 +1,12 @@
 /**
- * Health stage: reads each rendered object back from the cluster and assesses it with the per-kind checks;
- * yields `resources[]` and the App's aggregate health.
+ * Health stage: looks each rendered object up in the destination's live state (the watch cache; a GET only for
+ * kinds not synced there yet) and assesses it with the per-kind checks; yields `resources[]` and the App's
+ * aggregate health.
  */
 import type { HealthStatus, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
-import type { AnyObject, ObjectClient } from '../../kube/index.ts';
+import type { AnyObject } from '../../kube/index.ts';
 import { aggregateHealth, type Health, type LiveObject, resourceHealth } from '../health/index.ts';
+import type { LiveReader } from '../live/index.ts';
 
 export interface HealthResult {
   status: HealthStatus;
@@ -13,24 +15,24 @@ export interface HealthResult {
 }
 
 /**
- * Assesses `objects` (the desired set). `inSync` says whether the applied state matches the desired one; a
- * missing object is OutOfSync either way.
+ * Assesses `objects` (the desired set) against `live`. `inSync` says whether the applied state matches the desired
+ * one; a missing object is OutOfSync either way.
  */
-export async function assessHealth(target: ObjectClient, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
+export async function assessHealth(live: LiveReader, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
   const healths: Health[] = [];
   const resources: ResourceStatus[] = [];
   for (const o of objects) {
     const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
-    let live: AnyObject | undefined;
+    let found: AnyObject | undefined;
     let h: Health;
     try {
-      live = await target.get(ref);
-      h = resourceHealth(ref, live as LiveObject | undefined);
+      found = await live.get(ref);
+      h = resourceHealth(ref, found as LiveObject | undefined);
     } catch (err) {
       h = { status: 'Unknown', message: `${o.kind} ${o.metadata.name}: ${(err as Error).message}` };
     }
     healths.push(h);
-    const syncStatus: SyncStatus = live && inSync ? 'Synced' : 'OutOfSync';
+    const syncStatus: SyncStatus = found && inSync ? 'Synced' : 'OutOfSync';
     resources.push({
       apiVersion: o.apiVersion,
       kind: o.kind,

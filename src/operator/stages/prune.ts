@@ -1,65 +1,81 @@
 /**
- * Prune: deletes live objects that carry this App's managed labels (name AND owner namespace) but left the
- * rendered set, across every kind the App ever applied. Objects without the labels are never listed, so never
- * touched. Namespaces created for the App carry a different label and are never pruned.
+ * Prune: deletes what left the App's inventory (status.inventory) — the previous inventory minus the rendered set —
+ * and nothing else; no LIST. Each object is deleted only while it still carries this App's two labels (name AND
+ * owner namespace), with the uid and resourceVersion it was checked at as preconditions, so an object another
+ * owner took over in between is never deleted. Namespaces created for the App carry other labels and are never in
+ * the inventory.
  */
 import { describeError } from '../../core/errors.ts';
-import type { AnyObject, ObjectClient } from '../../kube/index.ts';
-import { type AppKey, managedSelector } from '../labels.ts';
-import { objectKey } from './apply.ts';
+import { type AnyObject, isConflict, type ObjectRef } from '../../kube/index.ts';
+import { type AppKey, isOwnedBy } from '../labels.ts';
+import type { DestinationCache } from '../live/index.ts';
+import { type InventoryEntry, inventoryId, refOf } from './inventory.ts';
 
-export interface PruneResult {
+export interface RemoveResult {
+  /** `Kind namespace/name` of every object deleted. */
   deleted: string[];
+  /** Entries still owned after a failed delete: they stay in the inventory, to be retried. */
+  kept: InventoryEntry[];
+  /** One line per failed delete. */
   errors: string[];
 }
 
-/** `apiVersion/Kind` of an object, the unit of `status.appliedKinds`. */
-export function kindOf(o: { apiVersion: string; kind: string }): string {
-  return `${o.apiVersion}/${o.kind}`;
-}
-
-/** Splits `apps/v1/Deployment` or `v1/ConfigMap` into apiVersion and kind. */
-export function splitKind(k: string): { apiVersion: string; kind: string } {
-  const i = k.lastIndexOf('/');
-  return { apiVersion: k.slice(0, i), kind: k.slice(i + 1) };
-}
-
-/** Every live object of `kinds` carrying the App's labels. */
-export async function listManaged(target: ObjectClient, app: AppKey, kinds: Iterable<string>): Promise<AnyObject[]> {
-  const out: AnyObject[] = [];
-  const seen = new Set<string>();
-  for (const k of new Set(kinds)) {
-    const { apiVersion, kind } = splitKind(k);
-    for (const o of await target.list(apiVersion, kind, managedSelector(app))) {
-      const key = objectKey(o);
-      if (!seen.has(key)) out.push(o);
-      seen.add(key);
-    }
-  }
-  return out;
-}
-
-/** Deletes managed objects of `kinds` whose identity is not in `keep`. */
-export async function prune(
-  target: ObjectClient,
+/** Removes the objects of `previous` that are not in `rendered` (see removeOwned). */
+export function prune(
+  live: DestinationCache,
   app: AppKey,
-  keep: ReadonlySet<string>,
-  kinds: Iterable<string>,
-): Promise<PruneResult> {
-  const deleted: string[] = [];
-  const errors: string[] = [];
-  const live = await listManaged(target, app, kinds);
-  // Namespaces last: deleting one removes everything in it, which must not race the per-object deletes.
-  live.sort((a, b) => Number(a.kind === 'Namespace') - Number(b.kind === 'Namespace'));
-  for (const o of live) {
-    if (keep.has(objectKey(o)) || o.metadata['deletionTimestamp']) continue;
-    const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
+  previous: readonly InventoryEntry[],
+  rendered: readonly AnyObject[],
+): Promise<RemoveResult> {
+  const keep = new Set(rendered.map(inventoryId));
+  return removeOwned(
+    live,
+    app,
+    previous.filter((e) => !keep.has(e.id)),
+  );
+}
+
+/**
+ * Deletes every object of `entries` that still exists and is still owned by `app` (Namespaces last: deleting one
+ * removes what is in it). Objects already gone, being deleted, or owned by someone else now leave the inventory.
+ */
+export async function removeOwned(
+  live: DestinationCache,
+  app: AppKey,
+  entries: readonly InventoryEntry[],
+): Promise<RemoveResult> {
+  const result: RemoveResult = { deleted: [], kept: [], errors: [] };
+  const ordered = [...entries].sort(
+    (a, b) => Number(refOf(a).kind === 'Namespace') - Number(refOf(b).kind === 'Namespace'),
+  );
+  for (const entry of ordered) {
+    const ref = refOf(entry);
+    const what = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
     try {
-      await target.delete(ref);
-      deleted.push(`${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
+      if (await deleteIfOwned(live, app, ref)) result.deleted.push(what);
     } catch (err) {
-      errors.push(`${o.kind} ${o.metadata.name}: ${describeError(err)}`);
+      result.kept.push(entry);
+      result.errors.push(`${what}: ${describeError(err)}`);
     }
   }
-  return { deleted, errors };
+  return result;
+}
+
+/**
+ * Deletes `ref` if it exists, is not being deleted and carries `app`'s labels; true when it was deleted. The check
+ * reads the cache (a GET when the cache does not have it: the watch may lag); a 409 on the delete means the object
+ * changed since, so it is read again by GET and checked once more.
+ */
+async function deleteIfOwned(live: DestinationCache, app: AppKey, ref: ObjectRef): Promise<boolean> {
+  let obj = (await live.get(ref)) ?? (await live.client.get(ref));
+  for (let attempt = 0; ; attempt++) {
+    if (!obj || obj.metadata['deletionTimestamp'] || !isOwnedBy(obj, app)) return false;
+    try {
+      const preconditions = { uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion };
+      return await live.client.delete(ref, preconditions);
+    } catch (err) {
+      if (!isConflict(err) || attempt > 0) throw err;
+      obj = await live.client.get(ref);
+    }
+  }
 }

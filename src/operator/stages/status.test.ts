@@ -51,7 +51,9 @@ describe('nextStatus', () => {
       reason: REASON_BY_STAGE[stage],
       message: 'm',
     });
-    expect(REASON_BY_STAGE[stage]).toMatch(/^(Source|Render|Apply|Prune|HealthCheck|Destination|Operation)Failed$/);
+    expect(REASON_BY_STAGE[stage]).toMatch(
+      /^(Source|Render|Inventory|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
+    );
   });
 
   it('adds Stalled only for a stall, and drops it once the reconcile no longer stalls', () => {
@@ -88,8 +90,15 @@ describe('nextStatus', () => {
     expect(applied.healthStatus).toBe('Healthy');
   });
 
-  it('accumulates appliedKinds', () => {
-    const a = nextStatus({ appliedKinds: ['v1/Secret'] }, { now, syncStatus: 'Synced', kinds: ['v1/ConfigMap'] }, 50);
-    expect(a.appliedKinds).toEqual(['v1/ConfigMap', 'v1/Secret']);
+  it('writes the inventory and retires appliedKinds with it', () => {
+    const inventory = [{ id: 'ns_a__ConfigMap', v: 'v1' }];
+    const a = nextStatus({ appliedKinds: ['v1/Secret'] }, { now, syncStatus: 'Synced', inventory }, 50);
+    expect(a.inventory).toEqual(inventory);
+    expect(a.appliedKinds).toBeUndefined();
+  });
+
+  it('keeps the inventory when the outcome names none', () => {
+    const inventory = [{ id: 'ns_a__ConfigMap', v: 'v1' }];
+    expect(nextStatus({ inventory }, { now, syncStatus: 'Synced' }, 50).inventory).toEqual(inventory);
   });
 });

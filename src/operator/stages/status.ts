@@ -10,6 +10,7 @@ import type {
   Condition,
   ConditionType,
   HealthStatus,
+  InventoryEntry,
   OperationState,
   ResourceStatus,
   SyncStatus,
@@ -24,6 +25,7 @@ export const REASON_BY_STAGE: Readonly<Record<Stage, string>> = {
   destination: 'DestinationFailed',
   source: 'SourceFailed',
   render: 'RenderFailed',
+  inventory: 'InventoryFailed',
   operation: 'OperationFailed',
   apply: 'ApplyFailed',
   prune: 'PruneFailed',
@@ -49,8 +51,8 @@ export interface Outcome {
   health?: { status: HealthStatus; reason: string; resources: ResourceStatus[] };
   /** A successful apply of `revision` with rendered-set hash `objectHash`. */
   applied?: { revision: string; objectHash: string };
-  /** Kinds applied in this reconcile (merged into appliedKinds). */
-  kinds?: string[];
+  /** The App's inventory after this reconcile (replaces status.inventory and retires status.appliedKinds). */
+  inventory?: InventoryEntry[];
   operationState?: OperationState;
   /** The reconcile's failure: the SyncError condition (and Stalled for a stall); undefined clears both. */
   error?: Failure;
@@ -79,7 +81,10 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.objectHash = o.applied.objectHash;
     next.lastSyncAt = o.now;
   }
-  if (o.kinds?.length) next.appliedKinds = [...new Set([...(p.appliedKinds ?? []), ...o.kinds])].sort();
+  if (o.inventory) {
+    next.inventory = o.inventory;
+    delete next.appliedKinds;
+  }
   if (o.operationState) next.operationState = o.operationState;
   if (!next.revision && (next.resources ?? []).length === 0) {
     next.healthStatus = NOTHING_APPLIED.status;

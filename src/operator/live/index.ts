@@ -1,0 +1,54 @@
+/**
+ * The live state of every destination the operator deploys to: one DestinationCache per destination key (the
+ * App's `spec.destination.cluster`; empty = the management cluster). Remote clusters plug in here: `targetFor`
+ * (src/operator/index.ts) gives the client of a destination, and `of(key, client)` its cache.
+ */
+import type { Logger } from 'pino';
+import type { AppResource } from '../../core/app-schema.ts';
+import type { ObjectClient } from '../../kube/index.ts';
+import type { AppKey } from '../labels.ts';
+import { DestinationCache } from './destination.ts';
+
+export { DestinationCache, type LiveReader } from './destination.ts';
+
+/** The key of an App's destination in the LiveCache: its cluster name, empty for the management cluster. */
+export function destinationOf(app: AppResource): string {
+  return app.spec.destination.cluster ?? '';
+}
+
+/** Options of a LiveCache. */
+export interface LiveCacheOptions {
+  /** Called with an App whose managed objects changed in a way that can alter its status (see DestinationCache). */
+  onChange: (app: AppKey) => void;
+  logger: Logger;
+}
+
+/** The DestinationCache of every destination, created on first use. */
+export class LiveCache {
+  readonly #o: LiveCacheOptions;
+  readonly #destinations = new Map<string, DestinationCache>();
+
+  constructor(options: LiveCacheOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * The cache of destination `key`, reached through `client`. When the destination's client was replaced (new
+   * credentials), the old cache is stopped and a new one started.
+   */
+  of(key: string, client: ObjectClient): DestinationCache {
+    const existing = this.#destinations.get(key);
+    if (existing?.client === client) return existing;
+    if (existing) void existing.stop();
+    const cache = new DestinationCache({ name: key, client, onChange: this.#o.onChange, logger: this.#o.logger });
+    this.#destinations.set(key, cache);
+    return cache;
+  }
+
+  /** Stops every destination's watches. */
+  async stop(): Promise<void> {
+    const all = [...this.#destinations.values()];
+    this.#destinations.clear();
+    await Promise.all(all.map((d) => d.stop()));
+  }
+}
