@@ -27,7 +27,7 @@ const roles = {
 export const AUTH_BASE_PATH = '/api/auth';
 
 export interface AuthComponentOptions {
-  config: Pick<Config, 'publicURL' | 'authSecret' | 'sessionCookieName' | 'production'>;
+  config: Pick<Config, 'publicURL' | 'trustedOrigins' | 'authSecret' | 'sessionCookieName' | 'production'>;
   store: Store;
   /** Called after an org is created, with its slug; creates the org's namespace. A throw is logged by Better Auth. */
   onOrganizationCreated?: (org: { id: string; slug: string }) => Promise<void>;
@@ -37,6 +37,8 @@ function authOptions({ config, store, onOrganizationCreated }: AuthComponentOpti
   return {
     appName: 'svc',
     baseURL: config.publicURL,
+    // Better Auth always trusts baseURL's origin; these are the other loopback spellings of a local default.
+    trustedOrigins: config.trustedOrigins,
     basePath: AUTH_BASE_PATH,
     secret: config.authSecret,
     database: {
