@@ -88,7 +88,8 @@ export function buildAppCrd(): JsonSchema {
               properties: {
                 apiVersion: { type: 'string', description: `${APP_GROUP}/${APP_VERSION}` },
                 kind: { type: 'string', description: APP_KIND },
-                metadata: { type: 'object', description: 'Standard object metadata.' },
+                // The apiserver refuses anything beside `type` here (metadata's schema is its own).
+                metadata: { type: 'object' },
                 spec: toStructural(AppSpecSchema),
                 status: toStructural(AppStatusSchema),
               },

@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../../test/harness/postgres.ts';
+import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
 import { openStore, type Store } from './database.ts';
 import { migrateStore } from './migrations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
-
-const pgURL = process.env['SVC_TEST_POSTGRES_URL'];
 
 /** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
 async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
@@ -26,7 +25,7 @@ async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: Dat
 }
 
 for (const kind of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(kind === 'postgres' && !pgURL)(`store on ${kind}`, () => {
+  (kind === 'postgres' ? describeWith(postgresRequirement()) : describe)(`store on ${kind}`, () => {
     let store: Store;
     let drop: () => Promise<void>;
 

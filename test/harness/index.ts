@@ -27,3 +27,4 @@ export { freePort } from './ports.ts';
 export { createPostgresDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
+export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';

@@ -1,10 +1,11 @@
 /**
  * /api/v1/auth over HTTP, signed in through the auth component's /api/auth/* endpoints: authentication (cookie,
  * API key), sessions, can-i, API keys with their ceilings, role bindings, revocation, and bad input. Runs on SQLite
- * and, when SVC_TEST_POSTGRES_URL is set, on PostgreSQL.
+ * and on PostgreSQL (test/harness/requirements.ts: a missing PostgreSQL fails in CI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionToken } from '../../src/auth/session-cookie.ts';
+import { describeWith, postgresRequirement } from '../harness/index.ts';
 import {
   addMember,
   createOrg,
@@ -13,7 +14,6 @@ import {
   signUp,
   signUpMember,
   startTestApi,
-  TEST_POSTGRES_URL,
   type TestApi,
   type TestUser,
 } from './api-support.ts';
@@ -21,7 +21,7 @@ import {
 type Json = Record<string, unknown>;
 
 for (const database of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(database === 'postgres' && !TEST_POSTGRES_URL)(`auth API on ${database}`, () => {
+  (database === 'postgres' ? describeWith(postgresRequirement()) : describe)(`auth API on ${database}`, () => {
     let api: TestApi;
     let owner: TestUser;
     let viewer: TestUser;

@@ -1,6 +1,6 @@
 /**
- * Shared by the api-*.test.ts files: an API server on a fresh database (SQLite file, or PostgreSQL when
- * SVC_TEST_POSTGRES_URL is set and asked for), driven over HTTP with fastify.inject, and users signed up and signed
+ * Shared by the api-*.test.ts files: an API server on a fresh database (SQLite file, or PostgreSQL when asked
+ * for), driven over HTTP with fastify.inject, and users signed up and signed
  * in through the auth component's own /api/auth/* endpoints.
  */
 import { randomBytes } from 'node:crypto';
@@ -49,9 +49,6 @@ export interface TestApi {
   ): Promise<Reply<T>>;
   close(): Promise<void>;
 }
-
-/** The PostgreSQL server tests may use (CI sets it); undefined = PostgreSQL variants are skipped. */
-export const TEST_POSTGRES_URL = process.env['SVC_TEST_POSTGRES_URL'];
 
 /** Starts an API server on a fresh database (SQLite by default), with or without a management cluster. */
 export async function startTestApi(

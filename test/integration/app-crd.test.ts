@@ -4,6 +4,9 @@
  * field validation (an unknown field would be an error) and reads back unpruned, with the schema's defaults. Its
  * category collides with no name or short name the apiserver serves, so `kubectl get svc` still lists Services.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_GROUP, APP_PLURAL, APP_VERSION } from '../../src/core/app-schema.ts';
@@ -241,10 +244,17 @@ describe('App CRD names on a real apiserver', () => {
 
   it('leaves `kubectl get svc` to Services and lists Apps under its own category', async () => {
     const kubeconfig = inject('mgmtKubeconfig');
-    const services = await kubectl(kubeconfig, ['get', 'svc', '-A', '-o', 'name']);
-    expect(services.stdout.split('\n')).toContain('service/kubernetes');
-    expect(services.stdout).not.toContain('app.cd.svc.space');
-    const apps = await kubectl(kubeconfig, ['get', APP_CATEGORY, '-n', ns, '-o', 'name']);
-    expect(apps.stdout.split('\n')).toContain('app.cd.svc.space/git');
+    // A fresh discovery cache, as a user's kubectl has after svc is installed: kubectl expands categories from its
+    // cache without refreshing it, and the harness's cache was filled before the CRD existed.
+    const cache = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+    try {
+      const services = await kubectl(kubeconfig, ['--cache-dir', cache, 'get', 'svc', '-A', '-o', 'name']);
+      expect(services.stdout.split('\n')).toContain('service/kubernetes');
+      expect(services.stdout).not.toContain('app.cd.svc.space');
+      const apps = await kubectl(kubeconfig, ['--cache-dir', cache, 'get', APP_CATEGORY, '-n', ns, '-o', 'name']);
+      expect(apps.stdout.split('\n')).toContain('app.cd.svc.space/git');
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
