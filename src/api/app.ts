@@ -67,9 +67,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const store = deps.store ?? openStore(config.database);
   const kc = config.mgmtKubeconfig ? loadKubeConfig(config.mgmtKubeconfig) : undefined;
   const kube = kc ? new KubeApps(kc, { cache: { logger } }) : undefined;
+  const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
     store,
+    audit,
     // The org exists once Better Auth stored it; a namespace that cannot be created now is created again with the
     // org's first App (KubeApps.create), so a failure here is logged rather than failing the sign-up flow.
     onOrganizationCreated: async ({ slug }) => {
@@ -88,7 +90,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     config,
     store,
     apiKeys,
-    audit: new AuditStore(store.db),
+    audit,
     bindings,
     authenticator: new Authenticator({
       db: store.db,

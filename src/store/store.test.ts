@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
 import { createPostgresDatabase } from '../../test/harness/postgres.ts';
 import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
 import type { DatabaseConfig } from '../config.ts';
@@ -10,6 +11,7 @@ import { AuditStore } from './audit.ts';
 import { openStore, type Store } from './database.ts';
 import { migrateStore } from './migrations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { inTransaction } from './transaction.ts';
 
 /** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
 async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
@@ -115,6 +117,41 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect((await audit.list('ob', 50, 0)).map((e) => e.action)).toEqual(['app.create']);
       await expect(store.db.updateTable('audit_log').set({ action: 'x' }).execute()).rejects.toThrow();
       await expect(store.db.deleteFrom('audit_log').execute()).rejects.toThrow();
+    });
+
+    it('writes a key and its audit entry together: a failed audit write leaves no key', async () => {
+      const input = {
+        userId: 'tx-user',
+        orgId: 'o1',
+        name: 'tx',
+        role: 'read',
+        scope: 'org',
+        scopeId: '',
+        expiresDays: 0,
+      };
+      const mintAudited = () =>
+        inTransaction(store.db, async (tx) => {
+          const { record } = await tx.apiKeys.create(input);
+          await tx.audit.record({
+            orgId: 'o1',
+            userId: 'tx-user',
+            action: 'apikey.create',
+            resourceType: 'apikey',
+            resourceName: record.name,
+          });
+          return record;
+        });
+      const allow = await refuseAuditInserts(store);
+      try {
+        await expect(mintAudited()).rejects.toThrow(/audit write refused/);
+      } finally {
+        await allow();
+      }
+      expect(await new ApiKeyStore(store.db).listForUser('tx-user', 'o1')).toEqual([]);
+      const minted = await mintAudited();
+      expect((await new ApiKeyStore(store.db).listForUser('tx-user', 'o1')).map((k) => k.id)).toEqual([minted.id]);
+      const audited = await new AuditStore(store.db).list('o1', 200, 0);
+      expect(audited.filter((e) => e.action === 'apikey.create').length).toBe(1);
     });
 
     it('binds roles per subject and scope, replacing the level on rebind', async () => {

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_GROUP, APP_PLURAL, APP_VERSION, type AppResource } from '../../src/core/app-schema.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase } from '../harness/index.ts';
@@ -41,6 +41,8 @@ export interface Credential {
 
 export interface TestApi {
   app: FastifyInstance;
+  /** The server's database, for tests that reach under the API (e.g. to make a write fail). */
+  database: DatabaseConfig;
   /** Sends a request; `body` is sent as JSON, a string as-is. */
   call<T = Record<string, unknown>>(
     method: string,
@@ -90,6 +92,7 @@ export async function startTestApi(
   await app.ready();
   return {
     app,
+    database: config.database,
     async call(method, url, opts = {}) {
       const headers: Record<string, string> = { origin: PUBLIC_URL, ...opts.headers };
       if (opts.cookie) headers['cookie'] = opts.cookie;
