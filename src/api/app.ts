@@ -146,7 +146,13 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async () => ({ status: 'ready' }));
+  // The server listens only once migrations ran (above), so readiness waits for the App cache alone: until its first
+  // list, /apps answers would each go to the apiserver and a slow or unreachable cluster would fail them.
+  app.get('/readyz', { schema: { hide: true } }, async () => {
+    if (kube && !kube.synced)
+      throw new UnavailableError('the App cache has not synced with the management cluster yet');
+    return { status: 'ready' };
+  });
   await mountAuthComponent(app, auth, config.publicURL);
 
   await app.register(

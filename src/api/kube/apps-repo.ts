@@ -106,6 +106,11 @@ export class KubeApps {
     this.#cache = options.cache ? new AppCache(kc, this.#custom, options.cache.logger) : undefined;
   }
 
+  /** True once the App cache has its first list (always false without a cache). */
+  get synced(): boolean {
+    return this.#cache?.synced ?? false;
+  }
+
   /** Starts the App cache's list and watch in the background (no-op without a cache). */
   start(): void {
     this.#cache?.start();
