@@ -5,15 +5,20 @@
  *
  * Request path: route match → 503 for /apps without a management cluster → authenticate (cookie or API key) →
  * session-only check → schema validation → handler (authorize with canI, domain operation, audit entry) → JSON.
+ * The operator's internal routes (`/internal/*`, `/api/v1/internal/*`) accept only the operator's credential.
  */
 
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Authenticator } from '../auth/authenticator.ts';
 import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } from '../auth/better-auth.ts';
+import { OperatorAuthenticator } from '../auth/operator-auth.ts';
 import type { Config } from '../config.ts';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.ts';
 import { orgNamespace } from '../core/names.ts';
+import type { ServerChannel } from '../internal/channel.ts';
+import { LocalServerChannel } from '../internal/local-channel.ts';
+import { KubeClient, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
@@ -32,6 +37,7 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { internalRoutes } from './routes/internal.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import type { ApiServices } from './services.ts';
 
@@ -53,6 +59,13 @@ export interface ApiServerDeps {
   digests?: DigestProbe;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's side of the operator's internal channel; `svc start` hands it to its operator (no HTTP). */
+    serverChannel: ServerChannel;
+  }
+}
+
 /** Request ids: the caller's X-Request-Id when it is sane, else a new UUID. */
 function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && /^[\w.:-]{1,128}$/.test(header) ? header : crypto.randomUUID();
@@ -67,6 +80,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const store = deps.store ?? openStore(config.database);
   const kc = config.mgmtKubeconfig ? loadKubeConfig(config.mgmtKubeconfig) : undefined;
   const kube = kc ? new KubeApps(kc, { cache: { logger } }) : undefined;
+  // Verifies the operator's ServiceAccount tokens (TokenReview) on the internal routes.
+  const reviewer = config.mgmtKubeconfig ? KubeClient.fromFile(config.mgmtKubeconfig) : undefined;
   const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
@@ -119,6 +134,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   });
   app.addHook('onClose', async () => {
     await kube?.stop();
+    await reviewer?.dropConnections();
     await kc?.close();
     await store.close();
   });
@@ -143,6 +159,25 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       },
       security: [{ session: [] }, { apiKey: [] }],
     },
+  });
+
+  const channel = new LocalServerChannel(store.db, services.audit);
+  app.decorate('serverChannel', channel);
+  await internalRoutes(app, {
+    channel,
+    operators: new OperatorAuthenticator({
+      operatorToken: config.channel.operatorToken,
+      serviceAccounts: config.channel.operatorServiceAccounts,
+      reviewToken: reviewer
+        ? (token) =>
+            reviewToken(reviewer, token).catch((err: unknown) => {
+              throw new UnavailableError('cannot verify the ServiceAccount token with the management cluster', {
+                cause: err,
+              });
+            })
+        : undefined,
+      users: services.authenticator,
+    }),
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

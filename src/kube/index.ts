@@ -4,3 +4,4 @@ export { apiPrefix, Discovery, type ResourceInfo } from './discovery.ts';
 export { cacheKey, Informer, type InformerHandlers, type InformerObject } from './informer.ts';
 export { type LeaderElectionOptions, LeaderElector, microTime } from './leader.ts';
 export { type AnyObject, FIELD_MANAGER, ObjectClient, type ObjectRef } from './objects.ts';
+export { reviewToken, type TokenReviewResult } from './token-review.ts';

@@ -9,6 +9,7 @@ export {
   crdDir,
   type ServiceAccountKubeconfigOptions,
   serviceAccountKubeconfig,
+  serviceAccountToken,
   startControlPlane,
   type ThroughputOptions,
 } from './control-plane.ts';

@@ -64,6 +64,8 @@ export async function startTestApi(
     sessionCookieName?: string;
     /** Collects the server's JSON log lines (info level) here instead of discarding them. */
     logLines?: string[];
+    /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -78,6 +80,7 @@ export async function startTestApi(
       ...(postgres ? { SVC_DATABASE_URL: postgres.url } : {}),
       ...(options.databaseURL ? { SVC_DATABASE_URL: options.databaseURL } : {}),
       ...(options.sessionCookieName ? { SESSION_COOKIE_NAME: options.sessionCookieName } : {}),
+      ...options.env,
     },
     cwd: dir,
   });
@@ -221,11 +224,12 @@ export interface OrgApi {
 
 /**
  * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
- * `<prefix>-<random hex>` (active in the owner's session). Closes the server again when a step after its start fails.
+ * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
+ * a step after its start fails.
  */
-export async function startOrgApi(prefix: string): Promise<OrgApi> {
+export async function startOrgApi(prefix: string, env?: Record<string, string>): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}) });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');

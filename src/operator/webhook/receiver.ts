@@ -3,7 +3,8 @@
  * `POST /webhook/gitB` (GitLab push): parse, match (contract §4.6) against the controller's App informer cache
  * (a LIST only before its first list), verify the delivery against the App's `spec.webhook.secretRef` Secret (key
  * `secret`) when it names one, and merge-patch `spec.operation` {kind Sync, initiatedAt now, triggeredBy
- * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time. Answers `{matched: N}`.
+ * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time, and audits each operation it wrote as
+ * `app.sync` (user_id empty) through the server channel, best effort. Answers `{matched: N}`.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { describeError } from '../../core/errors.ts';
+import type { AuditRelay } from '../../internal/audit-relay.ts';
 import type { ObjectClient } from '../../kube/index.ts';
 import { pendingOperation } from '../stages/decide.ts';
 import { matchesPush, type Provider, parsePush, verifyDelivery } from './push.ts';
@@ -30,6 +32,8 @@ export interface ReceiverOptions {
   namespace?: string;
   /** The Apps known to the controller's informer (same namespace scope), undefined until it has listed. */
   cachedApps?: () => AppResource[] | undefined;
+  /** Where requested syncs are audited (contract §6.4); without it they are not. */
+  audit?: AuditRelay;
 }
 
 /** Handles push deliveries; `handle` is the node:http request listener. */
@@ -105,19 +109,29 @@ export class PushReceiver {
     }
     // One pending operation per App: a pending one (which syncs anyway, or is more specific) is not replaced.
     if (pendingOperation(app)) return true;
+    const operation = {
+      kind: 'Sync' as const,
+      initiatedAt: new Date().toISOString(),
+      id: randomUUID(),
+      triggeredBy: `webhook:${provider}`,
+    };
     await this.#o.mgmt.mergePatch(
       { apiVersion: APP_API_VERSION, kind: APP_KIND, name: app.metadata.name, namespace: app.metadata.namespace },
-      {
-        spec: {
-          operation: {
-            kind: 'Sync',
-            initiatedAt: new Date().toISOString(),
-            id: randomUUID(),
-            triggeredBy: `webhook:${provider}`,
-          },
-        },
-      },
+      { spec: { operation } },
     );
+    this.#o.audit?.record({
+      orgNamespace: app.metadata.namespace ?? '',
+      action: 'app.sync',
+      resourceType: 'app',
+      ...(app.metadata.uid ? { resourceId: app.metadata.uid } : {}),
+      resourceName: app.metadata.name,
+      details: {
+        triggeredBy: operation.triggeredBy,
+        operation_id: operation.id,
+        namespace: app.spec.destination.namespace,
+        cluster: app.spec.destination.cluster ?? '',
+      },
+    });
     return true;
   }
 
