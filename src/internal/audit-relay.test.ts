@@ -12,7 +12,10 @@ import type { ServerChannel, SystemAuditEntry } from './channel.ts';
 class FakeChannel implements ServerChannel {
   calls = 0;
   recorded: SystemAuditEntry[] = [];
-  constructor(private readonly failures: Error[]) {}
+  readonly failures: Error[];
+  constructor(failures: Error[]) {
+    this.failures = failures;
+  }
   async recordAudit(entry: SystemAuditEntry): Promise<void> {
     const failure = this.failures[this.calls++];
     if (failure) throw failure;

@@ -30,7 +30,18 @@ export interface GitServer {
   createRepo(name: string, files: Record<string, string>, options?: CreateRepoOptions): Promise<GitRepo>;
   /** Every request served so far (method and path), e.g. to assert that a cache avoided a fetch. */
   requests: { method: string; path: string }[];
+  /**
+   * Holds every request arriving from now on (requests already being served go on) until `release()`: a client
+   * fetching meanwhile is provably mid-fetch. `waiting()` counts the requests held.
+   */
+  hold(): GitHold;
   stop(): Promise<void>;
+}
+
+/** A hold on a git server's requests (see {@link GitServer.hold}). */
+export interface GitHold {
+  waiting(): number;
+  release(): void;
 }
 
 /**
@@ -79,13 +90,20 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     ? `Basic ${Buffer.from(`${options.basicAuth.user}:${options.basicAuth.password}`).toString('base64')}`
     : undefined;
 
+  let gate: Promise<void> | undefined;
+  let waiting = 0;
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
     if (expectedAuth && req.headers.authorization !== expectedAuth) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="svc-test-git"' }).end();
       return;
     }
-    serveCgi(root, req, res, options.basicAuth?.user);
+    if (!gate) return serveCgi(root, req, res, options.basicAuth?.user);
+    waiting++;
+    void gate.then(() => {
+      waiting--;
+      serveCgi(root, req, res, options.basicAuth?.user);
+    });
   });
   await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -94,6 +112,20 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     baseURL,
     requests,
     createRepo: (name, files, repoOptions) => createRepo({ root, work, home: dir, baseURL }, name, files, repoOptions),
+    hold() {
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      gate = held;
+      return {
+        waiting: () => waiting,
+        release() {
+          if (gate === held) gate = undefined;
+          release();
+        },
+      };
+    },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));

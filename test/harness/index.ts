@@ -15,6 +15,7 @@ export {
 } from './control-plane.ts';
 export {
   type CreateRepoOptions,
+  type GitHold,
   type GitRepo,
   type GitServer,
   type GitServerOptions,
