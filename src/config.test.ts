@@ -12,6 +12,7 @@ describe('loadConfig', () => {
     expect(c.mgmtKubeconfig).toBeUndefined();
     expect(c.sessionCookieName).toBe('better-auth.session_token');
     expect(c.credentialsKey).toHaveLength(32);
+    expect(c.outbound).toEqual({ scope: 'loopback', requireHttps: false });
     expect(c.operator).toMatchObject({
       syncPeriodMs: 60_000,
       errorRequeueMs: 30_000,
@@ -31,6 +32,7 @@ describe('loadConfig', () => {
         SESSION_COOKIE_NAME: '__Secure-svc.session_token',
         SVC_TAG_POLL_INTERVAL: '2m',
         SVC_LISTEN: '127.0.0.1:9000',
+        SVC_OUTBOUND_SCOPE: 'public',
       },
       flags: { syncPeriod: '5m', webhookBindAddress: ':9082', leaderElect: 'false' },
       cwd: '/srv/svc',
@@ -40,6 +42,7 @@ describe('loadConfig', () => {
     expect(c.sessionCookieName).toBe('__Secure-svc.session_token');
     expect(c.tagPollIntervalMs).toBe(120_000);
     expect(c.listen).toEqual({ host: '127.0.0.1', port: 9000 });
+    expect(c.outbound.scope).toBe('public');
     expect(c.operator.syncPeriodMs).toBe(300_000);
     expect(c.operator.webhookBind.port).toBe(9082);
     expect(c.operator.leaderElect).toBe(false);
@@ -95,6 +98,7 @@ describe('loadConfig', () => {
           SVC_DATABASE_URL: 'mysql://x',
           SVC_TAG_POLL_INTERVAL: 'soon',
           SESSION_COOKIE_NAME: 'bad name',
+          SVC_OUTBOUND_SCOPE: 'anywhere',
         },
         flags: { syncPeriod: '0s', leaderElect: 'maybe' },
         cwd: '/',
@@ -111,6 +115,7 @@ describe('loadConfig', () => {
       'SVC_CREDENTIALS_KEY is required in production mode',
       'SESSION_COOKIE_NAME must be a valid cookie name',
       'SVC_TAG_POLL_INTERVAL "soon" must be a duration such as 30s, 5m or 1h',
+      'SVC_OUTBOUND_SCOPE must be one of public, private, loopback',
       '--leader-elect must be true or false',
       '--sync-period must be at least 1000 ms',
     ]);

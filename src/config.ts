@@ -7,6 +7,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from './core/errors.ts';
 import { isDnsLabel } from './core/names.ts';
+import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
+import type { OutboundPolicy } from './net/outbound.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -86,6 +88,11 @@ export interface Config {
   sessionCookieName: string;
   /** Image tag poller interval (SVC_TAG_POLL_INTERVAL, default 5m). */
   tagPollIntervalMs: number;
+  /**
+   * Where svc may call on a user's behalf (secret stores, registries, webhooks): SVC_OUTBOUND_SCOPE, default
+   * `private` in production and `loopback` otherwise; https required in production (src/net/addresses.ts).
+   */
+  outbound: OutboundPolicy;
   operator: OperatorConfig;
   channel: ChannelConfig;
 }
@@ -227,6 +234,9 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     problems.push('SESSION_COOKIE_NAME must be a valid cookie name');
   }
   const tagPollIntervalMs = duration('SVC_TAG_POLL_INTERVAL', env['SVC_TAG_POLL_INTERVAL'] || undefined, '5m', 1000);
+  const scope = (env['SVC_OUTBOUND_SCOPE'] || (production ? 'private' : 'loopback')) as OutboundScope;
+  if (!OUTBOUND_SCOPES.includes(scope))
+    problems.push(`SVC_OUTBOUND_SCOPE must be one of ${OUTBOUND_SCOPES.join(', ')}`);
   const logLevel = env['SVC_LOG_LEVEL'] || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push('SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -288,6 +298,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     authSecret,
     sessionCookieName,
     tagPollIntervalMs,
+    outbound: { scope, requireHttps: production },
     operator,
     channel,
   };
