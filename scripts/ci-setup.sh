@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Prepares a Debian bookworm machine (as root) for `npm test`, idempotently and cheaply when already done:
+# Prepares a Debian bookworm machine (as root) for the tests, idempotently and cheaply when already done (`npm test`
+# runs it first, see scripts/test.sh):
 #   1. apt packages the tests and later features need (only the missing ones are installed);
 #   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm) via scripts/build-binaries.sh,
 #      cached in ~/.cache/svc (or $SVC_TOOLS_DIR), so a second run builds nothing;
 #   3. the test PostgreSQL via scripts/start-postgres.sh.
-# The environment the tests need is printed as `export` lines on stdout and, when SVC_CI_ENV_FILE names a file,
-# appended to it (`.ci/run` sources that file). Progress goes to stderr.
+# The environment the tests need is printed as `export` lines on stdout (`eval` them); progress goes to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -45,7 +45,5 @@ log "binaries (cached in ${SVC_TOOLS_DIR:-$HOME/.cache/svc})"
 bash scripts/build-binaries.sh
 
 log "PostgreSQL"
-env_lines="$(bash scripts/start-postgres.sh)"
-if [[ -n "${SVC_CI_ENV_FILE:-}" ]]; then printf '%s\n' "$env_lines" >>"$SVC_CI_ENV_FILE"; fi
-printf '%s\n' "$env_lines"
+bash scripts/start-postgres.sh
 log "ready"

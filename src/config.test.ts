@@ -53,6 +53,46 @@ describe('loadConfig', () => {
     expect(c.mgmtKubeconfig).toBe('in-cluster');
   });
 
+  it('trusts every loopback spelling of the listen port while SVC_PUBLIC_URL is unset', () => {
+    const local = loadConfig({ env: { ...secrets, SVC_LISTEN: '127.0.0.1:4100' }, cwd: '/' });
+    expect(local.publicURL).toBe('http://localhost:4100');
+    expect(local.trustedOrigins).toEqual(['http://localhost:4100', 'http://127.0.0.1:4100', 'http://[::1]:4100']);
+    const pub = loadConfig({ env: { ...secrets, SVC_PUBLIC_URL: 'https://cd.example.com/' }, cwd: '/' });
+    expect(pub.publicURL).toBe('https://cd.example.com');
+    expect(pub.trustedOrigins).toEqual([]);
+  });
+
+  it('reads the internal channel settings, with the operator ServiceAccount as the default', () => {
+    expect(loadConfig({ env: secrets, cwd: '/srv' }).channel).toEqual({
+      operatorToken: undefined,
+      operatorServiceAccounts: ['system:serviceaccount:svc-system:svc-operator'],
+      serverURL: undefined,
+      operatorTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
+    });
+    const c = loadConfig({
+      env: {
+        ...secrets,
+        SVC_OPERATOR_TOKEN: 't'.repeat(32),
+        SVC_OPERATOR_SERVICE_ACCOUNTS: 'system:serviceaccount:cd:op, system:serviceaccount:cd:op2',
+        SVC_SERVER_URL: 'http://svc.cd.svc:3000/',
+        SVC_OPERATOR_TOKEN_FILE: 'token',
+      },
+      cwd: '/srv',
+    });
+    expect(c.channel).toEqual({
+      operatorToken: 't'.repeat(32),
+      operatorServiceAccounts: ['system:serviceaccount:cd:op', 'system:serviceaccount:cd:op2'],
+      serverURL: 'http://svc.cd.svc:3000',
+      operatorTokenFile: '/srv/token',
+    });
+    expect(() =>
+      loadConfig({
+        env: { ...secrets, SVC_OPERATOR_TOKEN: 'short', SVC_OPERATOR_SERVICE_ACCOUNTS: 'admin', SVC_SERVER_URL: 'x' },
+        cwd: '/',
+      }),
+    ).toThrow(/SVC_OPERATOR_TOKEN must be at least 32.*\n?.*SVC_OPERATOR_SERVICE_ACCOUNTS.*\n?.*SVC_SERVER_URL/s);
+  });
+
   it('reports every problem at once', () => {
     let error: unknown;
     try {

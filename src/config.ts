@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from './core/errors.ts';
 import { isDnsLabel } from './core/names.ts';
+import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
 import type { OutboundPolicy } from './net/outbound.ts';
 
@@ -37,6 +38,24 @@ export interface OperatorConfig {
   watchNamespace: string | undefined;
 }
 
+/**
+ * The internal channel from the operator to the server (docs/compatibility.md, "Internal channel"): the server
+ * accepts the operator's credential on /internal/*; the operator, when run alone, calls the server with it.
+ */
+export interface ChannelConfig {
+  /** Shared secret the operator presents and the server accepts (SVC_OPERATOR_TOKEN, at least 32 characters). */
+  operatorToken: string | undefined;
+  /** ServiceAccount usernames accepted after a TokenReview (SVC_OPERATOR_SERVICE_ACCOUNTS, comma-separated). */
+  operatorServiceAccounts: string[];
+  /** Where `svc operator` reaches the server (SVC_SERVER_URL); unset = the operator has no channel. */
+  serverURL: string | undefined;
+  /** ServiceAccount token file the operator presents when no shared secret is set (SVC_OPERATOR_TOKEN_FILE). */
+  operatorTokenFile: string;
+}
+
+/** The operator's ServiceAccount the server accepts by default (namespace svc-system, name svc-operator). */
+export const DEFAULT_OPERATOR_SERVICE_ACCOUNT = 'system:serviceaccount:svc-system:svc-operator';
+
 export interface Config {
   /** Production mode (NODE_ENV=production): no generated dev secrets, https-only secret-store addresses. */
   production: boolean;
@@ -51,6 +70,12 @@ export interface Config {
   listen: ListenAddress;
   /** Public base URL of the API/UI, used in links and by the auth component (SVC_PUBLIC_URL). */
   publicURL: string;
+  /**
+   * Further origins the auth component accepts requests from (its CSRF check). With SVC_PUBLIC_URL unset, the
+   * public URL is `http://localhost:<port>` and a browser may as well open `http://127.0.0.1:<port>` or
+   * `http://[::1]:<port>`: every loopback spelling of the listen port is trusted. Empty when SVC_PUBLIC_URL is set.
+   */
+  trustedOrigins: string[];
   /**
    * Admin kubeconfig of the management cluster (SVC_MGMT_KUBECONFIG): an absolute path, or `in-cluster` for the
    * Pod's ServiceAccount; unset = no cluster, /apps answer 503.
@@ -71,6 +96,7 @@ export interface Config {
    */
   outbound: OutboundPolicy;
   operator: OperatorConfig;
+  channel: ChannelConfig;
 }
 
 /** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
@@ -141,6 +167,11 @@ function expandHome(p: string): string {
   return p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
 }
 
+/** The origins of a local listener on `port`, one per loopback spelling (localhost, 127.0.0.1, [::1]). */
+export function loopbackOrigins(port: number): string[] {
+  return ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${port}`);
+}
+
 /** The data directory of the embedded default: SVC_DATA_DIR, else `.svc` under `cwd`. */
 export function dataDirOf(env: Record<string, string | undefined>, cwd: string): string {
   return resolve(cwd, expandHome(env['SVC_DATA_DIR'] || '.svc'));
@@ -172,6 +203,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
 
   const listen = address('SVC_LISTEN', env['SVC_LISTEN'] || undefined, ':3000');
   const publicURL = env['SVC_PUBLIC_URL'] || `http://localhost:${listen.port || 3000}`;
+  const trustedOrigins = env['SVC_PUBLIC_URL'] ? [] : loopbackOrigins(listen.port || 3000);
   if (!/^https?:\/\/[^\s/]+/.test(publicURL)) problems.push(`SVC_PUBLIC_URL "${publicURL}" must be an http(s) URL`);
 
   const mgmtSetting = env['SVC_MGMT_KUBECONFIG'];
@@ -215,6 +247,30 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     problems.push('SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
 
+  const operatorToken = env['SVC_OPERATOR_TOKEN'] || undefined;
+  if (operatorToken !== undefined && operatorToken.length < 32) {
+    problems.push('SVC_OPERATOR_TOKEN must be at least 32 characters');
+  }
+  const serviceAccounts = (env['SVC_OPERATOR_SERVICE_ACCOUNTS'] ?? DEFAULT_OPERATOR_SERVICE_ACCOUNT)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const sa of serviceAccounts) {
+    if (!/^system:serviceaccount:[a-z0-9-]+:[a-z0-9.-]+$/.test(sa)) {
+      problems.push(`SVC_OPERATOR_SERVICE_ACCOUNTS: "${sa}" must be system:serviceaccount:<namespace>:<name>`);
+    }
+  }
+  const serverURL = env['SVC_SERVER_URL'] || undefined;
+  if (serverURL !== undefined && !/^https?:\/\/[^\s/]+/.test(serverURL)) {
+    problems.push(`SVC_SERVER_URL "${serverURL}" must be an http(s) URL`);
+  }
+  const channel: ChannelConfig = {
+    operatorToken,
+    operatorServiceAccounts: serviceAccounts,
+    serverURL: serverURL?.replace(/\/+$/, ''),
+    operatorTokenFile: abs(expandHome(env['SVC_OPERATOR_TOKEN_FILE'] || `${SERVICE_ACCOUNT_DIR}/token`)),
+  };
+
   const leaderElect = parseBool(flags.leaderElect ?? true);
   if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
   const operator: OperatorConfig = {
@@ -240,6 +296,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     logLevel,
     listen,
     publicURL: publicURL.replace(/\/+$/, ''),
+    trustedOrigins,
     mgmtKubeconfig,
     database,
     credentialsKey: credentialsKey as Buffer,
@@ -248,5 +305,6 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     tagPollIntervalMs,
     outbound: { scope, requireHttps: production },
     operator,
+    channel,
   };
 }

@@ -5,16 +5,20 @@
  *
  * Request path: route match → 503 for /apps without a management cluster → authenticate (cookie or API key) →
  * session-only check → schema validation → handler (authorize with canI, domain operation, audit entry) → JSON.
+ * The operator's internal routes (`/internal/*`, `/api/v1/internal/*`) accept only the operator's credential.
  */
 
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Authenticator } from '../auth/authenticator.ts';
 import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } from '../auth/better-auth.ts';
+import { OperatorAuthenticator } from '../auth/operator-auth.ts';
 import type { Config } from '../config.ts';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.ts';
 import { orgNamespace } from '../core/names.ts';
-import { connect, type KubeConnection, managementSource } from '../kube/index.ts';
+import type { ServerChannel } from '../internal/channel.ts';
+import { LocalServerChannel } from '../internal/local-channel.ts';
+import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
@@ -32,6 +36,7 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { internalRoutes } from './routes/internal.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import type { ApiServices } from './services.ts';
 
@@ -53,6 +58,13 @@ export interface ApiServerDeps {
   digests?: DigestProbe;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's side of the operator's internal channel; `svc start` hands it to its operator (no HTTP). */
+    serverChannel: ServerChannel;
+  }
+}
+
 /** Request ids: the caller's X-Request-Id when it is sane, else a new UUID. */
 function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && /^[\w.:-]{1,128}$/.test(header) ? header : crypto.randomUUID();
@@ -65,11 +77,14 @@ function requestId(header: string | string[] | undefined): string {
 export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstance> {
   const { config, logger } = deps;
   const store = deps.store ?? openStore(config.database);
+  // One connection to the management cluster: the App cache, App writes and the TokenReviews of the internal routes.
   const mgmt = config.mgmtKubeconfig ? connectManagement(config.mgmtKubeconfig) : undefined;
   const kube = mgmt ? new KubeApps(mgmt.client, { cache: { logger } }) : undefined;
+  const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
     store,
+    audit,
     // The org exists once Better Auth stored it; a namespace that cannot be created now is created again with the
     // org's first App (KubeApps.create), so a failure here is logged rather than failing the sign-up flow.
     onOrganizationCreated: async ({ slug }) => {
@@ -88,7 +103,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     config,
     store,
     apiKeys,
-    audit: new AuditStore(store.db),
+    audit,
     bindings,
     authenticator: new Authenticator({
       db: store.db,
@@ -143,8 +158,34 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     },
   });
 
+  const channel = new LocalServerChannel(store.db, services.audit);
+  app.decorate('serverChannel', channel);
+  await internalRoutes(app, {
+    channel,
+    operators: new OperatorAuthenticator({
+      operatorToken: config.channel.operatorToken,
+      serviceAccounts: config.channel.operatorServiceAccounts,
+      // Verifies the operator's ServiceAccount tokens (TokenReview) on the management connection.
+      reviewToken: mgmt
+        ? (token) =>
+            reviewToken(mgmt.client, token).catch((err: unknown) => {
+              throw new UnavailableError('cannot verify the ServiceAccount token with the management cluster', {
+                cause: err,
+              });
+            })
+        : undefined,
+      users: services.authenticator,
+    }),
+  });
+
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async () => ({ status: 'ready' }));
+  // The server listens only once migrations ran (above), so readiness waits for the App cache alone: until its first
+  // list, /apps answers would each go to the apiserver and a slow or unreachable cluster would fail them.
+  app.get('/readyz', { schema: { hide: true } }, async () => {
+    if (kube && !kube.synced)
+      throw new UnavailableError('the App cache has not synced with the management cluster yet');
+    return { status: 'ready' };
+  });
   await mountAuthComponent(app, auth, config.publicURL);
 
   await app.register(

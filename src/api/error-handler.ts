@@ -2,10 +2,12 @@
  * The one place errors become HTTP responses: `{"error": "<message>"}` with the status of contract §7.
  * SvcErrors map through `httpStatusOf`; Fastify's own client errors (schema validation, malformed JSON, body limit,
  * media type) keep their 4xx status with a readable message naming the field; messages of unexpected errors are not
- * shown to callers (they may hold internals), they are logged instead.
+ * shown to callers (they may hold internals), they are logged instead. Every 5xx is logged with its whole cause
+ * chain (`describeError`: messages only, which never hold a secret by SvcError's contract), so an operator can tell
+ * why a request failed.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { httpStatusOf, SvcError } from '../core/errors.ts';
+import { describeError, httpStatusOf, SvcError } from '../core/errors.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -31,7 +33,7 @@ function describeIssue(context: string, issue: AjvIssue): string {
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (err instanceof SvcError) {
     const status = httpStatusOf(err);
-    if (status >= 500) request.log.warn({ code: err.code, msg: err.message }, 'request failed');
+    if (status >= 500) request.log.warn({ code: err.code, err: describeError(err) }, 'request failed');
     void reply.code(status).send({ error: err.message });
     return;
   }

@@ -1,7 +1,8 @@
 /**
  * The auth component (the platform app's half that svc serves under /api/auth/*): Better Auth with email and
  * password, and its organization plugin with teams. Orgs carry the roles owner, admin, contributor (alias member)
- * and viewer; creating an org creates its App namespace `org-<slug>` through the `onOrganizationCreated` hook.
+ * and viewer; creating an org creates its App namespace `org-<slug>` through the `onOrganizationCreated` hook, and
+ * every team it creates (an org's default team included) is audited as `team.create` (contract §6.4).
  * Better Auth shares svc's Kysely instance, so its tables live in the same database and migrate under the same lock.
  */
 import { APIError, type BetterAuthOptions, betterAuth } from 'better-auth';
@@ -12,6 +13,7 @@ import { adminAc, defaultStatements, memberAc, ownerAc } from 'better-auth/plugi
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import { orgNamespace } from '../core/names.ts';
+import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 
 const ac = createAccessControl(defaultStatements);
@@ -27,16 +29,20 @@ const roles = {
 export const AUTH_BASE_PATH = '/api/auth';
 
 export interface AuthComponentOptions {
-  config: Pick<Config, 'publicURL' | 'authSecret' | 'sessionCookieName' | 'production'>;
+  config: Pick<Config, 'publicURL' | 'trustedOrigins' | 'authSecret' | 'sessionCookieName' | 'production'>;
   store: Store;
   /** Called after an org is created, with its slug; creates the org's namespace. A throw is logged by Better Auth. */
   onOrganizationCreated?: (org: { id: string; slug: string }) => Promise<void>;
+  /** Where `team.create` is recorded; without it (schema migration only) nothing is audited. */
+  audit?: AuditStore;
 }
 
-function authOptions({ config, store, onOrganizationCreated }: AuthComponentOptions) {
+function authOptions({ config, store, onOrganizationCreated, audit }: AuthComponentOptions) {
   return {
     appName: 'svc',
     baseURL: config.publicURL,
+    // Better Auth always trusts baseURL's origin; these are the other loopback spellings of a local default.
+    trustedOrigins: config.trustedOrigins,
     basePath: AUTH_BASE_PATH,
     secret: config.authSecret,
     database: {
@@ -67,6 +73,19 @@ function authOptions({ config, store, onOrganizationCreated }: AuthComponentOpti
           },
           afterCreateOrganization: async ({ organization: org }) => {
             await onOrganizationCreated?.({ id: org.id, slug: org.slug });
+          },
+          // Runs for teams created through the API and for the default team of a new org. A failed write fails the
+          // request (the team exists, but the caller learns that something went wrong) rather than going unaudited
+          // silently.
+          afterCreateTeam: async ({ team, user, organization: org }) => {
+            await audit?.record({
+              orgId: org.id,
+              userId: user?.id ?? '',
+              action: 'team.create',
+              resourceType: 'team',
+              resourceId: team.id,
+              resourceName: team.name,
+            });
           },
         },
       }),

@@ -32,7 +32,7 @@ withOperatorFlags(
 ).action(async (flags: OperatorFlags) => {
   const { config, logger } = boot(flags, 'start');
   const server = await runServer(config, logger);
-  const operator = config.mgmtKubeconfig ? await runOperator(config, logger) : undefined;
+  const operator = config.mgmtKubeconfig ? await runOperator(config, logger, server.channel) : undefined;
   if (!operator) logger.warn('SVC_MGMT_KUBECONFIG is unset: the operator is not running and /api/v1/apps answers 503');
   stopOnSignals(logger, async () => {
     await operator?.stop();

@@ -16,13 +16,16 @@ export const APP_SHORT_NAME = 'app';
 export const MANAGED_LABEL = 'cd.svc.space/app';
 
 /** A string restricted to the given values; rendered as `enum` in JSON Schema and the CRD. */
-function StringEnum<const T extends readonly string[]>(values: T, options: { default?: T[number] } = {}) {
+function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description: string },
+) {
   return Type.Unsafe<T[number]>(Type.String({ enum: [...values], ...options }));
 }
 
 /** A map of string to string (rendered as `additionalProperties: {type: string}` in the CRD). */
-function StringMap() {
-  return Type.Record(Type.String(), Type.String());
+function StringMap(description: string) {
+  return Type.Record(Type.String(), Type.String(), { description });
 }
 
 const closed = { additionalProperties: false } as const;
@@ -49,157 +52,251 @@ export const CONDITION_TYPES = ['Ready', 'SyncError', 'Stalled'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 
-const Timestamp = () => Type.String({ format: 'date-time' });
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 export const HelmOptionsSchema = Type.Object(
   {
-    valuesFile: Type.Optional(Type.String()),
-    releaseName: Type.Optional(Type.String({ description: 'defaults to the app name' })),
-    namespace: Type.Optional(Type.String()),
-    inlineValues: Type.Optional(StringMap()),
+    valuesFile: Type.Optional(
+      Type.String({ description: 'Values file passed to `helm template`, relative to the source path.' }),
+    ),
+    releaseName: Type.Optional(Type.String({ description: 'Helm release name; defaults to the App name.' })),
+    namespace: Type.Optional(
+      Type.String({ description: 'Namespace the chart is rendered for; defaults to the destination namespace.' }),
+    ),
+    inlineValues: Type.Optional(StringMap('Values passed as `--set-string key=value`, over the values file.')),
   },
-  closed,
+  { ...closed, description: 'Helm rendering options (used when the source path holds a chart).' },
 );
 
 export const KustomizeOptionsSchema = Type.Object(
   {
-    images: Type.Optional(Type.Array(Type.String({ description: 'newName=newTag' }))),
-    namePrefix: Type.Optional(Type.String()),
-    components: Type.Optional(Type.Array(Type.String())),
+    images: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Image overrides as `kustomize edit set image` takes them, e.g. `web=registry.example.com/web:2`.',
+      }),
+    ),
+    namePrefix: Type.Optional(Type.String({ description: 'Prefix added to the name of every rendered object.' })),
+    components: Type.Optional(
+      Type.Array(Type.String(), { description: 'Kustomize components to include, relative to the source path.' }),
+    ),
   },
-  closed,
+  { ...closed, description: 'Kustomize rendering options (used when the source path holds a kustomization).' },
 );
 
 export const GitSourceSchema = Type.Object(
   {
-    repoURL: Type.String({ minLength: 1 }),
-    branch: Type.Optional(Type.String({ default: 'main', minLength: 1 })),
-    path: Type.Optional(Type.String({ default: '.' })),
-    manifestType: Type.Optional(StringEnum(MANIFEST_TYPES, { default: 'Auto' })),
+    repoURL: Type.String({
+      minLength: 1,
+      description: 'URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused).',
+    }),
+    branch: Type.Optional(
+      Type.String({ default: 'main', minLength: 1, description: 'Branch whose head is deployed.' }),
+    ),
+    path: Type.Optional(
+      Type.String({ default: '.', description: 'Directory of the manifests inside the repository.' }),
+    ),
+    manifestType: Type.Optional(
+      StringEnum(MANIFEST_TYPES, {
+        default: 'Auto',
+        description:
+          'How the path is rendered. Auto: a kustomization file means Kustomize, a Chart.yaml means Helm, else Raw (.yaml, .yml and .json files).',
+      }),
+    ),
     helm: Type.Optional(HelmOptionsSchema),
     kustomize: Type.Optional(KustomizeOptionsSchema),
-    substitution: Type.Optional(StringMap()),
+    substitution: Type.Optional(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the description names the literal `${NAME}` syntax.
+      StringMap('Variables replacing `${NAME}` in every string of the rendered objects, after rendering.'),
+    ),
   },
-  closed,
+  { ...closed, description: 'Manifests from a Git repository (required when type is Git).' },
 );
 
-export const SecretKeyRefSchema = Type.Object({ name: Type.String(), key: Type.String() }, closed);
-export const StoreRefSchema = Type.Object({ id: Type.String(), path: Type.String(), key: Type.String() }, closed);
+export const SecretKeyRefSchema = Type.Object(
+  {
+    name: Type.String({ description: 'Name of a Secret in the destination namespace.' }),
+    key: Type.String({ description: 'Key inside that Secret.' }),
+  },
+  { ...closed, description: 'Takes the value from a key of an existing Secret.' },
+);
+export const StoreRefSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Id of a registered secret store.' }),
+    path: Type.String({ description: 'Path of the secret inside the store.' }),
+    key: Type.String({ description: 'Key inside that secret.' }),
+  },
+  { ...closed, description: 'Takes the value from a registered secret store.' },
+);
 
 export const EnvVarSchema = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
-    value: Type.Optional(Type.String()),
+    name: Type.String({ minLength: 1, description: 'Name of the environment variable.' }),
+    value: Type.Optional(Type.String({ description: 'Literal value.' })),
     secretRef: Type.Optional(SecretKeyRefSchema),
     store: Type.Optional(StoreRefSchema),
   },
-  closed,
+  { ...closed, description: 'One environment variable: a literal value, a Secret key, or a secret-store value.' },
 );
 
-const ResourceList = () =>
-  Type.Object({ cpu: Type.Optional(Type.String()), memory: Type.Optional(Type.String()) }, closed);
+const ResourceList = (description: string) =>
+  Type.Object(
+    {
+      cpu: Type.Optional(Type.String({ description: 'CPU quantity, e.g. 100m.' })),
+      memory: Type.Optional(Type.String({ description: 'Memory quantity, e.g. 128Mi.' })),
+    },
+    { ...closed, description },
+  );
 
 export const WorkloadSchema = Type.Object(
   {
-    port: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 65535, default: 80 })),
-    replicas: Type.Optional(Type.Integer({ format: 'int32', minimum: 0, default: 1 })),
-    env: Type.Optional(Type.Array(EnvVarSchema)),
+    port: Type.Optional(
+      Type.Integer({ format: 'int32', minimum: 1, maximum: 65535, default: 80, description: 'Container port.' }),
+    ),
+    replicas: Type.Optional(
+      Type.Integer({ format: 'int32', minimum: 0, default: 1, description: 'Number of Pods of the Deployment.' }),
+    ),
+    env: Type.Optional(Type.Array(EnvVarSchema, { description: 'Environment variables of the container.' })),
     resources: Type.Optional(
       Type.Object(
-        { requests: Type.Optional(ResourceList()), limits: Type.Optional(ResourceList()) },
-        { ...closed, default: { requests: { cpu: '100m', memory: '128Mi' } } },
+        {
+          requests: Type.Optional(ResourceList('Resources the container requests.')),
+          limits: Type.Optional(ResourceList('Resource limits of the container.')),
+        },
+        {
+          ...closed,
+          default: { requests: { cpu: '100m', memory: '128Mi' } },
+          description: 'Container resources; by default requests of 100m CPU and 128Mi memory.',
+        },
       ),
     ),
     probe: Type.Optional(
       Type.Object(
         {
-          disabled: Type.Optional(Type.Boolean()),
-          path: Type.Optional(Type.String({ description: 'switches to an HTTP GET probe' })),
-          initialDelaySeconds: Type.Optional(Type.Integer({ format: 'int32', minimum: 0 })),
-          periodSeconds: Type.Optional(Type.Integer({ format: 'int32', minimum: 1 })),
-          failureThreshold: Type.Optional(Type.Integer({ format: 'int32', minimum: 1 })),
+          disabled: Type.Optional(Type.Boolean({ description: 'No readiness or liveness probe.' })),
+          path: Type.Optional(Type.String({ description: 'Switches to an HTTP GET probe of this path.' })),
+          initialDelaySeconds: Type.Optional(
+            Type.Integer({ format: 'int32', minimum: 0, description: 'Seconds before the first probe.' }),
+          ),
+          periodSeconds: Type.Optional(
+            Type.Integer({ format: 'int32', minimum: 1, description: 'Seconds between probes.' }),
+          ),
+          failureThreshold: Type.Optional(
+            Type.Integer({
+              format: 'int32',
+              minimum: 1,
+              description: 'Failed probes before the container counts as failed.',
+            }),
+          ),
         },
-        closed,
+        { ...closed, description: 'Container probe; by default a TCP probe on the port.' },
       ),
     ),
   },
-  closed,
+  { ...closed, description: 'The Deployment and Service rendered for the image.' },
 );
 
 export const ImageSourceSchema = Type.Object(
   {
-    registryRef: Type.Optional(Type.String()),
-    repository: Type.String({ minLength: 1 }),
-    tag: Type.String({ minLength: 1 }),
-    tagPolicy: Type.Optional(StringEnum(TAG_POLICIES, { default: 'Pinned' })),
-    pullSecretRef: Type.Optional(Type.String()),
+    registryRef: Type.Optional(
+      Type.String({
+        description: 'Name of a registered registry credential; the repository is then relative to its host.',
+      }),
+    ),
+    repository: Type.String({ minLength: 1, description: 'Image repository, e.g. registry.example.com/team/web.' }),
+    tag: Type.String({ minLength: 1, description: 'Image tag to deploy.' }),
+    tagPolicy: Type.Optional(
+      StringEnum(TAG_POLICIES, {
+        default: 'Pinned',
+        description: 'Pinned: the tag is resolved once per sync. Follow: redeploys when the tag moves to a new digest.',
+      }),
+    ),
+    pullSecretRef: Type.Optional(Type.String({ description: 'Image pull Secret in the destination namespace.' })),
     workload: Type.Optional(WorkloadSchema),
     ingress: Type.Optional(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ default: false })),
-          host: Type.Optional(Type.String()),
-          tlsSecretRef: Type.Optional(Type.String()),
+          enabled: Type.Optional(Type.Boolean({ default: false, description: 'Render an Ingress.' })),
+          host: Type.Optional(Type.String({ description: 'Host name the Ingress serves.' })),
+          tlsSecretRef: Type.Optional(Type.String({ description: 'TLS Secret of the Ingress.' })),
         },
-        closed,
+        { ...closed, description: 'Optional Ingress in front of the Service.' },
       ),
     ),
     autoscaling: Type.Optional(
       Type.Object(
         {
-          enabled: Type.Optional(Type.Boolean({ default: false })),
-          min: Type.Optional(Type.Integer({ format: 'int32', minimum: 1 })),
-          max: Type.Optional(Type.Integer({ format: 'int32', minimum: 1 })),
-          cpuPercent: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 100 })),
+          enabled: Type.Optional(Type.Boolean({ default: false, description: 'Render a HorizontalPodAutoscaler.' })),
+          min: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, description: 'Fewest replicas.' })),
+          max: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, description: 'Most replicas.' })),
+          cpuPercent: Type.Optional(
+            Type.Integer({ format: 'int32', minimum: 1, maximum: 100, description: 'Target CPU utilisation.' }),
+          ),
         },
-        closed,
+        { ...closed, description: 'Optional autoscaler; while enabled, scale requests are refused.' },
       ),
     ),
   },
-  closed,
+  { ...closed, description: 'A container image deployed as a workload (required when type is Image).' },
 );
 
 export const HelmChartSourceSchema = Type.Object(
   {
-    repoURL: Type.String(),
-    chart: Type.String(),
-    version: Type.Optional(Type.String()),
-    values: Type.Optional(Type.String({ description: 'values YAML' })),
+    repoURL: Type.String({ description: 'URL of the Helm chart repository.' }),
+    chart: Type.String({ description: 'Chart name.' }),
+    version: Type.Optional(Type.String({ description: 'Chart version.' })),
+    values: Type.Optional(Type.String({ description: 'Values as YAML text.' })),
   },
-  closed,
+  { ...closed, description: 'A chart from a Helm repository (not supported yet: the App fails to sync).' },
 );
 
-export const CatalogSourceSchema = Type.Object({ template: Type.String(), params: Type.Optional(StringMap()) }, closed);
+export const CatalogSourceSchema = Type.Object(
+  {
+    template: Type.String({ description: 'Name of the catalog template.' }),
+    params: Type.Optional(StringMap('Template parameters.')),
+  },
+  { ...closed, description: 'An entry of the service catalog (not supported yet: the App fails to sync).' },
+);
 
 export const SourceSchema = Type.Object(
   {
-    type: StringEnum(SOURCE_TYPES),
+    type: StringEnum(SOURCE_TYPES, { description: 'Kind of source; the block of the same name must be set.' }),
     git: Type.Optional(GitSourceSchema),
     image: Type.Optional(ImageSourceSchema),
     helmChart: Type.Optional(HelmChartSourceSchema),
     catalog: Type.Optional(CatalogSourceSchema),
   },
-  closed,
+  { ...closed, description: 'What to deploy.' },
 );
 
 export const DestinationSchema = Type.Object(
   {
-    namespace: Type.String({ minLength: 1 }),
+    namespace: Type.String({ minLength: 1, description: 'Namespace the objects are applied to (created if missing).' }),
     cluster: Type.Optional(
-      Type.String({ default: '', description: 'registered cluster name; empty = management cluster' }),
+      Type.String({ default: '', description: 'Registered cluster name; empty means the management cluster.' }),
     ),
   },
-  closed,
+  { ...closed, description: 'Where to deploy.' },
 );
 
 export const SyncPolicySchema = Type.Object(
   {
-    automated: Type.Optional(Type.Boolean({ default: false })),
-    prune: Type.Optional(Type.Boolean({ default: false })),
-    selfHeal: Type.Optional(Type.Boolean({ default: false })),
-    requiresApproval: Type.Optional(Type.Boolean({ default: false })),
+    automated: Type.Optional(
+      Type.Boolean({ default: false, description: 'Sync whenever the upstream revision or the spec changes.' }),
+    ),
+    prune: Type.Optional(
+      Type.Boolean({ default: false, description: 'Delete objects of this App that left the rendered set.' }),
+    ),
+    selfHeal: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Reapply when live objects drift from the rendered set (declared; not acted on yet).',
+      }),
+    ),
+    requiresApproval: Type.Optional(
+      Type.Boolean({ default: false, description: 'Hold each sync (phase Held) until it is approved.' }),
+    ),
   },
-  closed,
+  { ...closed, description: 'When and how the App syncs.' },
 );
 
 export const NotificationsSchema = Type.Object(
@@ -207,37 +304,43 @@ export const NotificationsSchema = Type.Object(
     chat: Type.Optional(
       Type.Object(
         {
-          webhookURL: Type.String(),
-          onSyncSuccess: Type.Optional(Type.Boolean({ default: false })),
-          onSyncFailure: Type.Optional(Type.Boolean({ default: false })),
-          onHealthDegraded: Type.Optional(Type.Boolean({ default: false })),
+          webhookURL: Type.String({ description: 'Incoming chat webhook URL the messages are posted to.' }),
+          onSyncSuccess: Type.Optional(Type.Boolean({ default: false, description: 'Post when a sync succeeds.' })),
+          onSyncFailure: Type.Optional(Type.Boolean({ default: false, description: 'Post when a sync fails.' })),
+          onHealthDegraded: Type.Optional(
+            Type.Boolean({ default: false, description: 'Post when the health becomes Degraded.' }),
+          ),
         },
-        closed,
+        { ...closed, description: 'Chat messages about this App.' },
       ),
     ),
   },
-  closed,
+  { ...closed, description: 'Notifications about this App.' },
 );
 
 export const WebhookSchema = Type.Object(
   {
-    enabled: Type.Optional(Type.Boolean({ default: false })),
+    enabled: Type.Optional(
+      Type.Boolean({ default: false, description: 'Push events of the source repository sync this App.' }),
+    ),
     secretRef: Type.Optional(
-      Type.String({ description: 'Secret in the App namespace whose key `secret` signs pushes' }),
+      Type.String({ description: 'Secret in the App namespace whose key `secret` signs or carries push events.' }),
     ),
   },
-  closed,
+  { ...closed, description: 'Push events (webhooks) of the Git host.' },
 );
 
 export const OperationSchema = Type.Object(
   {
-    kind: StringEnum(OPERATION_KINDS),
-    initiatedAt: Timestamp(),
-    id: Type.Optional(Type.String()),
-    revision: Type.Optional(Type.String()),
-    triggeredBy: Type.Optional(Type.String()),
+    kind: StringEnum(OPERATION_KINDS, { description: 'What to do.' }),
+    initiatedAt: Timestamp('When it was requested; a new value means a new request.'),
+    id: Type.Optional(Type.String({ description: 'Correlation id, echoed in status.operationState.' })),
+    revision: Type.Optional(Type.String({ description: 'Target revision (Rollback, Deploy, Approve).' })),
+    triggeredBy: Type.Optional(
+      Type.String({ description: 'Who asked: a user id, or webhook:gitA / webhook:gitB for push events.' }),
+    ),
   },
-  closed,
+  { ...closed, description: 'A requested operation; written by the API and the push receiver, run by the operator.' },
 );
 
 export const AppSpecSchema = Type.Object(
@@ -245,50 +348,52 @@ export const AppSpecSchema = Type.Object(
     source: SourceSchema,
     destination: DestinationSchema,
     syncPolicy: Type.Optional(SyncPolicySchema),
-    freeze: Type.Optional(Type.Boolean({ default: false })),
+    freeze: Type.Optional(
+      Type.Boolean({ default: false, description: 'Hold every sync and operation; health still updates.' }),
+    ),
     notifications: Type.Optional(NotificationsSchema),
     webhook: Type.Optional(WebhookSchema),
     operation: Type.Optional(OperationSchema),
   },
-  closed,
+  { ...closed, description: 'The desired state of the App.' },
 );
 
 export const OperationStateSchema = Type.Object(
   {
-    kind: StringEnum(OPERATION_KINDS),
-    initiatedAt: Type.Optional(Timestamp()),
-    id: Type.Optional(Type.String()),
-    phase: StringEnum(OPERATION_PHASES),
-    revision: Type.Optional(Type.String()),
-    finishedAt: Type.Optional(Timestamp()),
-    message: Type.Optional(Type.String()),
-    triggeredBy: Type.Optional(Type.String()),
+    kind: StringEnum(OPERATION_KINDS, { description: 'Kind of the operation.' }),
+    initiatedAt: Type.Optional(Timestamp('initiatedAt of the operation.')),
+    id: Type.Optional(Type.String({ description: 'Id of the operation (spec.operation.id).' })),
+    phase: StringEnum(OPERATION_PHASES, { description: 'Running, Succeeded, Failed or Held.' }),
+    revision: Type.Optional(Type.String({ description: 'Revision applied, or staged while Held.' })),
+    finishedAt: Type.Optional(Timestamp('When the operation ended.')),
+    message: Type.Optional(Type.String({ description: 'What happened, or why it is held or failed.' })),
+    triggeredBy: Type.Optional(Type.String({ description: 'triggeredBy of the operation.' })),
   },
-  closed,
+  { ...closed, description: 'The last operation the operator picked up.' },
 );
 
 export const ResourceStatusSchema = Type.Object(
   {
-    apiVersion: Type.String(),
-    kind: Type.String(),
-    name: Type.String(),
-    namespace: Type.Optional(Type.String()),
-    syncStatus: StringEnum(SYNC_STATUSES),
-    healthStatus: StringEnum(HEALTH_STATUSES),
-    message: Type.Optional(Type.String()),
+    apiVersion: Type.String({ description: 'apiVersion of the object.' }),
+    kind: Type.String({ description: 'Kind of the object.' }),
+    name: Type.String({ description: 'Name of the object.' }),
+    namespace: Type.Optional(Type.String({ description: 'Namespace of the object; empty for cluster-scoped kinds.' })),
+    syncStatus: StringEnum(SYNC_STATUSES, { description: 'Whether the object was applied as rendered.' }),
+    healthStatus: StringEnum(HEALTH_STATUSES, { description: 'Health of the object.' }),
+    message: Type.Optional(Type.String({ description: 'Why it is not healthy, when it is not.' })),
   },
-  closed,
+  { ...closed, description: 'One rendered object.' },
 );
 
 export const ConditionSchema = Type.Object(
   {
-    type: StringEnum(CONDITION_TYPES),
-    status: StringEnum(CONDITION_STATUSES),
-    reason: Type.Optional(Type.String()),
-    message: Type.Optional(Type.String()),
-    lastTransitionTime: Type.Optional(Timestamp()),
+    type: StringEnum(CONDITION_TYPES, { description: 'Ready, SyncError, or Stalled.' }),
+    status: StringEnum(CONDITION_STATUSES, { description: 'True, False or Unknown.' }),
+    reason: Type.Optional(Type.String({ description: 'One-word reason, CamelCase.' })),
+    message: Type.Optional(Type.String({ description: 'Human-readable details.' })),
+    lastTransitionTime: Type.Optional(Timestamp('When status last changed.')),
   },
-  closed,
+  { ...closed, description: 'A condition of the App.' },
 );
 
 /**
@@ -305,25 +410,46 @@ export const InventoryEntrySchema = Type.Object(
     }),
     v: Type.String({ minLength: 1, description: 'The API version the object was applied with (e.g. v1).' }),
   },
-  closed,
+  { ...closed, description: 'An object the App applied and still owns.' },
 );
 
 export const AppStatusSchema = Type.Object(
   {
-    syncStatus: Type.Optional(StringEnum(SYNC_STATUSES)),
-    healthStatus: Type.Optional(StringEnum(HEALTH_STATUSES)),
-    healthReason: Type.Optional(Type.String()),
-    lastSyncAt: Type.Optional(Timestamp()),
-    revision: Type.Optional(Type.String()),
-    observedRevision: Type.Optional(Type.String()),
-    previousRevisions: Type.Optional(Type.Array(Type.String())),
-    objectHash: Type.Optional(Type.String()),
-    url: Type.Optional(Type.String()),
+    syncStatus: Type.Optional(
+      StringEnum(SYNC_STATUSES, { description: 'Whether the live objects match the rendered source.' }),
+    ),
+    healthStatus: Type.Optional(StringEnum(HEALTH_STATUSES, { description: 'Worst health of the objects.' })),
+    healthReason: Type.Optional(
+      Type.String({ description: 'Why the health is not Healthy, e.g. the first failing workload.' }),
+    ),
+    lastSyncAt: Type.Optional(Timestamp('Time of the last successful apply.')),
+    revision: Type.Optional(
+      Type.String({
+        description: 'Last applied revision (commit SHA or image digest); moves only on a successful apply.',
+      }),
+    ),
+    observedRevision: Type.Optional(Type.String({ description: 'Newest revision seen upstream (branch head).' })),
+    previousRevisions: Type.Optional(
+      Type.Array(Type.String(), { description: 'Earlier applied revisions, newest first (at most 50).' }),
+    ),
+    objectHash: Type.Optional(Type.String({ description: 'SHA-256 of the last applied rendered set.' })),
+    url: Type.Optional(
+      Type.String({ description: 'URL of the App (contract field; not written by this operator yet).' }),
+    ),
     operationState: Type.Optional(OperationStateSchema),
-    resources: Type.Optional(Type.Array(ResourceStatusSchema)),
-    conditions: Type.Optional(Type.Array(ConditionSchema)),
+    resources: Type.Optional(
+      Type.Array(ResourceStatusSchema, { description: 'The rendered objects and their state.' }),
+    ),
+    conditions: Type.Optional(
+      Type.Array(ConditionSchema, {
+        description:
+          'Conditions Ready and SyncError, and Stalled while the spec cannot work (not retried until it changes).',
+      }),
+    ),
     /** Beyond the contract: the generation the operator last reconciled. */
-    observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
+    observedGeneration: Type.Optional(
+      Type.Integer({ format: 'int64', description: 'metadata.generation the operator last reconciled.' }),
+    ),
     /**
      * Beyond the contract, superseded by `inventory`: every `apiVersion/Kind` the App applied, as written by releases
      * before the inventory. Read once to build the inventory, then removed.
@@ -342,7 +468,7 @@ export const AppStatusSchema = Type.Object(
       }),
     ),
   },
-  closed,
+  { ...closed, description: 'What the operator observed and did, written only by the operator.' },
 );
 
 export type AppSpec = Static<typeof AppSpecSchema>;

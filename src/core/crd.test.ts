@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildAppCrd, renderAppCrdYaml } from './crd.ts';
+import { APP_CATEGORY, buildAppCrd, renderAppCrdYaml } from './crd.ts';
 
 const checkedIn = readFileSync(new URL('../../deploy/crds/apps.cd.svc.space.yaml', import.meta.url), 'utf8');
 
@@ -27,7 +27,12 @@ describe('App CRD', () => {
     const crd = parse(checkedIn);
     expect(crd.metadata.name).toBe('apps.cd.svc.space');
     expect(crd.spec.group).toBe('cd.svc.space');
-    expect(crd.spec.names).toMatchObject({ kind: 'App', plural: 'apps', shortNames: ['app'] });
+    expect(crd.spec.names).toMatchObject({
+      kind: 'App',
+      plural: 'apps',
+      shortNames: ['app'],
+      categories: [APP_CATEGORY],
+    });
     const [version] = crd.spec.versions;
     expect(version.name).toBe('v1alpha1');
     expect(version.subresources).toEqual({ status: {} });
@@ -62,6 +67,28 @@ describe('App CRD', () => {
     expect(image.properties.workload.properties.resources.default).toEqual({
       requests: { cpu: '100m', memory: '128Mi' },
     });
+  });
+
+  it('describes every field but metadata, whose schema the apiserver owns (kubectl explain shows each one)', () => {
+    const root = (buildAppCrd() as any).spec.versions[0].schema.openAPIV3Schema;
+    const undescribed: string[] = [];
+    let fields = 0;
+    const walk = (schema: any, path: string) => {
+      for (const [name, child] of Object.entries<any>(schema.properties ?? {})) {
+        if (path === '' && name === 'metadata') continue;
+        fields++;
+        if (typeof child.description !== 'string' || child.description.trim() === '')
+          undescribed.push(`${path}${name}`);
+        walk(child, `${path}${name}.`);
+      }
+      if (schema.items) walk(schema.items, `${path.replace(/\.$/, '')}[].`);
+      if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+        walk(schema.additionalProperties, `${path.replace(/\.$/, '')}{}.`);
+      }
+    };
+    walk(root, '');
+    expect(fields).toBeGreaterThan(100);
+    expect(undescribed).toEqual([]);
   });
 
   it('uses only structural-schema keywords', () => {

@@ -18,6 +18,13 @@ import {
 type JsonSchema = Record<string, unknown>;
 
 /**
+ * The CRD's category (`kubectl get svc-cd` lists every svc resource). kubectl resolves categories before short
+ * names, so a category must never equal a built-in resource name or short name: the earlier `svc` made
+ * `kubectl get svc` list Apps instead of Services. An integration test checks this against a real apiserver.
+ */
+export const APP_CATEGORY = 'svc-cd';
+
+/**
  * Turns a JSON Schema produced by TypeBox into a Kubernetes structural schema: string-keyed records become
  * `additionalProperties`, closed objects drop `additionalProperties: false` (the apiserver prunes unknown fields
  * instead of rejecting them), and TypeBox's own keys are removed.
@@ -59,7 +66,7 @@ export function buildAppCrd(): JsonSchema {
         plural: APP_PLURAL,
         singular: APP_SINGULAR,
         shortNames: [APP_SHORT_NAME],
-        categories: ['svc'],
+        categories: [APP_CATEGORY],
       },
       versions: [
         {
@@ -79,8 +86,9 @@ export function buildAppCrd(): JsonSchema {
               description: 'An App deploys one source (Git manifests or a container image) to one destination.',
               required: ['spec'],
               properties: {
-                apiVersion: { type: 'string' },
-                kind: { type: 'string' },
+                apiVersion: { type: 'string', description: `${APP_GROUP}/${APP_VERSION}` },
+                kind: { type: 'string', description: APP_KIND },
+                // The apiserver refuses anything beside `type` here (metadata's schema is its own).
                 metadata: { type: 'object' },
                 spec: toStructural(AppSpecSchema),
                 status: toStructural(AppStatusSchema),

@@ -1,6 +1,7 @@
 /** Kubernetes access: connection factory, REST client, errors, discovery, objects, informers, leader election. */
 export { KubeClient, type RequestOptions } from './client.ts';
 export { type ConnectSource, clusterConfig, connect, type KubeConnection, managementSource } from './connect.ts';
+export { TokenFile } from './credentials.ts';
 export { apiPrefix, Discovery, type ResourceInfo } from './discovery.ts';
 export {
   CredentialError,
@@ -26,3 +27,4 @@ export { type ClusterConfig, type KubeconfigOptions, loadKubeconfigFile, parseKu
 export { type LeaderElectionOptions, LeaderElector, microTime } from './leader.ts';
 export { type AnyObject, FIELD_MANAGER, ObjectClient, type ObjectRef } from './objects.ts';
 export { compareVersions } from './resource-version.ts';
+export { reviewToken, type TokenReviewResult } from './token-review.ts';

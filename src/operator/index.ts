@@ -10,6 +10,9 @@ import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, InputError, UnavailableError } from '../core/errors.ts';
 import { RepoCache } from '../git/index.ts';
+import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
+import type { ServerChannel } from '../internal/channel.ts';
+import { httpChannelFromConfig } from '../internal/http-channel.ts';
 import { connect, LeaderElector, managementSource } from '../kube/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
@@ -37,6 +40,13 @@ export interface OperatorOptions {
   tools?: ToolPaths;
   rateLimit?: { burst: number; perMinute: number };
   workers?: number;
+  /**
+   * The server (svc start passes its own, in process). Without it, the HTTP channel of `config.channel` when
+   * configured (SVC_SERVER_URL and a credential); else none, and push deliveries are not audited (logged once).
+   */
+  serverChannel?: ServerChannel;
+  /** Retries of the audit relay (tests shorten them). */
+  auditRetry?: AuditRelayOptions;
 }
 
 /** A started operator. */
@@ -110,9 +120,16 @@ export async function startOperator(
     ...(options.workers ? { workers: options.workers } : {}),
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
+  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
+  if (configured?.missing) {
+    log.warn(`no channel to the server: push deliveries will not be audited (set ${configured.missing})`);
+  }
+  const serverChannel = options.serverChannel ?? configured?.channel;
+  const audit = serverChannel ? new AuditRelay(serverChannel, log, options.auditRetry) : undefined;
   const receiver = new PushReceiver({
     mgmt,
     logger: log,
+    ...(audit ? { audit } : {}),
     cachedApps: () => controller.apps(),
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
@@ -174,6 +191,7 @@ export async function startOperator(
     await controller?.stop();
     await live.stop();
     await Promise.all(Object.values(servers).map(close));
+    await audit?.drain();
     log.info('operator stopped');
   };
   return {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describeWith, type Requirement } from '../../test/harness/requirements.ts';
 import { execFile } from '../git/exec.ts';
 import { findTool, type KubeObject, ManifestError, renderGitSource, type ToolPaths } from './index.ts';
 
@@ -10,13 +11,17 @@ const tools: ToolPaths = {
   ...(process.env['SVC_KUSTOMIZE_BIN'] ? { kustomize: process.env['SVC_KUSTOMIZE_BIN'] } : {}),
   ...(process.env['SVC_HELM_BIN'] ? { helm: process.env['SVC_HELM_BIN'] } : {}),
 };
-const runs = async (bin: string) =>
-  execFile(bin, ['version']).then(
-    () => true,
-    () => false,
+/** A renderer binary as a test requirement: missing when `<bin> version` does not run. */
+async function toolRequirement(tool: 'kustomize' | 'helm'): Promise<Requirement> {
+  const bin = findTool(tool, tools);
+  const missing = await execFile(bin, ['version']).then(
+    () => undefined,
+    () => `\`${bin} version\` does not run (\`npm test\` installs it; alone: bash scripts/build-binaries.sh ${tool})`,
   );
-const haveKustomize = await runs(findTool('kustomize', tools));
-const haveHelm = await runs(findTool('helm', tools));
+  return { what: tool, missing };
+}
+const kustomize = await toolRequirement('kustomize');
+const helm = await toolRequirement('helm');
 
 const dirs: string[] = [];
 async function tree(files: Record<string, string>): Promise<string> {
@@ -98,7 +103,7 @@ describe('raw', () => {
   });
 });
 
-describe.skipIf(!haveKustomize)('kustomize', () => {
+describeWith(kustomize)('kustomize', () => {
   it('detects a kustomization and applies images, namePrefix and components', async () => {
     const root = await tree({
       'base/kustomization.yaml': 'resources: [deploy.yaml]\n',
@@ -135,7 +140,7 @@ describe.skipIf(!haveKustomize)('kustomize', () => {
   });
 });
 
-describe.skipIf(!haveHelm)('helm', () => {
+describeWith(helm)('helm', () => {
   it('renders a chart with release name, namespace, values file and inline values', async () => {
     const root = await tree({
       'chart/Chart.yaml': 'apiVersion: v2\nname: demo\nversion: 0.1.0\n',

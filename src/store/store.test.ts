@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
 import { createPostgresDatabase } from '../../test/harness/postgres.ts';
+import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
 import { openStore, type Store } from './database.ts';
 import { migrateStore } from './migrations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
-
-const pgURL = process.env['SVC_TEST_POSTGRES_URL'];
+import { inTransaction } from './transaction.ts';
 
 /** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
 async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
@@ -26,7 +27,7 @@ async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: Dat
 }
 
 for (const kind of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(kind === 'postgres' && !pgURL)(`store on ${kind}`, () => {
+  (kind === 'postgres' ? describeWith(postgresRequirement()) : describe)(`store on ${kind}`, () => {
     let store: Store;
     let drop: () => Promise<void>;
 
@@ -116,6 +117,41 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect((await audit.list('ob', 50, 0)).map((e) => e.action)).toEqual(['app.create']);
       await expect(store.db.updateTable('audit_log').set({ action: 'x' }).execute()).rejects.toThrow();
       await expect(store.db.deleteFrom('audit_log').execute()).rejects.toThrow();
+    });
+
+    it('writes a key and its audit entry together: a failed audit write leaves no key', async () => {
+      const input = {
+        userId: 'tx-user',
+        orgId: 'o1',
+        name: 'tx',
+        role: 'read',
+        scope: 'org',
+        scopeId: '',
+        expiresDays: 0,
+      };
+      const mintAudited = () =>
+        inTransaction(store.db, async (tx) => {
+          const { record } = await tx.apiKeys.create(input);
+          await tx.audit.record({
+            orgId: 'o1',
+            userId: 'tx-user',
+            action: 'apikey.create',
+            resourceType: 'apikey',
+            resourceName: record.name,
+          });
+          return record;
+        });
+      const allow = await refuseAuditInserts(store);
+      try {
+        await expect(mintAudited()).rejects.toThrow(/audit write refused/);
+      } finally {
+        await allow();
+      }
+      expect(await new ApiKeyStore(store.db).listForUser('tx-user', 'o1')).toEqual([]);
+      const minted = await mintAudited();
+      expect((await new ApiKeyStore(store.db).listForUser('tx-user', 'o1')).map((k) => k.id)).toEqual([minted.id]);
+      const audited = await new AuditStore(store.db).list('o1', 200, 0);
+      expect(audited.filter((e) => e.action === 'apikey.create').length).toBe(1);
     });
 
     it('binds roles per subject and scope, replacing the level on rebind', async () => {

@@ -360,9 +360,24 @@ export async function serviceAccountKubeconfig(
   plane: ControlPlane,
   options: ServiceAccountKubeconfigOptions,
 ): Promise<string> {
+  const token = await serviceAccountToken(plane.kubeconfigPath, options);
+  return kubeconfigYaml(`sa-${options.name}`, { serverURL: plane.serverURL, caPEM: plane.caPEM, token });
+}
+
+/**
+ * A bound token of a ServiceAccount (created if missing, with `clusterRole` bound when given), minted by the
+ * TokenRequest API through the admin kubeconfig at `kubeconfigPath` (e.g. the run's `inject('mgmtKubeconfig')`).
+ */
+export async function serviceAccountToken(
+  kubeconfigPath: string,
+  options: ServiceAccountKubeconfigOptions,
+): Promise<string> {
   const namespace = options.namespace ?? 'default';
-  const kc = plane.kubeconfigPath;
+  const kc = kubeconfigPath;
   const account = `${namespace}:${options.name}`;
+  await kubectl(kc, ['create', 'namespace', namespace, '--dry-run=client', '-o', 'yaml']).then(({ stdout }) =>
+    applyYaml(kc, stdout),
+  );
   await kubectl(kc, ['-n', namespace, 'create', 'serviceaccount', options.name, '--dry-run=client', '-o', 'yaml']).then(
     ({ stdout }) => applyYaml(kc, stdout),
   );
@@ -388,7 +403,7 @@ export async function serviceAccountKubeconfig(
     options.name,
     `--duration=${options.duration ?? '1h'}`,
   ]);
-  return kubeconfigYaml(`sa-${options.name}`, { serverURL: plane.serverURL, caPEM: plane.caPEM, token: token.trim() });
+  return token.trim();
 }
 
 async function applyYaml(kubeconfigPath: string, yamlText: string): Promise<void> {

@@ -31,14 +31,24 @@ export interface GitServer {
   /** Every request received so far (method and path), e.g. to assert that a cache avoided a fetch. */
   requests: { method: string; path: string }[];
   /**
-   * Holds every request (recorded in `requests` on arrival) until the returned function is called, e.g. to keep an
-   * operation that fetches in its Running phase for as long as a test needs, without timing anything.
+   * Holds every request arriving from now on (recorded in `requests` on arrival; requests already being served go
+   * on) until the hold is released: a client fetching meanwhile is provably mid-fetch, e.g. an operation kept in its
+   * Running phase for as long as a test needs, without timing anything. Holds may overlap: requests go on once
+   * every hold is released.
    */
-  hold(): () => void;
+  hold(): GitHold;
   /** Stops listening (clients get "connection refused") until `up()`, which listens again on the same port (no-op when up). */
   down(): Promise<void>;
   up(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A hold on a git server's requests (see {@link GitServer.hold}). */
+export interface GitHold {
+  /** Requests the server holds now (they have arrived and wait for every hold to be released). */
+  waiting(): number;
+  /** Ends this hold (again: no-op); held requests are served once no other hold is in force. */
+  release(): void;
 }
 
 /**
@@ -87,8 +97,9 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     ? `Basic ${Buffer.from(`${options.basicAuth.user}:${options.basicAuth.password}`).toString('base64')}`
     : undefined;
 
-  /** Resolves when no hold is in force (see GitServer.hold). */
-  let gate: Promise<void> = Promise.resolve();
+  /** Requests held (see GitServer.hold), each continuing when every hold in force is released. */
+  const held: (() => void)[] = [];
+  let holds = 0;
   let listening = false;
 
   const server: Server = createServer((req, res) => {
@@ -97,8 +108,12 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
       res.writeHead(401, { 'www-authenticate': 'Basic realm="svc-test-git"' }).end();
       return;
     }
-    // The body stays in the socket's buffer while held; serveCgi pipes it once released.
-    void gate.then(() => serveCgi(root, req, res, options.basicAuth?.user));
+    // The body stays in the socket's buffer while held; serveCgi pipes it once released (unless the client left).
+    const serve = () => {
+      if (!req.socket.destroyed) serveCgi(root, req, res, options.basicAuth?.user);
+    };
+    if (holds === 0) serve();
+    else held.push(serve);
   });
   const listen = (port: number) =>
     new Promise<void>((resolveListen, rejectListen) => {
@@ -124,13 +139,17 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     requests,
     createRepo: (name, files, repoOptions) => createRepo({ root, work, home: dir, baseURL }, name, files, repoOptions),
     hold() {
-      let release: () => void = () => {};
-      const held = new Promise<void>((r) => {
-        release = r;
-      });
-      const previous = gate;
-      gate = Promise.all([previous, held]).then(() => undefined);
-      return release;
+      holds++;
+      let released = false;
+      return {
+        waiting: () => held.length,
+        release() {
+          if (released) return;
+          released = true;
+          holds--;
+          if (holds === 0) for (const serve of held.splice(0)) serve();
+        },
+      };
     },
     down: close,
     up: () => (listening ? Promise.resolve() : listen(port)),

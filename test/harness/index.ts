@@ -9,11 +9,13 @@ export {
   crdDir,
   type ServiceAccountKubeconfigOptions,
   serviceAccountKubeconfig,
+  serviceAccountToken,
   startControlPlane,
   type ThroughputOptions,
 } from './control-plane.ts';
 export {
   type CreateRepoOptions,
+  type GitHold,
   type GitRepo,
   type GitServer,
   type GitServerOptions,
@@ -36,3 +38,4 @@ export { freePort } from './ports.ts';
 export { createPostgresDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
+export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';

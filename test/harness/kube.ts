@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { connect, type KubeClient } from '../../src/kube/index.ts';
 import { binary } from './paths.ts';
@@ -48,7 +49,9 @@ export function kubectlPath(): string {
 
 /**
  * Runs the built kubectl against a kubeconfig file, with `input` on stdin when given (for `-f -`); resolves with its
- * output, rejects (with stderr in the message) on a non-zero exit.
+ * output, rejects (with stderr in the message) on a non-zero exit. Its discovery cache lives beside the kubeconfig:
+ * the shared ~/.kube/cache is keyed by host:port, and a later plane on a recycled port would read an earlier plane's
+ * resources and categories.
  */
 export function kubectl(
   kubeconfigPath: string,
@@ -58,7 +61,7 @@ export function kubectl(
   return new Promise((resolveRun, reject) => {
     const child = execFile(
       kubectlPath(),
-      ['--kubeconfig', kubeconfigPath, ...args],
+      ['--kubeconfig', kubeconfigPath, '--cache-dir', join(dirname(kubeconfigPath), 'kubectl-cache'), ...args],
       { maxBuffer: 32 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`kubectl ${args.join(' ')} failed: ${stderr.trim() || error.message}`));

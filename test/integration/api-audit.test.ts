@@ -67,14 +67,20 @@ describe('audit API', () => {
     const tail = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit?limit=200&offset=200', {
       cookie: owner.cookie,
     });
-    expect(tail.body.entries.map((e) => e['resource_name'])).toEqual(
-      Array.from({ length: 30 }, (_, i) => `k${29 - i}`),
-    );
+    // The oldest entry is the org's default team, created with the org (team.create).
+    expect(tail.body.entries.map((e) => e['resource_name'])).toEqual([
+      ...Array.from({ length: 30 }, (_, i) => `k${29 - i}`),
+      'audited',
+    ]);
+    expect(tail.body.entries.at(-1)).toMatchObject({ action: 'team.create', user_id: owner.id });
   });
 
   it('shows each org only its own entries', async () => {
     const theirs = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit?limit=200', { cookie: other.cookie });
-    expect(theirs.body.entries.map((e) => e['resource_name'])).toEqual(['theirs']);
+    expect(theirs.body.entries.map((e) => [e['action'], e['resource_name']])).toEqual([
+      ['apikey.create', 'theirs'],
+      ['team.create', 'elsewhere'],
+    ]);
     const ours = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit?limit=200', { cookie: owner.cookie });
     expect(ours.body.entries.some((e) => e['resource_name'] === 'theirs')).toBe(false);
   });

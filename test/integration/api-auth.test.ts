@@ -1,19 +1,22 @@
 /**
  * /api/v1/auth over HTTP, signed in through the auth component's /api/auth/* endpoints: authentication (cookie,
  * API key), sessions, can-i, API keys with their ceilings, role bindings, revocation, and bad input. Runs on SQLite
- * and, when SVC_TEST_POSTGRES_URL is set, on PostgreSQL.
+ * and on PostgreSQL (test/harness/requirements.ts: a missing PostgreSQL fails in CI).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionToken } from '../../src/auth/session-cookie.ts';
+import { openStore } from '../../src/store/database.ts';
+import { refuseAuditInserts } from '../harness/audit-fault.ts';
+import { describeWith, postgresRequirement } from '../harness/index.ts';
 import {
   addMember,
+  auditEntries,
   createOrg,
   mintKey,
   signIn,
   signUp,
   signUpMember,
   startTestApi,
-  TEST_POSTGRES_URL,
   type TestApi,
   type TestUser,
 } from './api-support.ts';
@@ -21,7 +24,7 @@ import {
 type Json = Record<string, unknown>;
 
 for (const database of ['sqlite', 'postgres'] as const) {
-  describe.skipIf(database === 'postgres' && !TEST_POSTGRES_URL)(`auth API on ${database}`, () => {
+  (database === 'postgres' ? describeWith(postgresRequirement()) : describe)(`auth API on ${database}`, () => {
     let api: TestApi;
     let owner: TestUser;
     let viewer: TestUser;
@@ -250,6 +253,33 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect(JSON.stringify(audit.body)).not.toContain(key);
     });
 
+    it('mints and revokes no key when the audit write fails (the key and its entry commit together)', async () => {
+      const kept = await mintKey(api, { cookie: owner.cookie }, { name: 'kept', role: 'read' });
+      const keyCount = async () =>
+        (await api.call<{ api_keys: Json[] }>('GET', '/api/v1/auth/api-keys', { cookie: owner.cookie })).body.api_keys
+          .length;
+      const before = await keyCount();
+      const db = openStore(api.database);
+      const allow = await refuseAuditInserts(db);
+      try {
+        const mint = await api.call('POST', '/api/v1/auth/api-keys', {
+          cookie: owner.cookie,
+          body: { name: 'unaudited', role: 'read' },
+        });
+        expect(mint).toMatchObject({ status: 500, body: { error: expect.any(String) } });
+        expect(await keyCount()).toBe(before);
+        const revoke = await api.call('DELETE', `/api/v1/auth/api-keys/${kept.id}`, { cookie: owner.cookie });
+        expect(revoke.status).toBe(500);
+        expect((await api.call('GET', '/api/v1/auth/me', { key: kept.key })).status).toBe(200);
+      } finally {
+        await allow();
+        await db.close();
+      }
+      const revoke = await api.call('DELETE', `/api/v1/auth/api-keys/${kept.id}`, { cookie: owner.cookie });
+      expect(revoke.status).toBe(200);
+      expect((await api.call('GET', '/api/v1/auth/me', { key: kept.key })).status).toBe(401);
+    });
+
     it('lets a key mint keys only inside its own ceilings', async () => {
       const sync = await mintKey(api, { cookie: owner.cookie }, { role: 'sync', scope: 'cluster', scope_id: 'east' });
       expect(
@@ -364,6 +394,14 @@ for (const database of ['sqlite', 'postgres'] as const) {
         body: { name: 'payments-team', organizationId: orgId },
       });
       expect(team.status).toBe(200);
+      const audited = await auditEntries(api, owner, 'team.create', 'payments-team');
+      expect(audited).toEqual([
+        expect.objectContaining({ user_id: owner.id, resource_type: 'team', resource_id: team.body['id'] }),
+      ]);
+      // The default team Better Auth creates with every org is audited too.
+      expect(await auditEntries(api, owner, 'team.create', `acme-${database}`)).toEqual([
+        expect.objectContaining({ user_id: owner.id, resource_type: 'team' }),
+      ]);
       const added = await api.call('POST', '/api/auth/organization/add-team-member', {
         cookie: owner.cookie,
         body: { teamId: team.body['id'], userId: viewer.id },

@@ -60,8 +60,7 @@ describe('one pending operation per App, with the real operator', () => {
 
   it('a second sync while the first is Running answers 409; the first reaches a final phase', async () => {
     const { path, head } = await gitApp('running');
-    const before = git.requests.length;
-    const release = git.hold();
+    const hold = git.hold();
     let waiting: Promise<{ status: number; body: Json }> | undefined;
     try {
       const first = await post(`${path}/sync`);
@@ -69,7 +68,7 @@ describe('one pending operation per App, with the real operator', () => {
       const id = first.body['operation_id'];
       await phaseOf('running', id, 'Running');
       // The operator's fetch for the operation has reached the git server and waits there.
-      await waitUntil(async () => git.requests.length > before || undefined, { what: 'the held fetch' });
+      await waitUntil(async () => hold.waiting() > 0 || undefined, { what: 'the held fetch' });
 
       for (const route of ['sync', 'restart', 'deploy', 'approve']) {
         const again = await post(`${path}/${route}`);
@@ -78,7 +77,7 @@ describe('one pending operation per App, with the real operator', () => {
       }
       waiting = org.api.call<Json>('GET', `${path}/status?wait=60s`, { cookie: org.owner.cookie });
     } finally {
-      release();
+      hold.release();
     }
     const done = await waiting;
     expect(done?.status).toBe(200);

@@ -4,11 +4,11 @@
  * through one cuts access through all of them on the next request.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, type PostgresDatabase } from '../harness/index.ts';
-import { createOrg, mintKey, signUp, startTestApi, TEST_POSTGRES_URL, type TestApi } from './api-support.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPostgresDatabase, describeWith, type PostgresDatabase, postgresRequirement } from '../harness/index.ts';
+import { createOrg, mintKey, signUp, startTestApi, type TestApi } from './api-support.ts';
 
-describe.skipIf(!TEST_POSTGRES_URL)('server replicas on PostgreSQL', () => {
+describeWith(postgresRequirement())('server replicas on PostgreSQL', () => {
   let db: PostgresDatabase;
   let replicas: TestApi[] = [];
 

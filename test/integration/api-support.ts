@@ -1,6 +1,6 @@
 /**
- * Shared by the api-*.test.ts files: an API server on a fresh database (SQLite file, or PostgreSQL when
- * SVC_TEST_POSTGRES_URL is set and asked for), driven over HTTP with fastify.inject, and users signed up and signed
+ * Shared by the api-*.test.ts files: an API server on a fresh database (SQLite file, or PostgreSQL when asked
+ * for), driven over HTTP with fastify.inject, and users signed up and signed
  * in through the auth component's own /api/auth/* endpoints.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
 import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
@@ -34,6 +34,8 @@ export interface Credential {
 
 export interface TestApi {
   app: FastifyInstance;
+  /** The server's database, for tests that reach under the API (e.g. to make a write fail). */
+  database: DatabaseConfig;
   /** Sends a request; `body` is sent as JSON, a string as-is. */
   call<T = Record<string, unknown>>(
     method: string,
@@ -42,9 +44,6 @@ export interface TestApi {
   ): Promise<Reply<T>>;
   close(): Promise<void>;
 }
-
-/** The PostgreSQL server tests may use (CI sets it); undefined = PostgreSQL variants are skipped. */
-export const TEST_POSTGRES_URL = process.env['SVC_TEST_POSTGRES_URL'];
 
 /** Starts an API server on a fresh database (SQLite by default), with or without a management cluster. */
 export async function startTestApi(
@@ -58,6 +57,8 @@ export async function startTestApi(
     sessionCookieName?: string;
     /** Collects the server's JSON log lines (info level) here instead of discarding them. */
     logLines?: string[];
+    /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -72,6 +73,7 @@ export async function startTestApi(
       ...(postgres ? { SVC_DATABASE_URL: postgres.url } : {}),
       ...(options.databaseURL ? { SVC_DATABASE_URL: options.databaseURL } : {}),
       ...(options.sessionCookieName ? { SESSION_COOKIE_NAME: options.sessionCookieName } : {}),
+      ...options.env,
     },
     cwd: dir,
   });
@@ -86,6 +88,7 @@ export async function startTestApi(
   await app.ready();
   return {
     app,
+    database: config.database,
     async call(method, url, opts = {}) {
       const headers: Record<string, string> = { origin: PUBLIC_URL, ...opts.headers };
       if (opts.cookie) headers['cookie'] = opts.cookie;
@@ -214,11 +217,12 @@ export interface OrgApi {
 
 /**
  * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
- * `<prefix>-<random hex>` (active in the owner's session). Closes the server again when a step after its start fails.
+ * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
+ * a step after its start fails.
  */
-export async function startOrgApi(prefix: string): Promise<OrgApi> {
+export async function startOrgApi(prefix: string, env?: Record<string, string>): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}) });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');

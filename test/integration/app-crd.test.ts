@@ -1,11 +1,17 @@
 /**
  * The generated App CRD on a real kube-apiserver: it is accepted as a structural schema, and a sample App of every
  * source type, with every field of contract §2.3 set, passes server-side dry run and real creation with strict
- * field validation (an unknown field would be an error) and reads back unpruned, with the schema's defaults.
+ * field validation (an unknown field would be an error) and reads back unpruned, with the schema's defaults. Its
+ * category collides with no name or short name the apiserver serves, so `kubectl get svc` still lists Services.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_GROUP, APP_PLURAL, APP_VERSION } from '../../src/core/app-schema.ts';
-import { connect, type KubeConnection } from '../../src/kube/index.ts';
+import { APP_CATEGORY } from '../../src/core/crd.ts';
+import { connect, type KubeClient, type KubeConnection } from '../../src/kube/index.ts';
+import { kubectl } from '../harness/index.ts';
 
 const ns = 'crd-samples';
 let kube: KubeConnection;
@@ -200,5 +206,48 @@ describe('App CRD on a real apiserver', () => {
       query: { fieldValidation: 'Strict' },
     });
     expect(updated.status).toEqual(status);
+  });
+});
+
+interface DiscoveredResource {
+  name: string;
+  singularName?: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+/** Every resource the apiserver serves (core group and every version of every group), from its discovery. */
+async function servedResources(client: KubeClient): Promise<DiscoveredResource[]> {
+  const paths = ['/api/v1'];
+  const groups = await client.request<{ groups: { versions: { groupVersion: string }[] }[] }>('/apis');
+  for (const g of groups.groups) for (const v of g.versions) paths.push(`/apis/${v.groupVersion}`);
+  const lists = await Promise.all(paths.map((p) => client.request<{ resources: DiscoveredResource[] }>(p)));
+  return lists.flatMap((l) => l.resources.filter((r) => !r.name.includes('/')));
+}
+
+describe('App CRD names on a real apiserver', () => {
+  it('has no category equal to a name or short name the apiserver serves (categories win in kubectl)', async () => {
+    const served = await servedResources(kube.client);
+    const apps = served.find((r) => r.name === APP_PLURAL && r.categories !== undefined);
+    expect(apps?.categories).toEqual([APP_CATEGORY]);
+    const names = new Set(served.flatMap((r) => [r.name, r.singularName ?? '', ...(r.shortNames ?? [])]));
+    expect(names).toContain('svc');
+    expect((apps?.categories ?? []).filter((c) => names.has(c))).toEqual([]);
+  });
+
+  it('leaves `kubectl get svc` to Services and lists Apps under its own category', async () => {
+    const kubeconfig = inject('mgmtKubeconfig');
+    // A fresh discovery cache, as a user's kubectl has after svc is installed: kubectl expands categories from its
+    // cache without refreshing it, and the harness's cache was filled before the CRD existed.
+    const cache = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+    try {
+      const services = await kubectl(kubeconfig, ['--cache-dir', cache, 'get', 'svc', '-A', '-o', 'name']);
+      expect(services.stdout.split('\n')).toContain('service/kubernetes');
+      expect(services.stdout).not.toContain('app.cd.svc.space');
+      const apps = await kubectl(kubeconfig, ['--cache-dir', cache, 'get', APP_CATEGORY, '-n', ns, '-o', 'name']);
+      expect(apps.stdout.split('\n')).toContain('app.cd.svc.space/git');
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

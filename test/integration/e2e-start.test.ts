@@ -1,8 +1,10 @@
 /**
  * End to end, as a user runs it: `svc start` (API, auth component and operator in one process) against the real
- * management control plane and a real git server. Sign up and create an org through /api/auth/*, create a Git App,
- * mint a sync-only API key, sync and wait for Synced/Healthy, push a commit and deliver the push event to the
- * operator's receiver, read the audit log, and delete the App, which removes what it deployed.
+ * management control plane and a real git server, on its default public URL (SVC_PUBLIC_URL unset) while the user
+ * opens it as http://127.0.0.1:<port>. Sign up and create an org through /api/auth/*, create a Git App, mint a
+ * sync-only API key, sync and wait for Synced/Healthy, push a commit and deliver the push event to the operator's
+ * receiver (audited through the in-process channel, user_id empty), read the audit log, and delete the App, which
+ * removes what it deployed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -105,8 +107,8 @@ describe('svc start, end to end', () => {
           HOME: process.env['HOME'] ?? '',
           SVC_MGMT_KUBECONFIG: inject('mgmtKubeconfig'),
           SVC_DATA_DIR: dataDir,
+          // No SVC_PUBLIC_URL: the default is http://localhost:<port>, and the browser below says 127.0.0.1.
           SVC_LISTEN: `127.0.0.1:${apiPort}`,
-          SVC_PUBLIC_URL: base,
           SVC_LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,7 +128,7 @@ describe('svc start, end to end', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('signs up and creates an org through the auth component', async () => {
+  it('signs up and creates an org through the auth component, from a loopback origin other than localhost', async () => {
     const signUp = await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,
       password: 'correct horse battery',
@@ -206,10 +208,25 @@ describe('svc start, end to end', () => {
     expect(history.body).toMatchObject({ revision: next, previous_revisions: [firstCommit] });
   });
 
-  it('audits what happened, newest first', async () => {
-    const audit = await call('GET', '/api/v1/audit?limit=10');
-    const actions = audit.body.entries.map((e: { action: string }) => e.action);
-    expect(actions).toEqual(['app.sync', 'apikey.create', 'app.create']);
+  it('audits what happened, newest first, the push delivery as the system', async () => {
+    const entries = async () => (await call('GET', '/api/v1/audit?limit=10')).body.entries as Record<string, any>[];
+    await waitUntil(async () => (await entries()).length >= 5, { what: 'five audit entries', timeoutMs: 30_000 });
+    const audit = await entries();
+    expect(audit.map((e) => e['action'])).toEqual([
+      'app.sync',
+      'app.sync',
+      'apikey.create',
+      'app.create',
+      'team.create',
+    ]);
+    const [push, sync] = audit;
+    expect(push).toMatchObject({
+      user_id: '',
+      resource_name: 'web',
+      details: { triggeredBy: 'webhook:gitA', namespace: destination, cluster: '' },
+    });
+    expect(push?.['details']['operation_id']).toEqual(expect.any(String));
+    expect(sync?.['user_id']).not.toBe('');
   });
 
   it('deletes the App and with it what it deployed', async () => {

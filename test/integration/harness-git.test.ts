@@ -112,16 +112,23 @@ describe('harness: git smart HTTP server', () => {
     const repo = await server.createRepo('gated', { 'a.txt': 'a\n' });
     const head = await repo.head();
     const before = server.requests.length;
-    const release = server.hold();
+    const hold = server.hold();
+    const overlapping = server.hold();
     let answered = false;
     const listing = lsRemote(repo.url).then((refs) => {
       answered = true;
       return refs;
     });
-    await waitUntil(() => server.requests.length > before || undefined, { what: 'the held request' });
+    await waitUntil(() => hold.waiting() > 0 || undefined, { what: 'the held request' });
+    expect(server.requests.length).toBeGreaterThan(before);
+    hold.release();
+    hold.release();
+    // Another hold is still in force: the request still waits.
+    expect(hold.waiting()).toBe(1);
     expect(answered).toBe(false);
-    release();
+    overlapping.release();
     expect((await listing).get('refs/heads/main')).toBe(head);
+    expect(hold.waiting()).toBe(0);
 
     await server.down();
     await expect(lsRemote(repo.url)).rejects.toThrow(/Failed to connect|Connection refused|Could not connect/i);

@@ -24,14 +24,17 @@ export interface TestOperator extends RunningOperator {
   dataDir: string;
 }
 
-/** Starts an operator watching `namespace`, listeners on port 0, sync period 2 s, error requeue 3 s. */
+/**
+ * Starts an operator watching `namespace`, listeners on port 0, sync period 2 s, error requeue 3 s; `env` adds
+ * settings (e.g. SVC_SERVER_URL).
+ */
 export async function startTestOperator(
   namespace: string,
-  options: OperatorOptions & { leaderElect?: boolean } = {},
+  options: OperatorOptions & { leaderElect?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestOperator> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-op-test-'));
   const config = loadConfig({
-    env: { SVC_MGMT_KUBECONFIG: inject('mgmtKubeconfig'), SVC_DATA_DIR: dataDir },
+    env: { SVC_MGMT_KUBECONFIG: inject('mgmtKubeconfig'), SVC_DATA_DIR: dataDir, ...options.env },
     flags: {
       syncPeriod: '2s',
       webhookBindAddress: '127.0.0.1:0',

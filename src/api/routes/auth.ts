@@ -7,6 +7,7 @@ import { canAnywhere, canI } from '../../auth/rbac.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { LEVELS, type Level, scopeContains } from '../../core/permissions.ts';
 import type { ApiKeyRecord } from '../../store/api-keys.ts';
+import { inTransaction } from '../../store/transaction.ts';
 import { authorize, callerOf, orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
@@ -66,7 +67,7 @@ function manageKeys(request: FastifyRequest) {
 
 /** Registers the /auth routes. */
 export async function authRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  const { apiKeys, audit, store } = services;
+  const { apiKeys, store } = services;
 
   app.get(
     '/auth/me',
@@ -245,23 +246,28 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
           throw new ForbiddenError('an API key cannot mint a key outside its own scope');
         }
       }
-      const { record, key } = await apiKeys.create({
-        userId: caller.user.id,
-        orgId: org.id,
-        name: body.name,
-        role: body.role,
-        scope,
-        scopeId,
-        expiresDays: body.expires_days ?? 0,
-      });
-      await audit.record({
-        orgId: org.id,
-        userId: caller.user.id,
-        action: 'apikey.create',
-        resourceType: 'apikey',
-        resourceId: record.id,
-        resourceName: record.name,
-        details: { role: record.role, scope, scope_id: scopeId, prefix: record.prefix, expires_at: record.expiresAt },
+      // The key and its audit entry commit together: a failed audit write leaves no key.
+      const { record, key } = await inTransaction(store.db, async (tx) => {
+        const created = await tx.apiKeys.create({
+          userId: caller.user.id,
+          orgId: org.id,
+          name: body.name,
+          role: body.role,
+          scope,
+          scopeId,
+          expiresDays: body.expires_days ?? 0,
+        });
+        const r = created.record;
+        await tx.audit.record({
+          orgId: org.id,
+          userId: caller.user.id,
+          action: 'apikey.create',
+          resourceType: 'apikey',
+          resourceId: r.id,
+          resourceName: r.name,
+          details: { role: r.role, scope, scope_id: scopeId, prefix: r.prefix, expires_at: r.expiresAt },
+        });
+        return created;
       });
       return reply.code(201).send({ ...keyView(record), key });
     },
@@ -296,15 +302,17 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
       const { caller, org } = manageKeys(request);
       const record = await apiKeys.getForUser(request.params.id, caller.user.id, org.id);
       if (!record || record.revokedAt !== null) throw new NotFoundError('API key not found');
-      await apiKeys.revoke(record.id, caller.user.id, org.id);
-      await audit.record({
-        orgId: org.id,
-        userId: caller.user.id,
-        action: 'apikey.revoke',
-        resourceType: 'apikey',
-        resourceId: record.id,
-        resourceName: record.name,
-        details: { prefix: record.prefix },
+      await inTransaction(store.db, async (tx) => {
+        await tx.apiKeys.revoke(record.id, caller.user.id, org.id);
+        await tx.audit.record({
+          orgId: org.id,
+          userId: caller.user.id,
+          action: 'apikey.revoke',
+          resourceType: 'apikey',
+          resourceId: record.id,
+          resourceName: record.name,
+          details: { prefix: record.prefix },
+        });
       });
       return { revoked: true };
     },

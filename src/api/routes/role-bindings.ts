@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';
 import { LEVELS } from '../../core/permissions.ts';
 import type { RoleBinding } from '../../store/role-bindings.ts';
+import { inTransaction } from '../../store/transaction.ts';
 import { authorize } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
@@ -37,7 +38,7 @@ function view(b: RoleBinding) {
 
 /** Registers GET/POST /role-bindings and DELETE /role-bindings/:id (team:read / team:manage). */
 export async function roleBindingRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  const { bindings, audit, store } = services;
+  const { bindings, store } = services;
 
   app.get(
     '/role-bindings',
@@ -97,22 +98,25 @@ export async function roleBindingRoutes(app: FastifyInstance, services: ApiServi
               .where('id', '=', body.subject_id)
               .executeTakeFirst();
       if (!subject) throw new NotFoundError(`${body.subject_type} ${body.subject_id} not found in this organization`);
-      const binding = await bindings.bind({
-        orgId: org.id,
-        subjectType: body.subject_type,
-        subjectId: body.subject_id,
-        scope,
-        scopeId,
-        level: body.level,
-      });
-      await audit.record({
-        orgId: org.id,
-        userId: caller.user.id,
-        action: 'rolebinding.create',
-        resourceType: 'rolebinding',
-        resourceId: binding.id,
-        resourceName: `${binding.subjectType}:${binding.subjectId}`,
-        details: { scope, scope_id: scopeId, level: binding.level },
+      const binding = await inTransaction(store.db, async (tx) => {
+        const bound = await tx.bindings.bind({
+          orgId: org.id,
+          subjectType: body.subject_type,
+          subjectId: body.subject_id,
+          scope,
+          scopeId,
+          level: body.level,
+        });
+        await tx.audit.record({
+          orgId: org.id,
+          userId: caller.user.id,
+          action: 'rolebinding.create',
+          resourceType: 'rolebinding',
+          resourceId: bound.id,
+          resourceName: `${bound.subjectType}:${bound.subjectId}`,
+          details: { scope, scope_id: scopeId, level: bound.level },
+        });
+        return bound;
       });
       return reply.code(201).send(view(binding));
     },
@@ -130,14 +134,16 @@ export async function roleBindingRoutes(app: FastifyInstance, services: ApiServi
     },
     async (request) => {
       const { caller, org } = authorize(request, 'team:manage');
-      if (!(await bindings.unbind(org.id, request.params.id))) throw new NotFoundError('role binding not found');
-      await audit.record({
-        orgId: org.id,
-        userId: caller.user.id,
-        action: 'rolebinding.delete',
-        resourceType: 'rolebinding',
-        resourceId: request.params.id,
-        resourceName: request.params.id,
+      await inTransaction(store.db, async (tx) => {
+        if (!(await tx.bindings.unbind(org.id, request.params.id))) throw new NotFoundError('role binding not found');
+        await tx.audit.record({
+          orgId: org.id,
+          userId: caller.user.id,
+          action: 'rolebinding.delete',
+          resourceType: 'rolebinding',
+          resourceId: request.params.id,
+          resourceName: request.params.id,
+        });
       });
       return { deleted: true };
     },

@@ -3,7 +3,8 @@
  * `POST /webhook/gitB` (GitLab push): parse, match (contract §4.6) against the controller's App informer cache
  * (a LIST only before its first list), verify the delivery against the App's `spec.webhook.secretRef` Secret (key
  * `secret`) when it names one, and merge-patch `spec.operation` {kind Sync, initiatedAt now, triggeredBy
- * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time. Answers `{matched: N}`.
+ * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time, and audits each operation it wrote as
+ * `app.sync` (user_id empty) through the server channel, best effort. Answers `{matched: N}`.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +12,7 @@ import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
+import type { AuditRelay } from '../../internal/audit-relay.ts';
 import { isConflict, type ObjectClient } from '../../kube/index.ts';
 import { matchesPush, type Provider, type PushEvent, parsePush, verifyDelivery } from './push.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -29,6 +31,8 @@ export interface ReceiverOptions {
   namespace?: string;
   /** The Apps known to the controller's informer (same namespace scope), undefined until it has listed. */
   cachedApps?: () => AppResource[] | undefined;
+  /** Where requested syncs are audited (contract §6.4); without it they are not. */
+  audit?: AuditRelay;
 }
 
 /** Handles push deliveries; `handle` is the node:http request listener. */
@@ -119,8 +123,10 @@ export class PushReceiver {
       name: app.metadata.name,
       namespace: app.metadata.namespace,
     };
+    const triggeredBy = `webhook:${provider}`;
+    let operationId: string;
     try {
-      await writeOperation(
+      operationId = await writeOperation(
         {
           read: async () => (await this.#o.mgmt.get(ref)) as unknown as AppResource | undefined,
           patch: async (patch, resourceVersion) => {
@@ -134,14 +140,29 @@ export class PushReceiver {
           },
         },
         app,
-        { kind: 'Sync', triggeredBy: `webhook:${provider}` },
+        { kind: 'Sync', triggeredBy },
         { stillValid: (_read, fresh) => matchesPush(fresh, push) },
       );
     } catch (err) {
       // Deleted meanwhile: not matched. A pending operation (or a race lost to one): matched, not replaced.
       if (err instanceof NotFoundError) return false;
       if (!(err instanceof ConflictError)) throw err;
+      return true;
     }
+    // Only an operation this delivery wrote is audited (contract §6.4): the caller is the push, not a user.
+    this.#o.audit?.record({
+      orgNamespace: app.metadata.namespace ?? '',
+      action: 'app.sync',
+      resourceType: 'app',
+      ...(app.metadata.uid ? { resourceId: app.metadata.uid } : {}),
+      resourceName: app.metadata.name,
+      details: {
+        triggeredBy,
+        operation_id: operationId,
+        namespace: app.spec.destination.namespace,
+        cluster: app.spec.destination.cluster ?? '',
+      },
+    });
     return true;
   }
 

@@ -1,0 +1,60 @@
+/**
+ * Best-effort delivery of caller-less audit entries over the internal channel: an entry is sent in the background,
+ * retried a few times when the failure may pass (network, 5xx), and logged when it is finally lost. The action it
+ * records has already happened; a failed audit never fails it.
+ */
+import type { Logger } from 'pino';
+import { describeError, SvcError } from '../core/errors.ts';
+import type { ServerChannel, SystemAuditEntry } from './channel.ts';
+
+export interface AuditRelayOptions {
+  /** Tries per entry (default 3). */
+  attempts?: number;
+  /** Delay before the first retry, doubled after each (default 1 s). */
+  retryDelayMs?: number;
+}
+
+export class AuditRelay {
+  readonly #channel: ServerChannel;
+  readonly #logger: Logger;
+  readonly #attempts: number;
+  readonly #retryDelayMs: number;
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(channel: ServerChannel, logger: Logger, options: AuditRelayOptions = {}) {
+    this.#channel = channel;
+    this.#logger = logger;
+    this.#attempts = options.attempts ?? 3;
+    this.#retryDelayMs = options.retryDelayMs ?? 1000;
+  }
+
+  /** Sends `entry` in the background; never throws. */
+  record(entry: SystemAuditEntry): void {
+    const delivery = this.#deliver(entry).finally(() => this.#inFlight.delete(delivery));
+    this.#inFlight.add(delivery);
+  }
+
+  /** Resolves when every entry handed over so far was recorded or given up (for a clean shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.#inFlight]);
+  }
+
+  async #deliver(entry: SystemAuditEntry): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#channel.recordAudit(entry);
+        return;
+      } catch (err) {
+        const retriable = !(err instanceof SvcError) || err.retry === 'retry';
+        if (!retriable || attempt >= this.#attempts) {
+          this.#logger.warn(
+            { err: describeError(err), action: entry.action, app: entry.resourceName, namespace: entry.orgNamespace },
+            'audit entry not recorded',
+          );
+          return;
+        }
+        await new Promise((r) => setTimeout(r, this.#retryDelayMs * 2 ** (attempt - 1)));
+      }
+    }
+  }
+}

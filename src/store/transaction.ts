@@ -1,0 +1,30 @@
+/**
+ * Writes that must land together: a state change and its audit entry (contract §6.4: every state-changing call is
+ * recorded). Either both commit or neither does, so a failed audit write never leaves an unaudited API key or role
+ * binding behind.
+ */
+import type { Kysely } from 'kysely';
+import { ApiKeyStore } from './api-keys.ts';
+import { AuditStore } from './audit.ts';
+import type { Tables } from './database.ts';
+import { RoleBindingStore } from './role-bindings.ts';
+
+/** The stores, bound to one transaction. */
+export interface TransactionStores {
+  apiKeys: ApiKeyStore;
+  audit: AuditStore;
+  bindings: RoleBindingStore;
+}
+
+/**
+ * Runs `fn` in one database transaction with stores bound to it: commits when `fn` resolves, rolls back and rethrows
+ * when it (or any write in it) fails. Keep `fn` to database work: the transaction holds a connection (and, on
+ * SQLite, the one connection) until it ends.
+ */
+export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionStores) => Promise<T>): Promise<T> {
+  return db
+    .transaction()
+    .execute((trx) =>
+      fn({ apiKeys: new ApiKeyStore(trx), audit: new AuditStore(trx), bindings: new RoleBindingStore(trx) }),
+    );
+}
