@@ -79,7 +79,20 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const store = deps.store ?? openStore(config.database);
   // One connection to the management cluster: the App cache, App writes and the TokenReviews of the internal routes.
   const mgmt = config.mgmtKubeconfig ? connectManagement(config.mgmtKubeconfig) : undefined;
-  const kube = mgmt ? new KubeApps(mgmt.client, { cache: { logger } }) : undefined;
+  const orgOperatorRole = config.orgOperatorRole;
+  const kube = mgmt
+    ? new KubeApps(mgmt.client, {
+        cache: { logger },
+        ...(orgOperatorRole
+          ? {
+              orgOperatorAccess: {
+                clusterRole: orgOperatorRole,
+                serviceAccounts: config.channel.operatorServiceAccounts,
+              },
+            }
+          : {}),
+      })
+    : undefined;
   const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
