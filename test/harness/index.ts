@@ -21,6 +21,7 @@ export {
   type GitServerOptions,
   startGitServer,
 } from './git-server.ts';
+export { helm } from './helm.ts';
 export { type HttpRequestOptions, type HttpResponse, request as httpRequest } from './http.ts';
 export {
   apiserverMetric,
