@@ -73,6 +73,11 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
   };
 }
 
+/** Names of svc's migrations for a database kind, in the order they apply (what `svc_migration` records). */
+export function svcMigrationNames(kind: DatabaseKind): string[] {
+  return Object.keys(migrations(kind)).sort();
+}
+
 /**
  * Applies every pending svc migration (and then `extra`, e.g. Better Auth's schema) under the store's migration
  * lock. Throws with the failing migration's error; a failed migration is rolled back on PostgreSQL.
