@@ -36,6 +36,7 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { cliLoginRoutes } from './routes/cli-login.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
@@ -223,6 +224,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await authRoutes(api, services);
+      await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await appRoutes(api, services);

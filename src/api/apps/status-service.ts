@@ -3,9 +3,10 @@
  * for a terminal state of the App state module; events of the App and its workloads; the applied-revision history.
  * All need `deployment:read` on the App.
  */
-import { parseDuration } from '../../config.ts';
+
 import { APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { isWaitTerminal } from '../../core/app-state.ts';
+import { parseDuration } from '../../core/duration.ts';
 import { InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { eventTime, type KubeEvent } from '../../kube/index.ts';
