@@ -47,25 +47,39 @@ function waitable(cmd: Command): Command {
     .option('--timeout <duration>', 'how long --wait waits', '5m');
 }
 
+/** What an operation command asks for besides the App: a body or query, and the App to follow (promote). */
+interface OperationRequest {
+  body?: Record<string, unknown>;
+  /** The query, given the App followed. */
+  query?: (followed: AppRef) => Record<string, string>;
+  /** The App whose status shows the outcome (default: the one the command names). */
+  follow?: (api: ApiClient) => Promise<AppRef>;
+}
+
 /**
  * Requests an operation on the App the command names and, with `--wait`, follows it live until it ends: exit 0 when
  * Synced and Healthy, 1 when it failed, is held, or the App is Degraded (or on timeout).
  */
-async function operate(cmd: Command, suffix: string, body?: Record<string, unknown>): Promise<void> {
+async function operate(cmd: Command, suffix: string, request: OperationRequest = {}): Promise<void> {
   const { api, format } = runtimeOf(cmd);
   const opts = cmd.opts<{ namespace?: string; wait?: boolean; timeout: string }>();
-  const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
   const timeoutMs = durationOption('--timeout', opts.timeout);
-  const answer = await api.request<OperationAnswer>('POST', appPath(ref, suffix), body ? { body } : {});
+  const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
+  const followed = request.follow ? await request.follow(api) : ref;
+  const answer = await api.request<OperationAnswer>('POST', appPath(ref, suffix), {
+    ...(request.body ? { body: request.body } : {}),
+    ...(request.query ? { query: request.query(followed) } : {}),
+  });
+  const requested = `${answer.message} for ${followed.namespace}/${followed.name} (operation ${answer.operation_id})`;
   if (!opts.wait) {
-    print(render(answer, format, () => `${answer.message} for ${ref.name} (operation ${answer.operation_id})`));
+    print(render(answer, format, () => requested));
     return;
   }
-  const progress = progressOn();
-  progress.note(`${answer.message} for ${ref.namespace}/${ref.name} (operation ${answer.operation_id})`);
-  const { view, outcome } = await followOperation(api, ref, answer.operation_id, { timeoutMs, progress });
-  progress.done(outcome.ok, `${ref.name}: ${outcome.summary}`);
-  print(render({ ...answer, status: view }, format, () => `${ref.name}: ${outcome.summary}`));
+  const progress = await progressOn();
+  progress.note(requested);
+  const { view, outcome } = await followOperation(api, followed, answer.operation_id, { timeoutMs, progress });
+  progress.done(outcome.ok, `${followed.name}: ${outcome.summary}`);
+  print(render({ ...answer, status: view }, format, () => `${followed.name}: ${outcome.summary}`));
   if (!outcome.ok) process.exitCode = EXIT.failed;
 }
 
@@ -175,9 +189,9 @@ export function registerAppCommands(program: Command): void {
   );
   waitable(appCommand(app, 'deploy <app>', 're-resolve the source live and apply it'))
     .option('--tag <tag>', 'new image tag (image Apps)')
-    .action(run((cmd) => operate(cmd, '/deploy', cmd.opts().tag ? { tag: cmd.opts().tag } : undefined)));
+    .action(run((cmd) => operate(cmd, '/deploy', cmd.opts().tag ? { body: { tag: cmd.opts().tag } } : {})));
   waitable(appCommand(app, 'rollback <app> <revision>', 'apply a revision from the history')).action(
-    run((cmd) => operate(cmd, '/rollback', { revision: argsOf(cmd)[1] })),
+    run((cmd) => operate(cmd, '/rollback', { body: { revision: argsOf(cmd)[1] } })),
   );
   waitable(appCommand(app, 'restart <app>', 'restart every workload of the App')).action(
     run((cmd) => operate(cmd, '/restart')),
@@ -191,31 +205,18 @@ export function registerAppCommands(program: Command): void {
       if (!Number.isInteger(replicas) || replicas < 0) {
         throw new CliError('replicas must be a whole number ≥ 0', EXIT.usage);
       }
-      return operate(cmd, '/scale', { replicas });
+      return operate(cmd, '/scale', { body: { replicas } });
     }),
   );
   waitable(appCommand(app, 'promote <app>', "copy this image App's applied digest onto another App"))
     .addOption(new Option('--to <target>', 'the App to promote to').makeOptionMandatory())
     .action(
-      run(async (cmd) => {
-        const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ namespace?: string; to: string; wait?: boolean; timeout: string }>();
-        const from = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
-        const target = await resolveApp(api, opts.to, undefined);
-        const answer = await api.request<OperationAnswer>('POST', appPath(from, '/promote'), {
-          query: { to: target.name },
-        });
-        if (!opts.wait) {
-          print(render(answer, format, () => `${answer.message}: ${from.name} → ${target.name} (${answer['digest']})`));
-          return;
-        }
-        const progress = progressOn();
-        const timeoutMs = durationOption('--timeout', opts.timeout);
-        const { view, outcome } = await followOperation(api, target, answer.operation_id, { timeoutMs, progress });
-        progress.done(outcome.ok, `${target.name}: ${outcome.summary}`);
-        print(render({ ...answer, status: view }, format, () => `${target.name}: ${outcome.summary}`));
-        if (!outcome.ok) process.exitCode = EXIT.failed;
-      }),
+      run((cmd) =>
+        operate(cmd, '/promote', {
+          follow: (api) => resolveApp(api, cmd.opts<{ to: string }>().to, undefined),
+          query: (target) => ({ to: target.name }),
+        }),
+      ),
     );
 
   for (const frozen of [true, false]) {

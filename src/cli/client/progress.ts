@@ -3,7 +3,7 @@
  * follows the state on a terminal, plain lines (each state change once, no escape codes) when stderr is a pipe or a
  * file or TERM is dumb. Events and other notes are lines in both modes.
  */
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
 
 export interface Progress {
   /** The current state, e.g. "running · OutOfSync · Progressing". */
@@ -21,9 +21,8 @@ export function isInteractive(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv
 
 class SpinnerProgress implements Progress {
   readonly #spinner: Ora;
-  constructor(stream: NodeJS.WriteStream) {
-    // discardStdin stays off: it puts stdin in raw mode, and Ctrl-C must keep stopping the wait.
-    this.#spinner = ora({ stream, isEnabled: true, discardStdin: false }).start();
+  constructor(spinner: Ora) {
+    this.#spinner = spinner;
   }
   state(text: string): void {
     this.#spinner.text = text;
@@ -58,7 +57,13 @@ class PlainProgress implements Progress {
   }
 }
 
-/** Progress on `stream` (stderr by default): a spinner on a terminal, plain lines otherwise. */
-export function progressOn(stream: NodeJS.WriteStream = process.stderr): Progress {
-  return isInteractive(stream) ? new SpinnerProgress(stream) : new PlainProgress(stream);
+/**
+ * Progress on `stream` (stderr by default): a spinner on a terminal, plain lines otherwise. ora is loaded only for a
+ * terminal (it is most of a client command's start-up time).
+ */
+export async function progressOn(stream: NodeJS.WriteStream = process.stderr): Promise<Progress> {
+  if (!isInteractive(stream)) return new PlainProgress(stream);
+  const { default: ora } = await import('ora');
+  // discardStdin stays off: it puts stdin in raw mode, and Ctrl-C must keep stopping the wait.
+  return new SpinnerProgress(ora({ stream, isEnabled: true, discardStdin: false }).start());
 }
