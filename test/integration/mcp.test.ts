@@ -101,6 +101,35 @@ describe('MCP endpoint through the official SDK client', () => {
     expect(client.getServerCapabilities()?.tools).toBeDefined();
   });
 
+  it('serves a 2025-era client too (initialize, then tools/list, over plain JSON-RPC posts)', async () => {
+    const post = async (body: Json) => {
+      const res = await fetch(`${base}/api/v1/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${keys['allow']}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      // A JSON body, or an SSE stream whose data lines carry the JSON-RPC messages.
+      const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
+      return { status: res.status, body: JSON.parse(json) as Json };
+    };
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    expect(init.status).toBe(200);
+    expect(init.body).toMatchObject({ id: 1, result: { serverInfo: { name: 'svc' }, protocolVersion: '2025-06-18' } });
+    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const tools = (list.body['result'] as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(tools).toEqual(['app_status', 'app_sync']);
+  });
+
   it('lists exactly the tools each key may use', async () => {
     expect(await toolNames(keys['read'] as string)).toEqual([...READ_TOOLS, 'audit_list', 'can_i']);
     // Scoped to one deployment: no org-wide audit log; sync tools, since it may sync there.
