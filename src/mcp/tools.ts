@@ -60,6 +60,21 @@ function summary(app: ReturnType<typeof appView>) {
   };
 }
 
+/** app_freeze / app_unfreeze: set or clear `spec.freeze` through the App service (audited app.freeze/unfreeze). */
+function freezeTool(frozen: boolean): ToolImpl {
+  return tool({
+    title: frozen ? 'Freeze an app' : 'Unfreeze an app',
+    description: frozen
+      ? 'Hold every sync of the App, manual and automated, until app_unfreeze; health still updates.'
+      : 'Allow syncs of the App again.',
+    input: AppRefInput,
+    async run(s, actor, args) {
+      const app = await s.apps.setFrozen(actor, args, frozen);
+      return { frozen, name: app.metadata.name };
+    },
+  });
+}
+
 /** Every tool of the catalogue; TypeScript checks none is missing. */
 export const TOOLS: { [K in ToolName]: ToolImpl } = {
   app_list: tool({
@@ -156,24 +171,8 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: AppRefInput,
     run: async (s, actor, args) => ({ ...(await s.operations.approve(actor, args)) }),
   }),
-  app_freeze: tool({
-    title: 'Freeze an app',
-    description: 'Hold every sync of the App, manual and automated, until app_unfreeze; health still updates.',
-    input: AppRefInput,
-    async run(s, actor, args) {
-      const app = await s.apps.setFrozen(actor, args, true);
-      return { frozen: true, name: app.metadata.name };
-    },
-  }),
-  app_unfreeze: tool({
-    title: 'Unfreeze an app',
-    description: 'Allow syncs of the App again.',
-    input: AppRefInput,
-    async run(s, actor, args) {
-      const app = await s.apps.setFrozen(actor, args, false);
-      return { frozen: false, name: app.metadata.name };
-    },
-  }),
+  app_freeze: freezeTool(true),
+  app_unfreeze: freezeTool(false),
   audit_list: tool({
     title: 'Audit log',
     description: 'Audit entries of your organization, newest first (who did what, including through MCP tools).',

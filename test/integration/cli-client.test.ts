@@ -6,16 +6,15 @@
  * yaml round-trip to the same value), exit codes 2/3/4, keys, can-i, audit, completion, and the progress display:
  * a spinner in a terminal (tmux) and plain lines in a pipe. Errors print the server's message and never a stack.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   describeWith,
-  freePort,
   type GitRepo,
   type GitServer,
   type Requirement,
@@ -23,6 +22,7 @@ import {
   startGitServer,
   waitUntil,
 } from '../harness/index.ts';
+import { type RunningSvc, startSvc } from './svc-start.ts';
 
 const SVC = join(repoRoot, 'bin/svc.js');
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -66,33 +66,37 @@ describe('svc client commands against svc start', () => {
   const dest = `${slug}-shop`;
   let git: GitServer;
   let repo: GitRepo;
-  let server: ChildProcess;
-  let dataDir: string;
+  let running: RunningSvc;
   let home: string;
   let base: string;
   let cookie = '';
   let adminKey = '';
-  const serverLog: string[] = [];
 
-  /** Runs `svc args` with the test's HOME (and `env`), stdin from `input`; resolves when it exits. */
-  function svc(args: string[], options: { env?: Record<string, string>; input?: string; home?: string } = {}) {
-    return new Promise<Run>((resolve) => {
-      const child = spawn(process.execPath, [SVC, ...args], {
-        env: { PATH: process.env['PATH'] ?? '', HOME: options.home ?? home, ...options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => {
-        stdout += String(d);
-      });
-      child.stderr.on('data', (d) => {
-        stderr += String(d);
-      });
-      child.stdin.end(options.input ?? '');
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
+  /** Starts `svc args` with the test's HOME (and `env`), stdin from `input`; `output` fills as it runs. */
+  function startCli(args: string[], options: { env?: Record<string, string>; input?: string; home?: string } = {}) {
+    const output: Run = { status: null, stdout: '', stderr: '' };
+    const child = spawn(process.execPath, [SVC, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: options.home ?? home, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdout.on('data', (d) => {
+      output.stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      output.stderr += String(d);
+    });
+    child.stdin.end(options.input ?? '');
+    const exited = new Promise<Run>((resolve) =>
+      child.on('close', (status) => {
+        output.status = status;
+        resolve(output);
+      }),
+    );
+    return { output, exited };
   }
+
+  /** Runs `svc args` (see startCli) and resolves when it exits. */
+  const svc = (args: string[], options: Parameters<typeof startCli>[1] = {}) => startCli(args, options).exited;
 
   async function call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${base}${path}`, {
@@ -113,40 +117,9 @@ describe('svc client commands against svc start', () => {
   beforeAll(async () => {
     git = await startGitServer();
     repo = await git.createRepo(`${slug}-web`, { 'manifests/web.yaml': manifests });
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-client-'));
     home = mkdtempSync(join(tmpdir(), 'svc-cli-home-'));
-    const [apiPort, webhookPort] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${apiPort}`;
-    server = spawn(
-      process.execPath,
-      [
-        SVC,
-        'start',
-        '--leader-elect=false',
-        `--watch-namespace=org-${slug}`,
-        '--sync-period=5s',
-        `--webhook-bind-address=127.0.0.1:${webhookPort}`,
-        '--metrics-bind-address=127.0.0.1:0',
-        '--health-probe-bind-address=127.0.0.1:0',
-      ],
-      {
-        env: {
-          PATH: process.env['PATH'] ?? '',
-          HOME: process.env['HOME'] ?? '',
-          SVC_MGMT_KUBECONFIG: inject('mgmtKubeconfig'),
-          SVC_DATA_DIR: dataDir,
-          SVC_LISTEN: `127.0.0.1:${apiPort}`,
-          SVC_LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    server.stdout?.on('data', (d) => serverLog.push(String(d)));
-    server.stderr?.on('data', (d) => serverLog.push(String(d)));
-    await waitUntil(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, {
-      what: 'svc start ready',
-      timeoutMs: 60_000,
-    });
+    running = await startSvc(slug);
+    base = running.base;
     await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,
       password: 'correct horse battery',
@@ -157,9 +130,8 @@ describe('svc client commands against svc start', () => {
   });
 
   afterAll(async () => {
-    server?.kill('SIGTERM');
+    running?.stop();
     await git?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -315,21 +287,12 @@ describe('svc client commands against svc start', () => {
 
   it('logs in through the browser: the page mints a key for the signed-in user and hands it to the CLI', async () => {
     const browserHome = mkdtempSync(join(tmpdir(), 'svc-cli-browser-'));
-    const child = spawn(process.execPath, [SVC, 'login', base, '--browser', '--no-open', '--role', 'read'], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: browserHome },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const login = startCli(['login', base, '--browser', '--no-open', '--role', 'read'], { home: browserHome });
+    await waitUntil(async () => /http:\S+cli-login\S+/.test(login.output.stderr), {
+      what: 'the login URL',
+      timeoutMs: 15_000,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += String(d);
-    });
-    child.stderr.on('data', (d) => {
-      stderr += String(d);
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await waitUntil(async () => /http:\S+cli-login\S+/.test(stderr), { what: 'the login URL', timeoutMs: 15_000 });
-    const url = (/http:\S+cli-login\S+/.exec(stderr) as RegExpExecArray)[0];
+    const url = (/http:\S+cli-login\S+/.exec(login.output.stderr) as RegExpExecArray)[0];
 
     // Without a session the page asks to sign in first.
     expect((await fetch(url)).status).toBe(401);
@@ -371,8 +334,9 @@ describe('svc client commands against svc start', () => {
     wrong.set('state', 'x'.repeat(32));
     expect((await fetch(action, { method: 'POST', body: wrong })).status).toBe(400);
     expect((await fetch(action, { method: 'POST', body: posted })).status).toBe(200);
-    expect(await exited).toBe(0);
-    expect(stdout).toContain(`Logged in to ${base} as ${slug}@example.test`);
+    const done = await login.exited;
+    expect(done.status).toBe(0);
+    expect(done.stdout).toContain(`Logged in to ${base} as ${slug}@example.test`);
 
     const saved = parse(readFileSync(join(browserHome, '.config/svc/config.yaml'), 'utf8'));
     expect(saved.contexts.default['api-key']).toBe(posted.get('key'));
