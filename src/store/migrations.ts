@@ -70,6 +70,12 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         }
       },
     },
+    '0015_api_key_tools': {
+      // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
+      },
+    },
   };
 }
 
