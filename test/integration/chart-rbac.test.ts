@@ -6,8 +6,8 @@
  * every Kubernetes call they make is authorized exactly as in the cluster. Through them: sign-up and org (the server
  * creates the org namespace and binds the operator's org role there), a Git App deployed, a signed push event
  * (the operator reads the App's webhook Secret in the org namespace) that prunes, a rollback, the push audited over
- * the internal channel (the operator's token checked by the server's TokenReview), and the App deleted with what it
- * deployed. Then `kubectl auth can-i --as=system:serviceaccount:…` and real requests show what both are refused.
+ * the internal channel (the operator's token checked by the server's TokenReview), the App deleted with what it
+ * deployed, and a source carrying a Secret (outside the default allowlist) refused with the apiserver's 403. Then `kubectl auth can-i --as=system:serviceaccount:…` and real requests show what both are refused.
  */
 import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -368,6 +368,33 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     await waitUntil(async () => (await call('GET', `/api/v1/apps/${destination}/web`)).status === 404, {
       what: 'the App gone',
     });
+  });
+
+  it("refuses a kind outside the allowlist: a Secret in the source is a SyncError with the apiserver's 403", async () => {
+    const secretRepo = await git.createRepo(`${slug}-secret`, {
+      'manifests/secret.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: token\nstringData:\n  k: v\n',
+    });
+    const created = await call('POST', '/api/v1/apps', {
+      name: 'secretive',
+      namespace: destination,
+      source: { type: 'Git', git: { repoURL: secretRepo.url, path: 'manifests' } },
+    });
+    expect(created.status).toBe(201);
+    expect((await call('POST', `/api/v1/apps/${destination}/secretive/sync`)).status).toBe(200);
+    let syncError: { reason?: string; message?: string } | undefined;
+    await waitUntil(
+      async () => {
+        const app = await live('apps.cd.svc.space', 'secretive', org);
+        syncError = app?.['status']?.conditions?.find(
+          (c: { type: string; status: string }) => c.type === 'SyncError' && c.status === 'True',
+        );
+        return syncError !== undefined;
+      },
+      { what: 'the SyncError of an App applying a Secret', timeoutMs: 60_000 },
+    );
+    expect(syncError?.message).toMatch(/Secret .*token.*forbidden/is);
+    expect(await live('secret', 'token')).toBeUndefined();
+    expect((await call('DELETE', `/api/v1/apps/${destination}/secretive`)).status).toBe(200);
   });
 
   it('the operator may not read Secrets outside org namespaces, nor write outside its scope', async () => {
