@@ -7,7 +7,8 @@
  * creates the org namespace and binds the operator's org role there), a Git App deployed, a signed push event
  * (the operator reads the App's webhook Secret in the org namespace) that prunes, a rollback, the push audited over
  * the internal channel (the operator's token checked by the server's TokenReview), the App deleted with what it
- * deployed, and a source carrying a Secret (outside the default allowlist) refused with the apiserver's 403. Then `kubectl auth can-i --as=system:serviceaccount:…` and real requests show what both are refused.
+ * deployed, and a source carrying a Secret (outside the default allowlist) refused with the apiserver's 403. Then
+ * `kubectl auth can-i --as=system:serviceaccount:…` and real requests show what both are refused.
  */
 import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
