@@ -72,7 +72,7 @@ describe('the Helm chart', () => {
     for (const line of lines) expect(line).toMatch(/\((server dry run)\)$/);
   });
 
-  it('refuses values outside its schema, and SQLite with more than one server replica', async () => {
+  it('refuses values outside its schema, SQLite with more than one server replica, and an Ingress without publicURL', async () => {
     const refused = async (...set: string[]) =>
       helm(['template', 'svc', chart, ...set.flatMap((s) => ['--set', s])]).then(
         () => '',
@@ -84,6 +84,7 @@ describe('the Helm chart', () => {
     expect(await refused('secrets.authSecret=short')).toMatch(/secrets\/authSecret/);
     expect(await refused('server.replicas=2')).toMatch(/server.replicas > 1 needs PostgreSQL/);
     expect(await refused('server.replicas=2', 'database.url=postgres://db/svc')).toBe('');
+    expect(await refused('ingress.enabled=true')).toMatch(/ingress.enabled needs publicURL/);
   });
 
   it("carries the generated App CRD, kept on uninstall, and svc's version", async () => {
