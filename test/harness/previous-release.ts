@@ -12,14 +12,30 @@ const run = promisify(execFile);
  */
 export const PREVIOUS_RELEASE = { version: '0.1.0', commit: '87a0a1c5b531ac1b9ccbb884f8180c1cdee0ceb4' } as const;
 
-/** Why the previous release cannot be had here (a shallow clone without that commit), or undefined. */
-export function previousReleaseMissing(): string | undefined {
+function haveCommit(): boolean {
   try {
     execFileSync('git', ['-C', repoRoot, 'cat-file', '-e', `${PREVIOUS_RELEASE.commit}^{commit}`], { stdio: 'ignore' });
-    return undefined;
+    return true;
   } catch {
-    return `commit ${PREVIOUS_RELEASE.commit} is not in ${repoRoot}'s history (a shallow clone?): the previous release is read from it`;
+    return false;
   }
+}
+
+/**
+ * Why the previous release cannot be had here, or undefined. A shallow clone (as some CI systems make) is deepened
+ * from its origin first, so the upgrade test needs only a reachable origin, not a full clone.
+ */
+export function previousReleaseMissing(): string | undefined {
+  if (haveCommit()) return undefined;
+  try {
+    const shallow = execFileSync('git', ['-C', repoRoot, 'rev-parse', '--is-shallow-repository'], { encoding: 'utf8' });
+    if (shallow.trim() === 'true')
+      execFileSync('git', ['-C', repoRoot, 'fetch', '--quiet', '--unshallow'], { stdio: 'ignore' });
+  } catch {
+    // reported below
+  }
+  if (haveCommit()) return undefined;
+  return `commit ${PREVIOUS_RELEASE.commit} is not in ${repoRoot}'s history (a shallow clone whose origin cannot be deepened?): the previous release is read from it`;
 }
 
 /**
