@@ -86,7 +86,11 @@ describe('secret stores API', () => {
     // At rest: sealed, and the token nowhere in the row.
     const db = openStore(org.api.database);
     try {
-      const row = await db.db.selectFrom('secret_store').selectAll().where('id', '=', String(created.body['id'])).executeTakeFirstOrThrow();
+      const row = await db.db
+        .selectFrom('secret_store')
+        .selectAll()
+        .where('id', '=', String(created.body['id']))
+        .executeTakeFirstOrThrow();
       expect(row.credentials).toMatch(/^enc:v1:/);
       expect(JSON.stringify(row)).not.toContain(bao.token);
     } finally {
@@ -101,11 +105,20 @@ describe('secret stores API', () => {
       [{ ...vaultStore('no-address'), config: {} }, /config\.address is required/],
       [{ ...vaultStore('both'), credentials: { token: 't', roleId: 'r' } }, /credentials: Either a token/],
       [{ ...vaultStore('Bad_Name') }, /name/],
-      [{ ...vaultStore('ftp'), config: { address: 'ftp://vault.example' } }, /config\.address: ftp: URLs are not allowed/],
-      [{ name: 'kms', type: 'sops', provider: 'aws-kms', credentials: {} }, /provider must be one of vault, openbao, age, eso/],
+      [
+        { ...vaultStore('ftp'), config: { address: 'ftp://vault.example' } },
+        /config\.address: ftp: URLs are not allowed/,
+      ],
+      [
+        { name: 'kms', type: 'sops', provider: 'aws-kms', credentials: {} },
+        /provider must be one of vault, openbao, age, eso/,
+      ],
       [{ name: 'mixed', type: 'sops', provider: 'vault', credentials: {} }, /not registered for type sops: use age/],
       [{ name: 'weird', type: 'kms', provider: 'age' }, /type must be one of vault, sops, eso/],
-      [{ name: 'age-bad', type: 'sops', provider: 'age', credentials: { privateKey: 'nope' } }, /credentials\.privateKey/],
+      [
+        { name: 'age-bad', type: 'sops', provider: 'age', credentials: { privateKey: 'nope' } },
+        /credentials\.privateKey/,
+      ],
       [{ name: 'eso-x', type: 'eso', provider: 'eso', config: {} }, /config\.storeName is required/],
     ];
     for (const [body, message] of bad) {
@@ -333,18 +346,24 @@ describe('secret stores API', () => {
     ).rejects.toMatchObject({ errorClass: 'notfound', message: 'the secret at "secret/shop" has no key "nope"' });
     await expect(
       channel.envValues({ ...who, refs: [ref('X', ids['kv2-store'] as string, 'k', 'absent')] }),
-    ).rejects.toMatchObject({ errorClass: 'notfound', message: expect.stringContaining('no secret at "secret/absent"') });
+    ).rejects.toMatchObject({
+      errorClass: 'notfound',
+      message: expect.stringContaining('no secret at "secret/absent"'),
+    });
     await expect(
       channel.envValues({ ...who, refs: [ref('OLD', ids['kv1-store'] as string, 'x')] }),
-    ).rejects.toMatchObject({ errorClass: 'provider', message: 'mount "kv1" is a KV version 1 engine, not KV version 2' });
+    ).rejects.toMatchObject({
+      errorClass: 'provider',
+      message: 'mount "kv1" is a KV version 1 engine, not KV version 2',
+    });
     // A store the App does not name is not handed out, nor is a key to an App that does not name the store.
-    await expect(
-      channel.envValues({ ...who, refs: [ref('P', String(age.body['id']), 'k')] }),
-    ).rejects.toThrow(/does not use secret store "age-ops"/);
+    await expect(channel.envValues({ ...who, refs: [ref('P', String(age.body['id']), 'k')] })).rejects.toThrow(
+      /does not use secret store "age-ops"/,
+    );
     await expect(channel.decryptionKey({ ...who, storeRef: 'age-ops' })).rejects.toThrow(/does not use/);
-    await expect(
-      channel.envValues({ appNamespace: org.orgNs, appName: 'nobody', refs: [] }),
-    ).rejects.toThrow(/not found/);
+    await expect(channel.envValues({ appNamespace: org.orgNs, appName: 'nobody', refs: [] })).rejects.toThrow(
+      /not found/,
+    );
   });
 
   it('rate-limits tests per user with 429 {error}', async () => {
