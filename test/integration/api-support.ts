@@ -230,7 +230,7 @@ export interface OrgApi {
 export async function startOrgApi(
   prefix: string,
   env?: Record<string, string>,
-  options: { secretStores?: Partial<SecretStoreTuning> } = {},
+  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[] } = {},
 ): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
   const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });
