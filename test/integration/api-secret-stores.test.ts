@@ -31,7 +31,6 @@ describe('secret stores API', () => {
     ]);
     viewer = await signUpMember(org.api, org.owner, org.orgId, 'viewer', 'viewer');
     ageKey = await generateX25519Identity();
-    await bao.api('POST', 'sys/mounts/kv1', { type: 'kv', options: { version: '1' } });
   });
 
   afterAll(async () => {
@@ -277,7 +276,11 @@ describe('secret stores API', () => {
 
   it('resolves env.store values and decryption keys for the operator, naming what is missing', async () => {
     await bao.writeSecret('shop', { password: 'from-openbao', user: 'shop' });
-    const kv1 = await call('POST', path, vaultStore('kv1-store', { token: bao.rootToken }, { mountPath: 'kv1' }));
+    const kv1 = await call(
+      'POST',
+      path,
+      vaultStore('kv1-store', { token: bao.rootToken }, { mountPath: bao.kvV1Mount }),
+    );
     const main = await call('POST', path, vaultStore('kv2-store'));
     const age = await call('POST', path, {
       name: 'age-ops',

@@ -68,7 +68,6 @@ describe('secret store test error classes', () => {
     api = await startTestApi({ secretStores: { timeoutMs: 1500, test: { burst: 100, perMinute: 100 } } });
     owner = await signUp(api, 'owner');
     await createOrg(api, owner, `errors-${randomBytes(3).toString('hex')}`);
-    await bao.api('POST', 'sys/mounts/kv1', { type: 'kv', options: { version: '1' } });
 
     certDir = mkdtempSync(join(tmpdir(), 'svc-store-tls-'));
     const ca = await createCA(certDir);
@@ -148,22 +147,7 @@ describe('secret store test error classes', () => {
 
   it('auth: a wrong token, an expired token, a refused AppRole login', async () => {
     await expectClass({ address: bao.address }, { token: 'hvs.wrong' }, 'auth', /invalid or expired/);
-    const short = (await bao.api('POST', 'auth/token/create', { policies: [bao.policy], ttl: '1s' })) as {
-      auth: { client_token: string };
-    };
-    // Wait until OpenBao itself says the token is gone, then test it.
-    await expect
-      .poll(
-        async () =>
-          (
-            await fetch(`${bao.address}/v1/auth/token/lookup-self`, {
-              headers: { 'x-vault-token': short.auth.client_token },
-            })
-          ).status,
-        { timeout: 10_000 },
-      )
-      .toBe(403);
-    await expectClass({ address: bao.address }, { token: short.auth.client_token }, 'auth', /invalid or expired/);
+    await expectClass({ address: bao.address }, { token: await bao.expiredToken() }, 'auth', /invalid or expired/);
     await expectClass(
       { address: bao.address },
       { roleId: bao.appRole.roleId, secretId: 'not-the-secret-id' },
@@ -198,7 +182,7 @@ describe('secret store test error classes', () => {
 
   it('provider: a KV version 1 mount, and a server that is not Vault', async () => {
     await expectClass(
-      { address: bao.address, mountPath: 'kv1' },
+      { address: bao.address, mountPath: bao.kvV1Mount },
       { token: bao.rootToken },
       'provider',
       /mount "kv1" is a KV version 1 engine, not KV version 2/,
