@@ -54,6 +54,18 @@ const secretYaml = (name: string, key: string, value: string) =>
 const configMap = (name: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  plain: "yes"\n`;
 
+/** A live Secret's decoded data and annotations; throws when it does not exist. */
+async function liveSecret(namespace: string, name: string) {
+  const secret = (await getObject('v1', 'Secret', namespace, name)) as
+    | { data?: Record<string, string>; metadata: { annotations?: Record<string, string> }; sops?: unknown }
+    | undefined;
+  if (!secret) throw new Error(`Secret ${namespace}/${name} does not exist`);
+  const data = Object.fromEntries(
+    Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]),
+  );
+  return { data, annotations: secret.metadata.annotations ?? {}, sops: secret.sops };
+}
+
 /** Files holding one of `needles` under `dir`, or (with `prefixes`) under its top-level entries of those names. */
 function filesHolding(dir: string, needles: string[], prefixes?: string[]): string[] {
   const found: string[] = [];
@@ -169,13 +181,11 @@ describe('SOPS decryption at apply', () => {
     await createApp('raw', { path: 'raw', decryption: { storeRef: 'age-main' } });
     const app = await waitForApp(org.orgNs, 'raw', 'Synced', (a) => a.status?.syncStatus === 'Synced');
     expect(renderFailure(app)).toBeUndefined();
-    const secret = (await getObject('v1', 'Secret', dest('raw'), 'db')) as Json | undefined;
-    expect(Buffer.from(String((secret?.['data'] as Json)['password']), 'base64').toString()).toBe(PASSWORD);
-    expect(secret?.['sops']).toBeUndefined();
+    const secret = await liveSecret(dest('raw'), 'db');
+    expect(secret.data['password']).toBe(PASSWORD);
+    expect(secret.sops).toBeUndefined();
     // A keyed digest, not the values, stands for the Secret in the App's change detection.
-    expect((secret?.['metadata'] as { annotations: Json }).annotations['cd.svc.space/secret-digest']).toMatch(
-      /^hmac-sha256:[0-9a-f]{64}$/,
-    );
+    expect(secret.annotations['cd.svc.space/secret-digest']).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     expect(await getObject('v1', 'ConfigMap', dest('raw'), 'settings')).toBeDefined();
     expect((await call('GET', `/api/v1/secret-stores/${storeId}`)).body['references']).toBeGreaterThanOrEqual(1);
   });
@@ -184,12 +194,8 @@ describe('SOPS decryption at apply', () => {
     await createApp('kust', { path: 'kust', decryption: { storeRef: 'age-main' }, kustomize: { namePrefix: 'k-' } });
     await waitForApp(org.orgNs, 'kust', 'Synced', (a) => a.status?.syncStatus === 'Synced');
     const ns = dest('kust');
-    const api = (await getObject('v1', 'Secret', ns, 'k-api')) as Json | undefined;
-    expect(Buffer.from(String((api?.['data'] as Json)['token']), 'base64').toString()).toBe(API_TOKEN);
-    const generated = (await getObject('v1', 'Secret', ns, 'k-generated')) as Json | undefined;
-    const data = generated?.['data'] as Json;
-    expect(Buffer.from(String(data['PASS']), 'base64').toString()).toBe(ENV_PASS);
-    expect(Buffer.from(String(data['USER']), 'base64').toString()).toBe('svc');
+    expect((await liveSecret(ns, 'k-api')).data['token']).toBe(API_TOKEN);
+    expect((await liveSecret(ns, 'k-generated')).data).toEqual({ PASS: ENV_PASS, USER: 'svc' });
   });
 
   it('fails the sync naming the file for a tampered file and for a wrong key, applying nothing', async () => {
