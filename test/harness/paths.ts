@@ -21,6 +21,7 @@ const pinVariables = {
   kustomize: 'KUSTOMIZE_VERSION',
   helm: 'HELM_VERSION',
   sops: 'SOPS_VERSION',
+  'eso-crds': 'ESO_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */

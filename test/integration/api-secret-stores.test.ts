@@ -9,6 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { generateX25519Identity } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyObject } from '../../src/kube/index.ts';
+import { workloadEnv } from '../../src/render/env-store.ts';
 import { openStore } from '../../src/store/database.ts';
 import { type OpenBao, startOpenBao } from '../harness/index.ts';
 import { auditEntries, mintKey, type OrgApi, signUpMember, startOrgApi, type TestUser } from './api-support.ts';
@@ -36,7 +38,7 @@ describe('secret stores API', () => {
   afterAll(async () => {
     await org?.api.close();
     await bao?.stop();
-    await deleteNamespaces(org.orgNs);
+    await deleteNamespaces(org.orgNs, `${org.orgNs}-fetcher`);
   });
 
   const call = <T = Json>(method: string, url: string, body?: unknown, who: TestUser = org.owner) =>
@@ -344,6 +346,34 @@ describe('secret stores API', () => {
       },
       { name: 'USER', value: 'shop' },
     ]);
+    // The eso entry renders an ExternalSecret that the plane's real external-secrets CRD accepts (no controller runs).
+    const fetched = await channel.envValues({
+      ...who,
+      refs: [ref('FROM_ESO', ids['eso-store'] as string, 'token', 'team/shop')],
+    });
+    const rendered = workloadEnv(
+      'fetcher',
+      [env('FROM_ESO', ids['eso-store'] as string, 'token', 'team/shop')],
+      fetched,
+    );
+    expect(rendered.env).toEqual([
+      { name: 'FROM_ESO', valueFrom: { secretKeyRef: { name: 'fetcher-env-1', key: 'FROM_ESO' } } },
+    ]);
+    const destNs = `${org.orgNs}-fetcher`;
+    await org.kube.objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: destNs } });
+    const [externalSecret] = rendered.externalSecrets;
+    const applied = await org.kube.objects.apply({
+      ...(externalSecret as AnyObject),
+      metadata: { name: 'fetcher-env-1', namespace: destNs },
+    });
+    expect(applied).toMatchObject({
+      kind: 'ExternalSecret',
+      spec: {
+        secretStoreRef: { name: 'vault-backend', kind: 'ClusterSecretStore' },
+        target: { name: 'fetcher-env-1' },
+      },
+    });
+
     await expect(
       channel.envValues({ ...who, refs: [ref('MISSING_KEY', ids['kv2-store'] as string, 'nope')] }),
     ).rejects.toMatchObject({ errorClass: 'notfound', message: 'the secret at "secret/shop" has no key "nope"' });
