@@ -369,18 +369,18 @@ export class SecretStoreService {
    * now is accepted (the store's Test reports `dns`); connections check again by themselves.
    */
   async #checkAddress(address: string): Promise<void> {
-    const url = (() => {
-      try {
-        return checkOutboundURL(address, this.#d.outbound);
-      } catch (err) {
-        if (err instanceof OutboundRefusedError) throw new OutboundRefusedError(`config.address: ${err.message}`);
-        throw err;
-      }
-    })();
+    const named = (err: unknown) =>
+      err instanceof OutboundRefusedError ? new OutboundRefusedError(`config.address: ${err.message}`) : err;
+    let url: URL;
+    try {
+      url = checkOutboundURL(address, this.#d.outbound);
+    } catch (err) {
+      throw named(err);
+    }
     try {
       await checkOutboundHost(url.hostname, this.#d.outbound);
     } catch (err) {
-      if (err instanceof OutboundRefusedError) throw new OutboundRefusedError(`config.address: ${err.message}`);
+      if (err instanceof OutboundRefusedError) throw named(err);
     }
   }
 
