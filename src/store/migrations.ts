@@ -93,6 +93,12 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .execute();
       },
     },
+    '0015_api_key_tools': {
+      // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
+      },
+    },
   };
 }
 
@@ -103,7 +109,14 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    const migrator = new Migrator({ db: store.db, provider, migrationTableName: 'svc_migration' });
+    // Migrations are named by issue number and land in any order (0015 before 0012): each touches its own tables,
+    // so one added below an applied one still runs (Kysely refuses that by default).
+    const migrator = new Migrator({
+      db: store.db,
+      provider,
+      migrationTableName: 'svc_migration',
+      allowUnorderedMigrations: true,
+    });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     if (extra) await extra();
