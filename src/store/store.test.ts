@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
 import { createPostgresDatabase } from '../../test/harness/postgres.ts';
@@ -185,6 +186,22 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(await bindings.unbind('o2', first?.id ?? '')).toBe(false);
       expect(await bindings.unbind('o1', first?.id ?? '')).toBe(true);
       expect((await bindings.list('o1')).length).toBe(1);
+    });
+
+    it('applies a migration that lands after a later-numbered one was applied (issue-numbered names)', async () => {
+      const fresh = await freshDatabase(kind);
+      const db = openStore(fresh.config);
+      try {
+        await migrateStore(db);
+        // As on a database that ran 0015 before 0012 existed.
+        await db.db.schema.dropTable('secret_store').execute();
+        await sql`delete from svc_migration where name = '0012_secret_stores'`.execute(db.db);
+        await migrateStore(db);
+        expect(await new SecretStoreStore(db.db).list('o1')).toEqual([]);
+      } finally {
+        await db.close();
+        await fresh.drop();
+      }
     });
 
     it('keeps secret stores unique by name per org, updates them and records tests', async () => {
