@@ -20,6 +20,8 @@ import type { ServerChannel } from '../internal/channel.ts';
 import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
+import { RateLimiter } from '../net/rate-limit.ts';
+import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
 import { openStore, type Store } from '../store/database.ts';
@@ -40,6 +42,10 @@ import { cliLoginRoutes } from './routes/cli-login.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
+import { secretStoreRoutes } from './routes/secret-stores.ts';
+import { SecretValueResolver } from './secret-stores/resolver.ts';
+import { SecretStoreService } from './secret-stores/service.ts';
+import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
 import type { ApiServices } from './services.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
@@ -58,6 +64,8 @@ export interface ApiServerDeps {
   clusters?: ClusterDirectory;
   /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
   digests?: DigestProbe;
+  /** Secret-store timeouts and rate limits (tests shorten them); by default DEFAULT_SECRET_STORE_TUNING. */
+  secretStores?: Partial<SecretStoreTuning>;
 }
 
 declare module 'fastify' {
@@ -114,6 +122,25 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const auth = createAuthComponent(authOptions);
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
+  const sealer = new Sealer(config.credentialsKey);
+  const storeTuning = { ...DEFAULT_SECRET_STORE_TUNING, ...deps.secretStores };
+  const secretStores = new SecretStoreService({
+    store,
+    audit,
+    sealer,
+    outbound: config.outbound,
+    timeoutMs: storeTuning.timeoutMs,
+    kube,
+    testLimiter: new RateLimiter(storeTuning.test),
+  });
+  const secretValues = new SecretValueResolver({
+    db: store.db,
+    sealer,
+    outbound: config.outbound,
+    timeoutMs: storeTuning.timeoutMs,
+    kube,
+    fetchLimiter: new RateLimiter(storeTuning.fetch),
+  });
   const services: ApiServices = {
     config,
     store,
@@ -130,6 +157,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     kube,
     clusters: deps.clusters ?? managementOnly,
     digests: deps.digests ?? anonymousDigestProbe,
+    sealer,
+    secretStores,
   };
 
   const app = Fastify({
@@ -173,7 +202,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit);
+  const channel = new LocalServerChannel(store.db, services.audit, secretValues);
   app.decorate('serverChannel', channel);
   await internalRoutes(app, {
     channel,
@@ -240,6 +269,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
+      await secretStoreRoutes(api, services);
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);

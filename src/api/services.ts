@@ -1,6 +1,7 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Config } from '../config.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
@@ -8,6 +9,7 @@ import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
+import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
   config: Config;
@@ -20,4 +22,7 @@ export interface ApiServices {
   kube: KubeApps | undefined;
   clusters: ClusterDirectory;
   digests: DigestProbe;
+  /** Seals and opens credentials at rest (config.credentialsKey). */
+  sealer: Sealer;
+  secretStores: SecretStoreService;
 }

@@ -13,6 +13,7 @@ import { registerAppCommands } from './client/app-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerStoreCommands } from './client/store-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -81,6 +82,7 @@ withOperatorFlags(program.command('operator').description('run the controller th
 registerLoginCommands(program);
 registerAppCommands(program);
 registerAccessCommands(program);
+registerStoreCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 
