@@ -95,9 +95,14 @@ export interface Config {
    * `private` in production and `loopback` otherwise; https required in production (src/net/addresses.ts).
    */
   outbound: OutboundPolicy;
+  /** Image of shell pods on registered clusters, with kubectl and bash (SVC_SHELL_IMAGE). */
+  shellImage: string;
   operator: OperatorConfig;
   channel: ChannelConfig;
 }
+
+/** Default shell-pod image: Kubernetes' own kubectl image (Debian base, with bash). */
+export const DEFAULT_SHELL_IMAGE = 'registry.k8s.io/kubectl:v1.35.4';
 
 /** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
 export interface OperatorFlags {
@@ -304,6 +309,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     sessionCookieName,
     tagPollIntervalMs,
     outbound: { scope, requireHttps: production },
+    shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
     operator,
     channel,
   };

@@ -1,10 +1,12 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Config } from '../config.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
@@ -20,4 +22,8 @@ export interface ApiServices {
   kube: KubeApps | undefined;
   clusters: ClusterDirectory;
   digests: DigestProbe;
+  /** Seals and opens stored credentials (SVC_CREDENTIALS_KEY). */
+  sealer: Sealer;
+  /** Connections to registered clusters (probes, namespaces, events, shells). */
+  clusterConnections: ClusterConnections;
 }

@@ -6,9 +6,15 @@
  */
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../config.ts';
-import { UpstreamError } from '../core/errors.ts';
+import { NotFoundError, UpstreamError } from '../core/errors.ts';
 import { TokenFile } from '../kube/index.ts';
-import { INTERNAL_AUDIT_PATH, type ServerChannel, type SystemAuditEntry } from './channel.ts';
+import {
+  type ClusterAccessAnswer,
+  INTERNAL_AUDIT_PATH,
+  internalClusterPath,
+  type ServerChannel,
+  type SystemAuditEntry,
+} from './channel.ts';
 
 /** How long one call may take before it counts as failed (and may be retried). */
 const CALL_TIMEOUT_MS = 10_000;
@@ -40,27 +46,55 @@ export class HttpServerChannel implements ServerChannel {
     });
   }
 
-  /**
-   * POSTs JSON; throws UpstreamError on a failure, with retry hint `retry` for network errors and 5xx answers and
-   * `stall` for 4xx answers (the same call would be refused again).
-   */
+  async clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer> {
+    const query = new URLSearchParams({ org_namespace: orgNamespace });
+    const res = await this.#call(`${internalClusterPath(name)}?${query}`, {
+      method: 'GET',
+      headers: known ? { 'if-none-match': `"${known}"` } : {},
+    });
+    if (res.status === 304) return { changed: false };
+    const body = (await res.json()) as ClusterAccessBody;
+    return {
+      changed: true,
+      cluster: {
+        name: body.name,
+        orgNamespace: body.org_namespace,
+        serverURL: body.server_url,
+        namespaces: body.namespaces,
+        ...(body.kubeconfig === undefined ? {} : { kubeconfig: body.kubeconfig }),
+        revision: body.revision,
+      },
+    };
+  }
+
+  /** POSTs JSON and discards the answer (see #call for failures). */
   async #post(path: string, body: unknown): Promise<void> {
+    const res = await this.#call(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await res.body?.cancel();
+  }
+
+  /**
+   * One call with the operator's credential; answers 2xx and 304. Throws UpstreamError on a failure, with retry hint
+   * `retry` for network errors and 5xx answers and `stall` for 4xx answers (the same call would be refused again),
+   * except 404, a NotFoundError with hint `wait` (what was asked for may exist later).
+   */
+  async #call(path: string, init: { method: string; headers: Record<string, string>; body?: string }) {
     const { token } = await this.#token.get();
     let res: Response;
     try {
       res = await fetch(`${this.#base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${token}` },
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (err) {
       throw new UpstreamError(`the server at ${this.#base} cannot be reached`, { cause: err });
     }
-    if (res.ok) {
-      await res.body?.cancel();
-      return;
-    }
+    if (res.ok || res.status === 304) return res;
     // A rotated ServiceAccount token: read the file again on the next call.
     if (res.status === 401) this.#token.invalidate();
     const text = await res.text().catch(() => '');
@@ -70,10 +104,22 @@ export class HttpServerChannel implements ServerChannel {
     } catch {
       // not JSON: keep the text
     }
-    throw new UpstreamError(`the server answered ${path} with ${res.status}: ${message}`, {
+    if (res.status === 404) throw new NotFoundError(message, { retry: 'wait' });
+    throw new UpstreamError(`the server answered ${path.split('?')[0]} with ${res.status}: ${message}`, {
       retry: res.status >= 500 ? 'retry' : 'stall',
     });
   }
+}
+
+/** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
+export interface ClusterAccessBody {
+  name: string;
+  org_namespace: string;
+  server_url: string;
+  namespaces: string[];
+  credentials: 'kubeconfig' | 'in-cluster';
+  kubeconfig?: string;
+  revision: string;
 }
 
 /**

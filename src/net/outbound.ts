@@ -73,8 +73,11 @@ function lookupAll(host: string): Promise<dns.LookupAddress[]> {
   return dns.promises.lookup(host, { all: true });
 }
 
-/** A lookup that refuses the connection unless every address of the host passes the policy. */
-function guardedLookup(scope: OutboundScope): LookupFunction {
+/**
+ * A lookup that refuses the connection unless every address of the host passes the policy: for connections made
+ * by other clients (e.g. Kubernetes clients of registered clusters), so they follow the same rule as outboundFetch.
+ */
+export function guardedLookup(scope: OutboundScope): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);

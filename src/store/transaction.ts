@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
+import { ClusterStore } from './clusters.ts';
 import type { Tables } from './database.ts';
 import { RoleBindingStore } from './role-bindings.ts';
 
@@ -14,6 +15,7 @@ export interface TransactionStores {
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
+  clusters: ClusterStore;
 }
 
 /**
@@ -22,9 +24,12 @@ export interface TransactionStores {
  * SQLite, the one connection) until it ends.
  */
 export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionStores) => Promise<T>): Promise<T> {
-  return db
-    .transaction()
-    .execute((trx) =>
-      fn({ apiKeys: new ApiKeyStore(trx), audit: new AuditStore(trx), bindings: new RoleBindingStore(trx) }),
-    );
+  return db.transaction().execute((trx) =>
+    fn({
+      apiKeys: new ApiKeyStore(trx),
+      audit: new AuditStore(trx),
+      bindings: new RoleBindingStore(trx),
+      clusters: new ClusterStore(trx),
+    }),
+  );
 }

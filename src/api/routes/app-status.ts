@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseDuration } from '../../config.ts';
 import { InputError } from '../../core/errors.ts';
+import type { Logger } from '../../log.ts';
 import type { AppRef } from '../apps/access.ts';
 import { AppParams, appErrors, StatusView } from '../apps/schemas.ts';
 import { AppStatusService } from '../apps/status-service.ts';
@@ -26,7 +27,7 @@ function waitMsOf(wait: string | undefined): number {
 
 /** Registers GET status, events and history of an App. */
 export async function appStatusRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  const status = new AppStatusService(services);
+  const status = new AppStatusService(services, app.log as Logger);
 
   app.get<{ Params: AppRef; Querystring: { wait?: string } }>(
     '/apps/:namespace/:name/status',
