@@ -217,12 +217,16 @@ export interface OrgApi {
 
 /**
  * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
- * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
- * a step after its start fails.
+ * `<prefix>-<random hex>` (active in the owner's session), with further settings `env` (and the server's log lines
+ * collected in `logLines` when given). Closes the server again when a step after its start fails.
  */
-export async function startOrgApi(prefix: string, env?: Record<string, string>): Promise<OrgApi> {
+export async function startOrgApi(prefix: string, env?: Record<string, string>, logLines?: string[]): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}) });
+  const api = await startTestApi({
+    mgmtKubeconfig: kubeconfig,
+    ...(env ? { env } : {}),
+    ...(logLines ? { logLines } : {}),
+  });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');
