@@ -6,9 +6,10 @@
  * - `admin`: `cluster-admin` on a cluster-wide registration, or the ClusterRole `admin` in each allowlisted
  *   namespace when the cluster has an allowlist.
  * Each shell also gets an attach ServiceAccount that may only get its Pod and exec into it; the API answers a
- * TokenRequest token of that account bound to the Pod: it expires with the shell (or after ten minutes,
- * Kubernetes' shortest token lifetime, when the shell is shorter) and stops working as soon as the Pod is deleted,
- * whichever comes first. Everything is labelled
+ * TokenRequest token of that account bound to an (empty) Secret of the shell: it expires with the shell (or after
+ * ten minutes, Kubernetes' shortest token lifetime, when the shell is shorter) and stops working as soon as the
+ * shell is removed (Kubernetes binds a token to a Pod only for the Pod's own ServiceAccount, which holds the shell's
+ * whole power; the Secret anchors the narrower attach account instead). Everything is labelled
  * `cd.svc.space/shell=<id>` and removed when the shell expires (src/api/clusters/shell-janitor.ts); the Pod also
  * carries `activeDeadlineSeconds`, so it stops at expiry even if no svc server is running.
  */
@@ -55,7 +56,7 @@ const RBAC = 'rbac.authorization.k8s.io/v1';
 
 /**
  * The objects of one shell except the namespace, in creation order: the two ServiceAccounts, the power binding(s),
- * the attach Role and RoleBinding, the Pod. Pure.
+ * the attach Role and RoleBinding, the Secret the attach token is bound to, the Pod. Pure.
  */
 export function shellObjects(spec: ShellSpec): AnyObject[] {
   const n = names(spec.id);
@@ -100,6 +101,8 @@ export function shellObjects(spec: ShellSpec): AnyObject[] {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: n.attach },
       subjects: [{ kind: 'ServiceAccount', name: n.attach, namespace: SHELL_NAMESPACE }],
     },
+    // The attach token is bound to this object: deleting it (with the shell) invalidates the token.
+    { apiVersion: 'v1', kind: 'Secret', metadata: meta(n.attach, SHELL_NAMESPACE), type: 'Opaque' },
     {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -142,7 +145,7 @@ function clusterRoleOf(spec: ShellSpec): string {
   return spec.allowlist.length === 0 ? 'cluster-admin' : 'admin';
 }
 
-/** The refs of `objects` in removal order (the Pod first: that ends sessions and invalidates its bound tokens). */
+/** The refs of `objects` in removal order (the Pod first: that ends sessions; then the token's Secret anchor). */
 export function removalOrder(objects: readonly AnyObject[]): ShellObjectRef[] {
   return [...objects].reverse().map((o) => ({
     apiVersion: o.apiVersion,
@@ -154,7 +157,7 @@ export function removalOrder(objects: readonly AnyObject[]): ShellObjectRef[] {
 
 /**
  * Creates `objects` (from shellObjects) on the cluster, in svc's shell namespace (created when missing), and mints
- * the attach token bound to the Pod, valid for `tokenSeconds` (at least MIN_TOKEN_SECONDS). A power RoleBinding in
+ * the attach token bound to the shell's Secret, valid for `tokenSeconds` (at least MIN_TOKEN_SECONDS). A power RoleBinding in
  * an allowlisted namespace that does not exist yet is skipped. Returns the shell and the objects actually created.
  * Throws KubeApiError; the caller removes what was created (the refs are recorded before this runs).
  */
@@ -170,11 +173,11 @@ export async function createShell(
     kind: 'Namespace',
     metadata: { name: SHELL_NAMESPACE, labels: { 'app.kubernetes.io/managed-by': 'svc' } },
   });
-  let pod: AnyObject | undefined;
+  let anchor: AnyObject | undefined;
   for (const obj of objects) {
     try {
       const live = await conn.objects.apply(obj);
-      if (obj.kind === 'Pod') pod = live;
+      if (obj.kind === 'Secret') anchor = live;
     } catch (err) {
       const missingNamespace =
         obj.kind === 'RoleBinding' && obj.metadata.namespace !== SHELL_NAMESPACE && isNotFound(err);
@@ -190,7 +193,7 @@ export async function createShell(
         kind: 'TokenRequest',
         spec: {
           expirationSeconds: Math.max(MIN_TOKEN_SECONDS, tokenSeconds),
-          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: n.pod, uid: pod?.metadata.uid },
+          boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: n.attach, uid: anchor?.metadata.uid },
         },
       },
     },

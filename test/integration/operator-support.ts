@@ -26,11 +26,11 @@ export interface TestOperator extends RunningOperator {
 
 /**
  * Starts an operator watching `namespace`, listeners on port 0, sync period 2 s, error requeue 3 s; `env` adds
- * settings (e.g. SVC_SERVER_URL).
+ * settings (e.g. SVC_SERVER_URL); `logLines` collects its log lines (info level) instead of discarding them.
  */
 export async function startTestOperator(
   namespace: string,
-  options: OperatorOptions & { leaderElect?: boolean; env?: Record<string, string> } = {},
+  options: OperatorOptions & { leaderElect?: boolean; env?: Record<string, string>; logLines?: string[] } = {},
 ): Promise<TestOperator> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-op-test-'));
   const config = loadConfig({
@@ -45,7 +45,10 @@ export async function startTestOperator(
     devSecrets: { authSecret: 'x'.repeat(32), credentialsKey: Buffer.alloc(32, 1).toString('base64') },
     cwd: dataDir,
   });
-  const logger = pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
+  const lines = options.logLines;
+  const logger = lines
+    ? pino({ level: 'info' }, { write: (l: string) => lines.push(l) })
+    : pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
   const op = await startOperator(config, logger, {
     ...options,
     watchNamespace: namespace,

@@ -133,7 +133,7 @@ export const ShellAnswer = {
             server: { type: 'string' },
             token: {
               type: 'string',
-              description: 'short-lived token that may only get and exec into this pod; dies with the pod',
+              description: 'short-lived token that may only get and exec into this pod; dies with the shell',
             },
             token_expires_at: { type: 'string' },
             certificate_authority_data: { type: 'string' },

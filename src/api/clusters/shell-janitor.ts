@@ -1,7 +1,7 @@
 /**
  * Ends expired shells: every server replica sweeps the shell table periodically and removes, on its cluster, what
- * was created for each shell whose expiry passed (the Pod first, which also invalidates the attach token bound to
- * it), then marks the shell ended. Removal is idempotent, so replicas sweeping together do no harm. A cluster that
+ * was created for each shell whose expiry passed (the Pod first, then the Secret the attach token is bound to, which
+ * invalidates the token), then marks the shell ended. Removal is idempotent, so replicas sweeping together do no harm. A cluster that
  * cannot be reached keeps its shells until a later sweep succeeds; the Pods' `activeDeadlineSeconds` stops them in
  * the meantime.
  */
