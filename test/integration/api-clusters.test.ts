@@ -6,13 +6,30 @@
  * the disconnected paths. Every API answer and log line is scanned for the remote's credentials at the end.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InClusterOptions } from '../../src/kube/index.ts';
 import { openStore } from '../../src/store/database.ts';
-import { type ControlPlane, kubeClient, serviceAccountKubeconfig, startControlPlane } from '../harness/index.ts';
+import {
+  type ControlPlane,
+  kubeClient,
+  serviceAccountKubeconfig,
+  serviceAccountToken,
+  startControlPlane,
+} from '../harness/index.ts';
 import { auditEntries, mintKey, type OrgApi, type Reply, signUpMember, startOrgApi } from './api-support.ts';
 import { deleteNamespaces } from './operator-support.ts';
 
 const operatorToken = randomBytes(32).toString('hex');
+/** The server's "own ServiceAccount": files and environment filled in once the remote plane runs. */
+const podDir = mkdtempSync(join(tmpdir(), 'svc-pod-'));
+const inClusterOptions: InClusterOptions = {
+  env: {},
+  tokenPath: join(podDir, 'token'),
+  caPath: join(podDir, 'ca.crt'),
+};
 
 type ClusterBody = { cluster: Record<string, unknown> };
 
@@ -20,6 +37,7 @@ describe('clusters API', () => {
   let org: OrgApi;
   let remote: ControlPlane;
   let limitedKubeconfig = '';
+  let podToken = '';
   const logLines: string[] = [];
   const answers: string[] = [];
   const dest = `dest-${randomBytes(3).toString('hex')}`;
@@ -38,7 +56,7 @@ describe('clusters API', () => {
 
   beforeAll(async () => {
     [org, remote] = await Promise.all([
-      startOrgApi('clusters', { SVC_OPERATOR_TOKEN: operatorToken }, logLines),
+      startOrgApi('clusters', { SVC_OPERATOR_TOKEN: operatorToken }, { logLines, inCluster: inClusterOptions }),
       startControlPlane({ name: 'remote', kwok: false, controllers: false, crds: false }),
     ]);
     // What a kubelet and the scheduler would leave behind: one node with capacity, one pod bound to it.
@@ -83,12 +101,23 @@ describe('clusters API', () => {
     }
     // A ServiceAccount with no rights at all: it can authenticate (and read /version) but list nothing.
     limitedKubeconfig = await serviceAccountKubeconfig(remote, { name: 'nobody' });
+    // As if the server ran in a Pod of the remote cluster, with its own ServiceAccount.
+    podToken = await serviceAccountToken(remote.kubeconfigPath, {
+      name: 'svc-server',
+      namespace: 'svc-system',
+      clusterRole: 'cluster-admin',
+    });
+    writeFileSync(inClusterOptions.tokenPath ?? '', podToken);
+    writeFileSync(inClusterOptions.caPath ?? '', remote.caPEM);
+    const port = new URL(remote.serverURL).port;
+    Object.assign(inClusterOptions.env ?? {}, { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: port });
   });
 
   afterAll(async () => {
     await org?.api.close();
     await remote?.stop();
     await deleteNamespaces(`${org?.orgNs}`, dest);
+    rmSync(podDir, { recursive: true, force: true });
   });
 
   const register = (body: Record<string, unknown>) => call<ClusterBody>('POST', '/api/v1/clusters', { body });
@@ -306,6 +335,16 @@ describe('clusters API', () => {
     expect((await org.api.call('GET', path)).status).toBe(401);
   });
 
+  it('reaches a cluster registered without a kubeconfig with the server’s own in-cluster credentials', async () => {
+    const res = await register({ name: 'home', server_url: remote.serverURL });
+    expect(res.body.cluster).toMatchObject({ status: 'unknown', credentials: 'in-cluster' });
+    const probed = await call<ClusterBody>('GET', '/api/v1/clusters/home');
+    expect(probed.body.cluster).toMatchObject({ status: 'connected', node_count: 1 });
+    const tested = await call('POST', '/api/v1/clusters/test', { body: { server_url: remote.serverURL } });
+    expect(tested.body).toMatchObject({ ok: true, namespaces: expect.arrayContaining(['svc-system']) });
+    expect((await call('DELETE', '/api/v1/clusters/home')).status).toBe(200);
+  });
+
   it('never shows a registered credential in an API answer or a log line', async () => {
     const keyBody = (pem: string) => pem.split('\n').slice(1, -2).join('');
     const secrets = [
@@ -313,6 +352,7 @@ describe('clusters API', () => {
       Buffer.from(remote.admin.clientKeyPEM ?? '').toString('base64'),
       keyBody(remote.admin.clientKeyPEM ?? '').slice(0, 40),
       /token: (\S+)/.exec(limitedKubeconfig)?.[1] ?? 'unset',
+      podToken,
     ];
     expect(answers.length).toBeGreaterThan(30);
     expect(logLines.length).toBeGreaterThan(10);

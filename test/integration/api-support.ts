@@ -13,7 +13,13 @@ import { inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
-import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
+import {
+  type AnyObject,
+  connect,
+  type InClusterOptions,
+  type KubeClient,
+  type ObjectClient,
+} from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase } from '../harness/index.ts';
 
@@ -59,6 +65,8 @@ export async function startTestApi(
     logLines?: string[];
     /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
     env?: Record<string, string>;
+    /** What the server takes for its in-cluster credentials (clusters registered without a kubeconfig). */
+    inCluster?: InClusterOptions;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -84,7 +92,7 @@ export async function startTestApi(
         { write: (l: string) => lines.push(l) },
       )
     : pino({ level: 'silent' });
-  const app = await buildApiServer({ config, logger });
+  const app = await buildApiServer({ config, logger, ...(options.inCluster ? { inCluster: options.inCluster } : {}) });
   await app.ready();
   return {
     app,
@@ -217,16 +225,16 @@ export interface OrgApi {
 
 /**
  * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
- * `<prefix>-<random hex>` (active in the owner's session), with further settings `env` (and the server's log lines
- * collected in `logLines` when given). Closes the server again when a step after its start fails.
+ * `<prefix>-<random hex>` (active in the owner's session), with further settings `env` (and `more`: the server's log
+ * lines, its in-cluster credentials). Closes the server again when a step after its start fails.
  */
-export async function startOrgApi(prefix: string, env?: Record<string, string>, logLines?: string[]): Promise<OrgApi> {
+export async function startOrgApi(
+  prefix: string,
+  env?: Record<string, string>,
+  more: { logLines?: string[]; inCluster?: InClusterOptions } = {},
+): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({
-    mgmtKubeconfig: kubeconfig,
-    ...(env ? { env } : {}),
-    ...(logLines ? { logLines } : {}),
-  });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...more });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');

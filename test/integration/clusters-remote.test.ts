@@ -81,7 +81,7 @@ describe('remote clusters', () => {
 
   beforeAll(async () => {
     [org, east, west, git] = await Promise.all([
-      startOrgApi('remote', {}, apiLogs),
+      startOrgApi('remote', {}, { logLines: apiLogs }),
       startControlPlane({ name: 'east', crds: false }),
       startControlPlane({ name: 'west', kwok: false, controllers: false, crds: false }),
       startGitServer(),

@@ -4,6 +4,7 @@
  * The sealed kubeconfig is opened here and only here on the server side.
  */
 import { type AccessOptions, type ClusterAccess, connectCluster } from '../../clusters/access.ts';
+import { InputError, UnavailableError } from '../../core/errors.ts';
 import { kubeconfigContext } from '../../internal/local-channel.ts';
 import type { KubeConnection } from '../../kube/index.ts';
 import type { Sealer } from '../../secrets/seal.ts';
@@ -31,11 +32,21 @@ export class ClusterConnections {
     };
   }
 
-  /** The connection to `record`'s cluster at its current revision. Throws InputError/KubeconfigError (see connectCluster). */
+  /**
+   * The connection to `record`'s cluster at its current revision. UnavailableError (503) when the stored settings
+   * cannot be used (in-cluster credentials outside a Pod, an address the outbound policy now refuses): the record is
+   * not the caller's input.
+   */
   of(record: ClusterRecord): KubeConnection {
     const cached = this.#open.get(record.id);
     if (cached?.revision === record.revision) return cached.connection;
-    const connection = connectCluster(this.accessOf(record), this.options);
+    let connection: KubeConnection;
+    try {
+      connection = connectCluster(this.accessOf(record), this.options);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      throw new UnavailableError(`cluster "${record.name}" cannot be used: ${err.message}`, { cause: err });
+    }
     this.#open.set(record.id, { revision: record.revision, connection });
     if (cached) void cached.connection.client.dropConnections();
     return connection;
