@@ -38,18 +38,11 @@ export interface ClusterRecord {
   updatedAt: string;
 }
 
-/** What a probe found, stored as the cluster's latest known state. */
-export interface ProbeRecord {
+/** What a probe found, stored as the cluster's latest known state (what it could not see stays as it was). */
+export interface ProbeRecord
+  extends Pick<ClusterRecord, 'statusMessage' | 'deploymentCount' | 'healthyDeployments'>,
+    Partial<Pick<ClusterRecord, 'version' | 'provider' | 'region' | 'nodeCount' | 'cpuUsage' | 'memoryUsage'>> {
   status: 'connected' | 'disconnected';
-  statusMessage: string;
-  version?: string;
-  provider?: string;
-  region?: string;
-  nodeCount?: number;
-  cpuUsage?: number;
-  memoryUsage?: number;
-  deploymentCount: number;
-  healthyDeployments: number;
   /** Set when connected. */
   lastSeen?: string;
 }
