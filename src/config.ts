@@ -9,7 +9,7 @@ import { ConfigError } from './core/errors.ts';
 import { isDnsLabel } from './core/names.ts';
 import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
-import type { OutboundPolicy } from './net/outbound.ts';
+import type { OutboundPolicy } from './net/guard.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {

@@ -17,7 +17,7 @@ import {
   KubeconfigError,
   parseKubeconfig,
 } from '../kube/index.ts';
-import { checkOutboundURL, guardedLookup, type OutboundPolicy } from '../net/outbound.ts';
+import { checkOutboundURL, guardedLookup, type OutboundPolicy } from '../net/guard.ts';
 
 /** What connecting to a registered cluster needs (the kubeconfig in plain text: handle with care, never log). */
 export interface ClusterAccess {

@@ -20,7 +20,7 @@ import {
 import { dnsLabelProblem, orgNamespace } from '../../core/names.ts';
 import { kubeconfigContext } from '../../internal/local-channel.ts';
 import { toSvcError } from '../../kube/index.ts';
-import { checkOutboundHost } from '../../net/outbound.ts';
+import { checkOutboundHost } from '../../net/guard.ts';
 import { ClusterShellStore } from '../../store/cluster-shells.ts';
 import { type ClusterChanges, type ClusterRecord, ClusterStore, type ProbeRecord } from '../../store/clusters.ts';
 import { inTransaction } from '../../store/transaction.ts';
