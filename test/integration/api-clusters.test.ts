@@ -7,9 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpServerChannel } from '../../src/internal/http-channel.ts';
 import type { InClusterOptions } from '../../src/kube/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import {
@@ -333,6 +335,17 @@ describe('clusters API', () => {
       expect(refused).toMatchObject({ status: 403, body: { error: expect.stringContaining('operator') } });
     }
     expect((await org.api.call('GET', path)).status).toBe(401);
+
+    // What `svc operator` run alone does: the HTTP channel, with the shared secret.
+    await org.api.app.listen({ host: '127.0.0.1', port: 0 });
+    const channel = new HttpServerChannel(`http://127.0.0.1:${(org.api.app.server.address() as AddressInfo).port}`, {
+      token: operatorToken,
+    });
+    const first = await channel.clusterAccess(org.orgNs, 'north');
+    expect(first).toMatchObject({ changed: true, cluster: { name: 'north', kubeconfig: remote.kubeconfigYaml } });
+    const revision = first.changed ? first.cluster.revision : '';
+    expect(await channel.clusterAccess(org.orgNs, 'north', revision)).toEqual({ changed: false });
+    await expect(channel.clusterAccess(org.orgNs, 'nowhere')).rejects.toMatchObject({ retry: 'wait' });
   });
 
   it('reaches a cluster registered without a kubeconfig with the server’s own in-cluster credentials', async () => {
