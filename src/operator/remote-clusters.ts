@@ -80,13 +80,14 @@ export class RemoteClusters {
 
   /**
    * The object client for an App's destination: checks the namespace against the cluster's allowlist (the API's
-   * create rule, enforced again here for Apps written directly), ForbiddenError (stall) outside it.
+   * create rule, enforced again here for Apps written directly), ForbiddenError outside it (hint `wait`: a widened
+   * allowlist is picked up without a spec change).
    */
   async objectsFor(orgNamespace: string, name: string, namespace: string): Promise<ObjectClient> {
     const { objects, access } = await this.targetOf(orgNamespace, name);
     if (access.namespaces.length > 0 && !access.namespaces.includes(namespace)) {
       throw new ForbiddenError(`namespace "${namespace}" is outside the allowlist of cluster "${name}"`, {
-        retry: 'stall',
+        retry: 'wait',
       });
     }
     return objects;
