@@ -27,10 +27,12 @@ import {
 import { auditEntries, mintKey, type OrgApi, type Reply, signUpMember, startOrgApi } from './api-support.ts';
 import {
   configMapYaml,
+  createApp as createAppResource,
   deleteNamespaces,
   deploymentYaml,
   getApp,
   getObject,
+  kube,
   startTestOperator,
   type TestOperator,
   waitForApp,
@@ -40,6 +42,8 @@ const suffix = randomBytes(3).toString('hex');
 const destEast = `east-${suffix}`;
 const destWest = `west-${suffix}`;
 
+const deleteAppResource = (namespace: string, name: string) =>
+  kube().delete({ apiVersion: 'cd.svc.space/v1alpha1', kind: 'App', namespace, name });
 const condition = (app: AppResource | undefined, type: string) => app?.status?.conditions?.find((c) => c.type === type);
 const syncedAt = (rev: string) => (a: AppResource) =>
   a.status?.syncStatus === 'Synced' &&
@@ -170,6 +174,26 @@ describe('remote clusters', () => {
     expect(await getObject('v1', 'ConfigMap', destWest, 'cfg')).toBeUndefined();
   });
 
+  it('applies nothing for an App written directly with a namespace outside the cluster’s allowlist', async () => {
+    await createAppResource(
+      org.orgNs,
+      'stray',
+      {
+        source: { type: 'Git', git: { repoURL: cfgRepo.url, path: 'm' } },
+        destination: { cluster: 'west', namespace: 'not-allowed' },
+      },
+      { 'cd.svc.space/delete-policy': 'orphan' },
+    );
+    const stray = await waitForApp(org.orgNs, 'stray', 'DestinationFailed', (a) => !!condition(a, 'SyncError'));
+    expect(condition(stray, 'SyncError')).toMatchObject({
+      status: 'True',
+      reason: 'DestinationFailed',
+      message: expect.stringContaining('allowlist'),
+    });
+    expect(await remoteObject(westAdmin, '/api/v1/namespaces/not-allowed')).toBeUndefined();
+    await deleteAppResource(org.orgNs, 'stray');
+  });
+
   it('merges the remote workloads’ events into the App’s events', async () => {
     const events = await waitUntil(
       async () => {
@@ -194,9 +218,10 @@ describe('remote clusters', () => {
       return s?.id === res.body.operation_id && s.phase === 'Succeeded';
     });
     const deployment = await remoteObject(eastAdmin, `/apis/apps/v1/namespaces/${destEast}/deployments/web`);
-    const template = (deployment?.['spec'] as { template: { metadata: { annotations?: Record<string, string> } } })
-      .template;
-    expect(template.metadata.annotations?.['cd.svc.space/restartedAt']).toEqual(expect.any(String));
+    const spec = deployment?.['spec'] as
+      | { template: { metadata: { annotations?: Record<string, string> } } }
+      | undefined;
+    expect(spec?.template.metadata.annotations?.['cd.svc.space/restartedAt']).toEqual(expect.any(String));
   });
 
   it('uses credentials rotated by PATCH without an operator restart, and prunes there', async () => {
