@@ -41,8 +41,10 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { cliLoginRoutes } from './routes/cli-login.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import type { ApiServices } from './services.ts';
 
@@ -238,6 +240,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         if (request.routeOptions.config.sessionOnly && request.caller.kind === 'key') {
           throw new ForbiddenError('this route accepts a session only, not an API key');
         }
+        // A key with a tool allowlist is an agent's key: its reach is the tools it names, on the MCP endpoint only.
+        if (request.caller.key?.tools && !request.routeOptions.config.mcp) {
+          throw new ForbiddenError('this API key has an MCP tool allowlist: it works on /api/v1/mcp only');
+        }
       });
 
       // A POST without a body is an empty object, so routes that take none validate the same either way.
@@ -247,6 +253,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await authRoutes(api, services);
+      await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await appRoutes(api, services);
@@ -254,6 +261,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await appOperationRoutes(api, services);
       await adoptRoutes(api, services);
       await clusterRoutes(api, services);
+      await mcpRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );

@@ -119,6 +119,12 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .execute();
       },
     },
+    '0015_api_key_tools': {
+      // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
+      },
+    },
   };
 }
 
@@ -129,7 +135,14 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    const migrator = new Migrator({ db: store.db, provider, migrationTableName: 'svc_migration' });
+    // Migrations are named by issue number (0011_…, 0015_…), and issues land in any order: a database that already
+    // ran a later-numbered one must still run an earlier-numbered one that landed after it.
+    const migrator = new Migrator({
+      db: store.db,
+      provider,
+      migrationTableName: 'svc_migration',
+      allowUnorderedMigrations: true,
+    });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     if (extra) await extra();
