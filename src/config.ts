@@ -100,6 +100,11 @@ export interface Config {
   shellImage: string;
   operator: OperatorConfig;
   channel: ChannelConfig;
+  /**
+   * ClusterRole the server binds to the operator's ServiceAccounts in each org namespace it creates
+   * (SVC_ORG_OPERATOR_ROLE; the chart sets it); undefined = none (the operator's own kubeconfig decides).
+   */
+  orgOperatorRole: string | undefined;
 }
 
 /** Default shell-pod image: Kubernetes' own kubectl image (Debian base, with bash). */
@@ -268,6 +273,11 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     operatorTokenFile: abs(expandHome(env['SVC_OPERATOR_TOKEN_FILE'] || `${SERVICE_ACCOUNT_DIR}/token`)),
   };
 
+  const orgOperatorRole = env['SVC_ORG_OPERATOR_ROLE'] || undefined;
+  if (orgOperatorRole !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(orgOperatorRole)) {
+    problems.push(`SVC_ORG_OPERATOR_ROLE "${orgOperatorRole}" must be a ClusterRole name`);
+  }
+
   const leaderElect = parseBool(flags.leaderElect ?? true);
   if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
   const operator: OperatorConfig = {
@@ -304,5 +314,6 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
     operator,
     channel,
+    orgOperatorRole,
   };
 }

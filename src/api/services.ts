@@ -10,6 +10,7 @@ import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
+import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
   config: Config;
@@ -22,8 +23,9 @@ export interface ApiServices {
   kube: KubeApps | undefined;
   clusters: ClusterDirectory;
   digests: DigestProbe;
-  /** Seals and opens stored credentials (SVC_CREDENTIALS_KEY). */
+  /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
+  secretStores: SecretStoreService;
   /** Connections to registered clusters (probes, namespaces, events, shells). */
   clusterConnections: ClusterConnections;
 }

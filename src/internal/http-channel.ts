@@ -6,18 +6,26 @@
  */
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../config.ts';
-import { NotFoundError, UpstreamError } from '../core/errors.ts';
+import { UpstreamError } from '../core/errors.ts';
 import { TokenFile } from '../kube/index.ts';
 import {
   type ClusterAccessAnswer,
+  type DecryptionKeyRequest,
+  type EnvValuesRequest,
   INTERNAL_AUDIT_PATH,
+  INTERNAL_DECRYPTION_KEY_PATH,
+  INTERNAL_ENV_VALUES_PATH,
   internalClusterPath,
+  type ResolvedEnv,
   type ServerChannel,
   type SystemAuditEntry,
 } from './channel.ts';
 
 /** How long one call may take before it counts as failed (and may be retried). */
 const CALL_TIMEOUT_MS = 10_000;
+
+/** Refusals that may pass without the App changing: something not there yet, a conflict, a rate limit. */
+const WAIT_STATUSES = new Set([404, 409, 429]);
 
 /** The credential to present: a fixed token, or a token file read per call. */
 export type OperatorCredential = { token: string } | { tokenFile: string };
@@ -46,6 +54,26 @@ export class HttpServerChannel implements ServerChannel {
     });
   }
 
+  async decryptionKey(request: DecryptionKeyRequest): Promise<string> {
+    const answer = await this.#post<{ private_key?: unknown }>(INTERNAL_DECRYPTION_KEY_PATH, {
+      app_namespace: request.appNamespace,
+      app_name: request.appName,
+      store_ref: request.storeRef,
+    });
+    if (typeof answer?.private_key !== 'string') throw new UpstreamError('the server answered no decryption key');
+    return answer.private_key;
+  }
+
+  async envValues(request: EnvValuesRequest): Promise<ResolvedEnv[]> {
+    const answer = await this.#post<{ values?: unknown }>(INTERNAL_ENV_VALUES_PATH, {
+      app_namespace: request.appNamespace,
+      app_name: request.appName,
+      refs: request.refs,
+    });
+    if (!Array.isArray(answer?.values)) throw new UpstreamError('the server answered no env.store values');
+    return answer.values as ResolvedEnv[];
+  }
+
   async clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer> {
     const query = new URLSearchParams({ org_namespace: orgNamespace });
     const res = await this.#call(`${internalClusterPath(name)}?${query}`, {
@@ -67,20 +95,26 @@ export class HttpServerChannel implements ServerChannel {
     };
   }
 
-  /** POSTs JSON and discards the answer (see #call for failures). */
-  async #post(path: string, body: unknown): Promise<void> {
+  /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */
+  async #post<T = unknown>(path: string, body: unknown): Promise<T | undefined> {
     const res = await this.#call(path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    await res.body?.cancel();
+    const text = await res.text().catch(() => '');
+    try {
+      return text ? (JSON.parse(text) as T) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
    * One call with the operator's credential; answers 2xx and 304. Throws UpstreamError on a failure, with retry hint
-   * `retry` for network errors and 5xx answers and `stall` for 4xx answers (the same call would be refused again),
-   * except 404, a NotFoundError with hint `wait` (what was asked for may exist later).
+   * `retry` for network errors and 5xx answers, `wait` for answers that may change without the App changing (404
+   * something not there yet, 409, 429 rate-limited) and `stall` for other 4xx answers (the same call would be
+   * refused again).
    */
   async #call(path: string, init: { method: string; headers: Record<string, string>; body?: string }) {
     const { token } = await this.#token.get();
@@ -104,22 +138,10 @@ export class HttpServerChannel implements ServerChannel {
     } catch {
       // not JSON: keep the text
     }
-    if (res.status === 404) throw new NotFoundError(message, { retry: 'wait' });
     throw new UpstreamError(`the server answered ${path.split('?')[0]} with ${res.status}: ${message}`, {
-      retry: res.status >= 500 ? 'retry' : 'stall',
+      retry: res.status >= 500 ? 'retry' : WAIT_STATUSES.has(res.status) ? 'wait' : 'stall',
     });
   }
-}
-
-/** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
-export interface ClusterAccessBody {
-  name: string;
-  org_namespace: string;
-  server_url: string;
-  namespaces: string[];
-  credentials: 'kubeconfig' | 'in-cluster';
-  kubeconfig?: string;
-  revision: string;
 }
 
 /**
@@ -144,4 +166,15 @@ export function httpChannelFromConfig(
     return { missing: needs.join(' and ') };
   }
   return { channel: new HttpServerChannel(config.serverURL, credential) };
+}
+
+/** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
+export interface ClusterAccessBody {
+  name: string;
+  org_namespace: string;
+  server_url: string;
+  namespaces: string[];
+  credentials: 'kubeconfig' | 'in-cluster';
+  kubeconfig?: string;
+  revision: string;
 }

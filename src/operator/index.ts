@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, UnavailableError } from '../core/errors.ts';
-import { RepoCache } from '../git/index.ts';
+import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { httpChannelFromConfig } from '../internal/http-channel.ts';
@@ -92,10 +92,12 @@ export async function startOperator(
   const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
   if (configured?.missing) {
     log.warn(
-      `no channel to the server: push deliveries will not be audited and remote destinations cannot be reached (set ${configured.missing})`,
+      `no channel to the server: push deliveries will not be audited, SOPS decryption is unavailable and remote destinations cannot be reached (set ${configured.missing})`,
     );
   }
   const serverChannel = options.serverChannel ?? configured?.channel;
+  // Checkouts that will hold decrypted SOPS files go to memory-backed storage when the host has it.
+  const secretWorkDir = memoryBackedDir();
   // Registered clusters' connections, from the server's records (the operator holds no credentials of its own).
   const remotes = serverChannel
     ? new RemoteClusters({
@@ -115,6 +117,8 @@ export async function startOperator(
         tools: { ...toolPaths(config.toolsDir), ...options.tools },
         // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
         maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+        ...(serverChannel ? { keys: serverChannel } : {}),
+        ...(secretWorkDir ? { secretWorkDir } : {}),
       },
     }),
     targetFor: async (app: AppResource) => {

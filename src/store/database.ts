@@ -80,6 +80,23 @@ export interface ClusterTable {
   updated_at: string;
 }
 
+/** A secret store (contract §2.7). `config` is JSON text; `credentials` the sealed JSON of the credential fields. */
+export interface SecretStoreTable {
+  id: string;
+  org_id: string;
+  name: string;
+  type: string;
+  provider: string;
+  config: string;
+  credentials: string | null;
+  status: string;
+  status_detail: string;
+  last_tested_at: string | null;
+  credentials_expire_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A shell pod on a cluster; `objects` is the JSON list of what was created for it (removed when it ends). */
 export interface ClusterShellTable {
   id: string;
@@ -136,6 +153,7 @@ export interface Tables {
   role_binding: RoleBindingTable;
   cluster: ClusterTable;
   cluster_shell: ClusterShellTable;
+  secret_store: SecretStoreTable;
   session: AuthSessionTable;
   user: AuthUserTable;
   member: AuthMemberTable;

@@ -9,6 +9,7 @@ import { AuditStore } from './audit.ts';
 import { ClusterStore } from './clusters.ts';
 import type { Tables } from './database.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { SecretStoreStore } from './secret-stores.ts';
 
 /** The stores, bound to one transaction. */
 export interface TransactionStores {
@@ -16,6 +17,7 @@ export interface TransactionStores {
   audit: AuditStore;
   bindings: RoleBindingStore;
   clusters: ClusterStore;
+  secretStores: SecretStoreStore;
 }
 
 /**
@@ -30,6 +32,7 @@ export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionSto
       audit: new AuditStore(trx),
       bindings: new RoleBindingStore(trx),
       clusters: new ClusterStore(trx),
+      secretStores: new SecretStoreStore(trx),
     }),
   );
 }

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
+import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
 import {
@@ -67,6 +68,8 @@ export async function startTestApi(
     env?: Record<string, string>;
     /** What the server takes for its in-cluster credentials (clusters registered without a kubeconfig). */
     inCluster?: InClusterOptions;
+    /** Secret-store timeouts and rate limits (shortened by tests). */
+    secretStores?: Partial<SecretStoreTuning>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -92,7 +95,12 @@ export async function startTestApi(
         { write: (l: string) => lines.push(l) },
       )
     : pino({ level: 'silent' });
-  const app = await buildApiServer({ config, logger, ...(options.inCluster ? { inCluster: options.inCluster } : {}) });
+  const app = await buildApiServer({
+    config,
+    logger,
+    ...(options.secretStores ? { secretStores: options.secretStores } : {}),
+    ...(options.inCluster ? { inCluster: options.inCluster } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -231,10 +239,10 @@ export interface OrgApi {
 export async function startOrgApi(
   prefix: string,
   env?: Record<string, string>,
-  more: { logLines?: string[]; inCluster?: InClusterOptions } = {},
+  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[]; inCluster?: InClusterOptions } = {},
 ): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...more });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');
