@@ -6,6 +6,7 @@ import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
@@ -25,4 +26,6 @@ export interface ApiServices {
   /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
   secretStores: SecretStoreService;
+  /** Connections to registered clusters (probes, namespaces, events, shells). */
+  clusterConnections: ClusterConnections;
 }

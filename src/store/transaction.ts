@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
+import { ClusterStore } from './clusters.ts';
 import type { Tables } from './database.ts';
 import { RoleBindingStore } from './role-bindings.ts';
 import { SecretStoreStore } from './secret-stores.ts';
@@ -15,6 +16,7 @@ export interface TransactionStores {
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
+  clusters: ClusterStore;
   secretStores: SecretStoreStore;
 }
 
@@ -29,6 +31,7 @@ export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionSto
       apiKeys: new ApiKeyStore(trx),
       audit: new AuditStore(trx),
       bindings: new RoleBindingStore(trx),
+      clusters: new ClusterStore(trx),
       secretStores: new SecretStoreStore(trx),
     }),
   );
