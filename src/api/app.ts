@@ -20,16 +20,21 @@ import type { ServerChannel } from '../internal/channel.ts';
 import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
+import { RegistryClient } from '../registry/index.ts';
+import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
 import { openStore, type Store } from '../store/database.ts';
+import { DbLease } from '../store/lease.ts';
 import { migrateStore } from '../store/migrations.ts';
+import { RegistryStore } from '../store/registries.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
 import { mountAuthComponent } from './auth-mount.ts';
 import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
-import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
+import { OrgImages } from './registries/images.ts';
+import { TagPoller } from './registries/tag-poller.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
@@ -37,6 +42,8 @@ import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { registryRoutes } from './routes/registries.ts';
+import { registryNotificationRoutes } from './routes/registry-notifications.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import type { ApiServices } from './services.ts';
 
@@ -54,8 +61,6 @@ export interface ApiServerDeps {
   store?: Store;
   /** Registered-cluster lookup; by default only the management cluster exists. */
   clusters?: ClusterDirectory;
-  /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
-  digests?: DigestProbe;
 }
 
 declare module 'fastify' {
@@ -99,6 +104,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const auth = createAuthComponent(authOptions);
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
+  const sealer = new Sealer(config.credentialsKey);
+  const registries = new RegistryStore(store.db, sealer);
+  const images = new OrgImages(registries, new RegistryClient({ policy: config.outbound }));
   const services: ApiServices = {
     config,
     store,
@@ -114,7 +122,21 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     }),
     kube,
     clusters: deps.clusters ?? managementOnly,
-    digests: deps.digests ?? anonymousDigestProbe,
+    sealer,
+    registries,
+    images,
+    tagPoller: kube
+      ? new TagPoller({
+          kube,
+          db: store.db,
+          images,
+          audit,
+          logger,
+          intervalMs: config.tagPollIntervalMs,
+          // One poller among the replicas sharing this database.
+          lease: new DbLease(store.db, { name: 'tag-poller', holder: crypto.randomUUID(), ttlMs: 30_000 }),
+        })
+      : undefined,
   };
 
   const app = Fastify({
@@ -129,8 +151,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   // apiserver.
   app.addHook('onReady', async () => {
     kube?.start();
+    services.tagPoller?.start();
   });
   app.addHook('onClose', async () => {
+    await services.tagPoller?.stop();
     await kube?.stop();
     await mgmt?.client.dropConnections();
     await store.close();
@@ -152,13 +176,18 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: config.sessionCookieName },
           apiKey: { type: 'http', scheme: 'bearer', description: 'API key `svc_…`' },
+          notificationToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'a registry notification token `svcrn_…` (registry notification endpoint only)',
+          },
         },
       },
       security: [{ session: [] }, { apiKey: [] }],
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit);
+  const channel = new LocalServerChannel(store.db, services.audit, registries);
   app.decorate('serverChannel', channel);
   await internalRoutes(app, {
     channel,
@@ -224,6 +253,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
       await adoptRoutes(api, services);
+      await registryRoutes(api, services);
+      await registryNotificationRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );

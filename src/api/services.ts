@@ -1,13 +1,16 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Config } from '../config.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
+import type { RegistryStore } from '../store/registries.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
-import type { DigestProbe } from './kube/digest-probe.ts';
+import type { OrgImages } from './registries/images.ts';
+import type { TagPoller } from './registries/tag-poller.ts';
 
 export interface ApiServices {
   config: Config;
@@ -19,5 +22,11 @@ export interface ApiServices {
   /** Undefined without a management cluster: every /apps route answers 503. */
   kube: KubeApps | undefined;
   clusters: ClusterDirectory;
-  digests: DigestProbe;
+  /** Seals and opens stored credentials (SVC_CREDENTIALS_KEY). */
+  sealer: Sealer;
+  registries: RegistryStore;
+  /** Image lookups through the org's registries (preview, promote, the tag poller). */
+  images: OrgImages;
+  /** The tag poller of Follow Apps (undefined without a management cluster: there are no Apps). */
+  tagPoller: TagPoller | undefined;
 }

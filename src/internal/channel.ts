@@ -5,6 +5,7 @@
  * (./local-channel.ts); `svc operator` run alone calls the server's `/internal/*` routes over HTTP with its
  * credential (./http-channel.ts). Wave 2 adds clusters' kubeconfigs, registry credentials and secret-store values.
  */
+import type { RegistryEndpoint } from '../registry/index.ts';
 
 /** Actions the operator may record: those of contract §6.4 that happen without a caller. */
 export const SYSTEM_AUDIT_ACTIONS = ['app.sync', 'app.deploy'] as const;
@@ -29,9 +30,17 @@ export interface SystemAuditEntry {
 export interface ServerChannel {
   /** Records one caller-less audit entry in the org owning `entry.orgNamespace`. */
   recordAudit(entry: SystemAuditEntry): Promise<void>;
+  /**
+   * The registry `name` of the org owning `orgNamespace` (an App's `spec.source.image.registryRef`): its host and
+   * the credentials to present. NotFoundError (retry hint `wait`: the registry may be registered later) when the
+   * org has no such registry.
+   */
+  registry(orgNamespace: string, name: string): Promise<RegistryEndpoint>;
 }
 
 /** Path of the audit route, below `/internal` (and `/api/v1/internal`). */
 export const INTERNAL_AUDIT_PATH = '/audit';
+/** Path of the registry route, below `/internal`: `/registries/<org namespace>/<name>`. */
+export const INTERNAL_REGISTRY_PATH = '/registries';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */
 export const INTERNAL_PREFIXES = ['/internal', '/api/v1/internal'] as const;

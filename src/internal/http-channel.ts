@@ -6,9 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../config.ts';
-import { UpstreamError } from '../core/errors.ts';
+import { NotFoundError, UpstreamError } from '../core/errors.ts';
 import { TokenFile } from '../kube/index.ts';
-import { INTERNAL_AUDIT_PATH, type ServerChannel, type SystemAuditEntry } from './channel.ts';
+import type { RegistryEndpoint } from '../registry/index.ts';
+import { INTERNAL_AUDIT_PATH, INTERNAL_REGISTRY_PATH, type ServerChannel, type SystemAuditEntry } from './channel.ts';
 
 /** How long one call may take before it counts as failed (and may be retried). */
 const CALL_TIMEOUT_MS = 10_000;
@@ -41,35 +42,64 @@ export class HttpServerChannel implements ServerChannel {
   }
 
   /**
-   * POSTs JSON; throws UpstreamError on a failure, with retry hint `retry` for network errors and 5xx answers and
-   * `stall` for 4xx answers (the same call would be refused again).
+   * The registry from `GET /internal/registries/<org namespace>/<name>`: `{host, insecure, ca?, username?,
+   * password?}`. NotFoundError (retry hint `wait`) when the server has no such registry.
    */
+  async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {
+    const path = `${INTERNAL_REGISTRY_PATH}/${encodeURIComponent(orgNamespace)}/${encodeURIComponent(name)}`;
+    const body = (await this.#call('GET', path)) as {
+      host: string;
+      insecure: boolean;
+      ca?: string;
+      username?: string;
+      password?: string;
+    };
+    return {
+      host: body.host,
+      insecure: body.insecure,
+      ...(body.ca ? { ca: body.ca } : {}),
+      ...(body.username !== undefined
+        ? { credentials: { username: body.username, password: body.password ?? '' } }
+        : {}),
+    };
+  }
+
   async #post(path: string, body: unknown): Promise<void> {
+    await this.#call('POST', path, body);
+  }
+
+  /**
+   * Calls a route and returns its JSON answer (undefined without one); throws UpstreamError on a failure, with
+   * retry hint `retry` for network errors and 5xx answers and `stall` for 4xx answers (the same call would be
+   * refused again), except a 404 of a GET: NotFoundError with hint `wait` (what is asked for may appear later).
+   */
+  async #call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     const { token } = await this.#token.get();
     let res: Response;
     try {
       res = await fetch(`${this.#base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (err) {
       throw new UpstreamError(`the server at ${this.#base} cannot be reached`, { cause: err });
     }
-    if (res.ok) {
-      await res.body?.cancel();
-      return;
-    }
+    const text = await res.text().catch(() => '');
+    if (res.ok) return text === '' ? undefined : (JSON.parse(text) as unknown);
     // A rotated ServiceAccount token: read the file again on the next call.
     if (res.status === 401) this.#token.invalidate();
-    const text = await res.text().catch(() => '');
     let message = text.slice(0, 300);
     try {
       message = String((JSON.parse(text) as { error?: unknown }).error ?? message);
     } catch {
       // not JSON: keep the text
     }
+    if (method === 'GET' && res.status === 404) throw new NotFoundError(message, { retry: 'wait' });
     throw new UpstreamError(`the server answered ${path} with ${res.status}: ${message}`, {
       retry: res.status >= 500 ? 'retry' : 'stall',
     });

@@ -5,28 +5,38 @@
 import type { Kysely } from 'kysely';
 import { NotFoundError } from '../core/errors.ts';
 import { orgSlugOf } from '../core/names.ts';
+import type { RegistryEndpoint } from '../registry/index.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Tables } from '../store/database.ts';
+import type { RegistryStore } from '../store/registries.ts';
 import type { ServerChannel, SystemAuditEntry } from './channel.ts';
 
 export class LocalServerChannel implements ServerChannel {
   readonly #db: Kysely<Tables>;
   readonly #audit: AuditStore;
+  readonly #registries: RegistryStore;
 
-  constructor(db: Kysely<Tables>, audit: AuditStore) {
+  constructor(db: Kysely<Tables>, audit: AuditStore, registries: RegistryStore) {
     this.#db = db;
     this.#audit = audit;
+    this.#registries = registries;
+  }
+
+  /** The id of the org owning an org namespace; NotFoundError with `retry` when there is none. */
+  async #orgOf(orgNamespace: string, retry: 'stall' | 'wait'): Promise<string> {
+    const slug = orgSlugOf(orgNamespace);
+    const org = slug
+      ? await this.#db.selectFrom('organization').select('id').where('slug', '=', slug).executeTakeFirst()
+      : undefined;
+    if (!org) throw new NotFoundError(`no organization owns namespace "${orgNamespace}"`, { retry });
+    return org.id;
   }
 
   /** Records the entry as the system; NotFoundError (not retried) when no org owns the namespace. */
   async recordAudit(entry: SystemAuditEntry): Promise<void> {
-    const slug = orgSlugOf(entry.orgNamespace);
-    const org = slug
-      ? await this.#db.selectFrom('organization').select('id').where('slug', '=', slug).executeTakeFirst()
-      : undefined;
-    if (!org) throw new NotFoundError(`no organization owns namespace "${entry.orgNamespace}"`, { retry: 'stall' });
+    const orgId = await this.#orgOf(entry.orgNamespace, 'stall');
     await this.#audit.record({
-      orgId: org.id,
+      orgId,
       userId: '',
       action: entry.action,
       resourceType: entry.resourceType,
@@ -34,5 +44,15 @@ export class LocalServerChannel implements ServerChannel {
       resourceName: entry.resourceName,
       details: entry.details,
     });
+  }
+
+  /** The org's registry `name` with its opened credentials (see ServerChannel.registry). */
+  async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {
+    const orgId = await this.#orgOf(orgNamespace, 'wait');
+    const endpoint = await this.#registries.endpoint(orgId, name);
+    if (!endpoint) {
+      throw new NotFoundError(`registry "${name}" is not registered in this organization`, { retry: 'wait' });
+    }
+    return endpoint;
   }
 }

@@ -14,6 +14,7 @@ import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { httpChannelFromConfig } from '../internal/http-channel.ts';
 import { connect, LeaderElector, managementSource } from '../kube/index.ts';
+import { RegistryClient } from '../registry/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
 import { LiveCache } from './live/index.ts';
@@ -21,7 +22,7 @@ import { OperatorMetrics } from './metrics.ts';
 import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
-import { sourceDrivers } from './sources/index.ts';
+import { RegistryLookup, sourceDrivers } from './sources/index.ts';
 import { PushReceiver } from './webhook/receiver.ts';
 
 /** Renders kept by the operator's render cache (one per source, revision and renderer options). */
@@ -42,7 +43,8 @@ export interface OperatorOptions {
   workers?: number;
   /**
    * The server (svc start passes its own, in process). Without it, the HTTP channel of `config.channel` when
-   * configured (SVC_SERVER_URL and a credential); else none, and push deliveries are not audited (logged once).
+   * configured (SVC_SERVER_URL and a credential); else none: push deliveries are not audited and Apps naming a
+   * registry (registryRef) wait (logged once).
    */
   serverChannel?: ServerChannel;
   /** Retries of the audit relay (tests shorten them). */
@@ -85,7 +87,16 @@ export async function startOperator(
   let elector: LeaderElector | undefined;
   let controller: Controller | undefined;
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
+  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
+  if (configured?.missing) {
+    log.warn(
+      `no channel to the server: push deliveries will not be audited and image Apps cannot use registries (set ${configured.missing})`,
+    );
+  }
+  const serverChannel = options.serverChannel ?? configured?.channel;
   const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
+  // Registry credentials come from the server (the operator holds none), cached briefly.
+  const registries = new RegistryLookup(serverChannel);
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -96,6 +107,10 @@ export async function startOperator(
         tools: { ...toolPaths(config.toolsDir), ...options.tools },
         // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
         maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+      },
+      image: {
+        client: new RegistryClient({ policy: config.outbound }),
+        registry: (ns, name) => registries.get(ns, name),
       },
     }),
     targetFor: async (app: AppResource) => {
@@ -120,11 +135,6 @@ export async function startOperator(
     ...(options.workers ? { workers: options.workers } : {}),
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
-  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
-  if (configured?.missing) {
-    log.warn(`no channel to the server: push deliveries will not be audited (set ${configured.missing})`);
-  }
-  const serverChannel = options.serverChannel ?? configured?.channel;
   const audit = serverChannel ? new AuditRelay(serverChannel, log, options.auditRetry) : undefined;
   const receiver = new PushReceiver({
     mgmt,

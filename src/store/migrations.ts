@@ -70,6 +70,35 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         }
       },
     },
+    '0010_registries_and_leases': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('registry')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('host', 'text', (c) => c.notNull())
+          .addColumn('insecure', 'integer', (c) => c.notNull())
+          .addColumn('ca_cert', 'text')
+          .addColumn('username', 'text')
+          .addColumn('password', 'text')
+          .addColumn('notification_token_hash', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_detail', 'text', (c) => c.notNull())
+          .addColumn('last_tested_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('registry_org_name', ['org_id', 'name'])
+          .execute();
+        // Leases among server replicas sharing the database (the tag poller runs on one of them).
+        await db.schema
+          .createTable('lease')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('holder', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

@@ -11,6 +11,8 @@ import { RoleBindingStore } from './role-bindings.ts';
 
 /** The stores, bound to one transaction. */
 export interface TransactionStores {
+  /** The transaction itself, for stores not listed here (built on it, they write inside the transaction). */
+  db: Kysely<Tables>;
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
@@ -25,6 +27,6 @@ export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionSto
   return db
     .transaction()
     .execute((trx) =>
-      fn({ apiKeys: new ApiKeyStore(trx), audit: new AuditStore(trx), bindings: new RoleBindingStore(trx) }),
+      fn({ db: trx, apiKeys: new ApiKeyStore(trx), audit: new AuditStore(trx), bindings: new RoleBindingStore(trx) }),
     );
 }

@@ -90,7 +90,7 @@ export class AppStatusService {
       .slice(0, EVENTS_MAX);
   }
 
-  /** The App's applied revisions, newest first. */
+  /** The App's applied revisions, newest first; for image Apps also the tag and image each digest came from. */
   async history(actor: Actor, ref: AppRef) {
     const app = await this.#access.load(actor, ref, 'deployment:read');
     return {
@@ -98,6 +98,7 @@ export class AppStatusService {
       revision: app.status?.revision ?? '',
       previous_revisions: app.status?.previousRevisions ?? [],
       last_sync_at: app.status?.lastSyncAt ?? null,
+      revision_tags: app.status?.revisionTags ?? [],
     };
   }
 }

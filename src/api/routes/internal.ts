@@ -6,12 +6,17 @@
  * POST /internal/audit records a caller-less audit entry (user_id empty) about an App, in the org owning the App's
  * namespace: 201 `{recorded: true}`; 400 bad body; 401 no or invalid credential; 403 a user's credential or a
  * ServiceAccount outside the allowlist; 404 no org owns the namespace; 503 the TokenReview could not be made.
+ *
+ * GET /internal/registries/{org_namespace}/{name} answers the registry an image App names (`registryRef`) with its
+ * credentials opened, for the operator's registry client: 200 `{host, insecure, ca?, username?, password?}`; 404
+ * when no org owns the namespace or the org has no such registry; 401/403/503 as above. Never logged.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
 import {
   INTERNAL_AUDIT_PATH,
   INTERNAL_PREFIXES,
+  INTERNAL_REGISTRY_PATH,
   type ServerChannel,
   SYSTEM_AUDIT_ACTIONS,
   type SystemAuditAction,
@@ -69,6 +74,31 @@ export async function internalRoutes(
               details: b.details,
             });
             return reply.code(201).send({ recorded: true });
+          },
+        );
+        internal.get<{ Params: { org_namespace: string; name: string } }>(
+          `${INTERNAL_REGISTRY_PATH}/:org_namespace/:name`,
+          {
+            schema: {
+              hide: true,
+              params: {
+                type: 'object',
+                required: ['org_namespace', 'name'],
+                properties: {
+                  org_namespace: { type: 'string', minLength: 1, maxLength: 63 },
+                  name: { type: 'string', minLength: 1, maxLength: 63 },
+                },
+              },
+            },
+          },
+          async (request) => {
+            const r = await deps.channel.registry(request.params.org_namespace, request.params.name);
+            return {
+              host: r.host,
+              insecure: r.insecure === true,
+              ...(r.ca ? { ca: r.ca } : {}),
+              ...(r.credentials ? { username: r.credentials.username, password: r.credentials.password } : {}),
+            };
           },
         );
       },
