@@ -102,13 +102,7 @@ describe('image Apps deploy', () => {
     const dest = apps['web'] as string;
     const res = await suite.post(dest, 'web', 'scale', { replicas: 3 });
     expect(res).toMatchObject({ status: 200, body: { replicas: 3 } });
-    await waitForApp(
-      suite.org.orgNs,
-      'web',
-      'scaled',
-      (a) =>
-        a.status?.operationState?.id === res.body['operation_id'] && a.status?.operationState?.phase === 'Succeeded',
-    );
+    await suite.succeeded('web', res.body['operation_id']);
     await suite.settled('web', pushed.digest);
     const deployment = await getObject('apps/v1', 'Deployment', dest, 'web');
     expect((deployment?.['spec'] as { replicas: number }).replicas).toBe(3);

@@ -26,6 +26,8 @@ export interface ImageSuite {
   imageApp(name: string, image: Json, extra?: Json): Promise<string>;
   /** POSTs to an App's route as the owner. */
   post(dest: string, name: string, route: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  /** Waits until the operation `id` of the App has Succeeded. */
+  succeeded(name: string, id: unknown): Promise<AppResource>;
   /** Waits until the App has applied `digest` and is Synced and Healthy with no operation pending. */
   settled(name: string, digest: string): Promise<AppResource>;
   stop(): Promise<void>;
@@ -92,6 +94,12 @@ export async function startImageSuite(
       return org.api.call<Json>('POST', `/api/v1/apps/${dest}/${name}/${route}`, {
         ...owner,
         ...(body === undefined ? {} : { body }),
+      });
+    },
+    succeeded(name, id) {
+      return waitForApp(org.orgNs, name, `operation ${String(id)} Succeeded`, (a) => {
+        const state = a.status?.operationState;
+        return state?.id === id && state?.phase === 'Succeeded';
       });
     },
     settled(name, digest) {
