@@ -32,6 +32,14 @@ const ROUTES: Array<[string, string]> = [
   ...['sync', 'deploy', 'rollback', 'promote', 'clone', 'restart', 'approve', 'scale', 'freeze', 'unfreeze'].map(
     (op): [string, string] => ['post', `/api/v1/apps/{namespace}/{name}/${op}`],
   ),
+  ['get', '/api/v1/registries'],
+  ['post', '/api/v1/registries'],
+  ['get', '/api/v1/registries/{id}'],
+  ['patch', '/api/v1/registries/{id}'],
+  ['delete', '/api/v1/registries/{id}'],
+  ['post', '/api/v1/registries/test'],
+  ['post', '/api/v1/registries/{id}/test'],
+  ['post', '/api/v1/registries/{id}/notifications'],
 ];
 
 describe('OpenAPI document and the API without a management cluster', () => {
@@ -73,6 +81,27 @@ describe('OpenAPI document and the API without a management cluster', () => {
       if (path === '/api/v1/apps' && method === 'post') expected.push('409');
       if (conflicts.some((c) => path.endsWith(`/${c}`))) expected.push('409');
       if (path.endsWith('/promote')) expected.push('502');
+      for (const status of expected) {
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
+  it('documents the error answers of every /registries route with the {"error"} schema', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/registries'))) {
+      const responses = res.body.paths[path]?.[method]?.responses ?? {};
+      const expected = ['401', '500'];
+      if (!path.endsWith('/notifications')) expected.push('403');
+      if (method === 'post' || method === 'patch') expected.push('400', '413', '415');
+      if (path.includes('{id}') && !path.endsWith('/notifications')) expected.push('404');
+      if (path === '/api/v1/registries' && method === 'post') expected.push('409');
+      if (path === '/api/v1/registries/{id}' && method !== 'get') expected.push('409');
       for (const status of expected) {
         expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
           content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
