@@ -64,8 +64,9 @@ describe('promote across registries', () => {
     const promoted = await suite.settled('shop-prod', built.digest);
     expect(promoted.status?.previousRevisions).toEqual([current.digest]);
     const deployment = await getObject('apps/v1', 'Deployment', dests['prod'], 'shop-prod');
-    const containers = (deployment?.['spec'] as { template: { spec: { containers: Array<{ image: string }> } } })
-      .template.spec.containers;
+    const containers = (
+      (deployment?.['spec'] ?? {}) as { template: { spec: { containers: Array<{ image: string }> } } }
+    ).template.spec.containers;
     expect(containers[0]?.image).toBe(`${prod.host}/svc/shop@${built.digest}`);
     const [audit] = await auditEntries(suite.org.api, suite.org.owner, 'app.promote', 'shop-prod');
     expect(audit).toMatchObject({

@@ -73,7 +73,7 @@ describe('image Apps deploy', () => {
       resources: { requests: { cpu: '100m', memory: '128Mi' } },
       readinessProbe: { tcpSocket: { port: 8080 } },
     });
-    expect((deployment?.['status'] as { readyReplicas?: number }).readyReplicas).toBe(2);
+    expect(((deployment?.['status'] ?? {}) as { readyReplicas?: number }).readyReplicas).toBe(2);
     const service = await getObject('v1', 'Service', dest, 'web');
     expect(service?.['spec']).toMatchObject({ selector: labels('web'), ports: [{ port: 8080, targetPort: 8080 }] });
     const ingress = await getObject('networking.k8s.io/v1', 'Ingress', dest, 'web');
@@ -105,7 +105,7 @@ describe('image Apps deploy', () => {
     await suite.succeeded('web', res.body['operation_id']);
     await suite.settled('web', pushed.digest);
     const deployment = await getObject('apps/v1', 'Deployment', dest, 'web');
-    expect((deployment?.['spec'] as { replicas: number }).replicas).toBe(3);
+    expect(((deployment?.['spec'] ?? {}) as { replicas: number }).replicas).toBe(3);
     expect((await auditEntries(suite.org.api, suite.org.owner, 'app.scale', 'web'))[0]?.['details']).toMatchObject({
       replicas: 3,
     });
