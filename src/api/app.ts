@@ -27,6 +27,7 @@ import { AuditStore } from '../store/audit.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { DbLease } from '../store/lease.ts';
 import { migrateStore } from '../store/migrations.ts';
+import { orgIdOfNamespace } from '../store/orgs.ts';
 import { RegistryStore } from '../store/registries.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
 import { mountAuthComponent } from './auth-mount.ts';
@@ -128,7 +129,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     tagPoller: kube
       ? new TagPoller({
           kube,
-          db: store.db,
+          orgOf: (namespace) => orgIdOfNamespace(store.db, namespace),
           images,
           audit,
           logger,

@@ -4,10 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import { NotFoundError } from '../core/errors.ts';
-import { orgSlugOf } from '../core/names.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Tables } from '../store/database.ts';
+import { orgIdOfNamespace } from '../store/orgs.ts';
 import type { RegistryStore } from '../store/registries.ts';
 import type { ServerChannel, SystemAuditEntry } from './channel.ts';
 
@@ -24,12 +24,9 @@ export class LocalServerChannel implements ServerChannel {
 
   /** The id of the org owning an org namespace; NotFoundError with `retry` when there is none. */
   async #orgOf(orgNamespace: string, retry: 'stall' | 'wait'): Promise<string> {
-    const slug = orgSlugOf(orgNamespace);
-    const org = slug
-      ? await this.#db.selectFrom('organization').select('id').where('slug', '=', slug).executeTakeFirst()
-      : undefined;
-    if (!org) throw new NotFoundError(`no organization owns namespace "${orgNamespace}"`, { retry });
-    return org.id;
+    const orgId = await orgIdOfNamespace(this.#db, orgNamespace);
+    if (!orgId) throw new NotFoundError(`no organization owns namespace "${orgNamespace}"`, { retry });
+    return orgId;
   }
 
   /** Records the entry as the system; NotFoundError (not retried) when no org owns the namespace. */

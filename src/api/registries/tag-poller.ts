@@ -10,15 +10,12 @@
  * left for a later poll. A registry notification (./notifications.ts) runs the same check at once for the Apps it
  * concerns.
  */
-import type { Kysely } from 'kysely';
 import type { AppResource, ImageSource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError } from '../../core/errors.ts';
-import { orgSlugOf } from '../../core/names.ts';
 import type { Logger } from '../../log.ts';
 import type { AuditStore } from '../../store/audit.ts';
-import type { Tables } from '../../store/database.ts';
 import type { DbLease } from '../../store/lease.ts';
 import { operationIO } from '../apps/access.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
@@ -56,7 +53,8 @@ export type PollTrigger = 'poll' | 'notification';
 export interface TagPollerDeps {
   /** The server's Apps (its App cache) and the writes of an operation. */
   kube: Pick<KubeApps, 'all' | 'get' | 'mergePatch'>;
-  db: Kysely<Tables>;
+  /** The id of the org owning an org namespace, undefined when this database knows none. */
+  orgOf: (orgNamespace: string) => Promise<string | undefined>;
   images: OrgImages;
   audit: AuditStore;
   logger: Logger;
@@ -144,7 +142,7 @@ export class TagPoller {
     const out: FollowApp[] = [];
     for (const app of apps) {
       const ns = app.metadata.namespace ?? '';
-      if (!orgs.has(ns)) orgs.set(ns, await this.#orgId(ns));
+      if (!orgs.has(ns)) orgs.set(ns, await this.#d.orgOf(ns));
       const orgId = orgs.get(ns);
       const image = app.spec.source.image;
       if (orgId && image) out.push({ app, orgId, image });
@@ -223,12 +221,5 @@ export class TagPoller {
       },
     });
     return true;
-  }
-
-  async #orgId(namespace: string): Promise<string | undefined> {
-    const slug = orgSlugOf(namespace);
-    if (!slug) return undefined;
-    const row = await this.#d.db.selectFrom('organization').select('id').where('slug', '=', slug).executeTakeFirst();
-    return row?.id;
   }
 }
