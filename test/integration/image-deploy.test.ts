@@ -98,6 +98,16 @@ describe('image Apps deploy', () => {
     });
   });
 
+  it('restarts: the Deployment template gets a new restartedAt annotation', async () => {
+    const dest = apps['web'] as string;
+    const res = await suite.post(dest, 'web', 'restart');
+    expect(res.status).toBe(200);
+    await suite.succeeded('web', res.body['operation_id']);
+    const deployment = await getObject('apps/v1', 'Deployment', dest, 'web');
+    const template = ((deployment?.['spec'] ?? {}) as { template: { metadata: { annotations?: Json } } }).template;
+    expect(template.metadata.annotations?.['cd.svc.space/restartedAt']).toEqual(expect.any(String));
+  });
+
   it('scales with a Sync (replicas follow, audited app.scale); refuses autoscaled Apps with 409', async () => {
     const dest = apps['web'] as string;
     const res = await suite.post(dest, 'web', 'scale', { replicas: 3 });

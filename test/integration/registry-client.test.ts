@@ -4,6 +4,9 @@
  * CA: tag → digest for OCI indexes and plain manifests, digest presence, the credential check, each failure named
  * by its cause, and plain http refused under the production policy.
  */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type RegistryClient as Client,
@@ -118,5 +121,33 @@ describe('registry client: transport and policy', () => {
     expect((await failure(scoped.resolve({ host: plain.host, insecure: true }, 'team/web', '1'))).errorClass).toBe(
       'refused',
     );
+  });
+});
+
+describe('registry client: a registry without Docker-Content-Digest', () => {
+  it('hashes the manifest a GET returns', async () => {
+    // A hand-written stand-in (a fake, named as such): distribution always sends Docker-Content-Digest, so the
+    // fallback for registries that leave it out cannot be met with the real one.
+    const manifest = JSON.stringify({ schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json' });
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.accept}`);
+      res.writeHead(200, { 'content-type': 'application/vnd.oci.image.manifest.v1+json' });
+      res.end(req.method === 'GET' ? manifest : undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const digest = await new RegistryClient({ policy: loopback }).resolve({ host, insecure: true }, 'team/web', '1');
+      expect(digest).toBe(`sha256:${createHash('sha256').update(manifest).digest('hex')}`);
+      expect(seen.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+        'HEAD /v2/team/web/manifests/1',
+        'GET /v2/team/web/manifests/1',
+      ]);
+      expect(seen[0]).toContain('application/vnd.oci.image.index.v1+json');
+      expect(seen[0]).toContain('application/vnd.docker.distribution.manifest.v2+json');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
