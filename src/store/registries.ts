@@ -43,15 +43,8 @@ export interface NewRegistry {
   password: string | null;
 }
 
-/** The fields an update may change; undefined leaves a field as it is, null clears it. */
-export interface RegistryChanges {
-  name?: string;
-  host?: string;
-  insecure?: boolean;
-  ca?: string | null;
-  username?: string | null;
-  password?: string | null;
-}
+/** The fields an update may change; undefined leaves a field as it is, null clears ca, username and password. */
+export type RegistryChanges = Partial<Omit<NewRegistry, 'orgId'>>;
 
 /** Prefix of registry ids. */
 export const REGISTRY_ID_PREFIX = 'reg_';

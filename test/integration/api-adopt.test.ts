@@ -8,17 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANAGED_LABEL } from '../../src/core/app-schema.ts';
+import { renderedLabels } from '../../src/render/index.ts';
 import { type PushedImage, type Registry, startRegistry, waitUntil } from '../harness/index.ts';
 import { auditEntries, signUpMember, type TestUser } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { deleteNamespaces, getApp, getObject, managers, unique } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
-const rendered = (name: string) => ({
-  'app.kubernetes.io/name': name,
-  'app.kubernetes.io/instance': name,
-  'app.kubernetes.io/managed-by': 'svc',
-});
 
 describe('adopt', () => {
   let suite: ImageSuite;
@@ -52,7 +48,7 @@ describe('adopt', () => {
     await kube.deployment(
       dest,
       'shop',
-      rendered('shop'),
+      renderedLabels('shop'),
       {},
       {
         name: 'shop',
@@ -61,8 +57,8 @@ describe('adopt', () => {
       },
     );
     await kube.deployment(dest, 'old', { app: 'old' });
-    await kube.deployment(dest, 'named', rendered('named'));
-    await kube.deployment(dest, 'managed', rendered('managed'), { [MANAGED_LABEL]: 'managed' });
+    await kube.deployment(dest, 'named', renderedLabels('named'));
+    await kube.deployment(dest, 'managed', renderedLabels('managed'), { [MANAGED_LABEL]: 'managed' });
     await waitUntil(async () => (await pods()).length === 2 || undefined, { what: 'two Pods of shop' });
   });
   afterAll(async () => {

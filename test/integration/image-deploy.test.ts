@@ -14,7 +14,8 @@ import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { getObject, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
-const labels = (name: string) => ({
+/** The labels the contract names (§4.2 rule 14), spelled out here rather than taken from the renderer. */
+const contractLabels = (name: string) => ({
   'app.kubernetes.io/name': name,
   'app.kubernetes.io/instance': name,
   'app.kubernetes.io/managed-by': 'svc',
@@ -64,7 +65,7 @@ describe('image Apps deploy', () => {
       template: { spec: { containers: Json[] } };
     };
     expect(spec.replicas).toBe(2);
-    expect(spec.selector).toEqual({ matchLabels: labels('web') });
+    expect(spec.selector).toEqual({ matchLabels: contractLabels('web') });
     expect(spec.template.spec.containers[0]).toMatchObject({
       name: 'web',
       image: `${registry.host}/svc/web@${pushed.digest}`,
@@ -75,7 +76,10 @@ describe('image Apps deploy', () => {
     });
     expect(((deployment?.['status'] ?? {}) as { readyReplicas?: number }).readyReplicas).toBe(2);
     const service = await getObject('v1', 'Service', dest, 'web');
-    expect(service?.['spec']).toMatchObject({ selector: labels('web'), ports: [{ port: 8080, targetPort: 8080 }] });
+    expect(service?.['spec']).toMatchObject({
+      selector: contractLabels('web'),
+      ports: [{ port: 8080, targetPort: 8080 }],
+    });
     const ingress = await getObject('networking.k8s.io/v1', 'Ingress', dest, 'web');
     expect(ingress?.['spec']).toMatchObject({
       rules: [{ host: 'web.example.test' }],

@@ -8,7 +8,7 @@ import { ConflictError, InputError, NotFoundError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { RegistryError } from '../../registry/index.ts';
 import { isUniqueViolation } from '../../store/database.ts';
-import { type RegistryRecord, RegistryStore } from '../../store/registries.ts';
+import { type RegistryChanges, type RegistryRecord, RegistryStore } from '../../store/registries.ts';
 import { inTransaction, type TransactionStores } from '../../store/transaction.ts';
 import type { Actor } from '../apps/access.ts';
 import { requirePermission } from '../context.ts';
@@ -21,15 +21,7 @@ export interface CreateRegistryBody extends ConnectionInput {
 }
 
 /** An update body: omitted fields stay; `null` clears ca, username and password. */
-export interface UpdateRegistryBody {
-  name?: string;
-  host?: string;
-  insecure?: boolean;
-  ca?: string | null;
-  username?: string | null;
-  password?: string | null;
-  rotate_notification_token?: boolean;
-}
+export type UpdateRegistryBody = RegistryChanges & { rotate_notification_token?: boolean };
 
 /** The result of a test (the shape of contract §4.4 rule 3). */
 export type TestResult =
