@@ -42,7 +42,9 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { cliLoginRoutes } from './routes/cli-login.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { registryRoutes } from './routes/registries.ts';
 import { registryNotificationRoutes } from './routes/registry-notifications.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
@@ -85,7 +87,20 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const store = deps.store ?? openStore(config.database);
   // One connection to the management cluster: the App cache, App writes and the TokenReviews of the internal routes.
   const mgmt = config.mgmtKubeconfig ? connectManagement(config.mgmtKubeconfig) : undefined;
-  const kube = mgmt ? new KubeApps(mgmt.client, { cache: { logger } }) : undefined;
+  const orgOperatorRole = config.orgOperatorRole;
+  const kube = mgmt
+    ? new KubeApps(mgmt.client, {
+        cache: { logger },
+        ...(orgOperatorRole
+          ? {
+              orgOperatorAccess: {
+                clusterRole: orgOperatorRole,
+                serviceAccounts: config.channel.operatorServiceAccounts,
+              },
+            }
+          : {}),
+      })
+    : undefined;
   const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
@@ -239,6 +254,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         if (request.routeOptions.config.sessionOnly && request.caller.kind === 'key') {
           throw new ForbiddenError('this route accepts a session only, not an API key');
         }
+        // A key with a tool allowlist is an agent's key: its reach is the tools it names, on the MCP endpoint only.
+        if (request.caller.key?.tools && !request.routeOptions.config.mcp) {
+          throw new ForbiddenError('this API key has an MCP tool allowlist: it works on /api/v1/mcp only');
+        }
       });
 
       // A POST without a body is an empty object, so routes that take none validate the same either way.
@@ -248,6 +267,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await authRoutes(api, services);
+      await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await appRoutes(api, services);
@@ -256,6 +276,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await adoptRoutes(api, services);
       await registryRoutes(api, services);
       await registryNotificationRoutes(api, services);
+      await mcpRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );

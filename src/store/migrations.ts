@@ -99,7 +99,18 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .execute();
       },
     },
+    '0015_api_key_tools': {
+      // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
+      },
+    },
   };
+}
+
+/** Names of svc's migrations for a database kind, in the order they apply (what `svc_migration` records). */
+export function svcMigrationNames(kind: DatabaseKind): string[] {
+  return Object.keys(migrations(kind)).sort();
 }
 
 /**
@@ -109,7 +120,14 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    const migrator = new Migrator({ db: store.db, provider, migrationTableName: 'svc_migration' });
+    // Issues land in any order while their migrations are numbered by issue (0010 after 0015 is possible): each
+    // migration touches its own tables, so one that sorts before the last applied one still applies.
+    const migrator = new Migrator({
+      db: store.db,
+      provider,
+      migrationTableName: 'svc_migration',
+      allowUnorderedMigrations: true,
+    });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     if (extra) await extra();

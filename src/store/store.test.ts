@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
 import { createPostgresDatabase } from '../../test/harness/postgres.ts';
@@ -250,6 +251,25 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       });
       expect(await registries.delete('o2', record.id)).toBe(false);
       expect(await registries.delete('o1', record.id)).toBe(true);
+    });
+
+    it('applies a migration that sorts before the last applied one (issues land in any order)', async () => {
+      const fresh = await freshDatabase(kind);
+      const late = openStore(fresh.config);
+      try {
+        await migrateStore(late);
+        // As on a database migrated before 0010 landed: 0015 applied, 0010 not.
+        await late.db.schema.dropTable('registry').execute();
+        await late.db.schema.dropTable('lease').execute();
+        await sql`delete from svc_migration where name = '0010_registries_and_leases'`.execute(late.db);
+        await migrateStore(late);
+        expect(await late.db.selectFrom('registry').selectAll().execute()).toEqual([]);
+        const names = await sql<{ name: string }>`select name from svc_migration order by name`.execute(late.db);
+        expect(names.rows.map((r) => r.name)).toContain('0010_registries_and_leases');
+      } finally {
+        await late.close();
+        await fresh.drop();
+      }
     });
 
     it('gives a lease to one holder at a time until it expires or is released', async () => {
