@@ -14,8 +14,8 @@ import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
-import { registerStoreCommands } from './client/store-commands.ts';
 import { registerRegistryCommands } from './client/registry-commands.ts';
+import { registerStoreCommands } from './client/store-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
