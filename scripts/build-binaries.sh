@@ -3,7 +3,7 @@
 # from the Go module proxy into a cache outside the repository, once per version:
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds ...]   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|schemathesis ...]   (default: all)
 set -euo pipefail
 
 CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
@@ -27,6 +27,9 @@ SOPS_VERSION=v3.13.3
 # an eso store render ExternalSecret objects, which the plane must accept (no ESO controller runs in tests). Taken
 # from the module's source on the Go module proxy (config/crds/bases), not built.
 ESO_VERSION=v1.3.2
+# schemathesis (PyPI) fuzzes the API from its OpenAPI document (test/integration/api-fuzz.test.ts): a virtualenv
+# in the cache holding the pinned package and its dependency tree, created once.
+SCHEMATHESIS_VERSION=v4.32.5
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -146,8 +149,16 @@ build_eso_crds() {
   done
 }
 
+build_schemathesis() {
+  local out="$1"
+  python3 -m venv "$out/venv"
+  "$out/venv/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==${SCHEMATHESIS_VERSION#v}"
+  ln -sf venv/bin/st "$out/st"
+  "$out/st" --version >&2
+}
+
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds schemathesis)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -158,6 +169,7 @@ for t in "${targets[@]}"; do
     helm) done_or_build "$CACHE/helm-$HELM_VERSION" build_helm ;;
     sops) done_or_build "$CACHE/sops-$SOPS_VERSION" build_sops ;;
     eso-crds) done_or_build "$CACHE/eso-crds-$ESO_VERSION" build_eso_crds ;;
+    schemathesis) done_or_build "$CACHE/schemathesis-$SCHEMATHESIS_VERSION" build_schemathesis ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done
