@@ -168,21 +168,25 @@ describe('API fuzzing with schemathesis against svc start', () => {
   afterAll(() => svc?.stop());
 
   for (const role of ['admin', 'read'] as const) {
-    it(`finds no 5xx, undocumented answer or error without {"error"} with a ${role} key`, async () => {
-      const result = await fuzz(
-        svc.base,
-        keys[role].key,
-        [keys.admin.id, keys.read.id],
-        Math.max(10, Math.floor(budgetSeconds / 2)),
-      );
-      console.log(summary(`${role} key`, result));
-      expect(result.tested, 'every operation of the document was exercised').toBe(result.total);
-      expect(result.generated).toBeGreaterThan(result.total);
-      expect(result.failures, result.output.slice(-20_000)).toEqual([]);
-      expect(result.exitCode, result.output.slice(-5_000)).toBe(0);
-      // The key stayed valid through the run (the stateful phase would otherwise have fuzzed 401s only).
-      expect((await call('GET', '/api/v1/auth/me', undefined, keys[role].key)).status).toBe(200);
-    }, (budgetSeconds + 180) * 1000);
+    it(
+      `finds no 5xx, undocumented answer or error without {"error"} with a ${role} key`,
+      async () => {
+        const result = await fuzz(
+          svc.base,
+          keys[role].key,
+          [keys.admin.id, keys.read.id],
+          Math.max(10, Math.floor(budgetSeconds / 2)),
+        );
+        console.log(summary(`${role} key`, result));
+        expect(result.tested, 'every operation of the document was exercised').toBe(result.total);
+        expect(result.generated).toBeGreaterThan(result.total);
+        expect(result.failures, result.output.slice(-20_000)).toEqual([]);
+        expect(result.exitCode, result.output.slice(-5_000)).toBe(0);
+        // The key stayed valid through the run (the stateful phase would otherwise have fuzzed 401s only).
+        expect((await call('GET', '/api/v1/auth/me', undefined, keys[role].key)).status).toBe(200);
+      },
+      (budgetSeconds + 180) * 1000,
+    );
   }
 
   it('sends a kubeconfig token through the cluster routes; no answer returns it', async () => {
