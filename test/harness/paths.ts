@@ -23,6 +23,7 @@ const pinVariables = {
   sops: 'SOPS_VERSION',
   'eso-crds': 'ESO_VERSION',
   schemathesis: 'SCHEMATHESIS_VERSION',
+  'token-server': 'TOKEN_SERVER_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */

@@ -61,8 +61,10 @@ function fuzz(base: string, key: string, keepKeyIds: string[], seconds: number):
     CHECKS.join(','),
     '--max-time',
     String(seconds),
+    // One worker: with two, CPython 3.11's ast.parse (used by hypothesis to describe filters) failed a run with
+    // "SystemError: AST constructor recursion depth mismatch", a fuzzer error, not a finding.
     '--workers',
-    '2',
+    '1',
     '--seed',
     seed,
     '--request-timeout',
