@@ -86,6 +86,8 @@ function fuzz(base: string, key: string, keepKeyIds: string[], seconds: number):
           SCHEMATHESIS_HOOKS: join(repoRoot, 'test/fuzz/hooks.py'),
           SVC_FUZZ_KEEP_KEY_IDS: keepKeyIds.join(','),
         },
+        // schemathesis keeps a `.schemathesis/` cache in its working directory: not in the repository.
+        cwd: reports,
         maxBuffer: 64 * 1024 * 1024,
         timeout: (seconds + 120) * 1000,
       },
