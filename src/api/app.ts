@@ -37,7 +37,7 @@ import { mountAuthComponent } from './auth-mount.ts';
 import { ClusterConnections } from './clusters/connections.ts';
 import { StoredClusterDirectory } from './clusters/directory.ts';
 import { ShellJanitor } from './clusters/shell-janitor.ts';
-import { handleError } from './error-handler.ts';
+import { handleError, handleFrameworkError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { OrgImages } from './registries/images.ts';
 import { TagPoller } from './registries/tag-poller.ts';
@@ -209,6 +209,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     genReqId: (req) => requestId(req.headers['x-request-id']),
     // Bodies are validated as sent: no type coercion, no silently dropped fields.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    frameworkErrors: handleFrameworkError,
   });
   app.decorateRequest('caller', undefined);
   // The App cache lists and watches from the moment the server is ready; until it has synced, lists go to the

@@ -22,6 +22,7 @@ const pinVariables = {
   helm: 'HELM_VERSION',
   sops: 'SOPS_VERSION',
   'eso-crds': 'ESO_VERSION',
+  schemathesis: 'SCHEMATHESIS_VERSION',
   'token-server': 'TOKEN_SERVER_VERSION',
 } as const;
 

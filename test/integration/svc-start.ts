@@ -18,11 +18,13 @@ export interface RunningSvc {
   webhook: string;
   /** What the process printed, for a failing test to show. */
   output: string[];
+  /** Its SVC_DATA_DIR (SQLite database, dev secrets), removed by stop(). */
+  dataDir: string;
   stop(): void;
 }
 
-/** Starts `svc start` for the org `slug` and resolves once /readyz answers 200. */
-export async function startSvc(slug: string): Promise<RunningSvc> {
+/** Starts `svc start` for the org `slug` and resolves once /readyz answers 200; `env` adds or overrides variables. */
+export async function startSvc(slug: string, env: Record<string, string> = {}): Promise<RunningSvc> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-start-'));
   const [apiPort, webhookPort] = [await freePort(), await freePort()];
   const output: string[] = [];
@@ -46,6 +48,7 @@ export async function startSvc(slug: string): Promise<RunningSvc> {
         SVC_DATA_DIR: dataDir,
         SVC_LISTEN: `127.0.0.1:${apiPort}`,
         SVC_LOG_LEVEL: 'warn',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -66,5 +69,5 @@ export async function startSvc(slug: string): Promise<RunningSvc> {
     stop();
     throw new Error(`${(err as Error).message}\n${output.join('')}`);
   }
-  return { base, webhook: `http://127.0.0.1:${webhookPort}`, output, stop };
+  return { base, webhook: `http://127.0.0.1:${webhookPort}`, output, dataDir, stop };
 }
