@@ -10,6 +10,7 @@ import { isDnsLabel } from './core/names.ts';
 import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
 import type { OutboundPolicy } from './net/outbound.ts';
+import type { RetryPolicy } from './ops/backoff.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -97,6 +98,11 @@ export interface Config {
   outbound: OutboundPolicy;
   operator: OperatorConfig;
   channel: ChannelConfig;
+  /**
+   * Retries of outbound webhook deliveries (docs/webhooks.md): SVC_WEBHOOK_RETRY_BASE (default 10s, doubling),
+   * SVC_WEBHOOK_RETRY_MAX (1h), SVC_WEBHOOK_ATTEMPTS (8 in all).
+   */
+  webhookRetry: RetryPolicy;
 }
 
 /** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
@@ -271,6 +277,19 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     operatorTokenFile: abs(expandHome(env['SVC_OPERATOR_TOKEN_FILE'] || `${SERVICE_ACCOUNT_DIR}/token`)),
   };
 
+  const webhookAttempts = Number(env['SVC_WEBHOOK_ATTEMPTS'] || '8');
+  if (!Number.isInteger(webhookAttempts) || webhookAttempts < 1 || webhookAttempts > 20) {
+    problems.push('SVC_WEBHOOK_ATTEMPTS must be a whole number from 1 to 20');
+  }
+  const webhookRetry: RetryPolicy = {
+    baseMs: duration('SVC_WEBHOOK_RETRY_BASE', env['SVC_WEBHOOK_RETRY_BASE'] || undefined, '10s', 100),
+    maxMs: duration('SVC_WEBHOOK_RETRY_MAX', env['SVC_WEBHOOK_RETRY_MAX'] || undefined, '1h', 100),
+    attempts: webhookAttempts,
+  };
+  if (webhookRetry.maxMs < webhookRetry.baseMs) {
+    problems.push('SVC_WEBHOOK_RETRY_MAX must not be shorter than SVC_WEBHOOK_RETRY_BASE');
+  }
+
   const leaderElect = parseBool(flags.leaderElect ?? true);
   if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
   const operator: OperatorConfig = {
@@ -306,5 +325,6 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     outbound: { scope, requireHttps: production },
     operator,
     channel,
+    webhookRetry,
   };
 }

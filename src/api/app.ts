@@ -20,6 +20,8 @@ import type { ServerChannel } from '../internal/channel.ts';
 import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
+import { OpsRuntime } from '../ops/runtime.ts';
+import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
 import { openStore, type Store } from '../store/database.ts';
@@ -36,8 +38,11 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
+import { teamRoutes } from './routes/teams.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import type { ApiServices } from './services.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
@@ -99,6 +104,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const auth = createAuthComponent(authOptions);
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
+  const sealer = new Sealer(config.credentialsKey);
+  const ops = new OpsRuntime({ db: store.db, config, sealer, logger, kube });
   const services: ApiServices = {
     config,
     store,
@@ -115,6 +122,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     kube,
     clusters: deps.clusters ?? managementOnly,
     digests: deps.digests ?? anonymousDigestProbe,
+    sealer,
+    auth,
+    ops,
   };
 
   const app = Fastify({
@@ -129,8 +139,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   // apiserver.
   app.addHook('onReady', async () => {
     kube?.start();
+    ops.start();
   });
   app.addHook('onClose', async () => {
+    await ops.stop();
     await kube?.stop();
     await mgmt?.client.dropConnections();
     await store.close();
@@ -224,6 +236,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
       await adoptRoutes(api, services);
+      await teamRoutes(api, services);
+      await webhookRoutes(api, services);
+      await incidentRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );

@@ -1,6 +1,9 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { AuthComponent } from '../auth/better-auth.ts';
 import type { Config } from '../config.ts';
+import type { OpsRuntime } from '../ops/runtime.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
@@ -20,4 +23,9 @@ export interface ApiServices {
   kube: KubeApps | undefined;
   clusters: ClusterDirectory;
   digests: DigestProbe;
+  sealer: Sealer;
+  /** The auth component (teams live in its organization plugin). */
+  auth: AuthComponent;
+  /** Webhook deliveries and incident detection of this process. */
+  ops: OpsRuntime;
 }

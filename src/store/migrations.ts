@@ -5,6 +5,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DatabaseKind, Store } from './database.ts';
+import { createOpsTables } from './ops-schema.ts';
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -68,6 +69,11 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           await sql`create trigger audit_log_no_delete before delete on audit_log
             begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
         }
+      },
+    },
+    '0013_ops': {
+      async up(db: Kysely<unknown>) {
+        await createOpsTables(db);
       },
     },
   };

@@ -7,13 +7,25 @@ import type { Kysely } from 'kysely';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
 import type { Tables } from './database.ts';
+import { DeliveryStore } from './deliveries.ts';
+import { IncidentStore } from './incidents.ts';
+import { ObservationStore } from './observations.ts';
+import { EventStore } from './ops-events.ts';
+import { RemediationStore } from './remediations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { WebhookStore } from './webhooks.ts';
 
 /** The stores, bound to one transaction. */
 export interface TransactionStores {
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  events: EventStore;
+  incidents: IncidentStore;
+  remediations: RemediationStore;
+  observations: ObservationStore;
 }
 
 /**
@@ -22,9 +34,17 @@ export interface TransactionStores {
  * SQLite, the one connection) until it ends.
  */
 export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionStores) => Promise<T>): Promise<T> {
-  return db
-    .transaction()
-    .execute((trx) =>
-      fn({ apiKeys: new ApiKeyStore(trx), audit: new AuditStore(trx), bindings: new RoleBindingStore(trx) }),
-    );
+  return db.transaction().execute((trx) =>
+    fn({
+      apiKeys: new ApiKeyStore(trx),
+      audit: new AuditStore(trx),
+      bindings: new RoleBindingStore(trx),
+      webhooks: new WebhookStore(trx),
+      deliveries: new DeliveryStore(trx),
+      events: new EventStore(trx),
+      incidents: new IncidentStore(trx),
+      remediations: new RemediationStore(trx),
+      observations: new ObservationStore(trx),
+    }),
+  );
 }

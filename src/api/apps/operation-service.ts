@@ -5,7 +5,7 @@
  * audits (contract §6.4). Every answer carries the new operation's id.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import { heldRevision } from '../../core/app-state.ts';
+import { heldRevision, inHistory } from '../../core/app-state.ts';
 import { ConflictError, InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
@@ -68,13 +68,30 @@ export class AppOperations {
 
   /**
    * Rollback (`deployment:sync`) to a revision from the App's history (`status.revision` or
-   * `status.previousRevisions`; 400 otherwise); audited `app.rollback`.
+   * `status.previousRevisions`; 400 otherwise); audited `app.rollback`. With `pauseAutomated` (a rollback
+   * remediation of an automated App) the same patch turns `syncPolicy.automated` off, so automated sync does not
+   * apply the branch head again at once; changing the sync policy needs `deployment:manage` as well.
    */
-  async rollback(actor: Actor, ref: AppRef, revision: string): Promise<OperationAnswer> {
+  async rollback(
+    actor: Actor,
+    ref: AppRef,
+    revision: string,
+    options: { pauseAutomated?: boolean } = {},
+  ): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
+    const pause = options.pauseAutomated === true && app.spec.syncPolicy?.automated === true;
+    if (pause) requirePermission(actor, 'deployment:manage', 'deployment', scopeOfApp(app));
     if (!inHistory(app, revision)) throw new InputError(`revision ${revision} is not in the app's history`);
-    const id = await this.#access.requestOperation(actor, app, { kind: 'Rollback', revision });
-    await this.#access.audit(actor, 'app.rollback', app, { operation_id: id, revision });
+    const id = await this.#access.requestOperation(actor, app, {
+      kind: 'Rollback',
+      revision,
+      ...(pause ? { specPatch: { syncPolicy: { automated: false } } } : {}),
+    });
+    await this.#access.audit(actor, 'app.rollback', app, {
+      operation_id: id,
+      revision,
+      ...(pause ? { automated_paused: true } : {}),
+    });
     return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
   }
 
@@ -139,10 +156,7 @@ export class AppOperations {
   }
 }
 
-/** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
-export function inHistory(app: AppResource, revision: string): boolean {
-  return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);
-}
+export { inHistory } from '../../core/app-state.ts';
 
 /** The target's image source when promote may copy `from` onto it; ConflictError (scope mismatch) otherwise. */
 export function promotableImage(from: AppResource, target: AppResource) {
