@@ -106,6 +106,7 @@ export async function startOperator(
     },
     live,
     publicURL: config.publicURL,
+    outbound: config.outbound,
     identity,
     logger: log,
     metrics,
@@ -192,6 +193,7 @@ export async function startOperator(
     await live.stop();
     await Promise.all(Object.values(servers).map(close));
     await audit?.drain();
+    await reconciler.drain();
     log.info('operator stopped');
   };
   return {
