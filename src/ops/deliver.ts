@@ -30,12 +30,13 @@ export interface PostResult {
   error: string | null;
 }
 
-/** POSTs `out` once (never throws). */
+/** POSTs `out` once (never throws); `signal` aborts it (a server shutting down). */
 export async function postDelivery(
   out: Outgoing,
   policy: OutboundPolicy,
   now: () => Date = () => new Date(),
   timeoutMs = ATTEMPT_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -60,6 +61,7 @@ export async function postDelivery(
           [SIGNATURE_HEADER]: signatureHeader(out.secret, out.body, now()),
         },
         body: out.body,
+        ...(signal ? { signal } : {}),
       },
       policy,
       { timeoutMs, maxRedirects: 0 },

@@ -1,9 +1,10 @@
 /**
  * The delivery dispatcher (docs/webhooks.md "Delivery"): runs in every server replica, takes due deliveries from the
  * durable queue in the database (row claims: `FOR UPDATE SKIP LOCKED` on PostgreSQL, so replicas share the work
- * without sending a delivery twice; an expired claim is taken over), sends them with bounded concurrency and records
- * each attempt. Nothing here runs in the operator: a slow or dead receiver delays only its own deliveries, never a
- * reconcile. Queued deliveries survive a restart (they are rows, not timers).
+ * without sending a delivery twice; an expired claim is taken over), sends them with bounded concurrency, one
+ * attempt per webhook at a time (a slow or dead receiver holds up only its own deliveries), and records each attempt.
+ * Nothing here runs in the operator, so no receiver ever slows a reconcile. Queued deliveries survive a restart
+ * (they are rows, not timers); a shutdown aborts the attempts in flight and hands their rows back unattempted.
  */
 import type { Kysely } from 'kysely';
 import { describeError } from '../core/errors.ts';
@@ -37,6 +38,9 @@ export class DeliveryDispatcher {
   readonly #deliveries: DeliveryStore;
   readonly #webhooks: WebhookStore;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Webhooks with an attempt in flight in this process. */
+  readonly #busy = new Set<string>();
+  readonly #shutdown = new AbortController();
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -59,11 +63,12 @@ export class DeliveryDispatcher {
     this.#wake?.();
   }
 
-  /** Stops taking deliveries and waits for the attempts in flight (a claim left behind expires and is retaken). */
+  /** Stops taking deliveries, aborts the attempts in flight and hands their deliveries back (not counted). */
   async stop(): Promise<void> {
     this.#running = false;
     this.#wake?.();
     await this.#loop;
+    this.#shutdown.abort();
     await Promise.all([...this.#inFlight]);
   }
 
@@ -73,18 +78,15 @@ export class DeliveryDispatcher {
       try {
         const room = this.#o.concurrency - this.#inFlight.size;
         if (room > 0) {
-          claimed = await this.#deliveries.claimDue(
-            this.#o.holder,
-            new Date(),
-            this.#o.attemptTimeoutMs + 30_000,
-            room,
-          );
+          claimed = await this.#claim(room);
         }
       } catch (err) {
         this.#o.logger.warn({ err: describeError(err) }, 'webhook deliveries: cannot read the queue; retrying');
       }
       for (const d of claimed) {
+        this.#busy.add(d.webhookId);
         const attempt = this.#attempt(d).finally(() => {
+          this.#busy.delete(d.webhookId);
           this.#inFlight.delete(attempt);
           this.poke();
         });
@@ -92,6 +94,28 @@ export class DeliveryDispatcher {
       }
       if (claimed.length === 0 || this.#inFlight.size >= this.#o.concurrency) await this.#sleep();
     }
+  }
+
+  /**
+   * Claims up to `room` due deliveries of webhooks not busy here, one per webhook (the oldest due); claims beyond
+   * that are handed back at once.
+   */
+  async #claim(room: number): Promise<Delivery[]> {
+    const rows = await this.#deliveries.claimDue(this.#o.holder, new Date(), this.#o.attemptTimeoutMs + 30_000, room, [
+      ...this.#busy,
+    ]);
+    const seen = new Set<string>();
+    const take: Delivery[] = [];
+    const giveBack: string[] = [];
+    for (const d of rows) {
+      if (seen.has(d.webhookId)) giveBack.push(d.id);
+      else {
+        seen.add(d.webhookId);
+        take.push(d);
+      }
+    }
+    await this.#deliveries.release(this.#o.holder, giveBack);
+    return take;
   }
 
   /** Sleeps until poked or the poll period passed. */
@@ -129,7 +153,12 @@ export class DeliveryDispatcher {
         this.#o.outbound,
         () => new Date(),
         this.#o.attemptTimeoutMs,
+        this.#shutdown.signal,
       );
+      if (this.#shutdown.signal.aborted) {
+        await this.#deliveries.release(this.#o.holder, [d.id]);
+        return;
+      }
       const outcome = outcomeOf(result, d.attempts + 1, this.#o.retry, new Date());
       const recorded = await this.#deliveries.recordAttempt(d.id, this.#o.holder, outcome);
       const fields = {

@@ -141,10 +141,17 @@ export class DeliveryStore {
 
   /**
    * Claims up to `limit` due pending deliveries for `holder` until `now + claimMs`, oldest due first, and returns
-   * them. On PostgreSQL the candidate rows are locked with `FOR UPDATE SKIP LOCKED`, so replicas claiming at the
+   * them, leaving out the webhooks in `skipWebhooks` (those this holder is busy with). On PostgreSQL the candidate
+   * rows are locked with `FOR UPDATE SKIP LOCKED`, so replicas claiming at the
    * same moment take disjoint rows; SQLite has one writer (one process owns the file).
    */
-  async claimDue(holder: string, now: Date, claimMs: number, limit: number): Promise<Delivery[]> {
+  async claimDue(
+    holder: string,
+    now: Date,
+    claimMs: number,
+    limit: number,
+    skipWebhooks: readonly string[] = [],
+  ): Promise<Delivery[]> {
     const at = now.toISOString();
     const until = new Date(now.getTime() + claimMs).toISOString();
     const rows = await this.#db
@@ -157,6 +164,7 @@ export class DeliveryStore {
           .where('state', '=', 'pending')
           .where('next_attempt_at', '<=', at)
           .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<', at)]))
+          .$if(skipWebhooks.length > 0, (q) => q.where('webhook_id', 'not in', skipWebhooks))
           .orderBy('next_attempt_at')
           .limit(limit)
           .$if(isPostgres(this.#db), (q) => q.forUpdate().skipLocked()),
@@ -199,6 +207,17 @@ export class DeliveryStore {
       .where('claimed_by', '=', holder)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Gives up `holder`'s claims on the given deliveries without an attempt (they are due again at once). */
+  async release(holder: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#db
+      .updateTable('webhook_delivery')
+      .set({ claimed_by: null, claimed_until: null })
+      .where('claimed_by', '=', holder)
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /** One delivery. */

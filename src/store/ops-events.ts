@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { deliveryBody, type EventApp, type EventType, isWebhookEvent, type SvcEvent } from '../ops/event-types.ts';
+import { orderedStamp } from './clock.ts';
 import type { OpsEventTable, Tables } from './database.ts';
 import { DeliveryStore } from './deliveries.ts';
 import { WebhookStore } from './webhooks.ts';
@@ -22,17 +23,6 @@ export interface NewEvent {
 /** A new event id: `evt_` and a UUID's hex. */
 export function newEventId(): string {
   return `evt_${randomUUID().replaceAll('-', '')}`;
-}
-
-let lastStamp = 0;
-
-/**
- * `now`, made strictly later than the previous event of this process, so the events one step records together
- * (an incident opened, then its proposals) sort in the order they were recorded.
- */
-function stamp(now: Date): string {
-  lastStamp = Math.max(now.getTime(), lastStamp + 1);
-  return new Date(lastStamp).toISOString();
 }
 
 function toEvent(r: OpsEventTable, slug: string): SvcEvent {
@@ -66,7 +56,7 @@ export class EventStore {
     const event: SvcEvent = {
       id: newEventId(),
       type: e.type,
-      createdAt: stamp(now),
+      createdAt: orderedStamp(now),
       org: e.org,
       app: e.app,
       incidentId: e.incidentId,

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { RemediationAction } from '../ops/remediation-plan.ts';
+import { orderedStamp } from './clock.ts';
 import type { RemediationTable, Tables } from './database.ts';
 
 export type RemediationState = 'proposed' | 'approved' | 'rejected' | 'executed' | 'expired';
@@ -82,7 +83,7 @@ export class RemediationStore {
       reason: null,
       result: null,
       finished_at: null,
-      created_at: now.toISOString(),
+      created_at: orderedStamp(now),
     };
     await this.#db.insertInto('remediation').values(row).execute();
     return toRemediation(row);
