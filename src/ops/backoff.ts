@@ -12,7 +12,7 @@ export interface RetryPolicy {
   attempts: number;
 }
 
-/** Production default: 10 s doubling to 1 h, 8 attempts (the last one about 21 min after the first at the earliest). */
+/** Production default: 10 s doubling to 1 h, 8 attempts (the last about 21 min after the first; 17 at the earliest). */
 export const DEFAULT_RETRY: RetryPolicy = { baseMs: 10_000, maxMs: 3_600_000, attempts: 8 };
 
 /** The delay before retry number `retry` (1 = after the first failed attempt); `random` in [0, 1). */

@@ -131,7 +131,10 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(ids).toHaveLength(6);
       // Claimed rows are nobody else's until the claim expires; handed back, they are due again at once.
       expect(await deliveries.claimDue('c', now, 60_000, 10)).toEqual([]);
-      await deliveries.release('a', (a ?? []).map((d) => d.id));
+      await deliveries.release(
+        'a',
+        (a ?? []).map((d) => d.id),
+      );
       expect(await deliveries.claimDue('c', now, 60_000, 10, [w.id])).toEqual([]);
       const handedBack = await deliveries.claimDue('c', now, 60_000, 10);
       expect(handedBack.map((d) => d.id).sort()).toEqual((a ?? []).map((d) => d.id).sort());
