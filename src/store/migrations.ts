@@ -76,6 +76,12 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         await createOpsTables(db);
       },
     },
+    '0015_api_key_tools': {
+      // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
+      },
+    },
   };
 }
 
@@ -86,7 +92,14 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    const migrator = new Migrator({ db: store.db, provider, migrationTableName: 'svc_migration' });
+    // Migrations are numbered by issue and land in any order (0015 may be applied before 0013 arrives): each is
+    // independent of the others, so a pending one with a lower number is applied after those already run.
+    const migrator = new Migrator({
+      db: store.db,
+      provider,
+      migrationTableName: 'svc_migration',
+      allowUnorderedMigrations: true,
+    });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     if (extra) await extra();

@@ -252,7 +252,7 @@ export async function auditEntries(
 export async function mintKey(
   api: TestApi,
   cred: Credential,
-  body: { name?: string; role: string; scope?: string; scope_id?: string; expires_days?: number },
+  body: { name?: string; role: string; scope?: string; scope_id?: string; expires_days?: number; tools?: string[] },
 ): Promise<{ key: string; id: string }> {
   const res = await api.call<{ key: string; id: string }>('POST', '/api/v1/auth/api-keys', {
     ...cred,

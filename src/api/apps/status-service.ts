@@ -3,12 +3,26 @@
  * for a terminal state of the App state module; events of the App and its workloads; the applied-revision history.
  * All need `deployment:read` on the App.
  */
+
 import { APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { isWaitTerminal } from '../../core/app-state.ts';
+import { parseDuration } from '../../core/duration.ts';
+import { InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { eventTime, type KubeEvent } from '../../kube/index.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef } from './access.ts';
+
+/** Longest status wait (contract §8). */
+export const STATUS_WAIT_MAX_MS = 120_000;
+
+/** A `wait` duration (`30s`, `2m`) as milliseconds, capped at 120 s; 0 without one; InputError when malformed. */
+export function waitMsOf(wait: string | undefined): number {
+  if (wait === undefined || wait === '') return 0;
+  const parsed = parseDuration(wait);
+  if (parsed === undefined) throw new InputError('wait must be a duration such as 30s or 2m');
+  return Math.min(parsed, STATUS_WAIT_MAX_MS);
+}
 
 /** Most events returned (contract §8). */
 export const EVENTS_MAX = 50;
