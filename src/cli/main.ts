@@ -12,7 +12,9 @@ import { registerAccessCommands } from './client/access-commands.ts';
 import { registerAppCommands } from './client/app-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
+import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerTeamCommands } from './client/team-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -81,6 +83,8 @@ withOperatorFlags(program.command('operator').description('run the controller th
 registerLoginCommands(program);
 registerAppCommands(program);
 registerAccessCommands(program);
+registerTeamCommands(program);
+registerOpsCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 
