@@ -19,13 +19,12 @@ describe('webhook signatures', () => {
 });
 
 describe('retry backoff', () => {
-  it('doubles from the base up to the cap, within ±20 % jitter', () => {
+  it('doubles from the base up to the cap, up to 20 % earlier at random', () => {
     const policy = { baseMs: 1000, maxMs: 5000, attempts: 8 };
-    expect([1, 2, 3, 4].map((n) => retryDelayMs(policy, n, 0.5))).toEqual([1000, 2000, 4000, 5000]);
-    expect(retryDelayMs(policy, 1, 0)).toBe(800);
-    expect(retryDelayMs(policy, 1, 0.999999)).toBe(1200);
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(policy, n, 0))).toEqual([1000, 2000, 4000, 5000]);
+    expect(retryDelayMs(policy, 1, 0.999999)).toBe(800);
     // With any jitter, each retry waits longer than the one before until the cap.
-    expect(retryDelayMs(policy, 2, 0)).toBeGreaterThan(retryDelayMs(policy, 1, 0.999999));
+    expect(retryDelayMs(policy, 2, 0.999999)).toBeGreaterThan(retryDelayMs(policy, 1, 0));
     expect(DEFAULT_RETRY).toEqual({ baseMs: 10_000, maxMs: 3_600_000, attempts: 8 });
   });
 });

@@ -89,8 +89,8 @@ export class IncidentStore {
    */
   async open(n: NewIncident, now = new Date()): Promise<{ incident: Incident; created: boolean }> {
     const key = openKey(n.orgId, n.app, n.cause);
-    const existing = await this.#db.selectFrom('incident').selectAll().where('open_key', '=', key).executeTakeFirst();
-    if (existing) return { incident: toIncident(existing), created: false };
+    const existing = await this.findOpen(n.orgId, n.app, n.cause);
+    if (existing) return { incident: existing, created: false };
     const row: IncidentTable = {
       id: `inc_${randomUUID().replaceAll('-', '')}`,
       org_id: n.orgId,
@@ -115,6 +115,16 @@ export class IncidentStore {
     };
     await this.#db.insertInto('incident').values(row).execute();
     return { incident: toIncident(row), created: true };
+  }
+
+  /** The open incident of the org about `app` (or none) and `cause`, if there is one. */
+  async findOpen(orgId: string, app: EventApp | undefined, cause: string): Promise<Incident | undefined> {
+    const row = await this.#db
+      .selectFrom('incident')
+      .selectAll()
+      .where('open_key', '=', openKey(orgId, app, cause))
+      .executeTakeFirst();
+    return row ? toIncident(row) : undefined;
   }
 
   /** One incident of the org, or undefined (another org's reads as absent). */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
@@ -246,6 +246,18 @@ export async function auditEntries(
     cookie: reader.cookie,
   });
   return res.body.entries.filter((e) => e['action'] === action && e['resource_name'] === name);
+}
+
+/** Asserts that `cred` gets 404 on every `[method, url, body?]`: another org's resource reads as absent. */
+export async function expectEveryNotFound(
+  api: TestApi,
+  cred: Credential,
+  tries: Array<[string, string, unknown?]>,
+): Promise<void> {
+  for (const [method, url, body] of tries) {
+    const res = await api.call(method, url, { ...cred, ...(body === undefined ? {} : { body }) });
+    expect(res.status, `${method} ${url}`).toBe(404);
+  }
 }
 
 /** Mints an API key for the caller; returns the plaintext and the id. */

@@ -8,6 +8,7 @@ import { describeWith, postgresRequirement } from '../harness/index.ts';
 import {
   auditEntries,
   createOrg,
+  expectEveryNotFound,
   signUp,
   signUpMember,
   startTestApi,
@@ -162,10 +163,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
         ['POST', `/api/v1/teams/${id}/members`, { user_id: stranger.id }],
         ['DELETE', `/api/v1/teams/${id}/members/${owner.id}`],
       ];
-      for (const [method, url, body] of tries) {
-        const res = await api.call(method, url, { cookie: stranger.cookie, ...(body ? { body } : {}) });
-        expect(res.status, `${method} ${url}`).toBe(404);
-      }
+
+      await expectEveryNotFound(api, { cookie: stranger.cookie }, tries);
       const bind = await api.call('POST', '/api/v1/role-bindings', {
         cookie: stranger.cookie,
         body: { subject_type: 'team', subject_id: id, scope: 'org', level: 'admin' },

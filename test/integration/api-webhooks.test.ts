@@ -16,6 +16,7 @@ import { type ChatSink, startChatSink, waitUntil } from '../harness/index.ts';
 import {
   auditEntries,
   createOrg,
+  expectEveryNotFound,
   signUp,
   signUpMember,
   startTestApi,
@@ -242,9 +243,8 @@ describe('outbound webhooks', () => {
       ['POST', `/api/v1/incidents/${incident.id}/acknowledge`],
       ['POST', `/api/v1/incidents/${incident.id}/resolve`],
     ];
-    for (const [method, url] of tries) {
-      expect((await api.call(method, url, { cookie: stranger.cookie })).status, `${method} ${url}`).toBe(404);
-    }
+
+    await expectEveryNotFound(api, { cookie: stranger.cookie }, tries);
     expect(
       (await api.call<Json>('GET', `/api/v1/incidents/${incident.id}`, { cookie: owner.cookie })).body,
     ).toMatchObject({ state: 'open', acknowledged_at: null });

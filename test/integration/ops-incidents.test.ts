@@ -15,6 +15,7 @@ import { type ChatSink, type GitServer, startChatSink, startGitServer, waitUntil
 import {
   auditEntries,
   createOrg,
+  expectEveryNotFound,
   signUp,
   signUpMember,
   startTestApi,
@@ -313,9 +314,14 @@ describe('incidents, remediations and webhooks around a real operator', () => {
       ['POST', `/api/v1/remediations/${remediation.id}/approve`],
       ['POST', `/api/v1/remediations/${remediation.id}/reject`],
     ];
-    for (const [method, url] of tries) {
-      expect((await api.call(method, url, { cookie: stranger.cookie })).status, `${method} ${url}`).toBe(404);
-    }
+
+    await expectEveryNotFound(api, { cookie: stranger.cookie }, tries);
+    // An incident about another org's App cannot be reported: the App reads as absent.
+    const foreign = await api.call('POST', '/api/v1/incidents', {
+      cookie: stranger.cookie,
+      body: { title: 'theirs', app: 'web' },
+    });
+    expect(foreign.status).toBe(404);
     const mine = await api.call<{ remediations: Json[] }>('GET', '/api/v1/remediations', { cookie: viewer.cookie });
     expect(mine.body.remediations.map((r) => r['id'])).toContain(remediation.id);
   });

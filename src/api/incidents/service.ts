@@ -111,11 +111,12 @@ export class IncidentService {
     const eventApp = app ? eventAppOf(app) : undefined;
     this.#require(actor, 'incident:manage', eventApp);
     const org = { id: actor.org.id, slug: actor.org.slug };
+    const cause = input.cause ?? 'External';
     const result = await inTransaction(this.#s.store.db, async (tx) => {
       const opened = await tx.incidents.open({
         orgId: org.id,
         app: eventApp,
-        cause: input.cause ?? 'External',
+        cause,
         source: 'external',
         severity: input.severity ?? 'warning',
         title: input.title,
@@ -140,6 +141,11 @@ export class IncidentService {
         severity: opened.incident.severity,
       });
       return opened;
+    }).catch(async (err: unknown) => {
+      // A twin opened concurrently (by another request or the detector) wins the unique key: answer that one.
+      const twin = await this.#incidents.findOpen(org.id, eventApp, cause);
+      if (twin) return { incident: twin, created: false };
+      throw err;
     });
     this.#s.ops.queued();
     return result;

@@ -7,10 +7,9 @@ import { REMEDIATION_ACTIONS } from '../../ops/remediation-plan.ts';
 import type { IncidentState } from '../../store/incidents.ts';
 import type { RemediationState } from '../../store/remediations.ts';
 import { orgCaller } from '../context.ts';
-import { errorAnswers } from '../error-answers.ts';
 import { IncidentService } from '../incidents/service.ts';
 import { incidentView, remediationView } from '../incidents/views.ts';
-import { PageQueryProperties, pageOf } from '../paging.ts';
+import { errorAnswers, IdParams, PageQueryProperties, pageOf } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';
 
 const Open = { type: 'object', additionalProperties: true } as const;
@@ -79,12 +78,6 @@ const TimelineEntry = {
     response_code: { type: ['integer', 'null'] },
     latency_ms: { type: ['integer', 'null'] },
   },
-} as const;
-
-const IdParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 128 } },
 } as const;
 
 const INCIDENT_MEANINGS = {

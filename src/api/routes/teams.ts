@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RoleBinding } from '../../store/role-bindings.ts';
 import { orgCaller } from '../context.ts';
-import { errorAnswers } from '../error-answers.ts';
+import { errorAnswers, IdParams } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';
 import { TeamService } from '../teams/service.ts';
 
@@ -57,12 +57,6 @@ const NameBody = {
   additionalProperties: false,
   required: ['name'],
   properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
-} as const;
-
-const IdParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 128 } },
 } as const;
 
 const MEANINGS = {

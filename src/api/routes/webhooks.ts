@@ -5,8 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { WEBHOOK_EVENTS } from '../../ops/event-types.ts';
 import { orgCaller } from '../context.ts';
-import { errorAnswers } from '../error-answers.ts';
-import { PageQueryProperties, pageOf } from '../paging.ts';
+import { errorAnswers, IdParams, PageQueryProperties, pageOf } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';
 import { deliveryView, WebhookService, webhookView } from '../webhooks/service.ts';
 
@@ -50,12 +49,6 @@ const DeliveryObject = {
     delivered_at: { type: ['string', 'null'] },
     attempt_log: { type: 'array', items: AttemptObject },
   },
-} as const;
-
-const IdParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 128 } },
 } as const;
 
 const MEANINGS = {
