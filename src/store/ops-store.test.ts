@@ -3,13 +3,9 @@
  * leases, and one observation step of the incident detector (its input App built here; the integration tests run
  * the real operator).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from '../../test/harness/postgres.ts';
+import { freshDatabase } from '../../test/harness/postgres.ts';
 import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
-import type { DatabaseConfig } from '../config.ts';
 import type { AppResource, AppStatus } from '../core/app-schema.ts';
 import { recordObservation } from '../ops/record-observation.ts';
 import { AuditStore } from './audit.ts';
@@ -21,18 +17,6 @@ import { migrateStore } from './migrations.ts';
 import { RemediationStore } from './remediations.ts';
 import { inTransaction } from './transaction.ts';
 import { newWebhookId, WebhookStore } from './webhooks.ts';
-
-async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-ops-store-'));
-    return {
-      config: { kind: 'sqlite', path: join(dir, 'svc.db') },
-      drop: async () => rmSync(dir, { recursive: true }),
-    };
-  }
-  const db = await createPostgresDatabase();
-  return { config: { kind: 'postgres', url: db.url }, drop: () => db.drop() };
-}
 
 const org = { id: 'org-1', slug: 'acme' };
 

@@ -6,6 +6,7 @@ import {
   eventsAbout,
   getObject,
   requestOperation,
+  stuckDeploymentYaml,
   unique,
   useOperatorSuite,
   waitForApp,
@@ -73,10 +74,7 @@ describe('restart, events and notifications', () => {
     expect(events.map((e) => e.reason)).toContain('OperationSucceeded');
     expect(events.every((e) => e.source.component === 'svc-operator')).toBe(true);
 
-    // A workload that can never be scheduled passes its progress deadline: Degraded.
-    const stuck = deploymentYaml('stuck')
-      .replace('spec:\n  replicas: 1', 'spec:\n  progressDeadlineSeconds: 1\n  replicas: 1')
-      .replace('    spec:\n      containers:', '    spec:\n      nodeSelector: {nowhere: "true"}\n      containers:');
+    const stuck = stuckDeploymentYaml('stuck');
     const c2 = await repo.commit({ 'm/stuck.yaml': stuck }, 'add stuck');
     const degraded = await sink.waitFor((r) => note(r).event === 'health.degraded', 60_000);
     expect(note(degraded).message).toMatch(/Deployment stuck: 0\/1 ready, progress deadline exceeded/);
@@ -122,9 +120,7 @@ describe('notification channels beyond chat', () => {
     const json = await sink.waitFor((r) => r.path === '/hook/json' && note(r).app === 'channels');
     expect(note(json)).toMatchObject({ event: 'sync.succeeded', revision: c1, phase: 'Succeeded' });
 
-    const stuck = deploymentYaml('chan')
-      .replace('spec:\n  replicas: 1', 'spec:\n  progressDeadlineSeconds: 1\n  replicas: 1')
-      .replace('    spec:\n      containers:', '    spec:\n      nodeSelector: {nowhere: "true"}\n      containers:');
+    const stuck = stuckDeploymentYaml('chan');
     await repo.commit({ 'm/web.yaml': stuck }, 'stuck');
     const slack = await sink.waitFor((r) => r.path === '/hook/slack', 60_000);
     const blocks = slack.json as { text: string; blocks: { type: string }[] };

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENTS } from '../../src/ops/event-types.ts';
 import { type ChatSink, type GitServer, startChatSink, startGitServer, waitUntil } from '../harness/index.ts';
 import {
   auditEntries,
@@ -27,6 +28,7 @@ import {
   deploymentYaml,
   getApp,
   startTestOperator,
+  stuckDeploymentYaml,
   type TestOperator,
   unique,
   waitForApp,
@@ -42,24 +44,7 @@ interface IncidentJson {
   timeline: { kind: string; type?: string; data?: Json }[];
 }
 
-const ALL_EVENTS = [
-  'sync.succeeded',
-  'sync.failed',
-  'health.degraded',
-  'health.recovered',
-  'incident.opened',
-  'incident.resolved',
-  'remediation.proposed',
-  'remediation.approved',
-  'remediation.rejected',
-  'remediation.executed',
-];
-
-/** A Deployment whose new rollout can never be scheduled and passes its 1 s progress deadline: Degraded. */
-const stuckYaml = (name: string) =>
-  deploymentYaml(name)
-    .replace('spec:\n  replicas: 1', 'spec:\n  progressDeadlineSeconds: 1\n  replicas: 1')
-    .replace('    spec:\n      containers:', '    spec:\n      nodeSelector: {nowhere: "true"}\n      containers:');
+const ALL_EVENTS = [...WEBHOOK_EVENTS];
 
 describe('incidents, remediations and webhooks around a real operator', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-ops-'));
@@ -178,7 +163,7 @@ describe('incidents, remediations and webhooks around a real operator', () => {
         msTeams: { webhookURL: hanging.url, onHealthDegraded: true, onHealthRecovered: true, onSyncSuccess: true },
       },
     );
-    await repo.commit({ 'm/web.yaml': stuckYaml('web') }, 'a rollout that cannot schedule');
+    await repo.commit({ 'm/web.yaml': stuckDeploymentYaml('web') }, 'a rollout that cannot schedule');
     const incident = await openIncident('web', 'Degraded');
 
     // The signed delivery reaches the receiver; the documented check accepts it once.
@@ -334,7 +319,7 @@ describe('incidents, remediations and webhooks around a real operator', () => {
       60_000,
     );
     await api.close();
-    await repo.commit({ 'm/late.yaml': stuckYaml('late') }, 'broken while the server is down');
+    await repo.commit({ 'm/late.yaml': stuckDeploymentYaml('late') }, 'broken while the server is down');
     await waitForApp(orgNs, 'late', 'Degraded', (a) => a.status?.healthStatus === 'Degraded', 90_000);
     api = await startTestApi(shared);
     const incident = await openIncident('late', 'Degraded');

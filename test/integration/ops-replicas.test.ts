@@ -22,6 +22,7 @@ import {
   deleteNamespaces,
   deploymentYaml,
   startTestOperator,
+  stuckDeploymentYaml,
   type TestOperator,
   unique,
   waitForApp,
@@ -101,9 +102,7 @@ describeWith(postgresRequirement())('the operations loop across server replicas'
     });
     expect(created.status).toBe(201);
     await waitForApp(orgNs, 'web', 'Healthy', (x) => x.status?.healthStatus === 'Healthy');
-    const stuck = good
-      .replace('spec:\n  replicas: 1', 'spec:\n  progressDeadlineSeconds: 1\n  replicas: 1')
-      .replace('    spec:\n      containers:', '    spec:\n      nodeSelector: {nowhere: "true"}\n      containers:');
+    const stuck = stuckDeploymentYaml('web');
     await repo.commit({ 'm/web.yaml': stuck }, 'break');
     const open = await waitUntil(
       async () =>
