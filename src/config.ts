@@ -104,6 +104,11 @@ export interface Config {
    * SVC_WEBHOOK_RETRY_MAX (1h), SVC_WEBHOOK_ATTEMPTS (8 in all).
    */
   webhookRetry: RetryPolicy;
+  /**
+   * ClusterRole the server binds to the operator's ServiceAccounts in each org namespace it creates
+   * (SVC_ORG_OPERATOR_ROLE; the chart sets it); undefined = none (the operator's own kubeconfig decides).
+   */
+  orgOperatorRole: string | undefined;
 }
 
 /** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
@@ -281,6 +286,10 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
   if (webhookRetry.maxMs < webhookRetry.baseMs) {
     problems.push('SVC_WEBHOOK_RETRY_MAX must not be shorter than SVC_WEBHOOK_RETRY_BASE');
   }
+  const orgOperatorRole = env['SVC_ORG_OPERATOR_ROLE'] || undefined;
+  if (orgOperatorRole !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(orgOperatorRole)) {
+    problems.push(`SVC_ORG_OPERATOR_ROLE "${orgOperatorRole}" must be a ClusterRole name`);
+  }
 
   const leaderElect = parseBool(flags.leaderElect ?? true);
   if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
@@ -318,5 +327,6 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     operator,
     channel,
     webhookRetry,
+    orgOperatorRole,
   };
 }

@@ -20,6 +20,7 @@ import type { ServerChannel } from '../internal/channel.ts';
 import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
+import { RateLimiter } from '../net/rate-limit.ts';
 import { OpsRuntime } from '../ops/runtime.ts';
 import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
@@ -43,8 +44,12 @@ import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
+import { secretStoreRoutes } from './routes/secret-stores.ts';
 import { teamRoutes } from './routes/teams.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { SecretValueResolver } from './secret-stores/resolver.ts';
+import { SecretStoreService } from './secret-stores/service.ts';
+import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
 import type { ApiServices } from './services.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
@@ -63,6 +68,8 @@ export interface ApiServerDeps {
   clusters?: ClusterDirectory;
   /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
   digests?: DigestProbe;
+  /** Secret-store timeouts and rate limits (tests shorten them); by default DEFAULT_SECRET_STORE_TUNING. */
+  secretStores?: Partial<SecretStoreTuning>;
 }
 
 declare module 'fastify' {
@@ -86,7 +93,20 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const store = deps.store ?? openStore(config.database);
   // One connection to the management cluster: the App cache, App writes and the TokenReviews of the internal routes.
   const mgmt = config.mgmtKubeconfig ? connectManagement(config.mgmtKubeconfig) : undefined;
-  const kube = mgmt ? new KubeApps(mgmt.client, { cache: { logger } }) : undefined;
+  const orgOperatorRole = config.orgOperatorRole;
+  const kube = mgmt
+    ? new KubeApps(mgmt.client, {
+        cache: { logger },
+        ...(orgOperatorRole
+          ? {
+              orgOperatorAccess: {
+                clusterRole: orgOperatorRole,
+                serviceAccounts: config.channel.operatorServiceAccounts,
+              },
+            }
+          : {}),
+      })
+    : undefined;
   const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
@@ -108,6 +128,24 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const bindings = new RoleBindingStore(store.db);
   const sealer = new Sealer(config.credentialsKey);
   const ops = new OpsRuntime({ db: store.db, config, sealer, logger, kube });
+  const storeTuning = { ...DEFAULT_SECRET_STORE_TUNING, ...deps.secretStores };
+  const secretStores = new SecretStoreService({
+    store,
+    audit,
+    sealer,
+    outbound: config.outbound,
+    timeoutMs: storeTuning.timeoutMs,
+    kube,
+    testLimiter: new RateLimiter(storeTuning.test),
+  });
+  const secretValues = new SecretValueResolver({
+    db: store.db,
+    sealer,
+    outbound: config.outbound,
+    timeoutMs: storeTuning.timeoutMs,
+    kube,
+    fetchLimiter: new RateLimiter(storeTuning.fetch),
+  });
   const services: ApiServices = {
     config,
     store,
@@ -127,6 +165,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     sealer,
     auth,
     ops,
+    secretStores,
   };
 
   const app = Fastify({
@@ -172,7 +211,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit);
+  const channel = new LocalServerChannel(store.db, services.audit, secretValues);
   app.decorate('serverChannel', channel);
   await internalRoutes(app, {
     channel,
@@ -239,6 +278,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
+      await secretStoreRoutes(api, services);
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);

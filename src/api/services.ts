@@ -11,6 +11,7 @@ import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
+import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
   config: Config;
@@ -23,7 +24,9 @@ export interface ApiServices {
   kube: KubeApps | undefined;
   clusters: ClusterDirectory;
   digests: DigestProbe;
+  /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
+  secretStores: SecretStoreService;
   /** The auth component (teams live in its organization plugin). */
   auth: AuthComponent;
   /** Webhook deliveries and incident detection of this process. */

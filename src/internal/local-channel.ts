@@ -1,32 +1,41 @@
 /**
  * The server's side of the internal channel: what `/internal/*` routes do, and what `svc start` hands its operator
- * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id.
+ * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id; secret-store
+ * fetches go to the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials.
  */
 import type { Kysely } from 'kysely';
-import { NotFoundError } from '../core/errors.ts';
-import { orgSlugOf } from '../core/names.ts';
+import { NotFoundError, UnavailableError } from '../core/errors.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Tables } from '../store/database.ts';
-import type { ServerChannel, SystemAuditEntry } from './channel.ts';
+import { orgIdOfNamespace } from '../store/orgs.ts';
+import type {
+  DecryptionKeyRequest,
+  EnvValuesRequest,
+  ResolvedEnv,
+  ServerChannel,
+  SystemAuditEntry,
+} from './channel.ts';
+
+/** The server's secret-store fetches (the resolver), as the channel needs them. */
+export type SecretValues = Pick<ServerChannel, 'decryptionKey' | 'envValues'>;
 
 export class LocalServerChannel implements ServerChannel {
   readonly #db: Kysely<Tables>;
   readonly #audit: AuditStore;
+  readonly #secrets: SecretValues | undefined;
 
-  constructor(db: Kysely<Tables>, audit: AuditStore) {
+  constructor(db: Kysely<Tables>, audit: AuditStore, secrets?: SecretValues) {
     this.#db = db;
     this.#audit = audit;
+    this.#secrets = secrets;
   }
 
   /** Records the entry as the system; NotFoundError (not retried) when no org owns the namespace. */
   async recordAudit(entry: SystemAuditEntry): Promise<void> {
-    const slug = orgSlugOf(entry.orgNamespace);
-    const org = slug
-      ? await this.#db.selectFrom('organization').select('id').where('slug', '=', slug).executeTakeFirst()
-      : undefined;
-    if (!org) throw new NotFoundError(`no organization owns namespace "${entry.orgNamespace}"`, { retry: 'stall' });
+    const orgId = await orgIdOfNamespace(this.#db, entry.orgNamespace);
+    if (!orgId) throw new NotFoundError(`no organization owns namespace "${entry.orgNamespace}"`, { retry: 'stall' });
     await this.#audit.record({
-      orgId: org.id,
+      orgId,
       userId: '',
       action: entry.action,
       resourceType: entry.resourceType,
@@ -34,5 +43,18 @@ export class LocalServerChannel implements ServerChannel {
       resourceName: entry.resourceName,
       details: entry.details,
     });
+  }
+
+  decryptionKey(request: DecryptionKeyRequest): Promise<string> {
+    return this.#values().decryptionKey(request);
+  }
+
+  envValues(request: EnvValuesRequest): Promise<ResolvedEnv[]> {
+    return this.#values().envValues(request);
+  }
+
+  #values(): SecretValues {
+    if (!this.#secrets) throw new UnavailableError('this server resolves no secret-store values');
+    return this.#secrets;
   }
 }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, InputError, UnavailableError } from '../core/errors.ts';
-import { RepoCache } from '../git/index.ts';
+import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { httpChannelFromConfig } from '../internal/http-channel.ts';
@@ -86,6 +86,15 @@ export async function startOperator(
   let controller: Controller | undefined;
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
   const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
+  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
+  if (configured?.missing) {
+    log.warn(
+      `no channel to the server: push deliveries will not be audited and SOPS decryption is unavailable (set ${configured.missing})`,
+    );
+  }
+  const serverChannel = options.serverChannel ?? configured?.channel;
+  // Checkouts that will hold decrypted SOPS files go to memory-backed storage when the host has it.
+  const secretWorkDir = memoryBackedDir();
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -96,6 +105,8 @@ export async function startOperator(
         tools: { ...toolPaths(config.toolsDir), ...options.tools },
         // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
         maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+        ...(serverChannel ? { keys: serverChannel } : {}),
+        ...(secretWorkDir ? { secretWorkDir } : {}),
       },
     }),
     targetFor: async (app: AppResource) => {
@@ -121,11 +132,6 @@ export async function startOperator(
     ...(options.workers ? { workers: options.workers } : {}),
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
-  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
-  if (configured?.missing) {
-    log.warn(`no channel to the server: push deliveries will not be audited (set ${configured.missing})`);
-  }
-  const serverChannel = options.serverChannel ?? configured?.channel;
   const audit = serverChannel ? new AuditRelay(serverChannel, log, options.auditRetry) : undefined;
   const receiver = new PushReceiver({
     mgmt,

@@ -55,6 +55,23 @@ export interface RoleBindingTable {
   created_at: string;
 }
 
+/** A secret store (contract §2.7). `config` is JSON text; `credentials` the sealed JSON of the credential fields. */
+export interface SecretStoreTable {
+  id: string;
+  org_id: string;
+  name: string;
+  type: string;
+  provider: string;
+  config: string;
+  credentials: string | null;
+  status: string;
+  status_detail: string;
+  last_tested_at: string | null;
+  credentials_expire_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Better Auth's tables that svc reads directly (camelCase columns, as Better Auth creates them). */
 export interface AuthSessionTable {
   id: string;
@@ -221,6 +238,7 @@ export interface Tables {
   api_key: ApiKeyTable;
   audit_log: AuditLogTable;
   role_binding: RoleBindingTable;
+  secret_store: SecretStoreTable;
   session: AuthSessionTable;
   user: AuthUserTable;
   member: AuthMemberTable;

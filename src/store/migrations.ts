@@ -71,6 +71,31 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         }
       },
     },
+    // Secret stores (contract §2.7, §4.4; issue 12). `credentials` holds the sealed (`enc:v1:`) JSON of the
+    // provider's credential fields and is never returned.
+    '0012_secret_stores': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('secret_store')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('provider', 'text', (c) => c.notNull())
+          .addColumn('config', 'text', (c) => c.notNull())
+          .addColumn('credentials', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_detail', 'text', (c) => c.notNull())
+          .addColumn('last_tested_at', 'text')
+          .addColumn('credentials_expire_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('secret_store_org_name', ['org_id', 'name'])
+          .execute();
+      },
+    },
+    // The operations loop (issue 13): webhooks and their delivery queue, events, incidents, remediations, the
+    // detector's observations, leases (./ops-schema.ts).
     '0013_ops': {
       async up(db: Kysely<unknown>) {
         await createOpsTables(db);
@@ -85,6 +110,11 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
   };
 }
 
+/** Names of svc's migrations for a database kind, in the order they apply (what `svc_migration` records). */
+export function svcMigrationNames(kind: DatabaseKind): string[] {
+  return Object.keys(migrations(kind)).sort();
+}
+
 /**
  * Applies every pending svc migration (and then `extra`, e.g. Better Auth's schema) under the store's migration
  * lock. Throws with the failing migration's error; a failed migration is rolled back on PostgreSQL.
@@ -92,8 +122,8 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    // Migrations are numbered by issue and land in any order (0015 may be applied before 0013 arrives): each is
-    // independent of the others, so a pending one with a lower number is applied after those already run.
+    // Migrations are named by issue number and land in any order (0015 before 0012): each touches its own tables,
+    // so one added below an applied one still runs (Kysely refuses that by default).
     const migrator = new Migrator({
       db: store.db,
       provider,

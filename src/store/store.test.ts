@@ -1,12 +1,15 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
 import { freshDatabase } from '../../test/harness/postgres.ts';
 import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
+import { ConflictError } from '../core/errors.ts';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
 import { openStore, type Store } from './database.ts';
 import { migrateStore } from './migrations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { SecretStoreStore } from './secret-stores.ts';
 import { inTransaction } from './transaction.ts';
 
 for (const kind of ['sqlite', 'postgres'] as const) {
@@ -166,6 +169,69 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(await bindings.unbind('o2', first?.id ?? '')).toBe(false);
       expect(await bindings.unbind('o1', first?.id ?? '')).toBe(true);
       expect((await bindings.list('o1')).length).toBe(1);
+    });
+
+    it('applies a migration that lands after a later-numbered one was applied (issue-numbered names)', async () => {
+      const fresh = await freshDatabase(kind);
+      const db = openStore(fresh.config);
+      try {
+        await migrateStore(db);
+        // As on a database that ran 0015 before 0012 existed.
+        await db.db.schema.dropTable('secret_store').execute();
+        await sql`delete from svc_migration where name = '0012_secret_stores'`.execute(db.db);
+        await migrateStore(db);
+        expect(await new SecretStoreStore(db.db).list('o1')).toEqual([]);
+      } finally {
+        await db.close();
+        await fresh.drop();
+      }
+    });
+
+    it('keeps secret stores unique by name per org, updates them and records tests', async () => {
+      const stores = new SecretStoreStore(store.db);
+      const now = new Date().toISOString();
+      const record = {
+        id: `sts_${kind}1`,
+        orgId: 'o1',
+        name: 'vault',
+        type: 'vault',
+        provider: 'openbao',
+        config: { address: 'https://vault.example' },
+        sealedCredentials: 'enc:v1:abc',
+        status: 'untested',
+        statusDetail: '',
+        lastTestedAt: null,
+        credentialsExpireAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await stores.insert(record);
+      await expect(stores.insert({ ...record, id: `sts_${kind}2` })).rejects.toThrow(ConflictError);
+      await stores.insert({ ...record, id: `sts_${kind}3`, orgId: 'o2' });
+      await stores.insert({ ...record, id: `sts_${kind}4`, name: 'other' });
+      await expect(stores.update({ ...record, name: 'other' })).rejects.toThrow(
+        'a secret store named "other" already exists',
+      );
+      expect(await stores.update({ ...record, config: { address: 'https://v2.example' } })).toBe(true);
+      expect(
+        await stores.recordTest('o1', record.id, {
+          status: 'connected',
+          statusDetail: 'ok',
+          lastTestedAt: now,
+          credentialsExpireAt: now,
+        }),
+      ).toBe(true);
+      expect(await stores.get('o1', record.id)).toMatchObject({
+        config: { address: 'https://v2.example' },
+        status: 'connected',
+        credentialsExpireAt: now,
+        sealedCredentials: 'enc:v1:abc',
+      });
+      expect(await stores.get('o2', record.id)).toBeUndefined();
+      expect((await stores.list('o1')).map((r) => r.name)).toEqual(['other', 'vault']);
+      expect(await stores.getByName('o2', 'vault')).toMatchObject({ id: `sts_${kind}3` });
+      expect(await stores.delete('o2', record.id)).toBe(false);
+      expect(await stores.delete('o1', record.id)).toBe(true);
     });
   });
 }

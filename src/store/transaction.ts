@@ -13,6 +13,7 @@ import { ObservationStore } from './observations.ts';
 import { EventStore } from './ops-events.ts';
 import { RemediationStore } from './remediations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { SecretStoreStore } from './secret-stores.ts';
 import { WebhookStore } from './webhooks.ts';
 
 /** The stores, bound to one transaction. */
@@ -26,6 +27,7 @@ export interface TransactionStores {
   incidents: IncidentStore;
   remediations: RemediationStore;
   observations: ObservationStore;
+  secretStores: SecretStoreStore;
 }
 
 /**
@@ -45,6 +47,7 @@ export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionSto
       incidents: new IncidentStore(trx),
       remediations: new RemediationStore(trx),
       observations: new ObservationStore(trx),
+      secretStores: new SecretStoreStore(trx),
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KubeClient } from '../../src/kube/index.ts';
 import { createPlaneCerts, readPem } from './certs.ts';
 import { type KubeCredentials, kubeClient, kubeconfigYaml, kubectl } from './kube.ts';
@@ -326,8 +326,17 @@ async function createFakeNode(client: KubeClient, pods: number): Promise<void> {
 /** The CRDs of this repository (deploy/crds/*.yaml), applied to every management plane. */
 export const crdDir: string = join(repoRoot, 'deploy', 'crds');
 
+/**
+ * The external-secrets CRDs (ExternalSecret, SecretStore, ClusterSecretStore; scripts/build-binaries.sh eso-crds),
+ * applied beside svc's own: env.store entries of an eso store render ExternalSecret objects, which a plane must
+ * accept. No ESO controller runs.
+ */
+export function externalSecretsCrdDir(): string {
+  return dirname(binary('eso-crds', 'external-secrets.io_externalsecrets.yaml'));
+}
+
 async function applyCrds(kubeconfigPath: string): Promise<void> {
-  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir]);
+  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir, '-f', externalSecretsCrdDir()]);
   // `kubectl wait` errors instead of waiting while a just-created CRD has no status yet, so retry it.
   await waitUntil(
     () =>

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { expect, inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
+import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
 import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
@@ -59,6 +60,8 @@ export async function startTestApi(
     logLines?: string[];
     /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
     env?: Record<string, string>;
+    /** Secret-store timeouts and rate limits (shortened by tests). */
+    secretStores?: Partial<SecretStoreTuning>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -84,7 +87,11 @@ export async function startTestApi(
         { write: (l: string) => lines.push(l) },
       )
     : pino({ level: 'silent' });
-  const app = await buildApiServer({ config, logger });
+  const app = await buildApiServer({
+    config,
+    logger,
+    ...(options.secretStores ? { secretStores: options.secretStores } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -220,9 +227,13 @@ export interface OrgApi {
  * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
  * a step after its start fails.
  */
-export async function startOrgApi(prefix: string, env?: Record<string, string>): Promise<OrgApi> {
+export async function startOrgApi(
+  prefix: string,
+  env?: Record<string, string>,
+  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[] } = {},
+): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}) });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');

@@ -285,6 +285,34 @@ describe('svc client commands against svc start', () => {
     );
   });
 
+  it('reads secret stores (list, get, references, providers) and never shows a credential', async () => {
+    const token = `hvs.${randomBytes(12).toString('hex')}`;
+    // Managing stores is session-only: created with the browser session, read with the CLI's API key.
+    const created = await call<{ id: string }>('POST', '/api/v1/secret-stores', {
+      name: 'vault',
+      type: 'vault',
+      provider: 'openbao',
+      config: { address: 'http://vault.example.test:8200' },
+      credentials: { token },
+    });
+    const list = await svc(['store', 'list']);
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^NAME\s+PROVIDER\s+STATUS\s+REFS/);
+    expect(list.stdout).toMatch(/^vault\s+vault\/openbao\s+untested\s+0/m);
+    const wide = await svc(['store', 'list', '-o', 'wide']);
+    expect(wide.stdout).toContain(created.id);
+    expect(wide.stdout).toContain('http://vault.example.test:8200');
+    const json = await svc(['store', 'get', 'vault', '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: created.id, name: 'vault', status: 'untested', references: 0 });
+    const byId = await svc(['store', 'get', created.id]);
+    expect(byId.stdout).toMatch(/^Provider:\s+vault\/openbao$/m);
+    expect((await svc(['store', 'references', 'vault'])).stdout).toBe('No App uses this store.\n');
+    expect((await svc(['store', 'providers'])).stdout).toMatch(/^sops\s+age\s+yes$/m);
+    const missing = await svc(['store', 'get', 'nope']);
+    expect(missing).toMatchObject({ status: 4, stderr: 'error: no secret store nope\n' });
+    for (const run of [list, wide, json, byId]) expect(run.stdout).not.toContain(token);
+  });
+
   it('logs in through the browser: the page mints a key for the signed-in user and hands it to the CLI', async () => {
     const browserHome = mkdtempSync(join(tmpdir(), 'svc-cli-browser-'));
     const login = startCli(['login', base, '--browser', '--no-open', '--role', 'read'], { home: browserHome });
