@@ -10,7 +10,7 @@ import { ConfigError } from './core/errors.ts';
 import { isDnsLabel } from './core/names.ts';
 import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
-import type { OutboundPolicy } from './net/outbound.ts';
+import type { OutboundPolicy } from './net/guard.ts';
 import type { RetryPolicy } from './ops/backoff.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
@@ -97,6 +97,8 @@ export interface Config {
    * `private` in production and `loopback` otherwise; https required in production (src/net/addresses.ts).
    */
   outbound: OutboundPolicy;
+  /** Image of shell pods on registered clusters, with kubectl and bash (SVC_SHELL_IMAGE). */
+  shellImage: string;
   operator: OperatorConfig;
   channel: ChannelConfig;
   /**
@@ -110,6 +112,9 @@ export interface Config {
    */
   orgOperatorRole: string | undefined;
 }
+
+/** Default shell-pod image: Kubernetes' own kubectl image (Debian base, with bash). */
+export const DEFAULT_SHELL_IMAGE = 'registry.k8s.io/kubectl:v1.35.4';
 
 /** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
 export interface OperatorFlags {
@@ -324,6 +329,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     sessionCookieName,
     tagPollIntervalMs,
     outbound: { scope, requireHttps: production },
+    shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
     operator,
     channel,
     webhookRetry,

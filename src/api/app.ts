@@ -18,20 +18,24 @@ import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.
 import { orgNamespace } from '../core/names.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { LocalServerChannel } from '../internal/local-channel.ts';
-import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
+import { connect, type InClusterOptions, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { RateLimiter } from '../net/rate-limit.ts';
 import { OpsRuntime } from '../ops/runtime.ts';
 import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
+import { ClusterShellStore } from '../store/cluster-shells.ts';
+import { ClusterStore } from '../store/clusters.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { migrateStore } from '../store/migrations.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
 import { mountAuthComponent } from './auth-mount.ts';
+import { ClusterConnections } from './clusters/connections.ts';
+import { StoredClusterDirectory } from './clusters/directory.ts';
+import { ShellJanitor } from './clusters/shell-janitor.ts';
 import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
-import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
 import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
@@ -40,6 +44,7 @@ import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cliLoginRoutes } from './routes/cli-login.ts';
+import { clusterRoutes } from './routes/clusters.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -64,8 +69,10 @@ export interface ApiServerDeps {
   logger: Logger;
   /** An open store to use (closed with the server); by default the one `config.database` names. */
   store?: Store;
-  /** Registered-cluster lookup; by default only the management cluster exists. */
-  clusters?: ClusterDirectory;
+  /** In-cluster credential overrides for clusters registered without a kubeconfig (tests); default the Pod's. */
+  inCluster?: InClusterOptions;
+  /** How often expired shell pods are removed (default 60 s). */
+  shellSweepMs?: number;
   /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
   digests?: DigestProbe;
   /** Secret-store timeouts and rate limits (tests shorten them); by default DEFAULT_SECRET_STORE_TUNING. */
@@ -76,6 +83,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The server's side of the operator's internal channel; `svc start` hands it to its operator (no HTTP). */
     serverChannel: ServerChannel;
+    /** Removes expired shell pods (a sweep a minute; tests call `sweep(at)` to look ahead in time). */
+    shellJanitor: ShellJanitor;
   }
 }
 
@@ -128,6 +137,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const bindings = new RoleBindingStore(store.db);
   const sealer = new Sealer(config.credentialsKey);
   const ops = new OpsRuntime({ db: store.db, config, sealer, logger, kube });
+  const clusterConnections = new ClusterConnections(sealer, {
+    outbound: config.outbound,
+    ...(deps.inCluster ? { inCluster: deps.inCluster } : {}),
+  });
+  const clusterStore = new ClusterStore(store.db);
   const storeTuning = { ...DEFAULT_SECRET_STORE_TUNING, ...deps.secretStores };
   const secretStores = new SecretStoreService({
     store,
@@ -160,13 +174,21 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       sessionCookieName: config.sessionCookieName,
     }),
     kube,
-    clusters: deps.clusters ?? managementOnly,
+    clusters: new StoredClusterDirectory(clusterStore, clusterConnections),
     digests: deps.digests ?? anonymousDigestProbe,
     sealer,
     auth,
     ops,
+    clusterConnections,
     secretStores,
   };
+  const shellJanitor = new ShellJanitor({
+    shells: new ClusterShellStore(store.db),
+    clusters: clusterStore,
+    connections: clusterConnections,
+    logger,
+    ...(deps.shellSweepMs ? { intervalMs: deps.shellSweepMs } : {}),
+  });
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -181,9 +203,12 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   app.addHook('onReady', async () => {
     kube?.start();
     ops.start();
+    shellJanitor.start();
   });
   app.addHook('onClose', async () => {
     await ops.stop();
+    await shellJanitor.stop();
+    await clusterConnections.close();
     await kube?.stop();
     await mgmt?.client.dropConnections();
     await store.close();
@@ -211,8 +236,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit, secretValues);
+  const channel = new LocalServerChannel(store.db, services.audit, sealer, secretValues);
   app.decorate('serverChannel', channel);
+  app.decorate('shellJanitor', shellJanitor);
   await internalRoutes(app, {
     channel,
     operators: new OperatorAuthenticator({
@@ -286,6 +312,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await teamRoutes(api, services);
       await webhookRoutes(api, services);
       await incidentRoutes(api, services);
+      await clusterRoutes(api, services);
       await mcpRoutes(api, services);
     },
     { prefix: '/api/v1' },

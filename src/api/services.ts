@@ -8,6 +8,7 @@ import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
@@ -31,4 +32,6 @@ export interface ApiServices {
   auth: AuthComponent;
   /** Webhook deliveries and incident detection of this process. */
   ops: OpsRuntime;
+  /** Connections to registered clusters (probes, namespaces, events, shells). */
+  clusterConnections: ClusterConnections;
 }

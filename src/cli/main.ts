@@ -10,6 +10,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { OperatorFlags } from '../config.ts';
 import { registerAccessCommands } from './client/access-commands.ts';
 import { registerAppCommands } from './client/app-commands.ts';
+import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { registerOpsCommands } from './client/ops-commands.ts';
@@ -86,6 +87,7 @@ registerAppCommands(program);
 registerAccessCommands(program);
 registerTeamCommands(program);
 registerOpsCommands(program);
+registerClusterCommands(program);
 registerStoreCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });

@@ -21,6 +21,9 @@ class FakeChannel implements Pick<ServerChannel, 'recordAudit'> {
     if (failure) throw failure;
     this.recorded.push(entry);
   }
+  async clusterAccess(): Promise<never> {
+    throw new Error('not used by the relay');
+  }
 }
 
 const entry: SystemAuditEntry = {

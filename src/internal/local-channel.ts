@@ -1,14 +1,18 @@
 /**
  * The server's side of the internal channel: what `/internal/*` routes do, and what `svc start` hands its operator
- * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id; secret-store
- * fetches go to the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials.
+ * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id; cluster
+ * lookups open the org's sealed kubeconfig (the only place it is opened for the operator); secret-store fetches go to
+ * the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials.
  */
 import type { Kysely } from 'kysely';
 import { NotFoundError, UnavailableError } from '../core/errors.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { AuditStore } from '../store/audit.ts';
+import { ClusterStore } from '../store/clusters.ts';
 import type { Tables } from '../store/database.ts';
 import { orgIdOfNamespace } from '../store/orgs.ts';
 import type {
+  ClusterAccessAnswer,
   DecryptionKeyRequest,
   EnvValuesRequest,
   ResolvedEnv,
@@ -16,17 +20,24 @@ import type {
   SystemAuditEntry,
 } from './channel.ts';
 
+/** The sealing context of a cluster's kubeconfig (AAD: a sealed value opens only in its own row and field). */
+export const kubeconfigContext = (clusterId: string): string => `cluster:${clusterId}:kubeconfig`;
+
 /** The server's secret-store fetches (the resolver), as the channel needs them. */
 export type SecretValues = Pick<ServerChannel, 'decryptionKey' | 'envValues'>;
 
 export class LocalServerChannel implements ServerChannel {
   readonly #db: Kysely<Tables>;
   readonly #audit: AuditStore;
+  readonly #clusters: ClusterStore;
+  readonly #sealer: Sealer;
   readonly #secrets: SecretValues | undefined;
 
-  constructor(db: Kysely<Tables>, audit: AuditStore, secrets?: SecretValues) {
+  constructor(db: Kysely<Tables>, audit: AuditStore, sealer: Sealer, secrets?: SecretValues) {
     this.#db = db;
     this.#audit = audit;
+    this.#clusters = new ClusterStore(db);
+    this.#sealer = sealer;
     this.#secrets = secrets;
   }
 
@@ -43,6 +54,35 @@ export class LocalServerChannel implements ServerChannel {
       resourceName: entry.resourceName,
       details: entry.details,
     });
+  }
+
+  /** The org's cluster with its kubeconfig opened; NotFoundError (hint `wait`: it may be registered later). */
+  async clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer> {
+    const orgId = await orgIdOfNamespace(this.#db, orgNamespace);
+    const record = orgId ? await this.#clusters.get(orgId, name) : undefined;
+    if (!record) {
+      throw new NotFoundError(
+        `cluster "${name}" is not registered in the organization of namespace "${orgNamespace}"`,
+        {
+          retry: 'wait',
+        },
+      );
+    }
+    const revision = `${record.id}.${record.revision}`;
+    if (known === revision) return { changed: false };
+    return {
+      changed: true,
+      cluster: {
+        name: record.name,
+        orgNamespace,
+        serverURL: record.serverURL,
+        namespaces: record.namespaces,
+        ...(record.kubeconfig === null
+          ? {}
+          : { kubeconfig: this.#sealer.open(record.kubeconfig, kubeconfigContext(record.id)) }),
+        revision,
+      },
+    };
   }
 
   decryptionKey(request: DecryptionKeyRequest): Promise<string> {

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
+import { ClusterStore } from './clusters.ts';
 import type { Tables } from './database.ts';
 import { DeliveryStore } from './deliveries.ts';
 import { IncidentStore } from './incidents.ts';
@@ -27,6 +28,7 @@ export interface TransactionStores {
   incidents: IncidentStore;
   remediations: RemediationStore;
   observations: ObservationStore;
+  clusters: ClusterStore;
   secretStores: SecretStoreStore;
 }
 
@@ -47,6 +49,7 @@ export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionSto
       incidents: new IncidentStore(trx),
       remediations: new RemediationStore(trx),
       observations: new ObservationStore(trx),
+      clusters: new ClusterStore(trx),
       secretStores: new SecretStoreStore(trx),
     }),
   );

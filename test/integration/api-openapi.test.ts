@@ -35,6 +35,14 @@ const ROUTES: Array<[string, string]> = [
   ...['sync', 'deploy', 'rollback', 'promote', 'clone', 'restart', 'approve', 'scale', 'freeze', 'unfreeze'].map(
     (op): [string, string] => ['post', `/api/v1/apps/{namespace}/{name}/${op}`],
   ),
+  ['get', '/api/v1/clusters'],
+  ['post', '/api/v1/clusters'],
+  ['post', '/api/v1/clusters/test'],
+  ['get', '/api/v1/clusters/{name}'],
+  ['patch', '/api/v1/clusters/{name}'],
+  ['delete', '/api/v1/clusters/{name}'],
+  ['get', '/api/v1/clusters/{name}/namespaces'],
+  ['post', '/api/v1/clusters/{name}/shell'],
 ];
 
 /** The operations-loop routes (issue 13): teams, webhooks, incidents, remediations. */
@@ -62,6 +70,17 @@ const OPS_ROUTES: Array<[string, string]> = [
   ['post', '/api/v1/remediations/{id}/approve'],
   ['post', '/api/v1/remediations/{id}/reject'],
 ];
+/** The error statuses each /clusters route documents beyond 400, 401, 403 and 500. */
+const CLUSTER_ERRORS: Record<string, string[]> = {
+  'get /api/v1/clusters': [],
+  'post /api/v1/clusters': ['409', '413', '415'],
+  'post /api/v1/clusters/test': ['413', '415'],
+  'get /api/v1/clusters/{name}': ['404'],
+  'patch /api/v1/clusters/{name}': ['404', '409', '413', '415'],
+  'delete /api/v1/clusters/{name}': ['404', '409'],
+  'get /api/v1/clusters/{name}/namespaces': ['404', '502', '503'],
+  'post /api/v1/clusters/{name}/shell': ['404', '413', '415', '502', '503'],
+};
 
 describe('OpenAPI document and the API without a management cluster', () => {
   let api: TestApi;
@@ -124,6 +143,21 @@ describe('OpenAPI document and the API without a management cluster', () => {
       if (path.endsWith('/approve') || path.endsWith('/reject') || path.endsWith('/acknowledge')) expected.push('409');
       for (const status of expected) {
         expect(responses?.[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
+  it('documents the error answers of every /clusters route with the {"error"} schema', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/clusters'))) {
+      const responses = res.body.paths[path]?.[method]?.responses ?? {};
+      for (const status of ['400', '401', '403', '500', ...(CLUSTER_ERRORS[`${method} ${path}`] ?? ['none'])]) {
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
           content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
         });
       }

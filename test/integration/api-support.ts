@@ -14,7 +14,13 @@ import { buildApiServer } from '../../src/api/app.ts';
 import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
-import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
+import {
+  type AnyObject,
+  connect,
+  type InClusterOptions,
+  type KubeClient,
+  type ObjectClient,
+} from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase } from '../harness/index.ts';
 
@@ -60,6 +66,8 @@ export async function startTestApi(
     logLines?: string[];
     /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
     env?: Record<string, string>;
+    /** What the server takes for its in-cluster credentials (clusters registered without a kubeconfig). */
+    inCluster?: InClusterOptions;
     /** Secret-store timeouts and rate limits (shortened by tests). */
     secretStores?: Partial<SecretStoreTuning>;
   } = {},
@@ -91,6 +99,7 @@ export async function startTestApi(
     config,
     logger,
     ...(options.secretStores ? { secretStores: options.secretStores } : {}),
+    ...(options.inCluster ? { inCluster: options.inCluster } : {}),
   });
   await app.ready();
   return {
@@ -224,13 +233,13 @@ export interface OrgApi {
 
 /**
  * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
- * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
- * a step after its start fails.
+ * `<prefix>-<random hex>` (active in the owner's session), with further settings `env` (and `more`: the server's log
+ * lines, its in-cluster credentials). Closes the server again when a step after its start fails.
  */
 export async function startOrgApi(
   prefix: string,
   env?: Record<string, string>,
-  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[] } = {},
+  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[]; inCluster?: InClusterOptions } = {},
 ): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
   const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });

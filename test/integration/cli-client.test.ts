@@ -3,7 +3,8 @@
  * `svc start` on the management plane with a real git server, a temporary HOME for its config file. Login with a
  * key (file mode 0600) and through the browser handoff (this test plays the browser over HTTP with the session
  * cookie), create, sync --wait to Synced/Healthy with exit 0, a broken App exits 1, every -o format parses (json and
- * yaml round-trip to the same value), exit codes 2/3/4, keys, can-i, audit, completion, and the progress display:
+ * yaml round-trip to the same value), exit codes 2/3/4, keys, can-i, audit, clusters (the management plane registered
+ * as one), completion, and the progress display:
  * a spinner in a terminal (tmux) and plain lines in a pipe. Errors print the server's message and never a stack.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   describeWith,
@@ -45,6 +46,10 @@ spec:
         - name: web
           image: nginx:1.27
 `;
+
+/** The server URL in a kubeconfig file (the harness writes one cluster). */
+const serverOf = (kubeconfigPath: string): string =>
+  /server: (\S+)/.exec(readFileSync(kubeconfigPath, 'utf8'))?.[1] ?? 'missing';
 
 interface Run {
   status: number | null;
@@ -283,6 +288,45 @@ describe('svc client commands against svc start', () => {
     expect(actions).toEqual(
       expect.arrayContaining(['app.sync web', 'app.create web', 'apikey.create agent', 'apikey.revoke agent']),
     );
+  });
+
+  it('registers, probes, tests, updates and removes a cluster, and opens a shell on it', async () => {
+    // The management plane registered as a cluster of the org: a real apiserver behind a kubeconfig file.
+    const kubeconfig = inject('mgmtKubeconfig');
+    const registered = await svc([
+      'cluster',
+      'register',
+      'self',
+      '--server-url',
+      serverOf(kubeconfig),
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(registered).toMatchObject({ status: 0, stdout: 'cluster self registered (status unknown)\n', stderr: '' });
+    const listed = await svc(['cluster', 'list']);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/^NAME\s+STATUS\s+VERSION\s+NODES/);
+    expect(listed.stdout).toMatch(/^self\s+connected\s+v1\.35\.\d+\s+1\s/m);
+    const json = JSON.parse((await svc(['cluster', 'get', 'self', '--shallow', '-o', 'json'])).stdout);
+    expect(json).toMatchObject({ cluster: { name: 'self', status: 'connected', credentials: 'kubeconfig' } });
+    expect(JSON.stringify(json)).not.toContain('client-key-data');
+    const tested = await svc(['cluster', 'test', '--kubeconfig', '-'], { input: readFileSync(kubeconfig, 'utf8') });
+    expect(tested).toMatchObject({ status: 0, stdout: expect.stringMatching(/^ok: v1\.35\.\d+, \d+ namespaces\n$/) });
+    const refused = await svc(['cluster', 'test', '--server-url', 'https://127.0.0.1:1', '--kubeconfig', kubeconfig]);
+    expect(refused).toMatchObject({ status: 1, stdout: expect.stringMatching(/^failed: .*ECONNREFUSED/) });
+    expect((await svc(['cluster', 'update', 'self', '--namespaces', 'default'])).status).toBe(0);
+    expect(await svc(['cluster', 'namespaces', 'self'])).toMatchObject({ status: 0, stdout: 'default\n' });
+    const shell = await svc(['cluster', 'shell', 'self', '--ttl', '2m']);
+    expect(shell.status, shell.stderr).toBe(0);
+    expect(shell.stdout).toMatch(/^shell svc-shell-[0-9a-f]{8} on self \(admin\), expires /);
+    expect(shell.stdout).toContain("export SVC_SHELL_TOKEN='");
+    expect(shell.stdout).toMatch(
+      /kubectl --server=https:\/\/127\.0\.0\.1:\d+ .* exec -it svc-shell-[0-9a-f]{8} -c shell -- bash/,
+    );
+    expect((await svc(['cluster', 'update', 'self'])).status).toBe(2);
+    expect((await svc(['cluster', 'get', 'nowhere'])).status).toBe(4);
+    expect(await svc(['cluster', 'remove', 'self'])).toMatchObject({ status: 0, stdout: 'cluster self removed\n' });
+    expect((await svc(['cluster', 'list'])).stdout).toBe('No clusters.\n');
   });
 
   it('reads secret stores (list, get, references, providers) and never shows a credential', async () => {

@@ -97,7 +97,7 @@ describe('SOPS decryption at apply', () => {
   let org: OrgApi;
   let git: GitServer;
   let repo: GitRepo;
-  let op: TestOperator;
+  let op: TestOperator | undefined;
   const apiLogs: string[] = [];
   const opLogs: string[] = [];
   const dests: string[] = [];
@@ -253,6 +253,10 @@ describe('SOPS decryption at apply', () => {
       for (const secret of [...PLAINTEXTS, goodKey, otherKey]) expect(text, where).not.toContain(secret);
     }
     // Decrypting checkouts (memory-backed /dev/shm here) and sops' private homes are gone with their plaintext.
+    // The operator keeps re-rendering (decrypting renders skip the render cache, failing Apps retry), and a render
+    // in flight legitimately holds its checkout: stop it first, so what is scanned is what renders leave behind.
+    await op?.stop();
+    op = undefined;
     expect(filesHolding('/dev/shm', PLAINTEXTS)).toEqual([]);
     expect(filesHolding(tmpdir(), [...PLAINTEXTS, goodKey], ['svc-checkout-', 'svc-sops-'])).toEqual([]);
   });

@@ -27,7 +27,7 @@ export interface TestOperator extends RunningOperator {
 
 /**
  * Starts an operator watching `namespace`, listeners on port 0, sync period 2 s, error requeue 3 s; `env` adds
- * settings (e.g. SVC_SERVER_URL).
+ * settings (e.g. SVC_SERVER_URL); `logLines` collects its log lines (info level) instead of discarding them.
  */
 export async function startTestOperator(
   namespace: string,

@@ -333,19 +333,24 @@ export class KubeApps {
   }
 
   /** Deployments and StatefulSets in a namespace of the management cluster. */
-  async workloads(namespace: string): Promise<Workload[]> {
-    const ns = encodeURIComponent(namespace);
-    try {
-      const [deployments, statefulSets] = await Promise.all([
-        this.#client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/deployments`),
-        this.#client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/statefulsets`),
-      ]);
-      return [
-        ...deployments.items.map((d) => toWorkload('Deployment', namespace, d)),
-        ...statefulSets.items.map((s) => toWorkload('StatefulSet', namespace, s)),
-      ];
-    } catch (err) {
-      throw toSvcError(err, `workloads in ${namespace}`);
-    }
+  workloads(namespace: string): Promise<Workload[]> {
+    return listWorkloads(this.#client, namespace);
+  }
+}
+
+/** Deployments and StatefulSets in a namespace of the cluster `client` reaches; failures as svc's typed errors. */
+export async function listWorkloads(client: KubeClient, namespace: string): Promise<Workload[]> {
+  const ns = encodeURIComponent(namespace);
+  try {
+    const [deployments, statefulSets] = await Promise.all([
+      client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/deployments`),
+      client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/statefulsets`),
+    ]);
+    return [
+      ...deployments.items.map((d) => toWorkload('Deployment', namespace, d)),
+      ...statefulSets.items.map((s) => toWorkload('StatefulSet', namespace, s)),
+    ];
+  } catch (err) {
+    throw toSvcError(err, `workloads in ${namespace}`);
   }
 }

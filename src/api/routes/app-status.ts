@@ -4,6 +4,7 @@
  * AppStatusService → present.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../../log.ts';
 import type { AppRef } from '../apps/access.ts';
 import { AppParams, appErrors, StatusView } from '../apps/schemas.ts';
 import { AppStatusService, waitMsOf } from '../apps/status-service.ts';
@@ -13,7 +14,7 @@ import type { ApiServices } from '../services.ts';
 
 /** Registers GET status, events and history of an App. */
 export async function appStatusRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  const status = new AppStatusService(services);
+  const status = new AppStatusService(services, app.log as Logger);
 
   app.get<{ Params: AppRef; Querystring: { wait?: string } }>(
     '/apps/:namespace/:name/status',

@@ -7,6 +7,11 @@
  * namespace: 201 `{recorded: true}`; 400 bad body; 401 no or invalid credential; 403 a user's credential or a
  * ServiceAccount outside the allowlist; 404 no org owns the namespace; 503 the TokenReview could not be made.
  *
+ * GET /internal/clusters/{name}/kubeconfig?org_namespace=<org-…> answers how the operator reaches the org's cluster
+ * (ClusterAccessBody: name, org_namespace, server_url, namespaces, credentials `kubeconfig` | `in-cluster`,
+ * kubeconfig, revision) with `ETag: "<revision>"`; `If-None-Match` with the current revision answers 304 without a
+ * body. 400 without org_namespace; 404 no such org or cluster; 401/403/503 as above. Never cached by intermediaries.
+ *
  * POST /internal/secret-stores/decryption-key `{app_namespace, app_name, store_ref}` answers 200 `{private_key}`, the
  * age identity of the sops store the App's `decryption.storeRef` names; POST /internal/secret-stores/env
  * `{app_namespace, app_name, refs: [{name, id, path, key}]}` answers 200 `{values: [{name, value} | {name,
@@ -26,6 +31,7 @@ import {
   SYSTEM_AUDIT_ACTIONS,
   type SystemAuditAction,
 } from '../../internal/channel.ts';
+import type { ClusterAccessBody } from '../../internal/http-channel.ts';
 
 interface AuditBody {
   org_namespace: string;
@@ -115,6 +121,42 @@ export async function internalRoutes(
               details: b.details,
             });
             return reply.code(201).send({ recorded: true });
+          },
+        );
+        internal.get<{ Params: { name: string }; Querystring: { org_namespace: string } }>(
+          '/clusters/:name/kubeconfig',
+          {
+            schema: {
+              hide: true,
+              params: {
+                type: 'object',
+                required: ['name'],
+                properties: { name: { type: 'string', minLength: 1, maxLength: 63 } },
+              },
+              querystring: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['org_namespace'],
+                properties: { org_namespace: { type: 'string', minLength: 1, maxLength: 63 } },
+              },
+            },
+          },
+          async (request, reply) => {
+            const known = /^"([^"]+)"$/.exec(request.headers['if-none-match'] ?? '')?.[1];
+            const answer = await deps.channel.clusterAccess(request.query.org_namespace, request.params.name, known);
+            reply.header('cache-control', 'no-store');
+            if (!answer.changed) return reply.code(304).header('etag', `"${known}"`).send();
+            const c = answer.cluster;
+            const body: ClusterAccessBody = {
+              name: c.name,
+              org_namespace: c.orgNamespace,
+              server_url: c.serverURL,
+              namespaces: c.namespaces,
+              credentials: c.kubeconfig === undefined ? 'in-cluster' : 'kubeconfig',
+              ...(c.kubeconfig === undefined ? {} : { kubeconfig: c.kubeconfig }),
+              revision: c.revision,
+            };
+            return reply.header('etag', `"${c.revision}"`).send(body);
           },
         );
         internal.post<{ Body: { app_namespace: string; app_name: string; store_ref: string } }>(
