@@ -7,7 +7,7 @@ import { REMEDIATION_ACTIONS } from '../../ops/remediation-plan.ts';
 import type { IncidentState } from '../../store/incidents.ts';
 import type { RemediationState } from '../../store/remediations.ts';
 import { orgCaller } from '../context.ts';
-import { IncidentService } from '../incidents/service.ts';
+import { type EmitInput, IncidentService } from '../incidents/service.ts';
 import { incidentView, remediationView } from '../incidents/views.ts';
 import { errorAnswers, IdParams, PageQueryProperties, pageOf } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';
@@ -136,16 +136,7 @@ export async function incidentRoutes(app: FastifyInstance, services: ApiServices
     },
   );
 
-  app.post<{
-    Body: {
-      title: string;
-      message?: string;
-      cause?: string;
-      severity?: string;
-      app?: string;
-      details?: Record<string, unknown>;
-    };
-  }>(
+  app.post<{ Body: EmitInput }>(
     '/incidents',
     {
       schema: {
