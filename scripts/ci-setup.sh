@@ -2,8 +2,8 @@
 # Prepares a Debian bookworm machine (as root) for the tests, idempotently and cheaply when already done (`npm test`
 # runs it first, see scripts/test.sh):
 #   1. apt packages the tests and later features need (only the missing ones are installed);
-#   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm, sops) via scripts/build-binaries.sh,
-#      cached in ~/.cache/svc (or $SVC_TOOLS_DIR), so a second run builds nothing;
+#   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm, sops, registry token-server) via
+#      scripts/build-binaries.sh, cached in ~/.cache/svc (or $SVC_TOOLS_DIR), so a second run builds nothing;
 #   3. the test PostgreSQL via scripts/start-postgres.sh.
 # The environment the tests need is printed as `export` lines on stdout (`eval` them); progress goes to stderr.
 set -euo pipefail

@@ -15,6 +15,7 @@ import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerRegistryCommands } from './client/registry-commands.ts';
 import { registerStoreCommands } from './client/store-commands.ts';
 import { registerTeamCommands } from './client/team-commands.ts';
 
@@ -89,6 +90,7 @@ registerTeamCommands(program);
 registerOpsCommands(program);
 registerClusterCommands(program);
 registerStoreCommands(program);
+registerRegistryCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 

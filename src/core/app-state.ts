@@ -275,7 +275,7 @@ export function isWaitTerminal(app: AppResource): boolean {
  * Source types svc can deploy: each has a source driver in the operator (src/operator/sources; a test checks
  * the two agree). The API refuses the others (contract §4.2 rule 1, §7).
  */
-export const DEPLOYABLE_SOURCE_TYPES = ['Git'] as const satisfies readonly SourceType[];
+export const DEPLOYABLE_SOURCE_TYPES = ['Git', 'Image'] as const satisfies readonly SourceType[];
 export type DeployableSourceType = (typeof DEPLOYABLE_SOURCE_TYPES)[number];
 
 /** True for a source type svc can deploy. */
@@ -289,7 +289,6 @@ export function sourceTypeProblem(type: unknown): string | undefined {
     return `source.type must be one of ${SOURCE_TYPES.join(', ')}`;
   }
   if (isDeployableSourceType(type)) return undefined;
-  if (type === 'Image') return 'image sources are not supported yet';
   return `source.type ${type} is not supported yet`;
 }
 

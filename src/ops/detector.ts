@@ -11,7 +11,6 @@ import { describeError } from '../core/errors.ts';
 import { orgSlugOf } from '../core/names.ts';
 import type { Logger } from '../log.ts';
 import type { Tables } from '../store/database.ts';
-import { LeaseStore } from '../store/leases.ts';
 import { ObservationStore } from '../store/observations.ts';
 import { inTransaction } from '../store/transaction.ts';
 import { LeaseKeeper } from './lease.ts';
@@ -46,7 +45,7 @@ export class IncidentDetector {
   constructor(options: DetectorOptions) {
     this.#o = options;
     this.#lease = new LeaseKeeper({
-      leases: new LeaseStore(options.db),
+      db: options.db,
       name: DETECTOR_LEASE,
       holder: options.holder,
       ttlMs: options.leaseTtlMs ?? 30_000,

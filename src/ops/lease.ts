@@ -1,13 +1,16 @@
 /**
- * Keeps a database lease (src/store/leases.ts) while the process runs: tries to take it every third of its time to
+ * Keeps a database lease (`DbLease`, src/store/lease.ts) while the process runs: tries to take it every third of its time to
  * live, renews it while held, and says when it was gained or lost. One holder per name across server replicas.
  */
+
+import type { Kysely } from 'kysely';
 import { describeError } from '../core/errors.ts';
 import type { Logger } from '../log.ts';
-import type { LeaseStore } from '../store/leases.ts';
+import type { Tables } from '../store/database.ts';
+import { DbLease } from '../store/lease.ts';
 
 export interface LeaseKeeperOptions {
-  leases: LeaseStore;
+  db: Kysely<Tables>;
   name: string;
   holder: string;
   ttlMs: number;
@@ -18,6 +21,7 @@ export interface LeaseKeeperOptions {
 
 export class LeaseKeeper {
   readonly #o: LeaseKeeperOptions;
+  readonly #lease: DbLease;
   #held = false;
   /** When the lease was last taken or renewed (ms). */
   #renewedAt = 0;
@@ -26,6 +30,7 @@ export class LeaseKeeper {
 
   constructor(options: LeaseKeeperOptions) {
     this.#o = options;
+    this.#lease = new DbLease(options.db, { name: options.name, holder: options.holder, ttlMs: options.ttlMs });
   }
 
   /** True while this process holds the lease. */
@@ -51,14 +56,14 @@ export class LeaseKeeper {
     if (this.#held) {
       this.#held = false;
       this.#o.onLost();
-      await this.#o.leases.release(this.#o.name, this.#o.holder).catch(() => undefined);
+      await this.#lease.release().catch(() => undefined);
     }
   }
 
   async #renew(): Promise<void> {
     let holds = false;
     try {
-      holds = await this.#o.leases.acquire(this.#o.name, this.#o.holder, this.#o.ttlMs);
+      holds = await this.#lease.tryAcquire();
       if (holds) this.#renewedAt = Date.now();
     } catch (err) {
       this.#o.logger.warn({ lease: this.#o.name, err: describeError(err) }, 'lease: cannot reach the database');

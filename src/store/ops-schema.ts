@@ -1,7 +1,7 @@
 /**
  * The tables of the operations loop (migration 0013; docs/webhooks.md, docs/incidents.md): outbound webhooks and
- * their delivery queue, svc's own events, incidents, remediations, what the incident detector last saw of each App,
- * and leases that pick one server replica for a job. Timestamps are ISO 8601 text, JSON columns are text.
+ * their delivery queue, svc's own events, incidents, remediations and what the incident detector last saw of each App
+ * (its lease is the `lease` table of migration 0010, src/store/lease.ts). Timestamps are ISO 8601 text, JSON columns are text.
  */
 import type { Kysely } from 'kysely';
 
@@ -135,13 +135,5 @@ export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
     .addColumn('healthy_revision', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('app_observation_pk', ['app_ns', 'app_name'])
-    .execute();
-
-  // Leases: one holder per name until `expires_at` (the incident detector runs on one server replica).
-  await db.schema
-    .createTable('svc_lease')
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('holder', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
 }

@@ -12,7 +12,6 @@ import { AuditStore } from './audit.ts';
 import { openStore, type Store } from './database.ts';
 import { DeliveryStore } from './deliveries.ts';
 import { IncidentStore } from './incidents.ts';
-import { LeaseStore } from './leases.ts';
 import { migrateStore } from './migrations.ts';
 import { RemediationStore } from './remediations.ts';
 import { inTransaction } from './transaction.ts';
@@ -177,18 +176,6 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(reopened.created).toBe(true);
       expect(reopened.incident.id).not.toBe(first.incident.id);
       expect(await incidents.get('another-org', reopened.incident.id)).toBeUndefined();
-    });
-
-    it('gives a lease to one holder until it expires or is released', async () => {
-      const leases = new LeaseStore(store.db);
-      const t = new Date('2030-01-01T00:00:00Z');
-      expect(await leases.acquire('job', 'a', 30_000, t)).toBe(true);
-      expect(await leases.acquire('job', 'b', 30_000, new Date(t.getTime() + 1000))).toBe(false);
-      expect(await leases.acquire('job', 'a', 30_000, new Date(t.getTime() + 10_000))).toBe(true);
-      expect(await leases.acquire('job', 'b', 30_000, new Date(t.getTime() + 39_000))).toBe(false);
-      expect(await leases.acquire('job', 'b', 30_000, new Date(t.getTime() + 41_000))).toBe(true);
-      await leases.release('job', 'b');
-      expect(await leases.acquire('job', 'c', 30_000, new Date(t.getTime() + 42_000))).toBe(true);
     });
 
     it('observes an App: opens one incident with proposals, tells nothing twice, resolves on recovery', async () => {

@@ -22,6 +22,7 @@ const pinVariables = {
   helm: 'HELM_VERSION',
   sops: 'SOPS_VERSION',
   'eso-crds': 'ESO_VERSION',
+  'token-server': 'TOKEN_SERVER_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */

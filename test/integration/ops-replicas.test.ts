@@ -73,7 +73,7 @@ describeWith(postgresRequirement())('the operations loop across server replicas'
     const store = openStore({ kind: 'postgres', url: db.url });
     try {
       const row = await store.db
-        .selectFrom('svc_lease')
+        .selectFrom('lease')
         .select('holder')
         .where('name', '=', DETECTOR_LEASE)
         .executeTakeFirst();
