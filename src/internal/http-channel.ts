@@ -100,12 +100,20 @@ export class HttpServerChannel implements ServerChannel {
   async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {
     const path = `${INTERNAL_REGISTRY_PATH}/${encodeURIComponent(orgNamespace)}/${encodeURIComponent(name)}`;
     const res = await this.#call(path, { method: 'GET', headers: {} });
-    const body = (await res.json()) as { host: string; insecure: boolean; ca?: string; username?: string; password?: string };
+    const body = (await res.json()) as {
+      host: string;
+      insecure: boolean;
+      ca?: string;
+      username?: string;
+      password?: string;
+    };
     return {
       host: body.host,
       insecure: body.insecure,
       ...(body.ca ? { ca: body.ca } : {}),
-      ...(body.username !== undefined ? { credentials: { username: body.username, password: body.password ?? '' } } : {}),
+      ...(body.username !== undefined
+        ? { credentials: { username: body.username, password: body.password ?? '' } }
+        : {}),
     };
   }
 
@@ -145,6 +153,7 @@ export class HttpServerChannel implements ServerChannel {
     if (res.ok || res.status === 304) return res;
     // A rotated ServiceAccount token: read the file again on the next call.
     if (res.status === 401) this.#token.invalidate();
+    const text = await res.text().catch(() => '');
     let message = text.slice(0, 300);
     try {
       message = String((JSON.parse(text) as { error?: unknown }).error ?? message);

@@ -7,8 +7,8 @@
  */
 import type { Kysely } from 'kysely';
 import { NotFoundError, UnavailableError } from '../core/errors.ts';
-import type { Sealer } from '../secrets/seal.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { AuditStore } from '../store/audit.ts';
 import { ClusterStore } from '../store/clusters.ts';
 import type { Tables } from '../store/database.ts';

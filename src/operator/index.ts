@@ -127,6 +127,7 @@ export async function startOperator(
       image: {
         client: new RegistryClient({ policy: config.outbound }),
         registry: (ns, name) => registries.get(ns, name),
+        ...(serverChannel ? { values: serverChannel } : {}),
       },
     }),
     targetFor: async (app: AppResource) => {

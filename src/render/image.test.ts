@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageSource } from '../core/app-schema.ts';
-import { InputError } from '../core/errors.ts';
 import { imageURL, renderedLabels, renderImageWorkload } from './image.ts';
 
 const DIGEST = `sha256:${'a'.repeat(64)}`;
@@ -114,17 +113,48 @@ describe('image workload renderer', () => {
     expect(imageURL({ repository: 'r', tag: 't', ingress: { enabled: false, host: 'h.example' } })).toBeUndefined();
   });
 
-  it('stalls on env values from secret stores, which this build cannot fetch', () => {
-    const err = (() => {
-      try {
-        render({ workload: { env: [{ name: 'DB', store: { id: 'sts_1', path: 'db', key: 'pw' } }] } });
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(err).toBeInstanceOf(InputError);
-    expect((err as Error).message).toBe(
-      'spec.source.image.workload.env DB: values from secret stores (env[].store) are not supported yet',
-    );
+  it('puts resolved store values into the container and ExternalSecrets beside the Deployment', () => {
+    const env = [
+      { name: 'PLAIN', value: 'p' },
+      { name: 'DB', store: { id: 'sts_1', path: 'db', key: 'pw' } },
+      { name: 'TOKEN', store: { id: 'sts_2', path: 'team/web', key: 'token' } },
+    ];
+    const objects = renderImageWorkload({
+      appName: 'web',
+      namespace: 'shop',
+      image: { repository: 'registry.example.com/team/web', tag: '1.0', workload: { env } },
+      reference: `registry.example.com/team/web@${DIGEST}`,
+      storeValues: [
+        { name: 'DB', value: 'from-the-store' },
+        {
+          name: 'TOKEN',
+          externalSecret: {
+            storeName: 'vault-backend',
+            storeKind: 'ClusterSecretStore',
+            refreshInterval: '1h',
+            path: 'team/web',
+            key: 'token',
+          },
+        },
+      ],
+    });
+    const { Deployment, ExternalSecret } = byKind(objects);
+    const spec = Deployment?.['spec'] as { template: { spec: { containers: { env: unknown }[] } } };
+    expect(spec.template.spec.containers[0]?.env).toEqual([
+      { name: 'PLAIN', value: 'p' },
+      { name: 'DB', value: 'from-the-store' },
+      { name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'web-env-1', key: 'TOKEN' } } },
+    ]);
+    expect(ExternalSecret?.metadata).toEqual({ name: 'web-env-1', namespace: 'shop', labels: renderedLabels('web') });
+    expect(ExternalSecret?.['spec']).toMatchObject({
+      secretStoreRef: { name: 'vault-backend', kind: 'ClusterSecretStore' },
+      data: [{ secretKey: 'TOKEN', remoteRef: { key: 'team/web', property: 'token' } }],
+    });
+  });
+
+  it('refuses to render a store entry the server did not answer', () => {
+    expect(() =>
+      render({ workload: { env: [{ name: 'DB', store: { id: 'sts_1', path: 'db', key: 'pw' } }] } }),
+    ).toThrow('env.store entry DB was not resolved');
   });
 });

@@ -6,10 +6,13 @@
  * Defaults: port 80, 1 replica, requests of 100m CPU and 128Mi memory, a TCP readiness probe on the port (`path`
  * switches it to an HTTP GET, `disabled` removes it). The probe is a readiness probe only: a liveness probe restarts
  * containers when it fails, which a default should never do on its own. With autoscaling enabled the Deployment
- * leaves `replicas` to the autoscaler (min 1, max the larger of min and 10, 80% CPU by default).
+ * leaves `replicas` to the autoscaler (min 1, max the larger of min and 10, 80% CPU by default). `env` entries from
+ * secret stores arrive resolved (`storeValues`) and become literal values or ExternalSecret objects (env-store.ts).
  */
 import type { ImageSource } from '../core/app-schema.ts';
 import { InputError } from '../core/errors.ts';
+import type { ResolvedEnv } from '../internal/channel.ts';
+import { type ContainerEnv, workloadEnv } from './env-store.ts';
 import type { KubeObject } from './types.ts';
 
 /** The container port when the workload names none. */
@@ -40,6 +43,8 @@ export interface ImageRenderRequest {
   image: ImageSource;
   /** The reference the Pods pull: `<image name>@<digest>`. */
   reference: string;
+  /** The server's answers for the `env[].store` entries, in their order (none without such entries). */
+  storeValues?: readonly ResolvedEnv[];
 }
 
 /** The App's public URL: `https://<host>` with a TLS Secret, `http://<host>` without, undefined without an Ingress. */
@@ -50,14 +55,16 @@ export function imageURL(image: ImageSource): string | undefined {
 }
 
 /**
- * The objects of an image App. InputError (a stall) for env values from secret stores, which this build cannot
- * fetch yet.
+ * The objects of an image App: the Deployment, the Service, the Ingress and autoscaler when enabled, and one
+ * ExternalSecret per external-secrets store its env uses. Throws when `storeValues` does not answer every
+ * `env[].store` entry in order (the caller resolves them first: `envStoreRefs`).
  */
 export function renderImageWorkload(req: ImageRenderRequest): KubeObject[] {
   const { appName: name, namespace, image } = req;
   const labels = renderedLabels(name);
   const meta = { name, namespace, labels };
   const port = image.workload?.port ?? DEFAULT_PORT;
+  const env = workloadEnv(name, image.workload?.env, req.storeValues);
   const autoscaled = image.autoscaling?.enabled === true;
   const objects: KubeObject[] = [
     {
@@ -70,7 +77,7 @@ export function renderImageWorkload(req: ImageRenderRequest): KubeObject[] {
         template: {
           metadata: { labels },
           spec: {
-            containers: [container(req, port)],
+            containers: [container(req, port, env.env)],
             ...(image.pullSecretRef ? { imagePullSecrets: [{ name: image.pullSecretRef }] } : {}),
           },
         },
@@ -128,22 +135,16 @@ export function renderImageWorkload(req: ImageRenderRequest): KubeObject[] {
       },
     });
   }
+  for (const es of env.externalSecrets) {
+    const m = es.metadata as { name: string };
+    objects.push({ ...es, metadata: { ...m, namespace, labels } });
+  }
   return objects;
 }
 
 /** The one container: image by digest, the port, env, resources and the readiness probe. */
-function container(req: ImageRenderRequest, port: number): Record<string, unknown> {
+function container(req: ImageRenderRequest, port: number, env: ContainerEnv[]): Record<string, unknown> {
   const workload = req.image.workload;
-  const env = (workload?.env ?? []).map((e) => {
-    if (e.store) {
-      throw new InputError(
-        `spec.source.image.workload.env ${e.name}: values from secret stores (env[].store) are not supported yet`,
-      );
-    }
-    if (e.secretRef)
-      return { name: e.name, valueFrom: { secretKeyRef: { name: e.secretRef.name, key: e.secretRef.key } } };
-    return { name: e.name, value: e.value ?? '' };
-  });
   const resources = workload?.resources ?? DEFAULT_RESOURCES;
   const hasResources = Object.values(resources).some((r) => r && Object.keys(r).length > 0);
   const probe = readinessProbe(req.image, port);

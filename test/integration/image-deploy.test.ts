@@ -4,14 +4,13 @@
  * from the server — fetches over the internal channel. The Deployment runs `<registry>/<repo>@sha256:…` with the
  * rendered labels, port, replicas and env; a Service, an Ingress (with `status.url`) and an autoscaler as asked;
  * Pods go Ready through kwok; `status.revision` is the digest. Scale syncs new replicas and is 409 with
- * autoscaling; preview resolves a tag without writing; env values from secret stores stall with a message.
+ * autoscaling; preview resolves a tag without writing (env values from stores: image-env-store.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppResource } from '../../src/core/app-schema.ts';
 import { type PushedImage, type Registry, startRegistry } from '../harness/index.ts';
 import { auditEntries } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
-import { getObject, waitForApp } from './operator-support.ts';
+import { getObject } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
 /** The labels the contract names (§4.2 rule 14), spelled out here rather than taken from the renderer. */
@@ -180,22 +179,6 @@ describe('image Apps deploy', () => {
       resolved: { digest: '' },
     });
     expect((await suite.org.kube.names(suite.org.orgNs)).length).toBe(before);
-  });
-
-  it('stalls an App whose env takes values from a secret store, saying why', async () => {
-    const dest = await suite.imageApp('stored', {
-      registryRef: 'hub',
-      repository: 'svc/web',
-      tag: '1.0',
-      workload: { env: [{ name: 'DB', store: { id: 'sts_x', path: 'db', key: 'pw' } }] },
-    });
-    await suite.post(dest, 'stored', 'sync');
-    const app: AppResource = await waitForApp(suite.org.orgNs, 'stored', 'Stalled', (a) =>
-      (a.status?.conditions ?? []).some((c) => c.type === 'Stalled' && c.status === 'True'),
-    );
-    expect(app.status?.conditions?.find((c) => c.type === 'Stalled')?.message).toBe(
-      'spec.source.image.workload.env DB: values from secret stores (env[].store) are not supported yet',
-    );
   });
 
   it('serves the registry to the operator credential only (internal route), never to a user', async () => {

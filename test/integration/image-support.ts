@@ -35,11 +35,12 @@ export interface ImageSuite {
 
 /**
  * Starts the suite: API (with `env`), listening on a loopback port when `listen` (registries post notifications
- * to it; the operator runs apart over HTTP with `channel: 'http'`), and the operator.
+ * to it; the operator runs apart over HTTP with `channel: 'http'`), and the operator (its log lines collected into
+ * `logLines` when given).
  */
 export async function startImageSuite(
   prefix: string,
-  options: { env?: Record<string, string>; listen?: boolean; channel?: 'local' | 'http' } = {},
+  options: { env?: Record<string, string>; listen?: boolean; channel?: 'local' | 'http'; logLines?: string[] } = {},
 ): Promise<ImageSuite> {
   const operatorToken = randomBytes(32).toString('hex');
   const http = options.channel === 'http';
@@ -52,9 +53,13 @@ export async function startImageSuite(
       await org.api.app.listen({ host: '127.0.0.1', port: 0 });
       serverURL = `http://127.0.0.1:${(org.api.app.server.address() as AddressInfo).port}`;
     }
+    const logs = options.logLines ? { logLines: options.logLines } : {};
     op = http
-      ? await startTestOperator(org.orgNs, { env: { SVC_SERVER_URL: serverURL, SVC_OPERATOR_TOKEN: operatorToken } })
-      : await startTestOperator(org.orgNs, { serverChannel: org.api.app.serverChannel });
+      ? await startTestOperator(org.orgNs, {
+          env: { SVC_SERVER_URL: serverURL, SVC_OPERATOR_TOKEN: operatorToken },
+          ...logs,
+        })
+      : await startTestOperator(org.orgNs, { serverChannel: org.api.app.serverChannel, ...logs });
   } catch (err) {
     await org.api.close();
     throw err;

@@ -90,3 +90,60 @@ describe('image driver: which digest a reconcile targets', () => {
     expect(driver.publicURL(app({ ingress: { enabled: true, host: 'w.example' } }))).toBe('http://w.example');
   });
 });
+
+describe('image driver: env.store values', () => {
+  const env = [
+    { name: 'PLAIN', value: 'p' },
+    { name: 'DB', store: { id: 'sts_1', path: 'db', key: 'pw' } },
+  ];
+  /** A channel answering the current `secret` for DB, counting the calls. */
+  function channel() {
+    const state = { calls: 0, secret: 'one' };
+    const values = {
+      envValues: async () => {
+        state.calls++;
+        return [{ name: 'DB', value: state.secret }];
+      },
+    };
+    return { state, values };
+  }
+  const withEnv = (generation: number): AppResource => {
+    const a = app({ workload: { env } }, applied);
+    return { ...a, metadata: { ...a.metadata, uid: 'u1', generation } };
+  };
+  const dbValue = async (d: ImageDriver, a: AppResource) => {
+    const objects = await d.render(a, D1, undefined as never);
+    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as {
+      spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+    };
+    return deployment.spec.template.spec.containers[0]?.env.find((e) => e.name === 'DB')?.value;
+  };
+
+  it('resolves once per sync: an observing reconcile keeps the values, a Sync or a new generation asks again', async () => {
+    const { state, values } = channel();
+    const d = new ImageDriver({
+      client: new RegistryClient({ policy: { scope: 'loopback', requireHttps: false } }),
+      registry: async () => ({ host: 'x', insecure: true }),
+      values,
+    });
+    await d.resolve(withEnv(1), { target: 'head', operation: undefined });
+    expect(await dbValue(d, withEnv(1))).toBe('one');
+    state.secret = 'two';
+    await d.resolve(withEnv(1), { target: 'head', operation: undefined });
+    expect(await dbValue(d, withEnv(1))).toBe('one');
+    expect(state.calls).toBe(1);
+    await d.resolve(withEnv(1), { target: 'head', operation: op('Sync') });
+    expect(await dbValue(d, withEnv(1))).toBe('two');
+    state.secret = 'three';
+    await d.resolve(withEnv(2), { target: 'head', operation: undefined });
+    expect(await dbValue(d, withEnv(2))).toBe('three');
+    expect(state.calls).toBe(3);
+  });
+
+  it('waits, naming the channel, when there is no server to ask', async () => {
+    await expect(driver.resolve(withEnv(1), { target: 'head', operation: undefined })).rejects.toMatchObject({
+      message: expect.stringContaining('needs the channel to the server'),
+      retry: 'wait',
+    });
+  });
+});

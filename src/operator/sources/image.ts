@@ -10,12 +10,19 @@
  *   else (the first sync, or the image or tag was edited) the tag resolved live.
  * `head` is that digest (so an App on it is Synced); `status.observedRevision` records the newest digest seen for
  * the tag, which the server's tag poller compares against to redeploy Follow Apps.
+ *
+ * `env[].store` values come from the server (which holds the store credentials) once per sync (contract §4.4 rule
+ * 7): a reconcile running an operation, or seeing a spec generation it has not resolved yet, asks; the others
+ * render with the values kept from then, so a rotated secret reaches the Pods with the next Sync or Deploy and an
+ * observing reconcile neither calls the store nor reports drift for it.
  */
 import type { AppResource, ImageSource } from '../../core/app-schema.ts';
-import { InputError } from '../../core/errors.ts';
+import { InputError, UnavailableError } from '../../core/errors.ts';
 import { imageSourceProblems, isDigest } from '../../core/image-ref.ts';
+import type { ResolvedEnv, ServerChannel } from '../../internal/channel.ts';
 import type { ImageLocation, RegistryClient, RegistryEndpoint } from '../../registry/index.ts';
 import { locateImage } from '../../registry/index.ts';
+import { envStoreRefs } from '../../render/env-store.ts';
 import { imageURL, type KubeObject, renderImageWorkload } from '../../render/index.ts';
 import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
 
@@ -24,7 +31,12 @@ export interface ImageDriverDeps {
   client: RegistryClient;
   /** The registry an App's `registryRef` names in its org (the org is the App resource's namespace). */
   registry: (orgNamespace: string, name: string) => Promise<RegistryEndpoint>;
+  /** Where `env[].store` values come from (the internal channel); without it such Apps wait, saying why. */
+  values?: Pick<ServerChannel, 'envValues'>;
 }
+
+/** How many Apps' resolved store values are kept (the oldest is dropped beyond: it is fetched again). */
+const STORE_VALUES_KEPT = 10_000;
 
 /** The image block of an App; InputError (a stall: the spec cannot work) when it is missing or invalid. */
 export function imageSourceOf(app: AppResource): ImageSource {
@@ -46,6 +58,8 @@ export function keptDigest(app: AppResource, origin: { tag: string; image: strin
 /** Resolves and renders `source.type: Image`. */
 export class ImageDriver implements SourceDriver {
   readonly #d: ImageDriverDeps;
+  /** Resolved `env[].store` values by App uid, with the spec generation they were resolved for. */
+  readonly #storeValues = new Map<string, { generation: number; values: ResolvedEnv[] }>();
 
   constructor(deps: ImageDriverDeps) {
     this.#d = deps;
@@ -53,6 +67,7 @@ export class ImageDriver implements SourceDriver {
 
   async resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource> {
     const image = imageSourceOf(app);
+    await this.#resolveStoreValues(app, image, request.operation !== undefined);
     const location = await this.#locate(app, image);
     const origin = { tag: image.tag, image: location.name };
     const op = request.operation;
@@ -80,12 +95,42 @@ export class ImageDriver implements SourceDriver {
       namespace: app.spec.destination.namespace,
       image,
       reference: `${location.name}@${revision}`,
+      storeValues: this.#storeValues.get(app.metadata.uid ?? '')?.values ?? [],
     });
   }
 
   publicURL(app: AppResource): string | undefined {
     const image = app.spec.source.image;
     return image ? imageURL(image) : undefined;
+  }
+
+  /** Asks the server for the App's `env[].store` values when a sync runs or the spec changed since they were asked. */
+  async #resolveStoreValues(app: AppResource, image: ImageSource, syncing: boolean): Promise<void> {
+    const uid = app.metadata.uid ?? '';
+    const refs = envStoreRefs(image.workload?.env);
+    if (refs.length === 0) {
+      this.#storeValues.delete(uid);
+      return;
+    }
+    const generation = app.metadata.generation ?? 0;
+    if (!syncing && this.#storeValues.get(uid)?.generation === generation) return;
+    if (!this.#d.values) {
+      throw new UnavailableError(
+        'spec.source.image.workload.env[].store needs the channel to the server, which holds the store credentials (svc start, or SVC_SERVER_URL with an operator credential)',
+        { retry: 'wait' },
+      );
+    }
+    const values = await this.#d.values.envValues({
+      appNamespace: app.metadata.namespace ?? '',
+      appName: app.metadata.name,
+      refs,
+    });
+    this.#storeValues.delete(uid);
+    this.#storeValues.set(uid, { generation, values });
+    if (this.#storeValues.size > STORE_VALUES_KEPT) {
+      const oldest = this.#storeValues.keys().next().value;
+      if (oldest !== undefined) this.#storeValues.delete(oldest);
+    }
   }
 
   async #locate(app: AppResource, image: ImageSource): Promise<ImageLocation> {
