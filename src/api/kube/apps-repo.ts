@@ -9,6 +9,7 @@ import { ConflictError } from '../../core/errors.ts';
 import {
   cacheKey,
   Informer,
+  type InformerEvent,
   isConflict,
   isNotFound,
   type KubeClient,
@@ -115,6 +116,33 @@ export class KubeApps {
   /** Stops the App cache's watch. */
   async stop(): Promise<void> {
     await this.#informer?.stop();
+  }
+
+  /**
+   * The newest resourceVersion the App cache has seen: a list from the cache reflects every App change up to it,
+   * so an event stream resumed from it misses nothing. Undefined before the cache has seen anything.
+   */
+  get version(): string | undefined {
+    return this.#store?.version;
+  }
+
+  /**
+   * Calls `listener` with every change of the App cache (all namespaces) until the returned function is called:
+   * the one subscription the event stream fans out from. Without a cache nothing is ever told.
+   */
+  subscribe(listener: (event: InformerEvent<AppResource>) => void): () => void {
+    return this.#informer?.subscribe(listener) ?? (() => {});
+  }
+
+  /**
+   * The cache's entry (view and JSON computed once) for exactly this version of an App, or a fresh one when the
+   * cache holds another version (a deletion, a change already superseded).
+   */
+  entryOf(app: AppResource): AppEntry {
+    const held = this.#store?.entry(app.metadata.namespace ?? '', app.metadata.name);
+    if (held && held.app.metadata.resourceVersion === app.metadata.resourceVersion) return held;
+    const view = appView(app);
+    return { app, view, json: appJson(view) };
   }
 
   /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */
