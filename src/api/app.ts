@@ -25,6 +25,7 @@ import { AuditStore } from '../store/audit.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { migrateStore } from '../store/migrations.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
+import { AppEventHub } from './apps/app-events.ts';
 import { mountAuthComponent } from './auth-mount.ts';
 import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
@@ -33,6 +34,7 @@ import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
+import { appStreamRoutes, STREAM_DEFAULTS, type StreamOptions } from './routes/app-stream.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -56,6 +58,8 @@ export interface ApiServerDeps {
   clusters?: ClusterDirectory;
   /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
   digests?: DigestProbe;
+  /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
+  stream?: Partial<StreamOptions>;
 }
 
 declare module 'fastify' {
@@ -113,6 +117,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       sessionCookieName: config.sessionCookieName,
     }),
     kube,
+    appEvents: kube ? new AppEventHub(kube) : undefined,
     clusters: deps.clusters ?? managementOnly,
     digests: deps.digests ?? anonymousDigestProbe,
   };
@@ -128,9 +133,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   // The App cache lists and watches from the moment the server is ready; until it has synced, lists go to the
   // apiserver.
   app.addHook('onReady', async () => {
+    services.appEvents?.start();
     kube?.start();
   });
   app.addHook('onClose', async () => {
+    services.appEvents?.stop();
     await kube?.stop();
     await mgmt?.client.dropConnections();
     await store.close();
@@ -220,6 +227,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await authRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
+      await appStreamRoutes(api, services, { ...STREAM_DEFAULTS, ...deps.stream });
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);

@@ -5,6 +5,7 @@ import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { AppEventHub } from './apps/app-events.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
@@ -18,6 +19,8 @@ export interface ApiServices {
   authenticator: Authenticator;
   /** Undefined without a management cluster: every /apps route answers 503. */
   kube: KubeApps | undefined;
+  /** The App-change fan-out of GET /apps/stream; undefined without a management cluster. */
+  appEvents: AppEventHub | undefined;
   clusters: ClusterDirectory;
   digests: DigestProbe;
 }

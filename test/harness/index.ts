@@ -39,3 +39,4 @@ export { createPostgresDatabase, type PostgresDatabase, postgresServerURL } from
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
 export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';
+export { openSse, type SseEvent, type SseStream } from './sse.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { buildApiServer } from '../../src/api/app.ts';
+import { type ApiServerDeps, buildApiServer } from '../../src/api/app.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
 import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
@@ -59,6 +59,8 @@ export async function startTestApi(
     logLines?: string[];
     /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
     env?: Record<string, string>;
+    /** Further server dependencies (e.g. a shorter event-stream heartbeat). */
+    deps?: Partial<ApiServerDeps>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -84,7 +86,7 @@ export async function startTestApi(
         { write: (l: string) => lines.push(l) },
       )
     : pino({ level: 'silent' });
-  const app = await buildApiServer({ config, logger });
+  const app = await buildApiServer({ ...options.deps, config, logger });
   await app.ready();
   return {
     app,
@@ -220,9 +222,13 @@ export interface OrgApi {
  * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
  * a step after its start fails.
  */
-export async function startOrgApi(prefix: string, env?: Record<string, string>): Promise<OrgApi> {
+export async function startOrgApi(
+  prefix: string,
+  env?: Record<string, string>,
+  deps?: Partial<ApiServerDeps>,
+): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}) });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...(deps ? { deps } : {}) });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');
