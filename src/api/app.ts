@@ -30,8 +30,10 @@ import { mountAuthComponent } from './auth-mount.ts';
 import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
+import { type Destinations, managementDestinations } from './kube/destinations.ts';
 import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
 import { adoptRoutes } from './routes/adopt.ts';
+import { appLiveRoutes } from './routes/app-live.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
 import { appStreamRoutes, STREAM_DEFAULTS, type StreamOptions } from './routes/app-stream.ts';
@@ -58,6 +60,8 @@ export interface ApiServerDeps {
   clusters?: ClusterDirectory;
   /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
   digests?: DigestProbe;
+  /** Connections to destination clusters; by default the management cluster only. */
+  destinations?: Destinations;
   /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
   stream?: Partial<StreamOptions>;
 }
@@ -119,6 +123,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     kube,
     appEvents: kube ? new AppEventHub(kube) : undefined,
     clusters: deps.clusters ?? managementOnly,
+    destinations: deps.destinations ?? managementDestinations(mgmt),
     digests: deps.digests ?? anonymousDigestProbe,
   };
 
@@ -231,6 +236,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
+      await appLiveRoutes(api, services);
       await adoptRoutes(api, services);
     },
     { prefix: '/api/v1' },

@@ -8,6 +8,7 @@ import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { AppEventHub } from './apps/app-events.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
+import type { Destinations } from './kube/destinations.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
 
 export interface ApiServices {
@@ -22,5 +23,7 @@ export interface ApiServices {
   /** The App-change fan-out of GET /apps/stream; undefined without a management cluster. */
   appEvents: AppEventHub | undefined;
   clusters: ClusterDirectory;
+  /** The Kubernetes connection of an App's destination (diff, resource tree, logs). */
+  destinations: Destinations;
   digests: DigestProbe;
 }
