@@ -4,9 +4,8 @@
  * against the destination (what the apiserver would make of it, defaults and other managers' fields included) and
  * compared with the live object (apps/diff.ts: noise stripped, Secret values masked). Objects the App owns
  * (status.inventory) that left the rendered set are `extra`. The answer's `sync_status` comes from the operator's
- * own rule (`syncStatusOf`) over the same head, hash and liveness, so it agrees with the App's syncStatus whenever
- * the operator has looked at the same head; when they differ (upstream moved since the last reconcile) the answer
- * says so in `recorded_sync_status` and `revision`.
+ * own rule (`syncStatusOf`) over the same revision (the head the operator last observed), hash and liveness, so it
+ * agrees with the App's syncStatus; when upstream moved since the operator looked, `revision.head` says so.
  */
 import { syncStatusOf } from '../../core/app-state.ts';
 import { describeError } from '../../core/errors.ts';
@@ -30,7 +29,8 @@ export interface AppDiff {
   sync_status: 'Synced' | 'OutOfSync';
   /** The App's status.syncStatus as the operator last recorded it. */
   recorded_sync_status: string;
-  revision: { applied: string; head: string };
+  /** The applied revision, the one compared against (what the operator last observed), and the upstream head now. */
+  revision: { applied: string; compared: string; head: string };
   summary: { same: number; changed: number; missing: number; extra: number };
   objects: ObjectDiff[];
   /** Every object's unified diff, concatenated. */
@@ -86,12 +86,12 @@ export class DiffService {
       sync_status: syncStatusOf({
         appliedRevision: app.status?.revision,
         appliedHash: app.status?.objectHash,
-        head: desired.head,
+        head: desired.revision,
         hash: desired.hash,
         allLive: summary.missing === 0,
       }),
       recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
-      revision: { applied: app.status?.revision ?? '', head: desired.head },
+      revision: { applied: app.status?.revision ?? '', compared: desired.revision, head: desired.head },
       summary,
       objects,
       unified: objects.map((o) => o.patch).join(''),

@@ -14,8 +14,11 @@ import { driverFor, type SourceDrivers, sourceDrivers } from '../../operator/sou
 import { hashObjects, prepareObjects } from '../../operator/stages/apply.ts';
 import { RenderCache, toolPaths } from '../../render/index.ts';
 
-/** The rendered desired state of an App at its upstream head. */
+/** The rendered desired state of an App. */
 export interface DesiredSet {
+  /** The revision rendered: the upstream head the operator last observed (status.observedRevision), else the head. */
+  revision: string;
+  /** The upstream head now (may be ahead of `revision` until the operator's next reconcile). */
   head: string;
   objects: AnyObject[];
   hash: string;
@@ -37,12 +40,17 @@ export class DesiredState {
     });
   }
 
-  /** The App's objects at its upstream head; throws the drivers' typed errors (bad spec, git or render failure). */
+  /**
+   * The App's objects at the head the operator last observed (so the diff compares exactly what status.syncStatus
+   * was computed from), or at the upstream head before the operator has looked. Throws the drivers' typed errors
+   * (bad spec, git or render failure).
+   */
   async render(app: AppResource, discovery: Discovery): Promise<DesiredSet> {
     const driver = driverFor(this.#drivers, app);
-    const { head, revision } = await driver.resolve(app, { target: 'head', operation: undefined });
+    const target = app.status?.observedRevision || 'head';
+    const { head, revision } = await driver.resolve(app, { target, operation: undefined });
     const rendered = await driver.render(app, revision, { discovery });
     const objects = prepareObjects(rendered, { namespace: app.metadata.namespace ?? '', name: app.metadata.name });
-    return { head, objects, hash: hashObjects(objects) };
+    return { revision, head, objects, hash: hashObjects(objects) };
   }
 }

@@ -64,7 +64,7 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
       schema: {
         tags: ['apps'],
         summary:
-          'What a sync would change: each rendered object (at the upstream head) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule',
+          'What a sync would change: each rendered object (at the head the operator last observed) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule',
         params: AppParams,
         response: {
           200: {
@@ -76,7 +76,14 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
               recorded_sync_status: { type: 'string' },
               revision: {
                 type: 'object',
-                properties: { applied: { type: 'string' }, head: { type: 'string' } },
+                properties: {
+                  applied: { type: 'string', description: 'status.revision: the last applied revision' },
+                  compared: {
+                    type: 'string',
+                    description: 'the revision rendered: the upstream head the operator last observed',
+                  },
+                  head: { type: 'string', description: 'the upstream head (fetched at most 5 s before)' },
+                },
               },
               summary: {
                 type: 'object',
