@@ -77,7 +77,7 @@ describe('diff, resource tree and logs of an App', () => {
     const synced = await call<Json>('GET', `/api/v1/apps/${dest}/web/status?wait=90s`);
     expect(synced.body).toMatchObject({ sync_status: 'Synced', health: 'Healthy' });
     const d = await diff();
-    expect(d).toMatchObject({ sync_status: 'Synced', recorded_sync_status: 'Synced' });
+    expect(d).toMatchObject({ sync_status: 'Synced', recorded_sync_status: 'Synced', drifted: false });
     expect(d['summary']).toEqual({ same: 3, changed: 0, missing: 0, extra: 0 });
     expect(d['unified']).toBe('');
     const text = JSON.stringify(d);
@@ -103,6 +103,18 @@ describe('diff, resource tree and logs of an App', () => {
         .map((n) => n['kind'])
         .sort(),
     ).toEqual(['ConfigMap', 'Deployment', 'Secret']);
+  });
+
+  it('an out-of-band edit of an applied field shows as drift of a Synced App', async () => {
+    await kube().mergePatch(
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: dest },
+      {
+        data: { mode: 'green' },
+      },
+    );
+    const d = await diff();
+    expect(d).toMatchObject({ sync_status: 'Synced', recorded_sync_status: 'Synced', drifted: true });
+    expect(byKind(d, 'ConfigMap')?.['patch']).toMatch(/^-\s+mode: green$/m);
   });
 
   it('when upstream moves: OutOfSync on both sides, changed and extra objects explain why', async () => {

@@ -27,6 +27,11 @@ export interface AppDiff {
   namespace: string;
   /** Synced or OutOfSync by the operator's rule over this diff's head, hash and liveness. */
   sync_status: 'Synced' | 'OutOfSync';
+  /**
+   * Synced by the rule, yet live objects differ from what a sync would apply: edited out of band. svc does not
+   * revert such edits on its own (selfHeal is not acted on, contract §3 rule 5); a Sync re-applies.
+   */
+  drifted: boolean;
   /** The App's status.syncStatus as the operator last recorded it. */
   recorded_sync_status: string;
   /** The applied revision, the one compared against (what the operator last observed), and the upstream head now. */
@@ -80,16 +85,18 @@ export class DiffService {
     const objects = [...rendered, ...extras.filter((d): d is ObjectDiff => d !== undefined)];
     const summary = { same: 0, changed: 0, missing: 0, extra: 0 };
     for (const o of objects) summary[o.status]++;
+    const syncStatus = syncStatusOf({
+      appliedRevision: app.status?.revision,
+      appliedHash: app.status?.objectHash,
+      head: desired.revision,
+      hash: desired.hash,
+      allLive: summary.missing === 0,
+    });
     return {
       name: app.metadata.name,
       namespace: app.spec.destination.namespace,
-      sync_status: syncStatusOf({
-        appliedRevision: app.status?.revision,
-        appliedHash: app.status?.objectHash,
-        head: desired.revision,
-        hash: desired.hash,
-        allLive: summary.missing === 0,
-      }),
+      sync_status: syncStatus,
+      drifted: syncStatus === 'Synced' && summary.changed > 0,
       recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
       revision: { applied: app.status?.revision ?? '', compared: desired.revision, head: desired.head },
       summary,

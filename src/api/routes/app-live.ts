@@ -73,6 +73,10 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
               name: { type: 'string' },
               namespace: { type: 'string' },
               sync_status: { type: 'string', enum: ['Synced', 'OutOfSync'] },
+              drifted: {
+                type: 'boolean',
+                description: 'Synced, yet live objects were edited out of band (svc does not revert them; a Sync does)',
+              },
               recorded_sync_status: { type: 'string' },
               revision: {
                 type: 'object',
