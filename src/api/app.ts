@@ -43,6 +43,7 @@ import { authRoutes } from './routes/auth.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import type { ApiServices } from './services.ts';
+import { serveWebUi } from './web-ui.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
 export const NO_MGMT_CLUSTER_MESSAGE =
@@ -62,6 +63,8 @@ export interface ApiServerDeps {
   digests?: DigestProbe;
   /** Connections to destination clusters; by default the management cluster only. */
   destinations?: Destinations;
+  /** The built web UI to serve (default web/dist of this checkout). */
+  webDist?: string;
   /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
   stream?: Partial<StreamOptions>;
 }
@@ -151,7 +154,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request) => {
+  const webPage = await serveWebUi(app, deps.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (webPage(request, reply)) return reply;
     throw new NotFoundError(`no route for ${request.method} ${request.url.split('?')[0]}`);
   });
 

@@ -24,6 +24,15 @@ export interface TreeNode {
   created_at: string;
   /** A few facts worth showing: replicas, ready, images, phase, restarts, containers. */
   info: Record<string, string | number | string[]>;
+  /** The object's annotations (without kubectl's last-applied copy). */
+  annotations: Record<string, string>;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function annotationsOf(obj: AnyObject): Record<string, string> {
+  const { [LAST_APPLIED]: _last, ...rest } = obj.metadata.annotations ?? {};
+  return rest;
 }
 
 /** One of the App's own objects: what it should be (status.resources / inventory) and what is live. */
@@ -76,6 +85,7 @@ function node(obj: AnyObject, parent: string | null, syncStatus: string): TreeNo
     sync_status: syncStatus,
     created_at: String(obj.metadata['creationTimestamp'] ?? ''),
     info: infoOf(obj),
+    annotations: annotationsOf(obj),
   };
 }
 
@@ -104,6 +114,7 @@ export function buildTree(managed: readonly ManagedObject[], candidates: readonl
         sync_status: m.syncStatus,
         created_at: '',
         info: {},
+        annotations: {},
       });
     }
   }

@@ -41,6 +41,7 @@ const TreeNodeSchema = {
     sync_status: { type: 'string' },
     created_at: { type: 'string' },
     info: { type: 'object', additionalProperties: true },
+    annotations: { type: 'object', additionalProperties: { type: 'string' } },
   },
 } as const;
 

@@ -1,0 +1,32 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError } from './api/client.ts';
+import { applyTheme, storedTheme } from './lib/theme.ts';
+import { router } from './router.tsx';
+import './styles.css';
+
+applyTheme(storedTheme());
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 5_000,
+      // A 4xx answer will not change by asking again.
+      retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
