@@ -5,7 +5,7 @@
  * annotation), Secret values are masked (never returned, not even hashed; a changed value shows as changed), and
  * the difference is given as YAML on both sides plus a unified diff. Pure; no I/O.
  */
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { stringify } from 'yaml';
 import type { AnyObject } from '../../kube/index.ts';
 

@@ -1,11 +1,10 @@
 /**
  * What a sync would change (GET …/diff): the verdict by the operator's own rule, the revisions compared, then
- * each object that differs as a side-by-side diff (@git-diff-view, loaded with this view only).
+ * each object that differs as its unified diff (components/patch-view.tsx).
  */
-import '@git-diff-view/react/styles/diff-view.css';
-import { DiffModeEnum, DiffView } from '@git-diff-view/react';
 import { useDiff } from '../../api/apps.ts';
 import type { ObjectDiff } from '../../api/types.ts';
+import { PatchView } from '../../components/patch-view.tsx';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, Spinner } from '../../components/ui/feedback.tsx';
@@ -13,7 +12,7 @@ import { shortRevision } from '../../lib/format.ts';
 
 const STATUS_TONE: Record<string, string> = { changed: 'OutOfSync', missing: 'Missing', extra: 'Held', same: 'Synced' };
 
-function ObjectChange({ o, dark }: { o: ObjectDiff; dark: boolean }) {
+function ObjectChange({ o }: { o: ObjectDiff }) {
   const label = `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
   return (
     <section
@@ -26,25 +25,13 @@ function ObjectChange({ o, dark }: { o: ObjectDiff; dark: boolean }) {
         <span className="text-xs text-zinc-500">{o.status}</span>
       </h3>
       {o.message ? <p className="px-3 py-1 text-xs text-amber-700 dark:text-amber-400">{o.message}</p> : null}
-      <DiffView
-        data={{
-          oldFile: { fileName: `live/${label}`, content: o.live, fileLang: 'yaml' },
-          newFile: { fileName: `desired/${label}`, content: o.desired, fileLang: 'yaml' },
-          hunks: [o.patch],
-        }}
-        diffViewMode={DiffModeEnum.Split}
-        diffViewTheme={dark ? 'dark' : 'light'}
-        diffViewHighlight={false}
-        diffViewWrap
-        diffViewFontSize={12}
-      />
+      <PatchView patch={o.patch} label={label} />
     </section>
   );
 }
 
 export default function DiffTab({ namespace, name }: { namespace: string; name: string }) {
   const diff = useDiff(namespace, name);
-  const dark = document.documentElement.classList.contains('dark');
   if (diff.error) return <ErrorState error={diff.error} title="Could not compute the diff" />;
   if (!diff.data) return <Spinner label="Rendering and comparing with the cluster" />;
   const d = diff.data;
@@ -86,7 +73,7 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
         <p className="text-sm">No differences: the cluster is as desired.</p>
       ) : null}
       {differing.map((o) => (
-        <ObjectChange key={`${o.kind}/${o.namespace}/${o.name}`} o={o} dark={dark} />
+        <ObjectChange key={`${o.kind}/${o.namespace}/${o.name}`} o={o} />
       ))}
     </div>
   );

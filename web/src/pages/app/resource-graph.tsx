@@ -31,7 +31,6 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
       type="button"
       onClick={data.onSelect}
       aria-pressed={data.selected}
-      aria-label={`${data.kind} ${data.name}, ${data.health}`}
       data-node-kind={data.kind}
       className={cn(
         'flex h-[58px] w-[220px] flex-col items-start justify-center rounded-md border-l-4 border-y border-r border-y-zinc-200 border-r-zinc-200 bg-white px-2 text-left text-xs shadow-sm dark:border-y-zinc-700 dark:border-r-zinc-700 dark:bg-zinc-900',
