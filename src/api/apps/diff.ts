@@ -130,6 +130,9 @@ export function diffObject(input: {
   const patch =
     status === 'same'
       ? ''
-      : createTwoFilesPatch(`live/${name}`, `desired/${name}`, live, desired, '', '', { context: 3 });
+      : createTwoFilesPatch(`live/${name}`, `desired/${name}`, live, desired, '', '', {
+          context: 3,
+          headerOptions: FILE_HEADERS_ONLY,
+        });
   return { ...id, status, live, desired, patch, ...(input.message ? { message: input.message } : {}) };
 }
