@@ -1,12 +1,13 @@
 /**
  * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api by default; rss and ui on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
 import { converge } from './converge.ts';
 import { push } from './push.ts';
 import { rss } from './rss.ts';
+import { ui } from './ui.ts';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -28,12 +29,16 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '1,10' },
     'rss-apps': { type: 'string', default: '200' },
     idle: { type: 'string', default: '20' },
+    'ui-apps': { type: 'string', default: '10000' },
+    clients: { type: 'string', default: '100' },
+    updates: { type: 'string', default: '1000' },
+    'ui-rounds': { type: 'string', default: '5' },
   },
 });
 
-const all = ['converge', 'push', 'api', 'rss'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'ui'] as const;
 type Name = (typeof all)[number];
-const names = (positionals.length > 0 ? positionals : all.filter((n) => n !== 'rss')) as Name[];
+const names = (positionals.length > 0 ? positionals : all.filter((n) => n !== 'rss' && n !== 'ui')) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
     console.error(`unknown benchmark "${name}"; known: ${all.join(', ')}`);
@@ -66,6 +71,10 @@ for (const name of names) {
   } else if (name === 'rss') {
     log(
       `wrote ${await rss({ apps: Number(values['rss-apps']), idleSeconds: Number(values.idle), timeoutMs: Number(values.timeout) * 1000 }, log)}`,
+    );
+  } else if (name === 'ui') {
+    log(
+      `wrote ${await ui({ apps: Number(values['ui-apps']), clients: Number(values.clients), updates: Number(values.updates), rounds: Number(values['ui-rounds']) }, log)}`,
     );
   } else {
     const connections = values.connections.split(',').map(Number);
