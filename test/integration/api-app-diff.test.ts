@@ -2,8 +2,8 @@
  * GET /apps/{ns}/{name}/diff, /resources and /logs against the real plane with a real operator and a real git
  * server: the diff (server-side apply dry run vs live) agrees with the App's syncStatus as the operator records it
  * when synced, when upstream moved (changed and extra objects), and when an object was deleted out of band
- * (missing); Secret values never appear; the resource tree shows Deployment → ReplicaSet → Pods with health; logs
- * refuse Pods that are not the App's.
+ * (missing); Secret values never appear; the resource tree shows Deployment → ReplicaSet → Pods with health; Pod
+ * logs come from the destination (kwok plays the kubelet) and are refused for Pods that are not the App's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
@@ -149,6 +149,18 @@ describe('diff, resource tree and logs of an App', () => {
     const d = await diff();
     expect(d).toMatchObject({ sync_status: 'OutOfSync', recorded_sync_status: 'OutOfSync' });
     expect(byKind(d, 'Secret')).toMatchObject({ status: 'missing', live: '' });
+  });
+
+  it('streams the logs of one of its Pods from the destination', async () => {
+    const tree = await call<{ nodes: Json[] }>('GET', `/api/v1/apps/${dest}/web/resources`);
+    const pod = tree.body.nodes.find((n) => n['kind'] === 'Pod');
+    expect(pod).toBeDefined();
+    const res = await call('GET', `/api/v1/apps/${dest}/web/logs?pod=${pod?.['name']}&tail=10`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(String(res.body)).toContain('svc fake pod: serving on :80');
+    const wrongContainer = await call('GET', `/api/v1/apps/${dest}/web/logs?pod=${pod?.['name']}&container=nope`);
+    expect(wrongContainer.status).toBe(404);
   });
 
   it('logs: 404 for a Pod that is not the App’s, 400 for a bad tail, 404 for an unknown App', async () => {

@@ -182,6 +182,9 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await page.locator('tr[data-kind="Pod"]').first().waitFor();
     await shot('app-resources');
     await accessible();
+    await tab('Logs');
+    await page.getByTestId('log-lines').getByText(/svc fake pod: serving on :80/).waitFor();
+    await shot('app-logs');
   });
 
   it('lists, filters and opens Apps from the keyboard; the list follows the App live', async () => {

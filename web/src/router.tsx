@@ -6,7 +6,8 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirec
 import { Layout, NotFound } from './components/layout.tsx';
 import { AppListPage } from './pages/app-list.tsx';
 
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+// The router parses search values as JSON where it can (`?q=123` is a number): text filters take either.
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
 export interface ListSearch {
   q?: string | undefined;

@@ -1,5 +1,12 @@
 /** Queries and mutations of Apps (GET /apps pages, one App, its status, history, events, tree, diff). */
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api, get, seg } from './client.ts';
 import type { AppDiff, AppEvent, AppPage, AppView, History, OperationAnswer, StatusView, TreeNode } from './types.ts';
 
@@ -24,16 +31,19 @@ function listPath(filters: AppFilters, cursor: string | undefined): string {
   return `/api/v1/apps?${params}`;
 }
 
-/** The App list, one server page at a time (keyset cursor). */
-export function useAppPages(filters: AppFilters) {
-  return useInfiniteQuery({
+/** The query of the App list, one server page at a time (keyset cursor). */
+export function appPagesQuery(filters: AppFilters) {
+  return infiniteQueryOptions({
     queryKey: ['apps', filters],
     queryFn: ({ pageParam }) => get<AppPage>(listPath(filters, pageParam)),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-    // While a new filter loads, the previous result stays on screen instead of a spinner.
-    placeholderData: keepPreviousData,
+    getNextPageParam: (last: AppPage) => last.next_cursor ?? undefined,
   });
+}
+
+/** The App list; while a new filter loads, the previous result stays on screen instead of a spinner. */
+export function useAppPages(filters: AppFilters) {
+  return useInfiniteQuery({ ...appPagesQuery(filters), placeholderData: keepPreviousData });
 }
 
 export function useApp(namespace: string, name: string) {
