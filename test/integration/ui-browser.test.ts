@@ -183,7 +183,10 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await shot('app-resources');
     await accessible();
     await tab('Logs');
-    await page.getByTestId('log-lines').getByText(/svc fake pod: serving on :80/).waitFor();
+    await page
+      .getByTestId('log-lines')
+      .getByText(/svc fake pod: serving on :80/)
+      .waitFor();
     await shot('app-logs');
   });
 
