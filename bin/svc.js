@@ -3,11 +3,16 @@
 // node on PATH is older, re-run under the Node 24 that `npm install` placed in node_modules (npm package `node`).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 const stripsTypes = major > 22 || (major === 22 && minor >= 18);
 if (stripsTypes) {
+  // Node's compile cache keeps the type-stripped, compiled modules between runs (in the OS temp directory, or
+  // NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a client command starts in about a third of the
+  // time, since stripping types is most of its start-up.
+  module.enableCompileCache?.();
   await import('../src/cli/main.ts');
 } else {
   const bundled = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));

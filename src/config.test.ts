@@ -93,6 +93,15 @@ describe('loadConfig', () => {
     ).toThrow(/SVC_OPERATOR_TOKEN must be at least 32.*\n?.*SVC_OPERATOR_SERVICE_ACCOUNTS.*\n?.*SVC_SERVER_URL/s);
   });
 
+  it("reads the operator's org ClusterRole the server binds in org namespaces (unset by default)", () => {
+    expect(loadConfig({ env: secrets, cwd: '/' }).orgOperatorRole).toBeUndefined();
+    const c = loadConfig({ env: { ...secrets, SVC_ORG_OPERATOR_ROLE: 'svc-operator-org' }, cwd: '/' });
+    expect(c.orgOperatorRole).toBe('svc-operator-org');
+    expect(() => loadConfig({ env: { ...secrets, SVC_ORG_OPERATOR_ROLE: 'Not A Name' }, cwd: '/' })).toThrow(
+      /SVC_ORG_OPERATOR_ROLE "Not A Name" must be a ClusterRole name/,
+    );
+  });
+
   it('reports every problem at once', () => {
     let error: unknown;
     try {

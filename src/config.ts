@@ -5,11 +5,12 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { parseDuration } from './core/duration.ts';
 import { ConfigError } from './core/errors.ts';
 import { isDnsLabel } from './core/names.ts';
 import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
-import type { OutboundPolicy } from './net/outbound.ts';
+import type { OutboundPolicy } from './net/guard.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -95,9 +96,19 @@ export interface Config {
    * `private` in production and `loopback` otherwise; https required in production (src/net/addresses.ts).
    */
   outbound: OutboundPolicy;
+  /** Image of shell pods on registered clusters, with kubectl and bash (SVC_SHELL_IMAGE). */
+  shellImage: string;
   operator: OperatorConfig;
   channel: ChannelConfig;
+  /**
+   * ClusterRole the server binds to the operator's ServiceAccounts in each org namespace it creates
+   * (SVC_ORG_OPERATOR_ROLE; the chart sets it); undefined = none (the operator's own kubeconfig decides).
+   */
+  orgOperatorRole: string | undefined;
 }
+
+/** Default shell-pod image: Kubernetes' own kubectl image (Debian base, with bash). */
+export const DEFAULT_SHELL_IMAGE = 'registry.k8s.io/kubectl:v1.35.4';
 
 /** Operator command-line flags, as parsed by the CLI (strings as typed; undefined when absent). */
 export interface OperatorFlags {
@@ -130,16 +141,7 @@ export interface LoadConfigInput {
   requireSecrets?: boolean;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses a duration such as `500ms`, `30s`, `5m`, `1h` or `1m30s` (a bare number is seconds). Undefined when invalid. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed) return undefined;
-  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * (UNITS[p[2] as string] ?? 0), 0));
-}
+export { parseDuration };
 
 /** Parses `host:port`, `:port` or `[v6]:port`. Undefined when invalid. */
 export function parseListenAddress(text: string): ListenAddress | undefined {
@@ -271,6 +273,11 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     operatorTokenFile: abs(expandHome(env['SVC_OPERATOR_TOKEN_FILE'] || `${SERVICE_ACCOUNT_DIR}/token`)),
   };
 
+  const orgOperatorRole = env['SVC_ORG_OPERATOR_ROLE'] || undefined;
+  if (orgOperatorRole !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(orgOperatorRole)) {
+    problems.push(`SVC_ORG_OPERATOR_ROLE "${orgOperatorRole}" must be a ClusterRole name`);
+  }
+
   const leaderElect = parseBool(flags.leaderElect ?? true);
   if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
   const operator: OperatorConfig = {
@@ -304,7 +311,9 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     sessionCookieName,
     tagPollIntervalMs,
     outbound: { scope, requireHttps: production },
+    shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
     operator,
     channel,
+    orgOperatorRole,
   };
 }

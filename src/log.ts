@@ -18,6 +18,7 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.secretId',
   '*.privateKey',
+  '*.private_key',
   '*.kubeconfig',
   '*.credentials',
 ];

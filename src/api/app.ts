@@ -18,19 +18,25 @@ import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.
 import { orgNamespace } from '../core/names.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { LocalServerChannel } from '../internal/local-channel.ts';
-import { connect, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
+import { connect, type InClusterOptions, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
+import { RateLimiter } from '../net/rate-limit.ts';
+import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
+import { ClusterShellStore } from '../store/cluster-shells.ts';
+import { ClusterStore } from '../store/clusters.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { migrateStore } from '../store/migrations.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
 import { AppEventHub } from './apps/app-events.ts';
 import { mountAuthComponent } from './auth-mount.ts';
+import { ClusterConnections } from './clusters/connections.ts';
+import { StoredClusterDirectory } from './clusters/directory.ts';
+import { ShellJanitor } from './clusters/shell-janitor.ts';
 import { handleError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
-import { type ClusterDirectory, managementOnly } from './kube/clusters.ts';
-import { type Destinations, managementDestinations } from './kube/destinations.ts';
+import { destinationsOf } from './kube/destinations.ts';
 import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appLiveRoutes } from './routes/app-live.ts';
@@ -40,8 +46,15 @@ import { appStreamRoutes, STREAM_DEFAULTS, type StreamOptions } from './routes/a
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
+import { cliLoginRoutes } from './routes/cli-login.ts';
+import { clusterRoutes } from './routes/clusters.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
+import { secretStoreRoutes } from './routes/secret-stores.ts';
+import { SecretValueResolver } from './secret-stores/resolver.ts';
+import { SecretStoreService } from './secret-stores/service.ts';
+import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
 import type { ApiServices } from './services.ts';
 import { serveWebUi } from './web-ui.ts';
 
@@ -57,12 +70,14 @@ export interface ApiServerDeps {
   logger: Logger;
   /** An open store to use (closed with the server); by default the one `config.database` names. */
   store?: Store;
-  /** Registered-cluster lookup; by default only the management cluster exists. */
-  clusters?: ClusterDirectory;
+  /** In-cluster credential overrides for clusters registered without a kubeconfig (tests); default the Pod's. */
+  inCluster?: InClusterOptions;
+  /** How often expired shell pods are removed (default 60 s). */
+  shellSweepMs?: number;
   /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
   digests?: DigestProbe;
-  /** Connections to destination clusters; by default the management cluster only. */
-  destinations?: Destinations;
+  /** Secret-store timeouts and rate limits (tests shorten them); by default DEFAULT_SECRET_STORE_TUNING. */
+  secretStores?: Partial<SecretStoreTuning>;
   /** The built web UI to serve (default web/dist of this checkout). */
   webDist?: string;
   /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
@@ -73,6 +88,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The server's side of the operator's internal channel; `svc start` hands it to its operator (no HTTP). */
     serverChannel: ServerChannel;
+    /** Removes expired shell pods (a sweep a minute; tests call `sweep(at)` to look ahead in time). */
+    shellJanitor: ShellJanitor;
   }
 }
 
@@ -90,7 +107,20 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const store = deps.store ?? openStore(config.database);
   // One connection to the management cluster: the App cache, App writes and the TokenReviews of the internal routes.
   const mgmt = config.mgmtKubeconfig ? connectManagement(config.mgmtKubeconfig) : undefined;
-  const kube = mgmt ? new KubeApps(mgmt.client, { cache: { logger } }) : undefined;
+  const orgOperatorRole = config.orgOperatorRole;
+  const kube = mgmt
+    ? new KubeApps(mgmt.client, {
+        cache: { logger },
+        ...(orgOperatorRole
+          ? {
+              orgOperatorAccess: {
+                clusterRole: orgOperatorRole,
+                serviceAccounts: config.channel.operatorServiceAccounts,
+              },
+            }
+          : {}),
+      })
+    : undefined;
   const audit = new AuditStore(store.db);
   const authOptions: AuthComponentOptions = {
     config,
@@ -110,6 +140,31 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const auth = createAuthComponent(authOptions);
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
+  const sealer = new Sealer(config.credentialsKey);
+  const clusterConnections = new ClusterConnections(sealer, {
+    outbound: config.outbound,
+    ...(deps.inCluster ? { inCluster: deps.inCluster } : {}),
+  });
+  const clusterStore = new ClusterStore(store.db);
+  const clusters = new StoredClusterDirectory(clusterStore, clusterConnections);
+  const storeTuning = { ...DEFAULT_SECRET_STORE_TUNING, ...deps.secretStores };
+  const secretStores = new SecretStoreService({
+    store,
+    audit,
+    sealer,
+    outbound: config.outbound,
+    timeoutMs: storeTuning.timeoutMs,
+    kube,
+    testLimiter: new RateLimiter(storeTuning.test),
+  });
+  const secretValues = new SecretValueResolver({
+    db: store.db,
+    sealer,
+    outbound: config.outbound,
+    timeoutMs: storeTuning.timeoutMs,
+    kube,
+    fetchLimiter: new RateLimiter(storeTuning.fetch),
+  });
   const services: ApiServices = {
     config,
     store,
@@ -125,10 +180,20 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     }),
     kube,
     appEvents: kube ? new AppEventHub(kube) : undefined,
-    clusters: deps.clusters ?? managementOnly,
-    destinations: deps.destinations ?? managementDestinations(mgmt),
+    clusters,
+    destinations: destinationsOf(mgmt, clusters),
     digests: deps.digests ?? anonymousDigestProbe,
+    sealer,
+    clusterConnections,
+    secretStores,
   };
+  const shellJanitor = new ShellJanitor({
+    shells: new ClusterShellStore(store.db),
+    clusters: clusterStore,
+    connections: clusterConnections,
+    logger,
+    ...(deps.shellSweepMs ? { intervalMs: deps.shellSweepMs } : {}),
+  });
 
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -143,9 +208,12 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   app.addHook('onReady', async () => {
     services.appEvents?.start();
     kube?.start();
+    shellJanitor.start();
   });
   app.addHook('onClose', async () => {
     services.appEvents?.stop();
+    await shellJanitor.stop();
+    await clusterConnections.close();
     await kube?.stop();
     await mgmt?.client.dropConnections();
     await store.close();
@@ -175,8 +243,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit);
+  const channel = new LocalServerChannel(store.db, services.audit, sealer, secretValues);
   app.decorate('serverChannel', channel);
+  app.decorate('shellJanitor', shellJanitor);
   await internalRoutes(app, {
     channel,
     operators: new OperatorAuthenticator({
@@ -226,6 +295,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         if (request.routeOptions.config.sessionOnly && request.caller.kind === 'key') {
           throw new ForbiddenError('this route accepts a session only, not an API key');
         }
+        // A key with a tool allowlist is an agent's key: its reach is the tools it names, on the MCP endpoint only.
+        if (request.caller.key?.tools && !request.routeOptions.config.mcp) {
+          throw new ForbiddenError('this API key has an MCP tool allowlist: it works on /api/v1/mcp only');
+        }
       });
 
       // A POST without a body is an empty object, so routes that take none validate the same either way.
@@ -235,14 +308,18 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
 
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await authRoutes(api, services);
+      await cliLoginRoutes(api, services);
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
+      await secretStoreRoutes(api, services);
       await appStreamRoutes(api, services, { ...STREAM_DEFAULTS, ...deps.stream });
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
       await appLiveRoutes(api, services);
       await adoptRoutes(api, services);
+      await clusterRoutes(api, services);
+      await mcpRoutes(api, services);
     },
     { prefix: '/api/v1' },
   );

@@ -16,6 +16,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Refused to API-key callers (contract §5.4). */
     sessionOnly?: boolean;
+    /** The MCP endpoint: the one route API keys with a tool allowlist may call. */
+    mcp?: boolean;
   }
 }
 

@@ -24,6 +24,9 @@ function describeIssue(context: string, issue: AjvIssue): string {
     const field = String(issue.params['additionalProperty']);
     return `unknown field "${path === '' ? field : `${path}.${field}`}"`;
   }
+  if (issue.keyword === 'enum' && Array.isArray(issue.params['allowedValues'])) {
+    return `${where} must be one of ${(issue.params['allowedValues'] as unknown[]).join(', ')}`;
+  }
   if (issue.keyword === 'required')
     return `${path === '' ? '' : `${path}.`}${String(issue.params['missingProperty'])} is required`;
   return `${where} ${issue.message ?? 'is invalid'}`;

@@ -1,15 +1,18 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Config } from '../config.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { AppEventHub } from './apps/app-events.ts';
+import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { Destinations } from './kube/destinations.ts';
 import type { DigestProbe } from './kube/digest-probe.ts';
+import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
   config: Config;
@@ -26,4 +29,9 @@ export interface ApiServices {
   /** The Kubernetes connection of an App's destination (diff, resource tree, logs). */
   destinations: Destinations;
   digests: DigestProbe;
+  /** Seals and opens credentials at rest (config.credentialsKey). */
+  sealer: Sealer;
+  secretStores: SecretStoreService;
+  /** Connections to registered clusters (probes, namespaces, events, shells). */
+  clusterConnections: ClusterConnections;
 }

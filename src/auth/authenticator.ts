@@ -81,6 +81,7 @@ export class Authenticator {
       role: record.role as Level,
       scope: record.scope as Scope,
       scopeId: record.scopeId,
+      ...(record.tools ? { tools: record.tools } : {}),
     };
     return caller;
   }

@@ -14,6 +14,8 @@ export interface KeyCeiling {
   role: Level;
   scope: Scope;
   scopeId: string;
+  /** The key's MCP tool allowlist; such a key works on the MCP endpoint only. Undefined = no allowlist. */
+  tools?: readonly string[];
 }
 
 export interface Caller {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrgRole } from '../core/permissions.ts';
 import type { RoleBinding } from '../store/role-bindings.ts';
 import type { Caller, KeyCeiling } from './caller.ts';
-import { canAnywhere, canI } from './rbac.ts';
+import { canAnywhere, canI, shellPowerOf } from './rbac.ts';
 import { orgRoleOfMember } from './roles.ts';
 
 function caller(role: OrgRole | undefined, bindings: Partial<RoleBinding>[] = [], key?: KeyCeiling): Caller {
@@ -96,5 +96,26 @@ describe('orgRoleOfMember', () => {
     expect(orgRoleOfMember('member')).toBe('Contributor');
     expect(orgRoleOfMember('viewer,admin')).toBe('Admin');
     expect(orgRoleOfMember('nobody')).toBeUndefined();
+  });
+});
+
+describe('shellPowerOf', () => {
+  it('gives admins an admin shell, their read or sync keys a view shell, others none', () => {
+    expect(shellPowerOf(caller('Owner'), 'east')).toBe('admin');
+    expect(shellPowerOf(caller('Admin', [], key('admin')), 'east')).toBe('admin');
+    expect(shellPowerOf(caller('Admin', [], key('read')), 'east')).toBe('view');
+    expect(shellPowerOf(caller('Owner', [], key('sync', 'cluster', 'east')), 'east')).toBe('view');
+    expect(shellPowerOf(caller('Owner', [], key('admin', 'cluster', 'west')), 'east')).toBeUndefined();
+    expect(shellPowerOf(caller('Contributor'), 'east')).toBeUndefined();
+    expect(shellPowerOf(caller('Viewer'), 'east')).toBeUndefined();
+  });
+
+  it('gives an admin binding on the cluster an admin shell there only', () => {
+    const c = caller('Viewer', [{ scope: 'cluster', scopeId: 'east', level: 'admin' }]);
+    expect(shellPowerOf(c, 'east')).toBe('admin');
+    expect(shellPowerOf(c, 'west')).toBeUndefined();
+    expect(
+      shellPowerOf(caller(undefined, [{ scope: 'deployment', scopeId: 'east/web', level: 'admin' }]), 'east'),
+    ).toBe(undefined);
   });
 });

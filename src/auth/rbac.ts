@@ -62,3 +62,14 @@ export function canAnywhere(caller: Caller, permission: string): boolean {
   if (caller.key) candidates.push({ scope: caller.key.scope, scopeId: caller.key.scopeId });
   return candidates.some((c) => canI(caller, permission, c.scope, c.scopeId));
 }
+
+/**
+ * The power of a shell pod the caller may open on `cluster` (contract §4.3: chosen from the caller's effective
+ * permissions): undefined without `cluster:shell` there; `admin` when the caller may also manage deployments across
+ * that whole cluster (`deployment:manage` at cluster scope, within an API key's ceiling); else `view` — e.g. an API
+ * key with a read or sync ceiling whose owner holds `cluster:shell`.
+ */
+export function shellPowerOf(caller: Caller, cluster: string): 'view' | 'admin' | undefined {
+  if (!canI(caller, 'cluster:shell', 'cluster', cluster)) return undefined;
+  return canI(caller, 'deployment:manage', 'cluster', cluster) ? 'admin' : 'view';
+}

@@ -1,12 +1,20 @@
 /**
- * The `svc` executable: the long-running roles (`start`, `server`, `operator`). Client commands over the REST API
- * (`svc <noun> <verb>`) join here as they are built.
+ * The `svc` executable: the long-running roles (`start`, `server`, `operator`) and the client commands over the REST
+ * API (`svc login`, `svc app sync …`; src/cli/client). A role's code (and the logger, config and boot it needs) is
+ * imported only when that role starts, so a client command loads none of the server or operator stacks.
+ * Exit codes: 0 ok, 1 failed operation, 2 usage, 3 auth, 4 not found (src/cli/client/errors.ts, docs/cli.md).
  */
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import tab from '@bomb.sh/tab/commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { OperatorFlags } from '../config.ts';
-import { boot, stopOnSignals } from './boot.ts';
-import { runOperator, runServer } from './roles.ts';
+import { registerAccessCommands } from './client/access-commands.ts';
+import { registerAppCommands } from './client/app-commands.ts';
+import { registerClusterCommands } from './client/cluster-commands.ts';
+import { EXIT } from './client/errors.ts';
+import { registerLoginCommands } from './client/login-commands.ts';
+import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerStoreCommands } from './client/store-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -23,13 +31,20 @@ function withOperatorFlags(cmd: Command): Command {
 
 const program = new Command('svc')
   .description('svc: GitOps continuous delivery for Kubernetes')
-  .version(pkg.version, '-v, --version');
+  .version(pkg.version, '-v, --version')
+  // Usage errors exit 2 (not commander's 1, which means a failed operation here).
+  .exitOverride()
+  .option('--server <url>', 'svc server URL (default: SVC_SERVER, then the current context)')
+  .option('--context <name>', 'saved context to use (see svc context list)')
+  .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS).default('table'));
 
 withOperatorFlags(
   program
     .command('start')
     .description('run everything in one process: API, auth component and operator (SQLite under .svc/ by default)'),
 ).action(async (flags: OperatorFlags) => {
+  const { boot, stopOnSignals } = await import('./boot.ts');
+  const { runOperator, runServer } = await import('./roles.ts');
   const { config, logger } = boot(flags, 'start');
   const server = await runServer(config, logger);
   const operator = config.mgmtKubeconfig ? await runOperator(config, logger, server.channel) : undefined;
@@ -44,6 +59,8 @@ program
   .command('server')
   .description('run the REST API and the auth component (stateless; scale out behind PostgreSQL)')
   .action(async () => {
+    const { boot, stopOnSignals } = await import('./boot.ts');
+    const { runServer } = await import('./roles.ts');
     const { config, logger } = boot({}, 'server');
     const server = await runServer(config, logger);
     stopOnSignals(logger, () => server.stop());
@@ -51,6 +68,8 @@ program
 
 withOperatorFlags(program.command('operator').description('run the controller that reconciles App resources')).action(
   async (flags: OperatorFlags) => {
+    const { boot, stopOnSignals } = await import('./boot.ts');
+    const { runOperator } = await import('./roles.ts');
     const { config, logger } = boot(flags, 'operator');
     if (!config.mgmtKubeconfig) {
       console.error('svc operator: SVC_MGMT_KUBECONFIG must name the kubeconfig of the management cluster');
@@ -61,4 +80,18 @@ withOperatorFlags(program.command('operator').description('run the controller th
   },
 );
 
-await program.parseAsync(process.argv);
+registerLoginCommands(program);
+registerAppCommands(program);
+registerAccessCommands(program);
+registerClusterCommands(program);
+registerStoreCommands(program);
+// `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
+tab(program, { completionCommandName: 'completion' });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (!(err instanceof CommanderError)) throw err;
+  // Commander has printed the message (or the help / version) already.
+  process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+}

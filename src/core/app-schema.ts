@@ -83,6 +83,22 @@ export const KustomizeOptionsSchema = Type.Object(
   { ...closed, description: 'Kustomize rendering options (used when the source path holds a kustomization).' },
 );
 
+export const DecryptionSchema = Type.Object(
+  {
+    storeRef: Type.String({
+      minLength: 1,
+      maxLength: 63,
+      description:
+        "Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files.",
+    }),
+  },
+  {
+    ...closed,
+    description:
+      'Decrypts SOPS-encrypted YAML and JSON files (Raw manifests, files a kustomization uses) with the real sops binary before rendering; a file that fails to decrypt (wrong key, altered after encryption) fails the sync naming the file.',
+  },
+);
+
 export const GitSourceSchema = Type.Object(
   {
     repoURL: Type.String({
@@ -108,6 +124,7 @@ export const GitSourceSchema = Type.Object(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the description names the literal `${NAME}` syntax.
       StringMap('Variables replacing `${NAME}` in every string of the rendered objects, after rendering.'),
     ),
+    decryption: Type.Optional(DecryptionSchema),
   },
   { ...closed, description: 'Manifests from a Git repository (required when type is Git).' },
 );

@@ -4,6 +4,8 @@ import { parse } from 'yaml';
 import { APP_CATEGORY, buildAppCrd, renderAppCrdYaml } from './crd.ts';
 
 const checkedIn = readFileSync(new URL('../../deploy/crds/apps.cd.svc.space.yaml', import.meta.url), 'utf8');
+/** The chart's copy, which its CRD template reads (deploy/chart/templates/crd.yaml). */
+const inChart = readFileSync(new URL('../../deploy/chart/files/apps.cd.svc.space.yaml', import.meta.url), 'utf8');
 
 /** Every key anywhere in a schema, to prove no JSON-Schema-only keyword leaks into the structural schema. */
 function keysOf(value: unknown, into = new Set<string>()): Set<string> {
@@ -21,6 +23,10 @@ function keysOf(value: unknown, into = new Set<string>()): Set<string> {
 describe('App CRD', () => {
   it('is checked in exactly as generated (run `npm run generate` after changing src/core/app-schema.ts)', () => {
     expect(checkedIn).toBe(renderAppCrdYaml());
+  });
+
+  it("is the Helm chart's CRD too (`npm run generate` writes both)", () => {
+    expect(inChart).toBe(renderAppCrdYaml());
   });
 
   it('names the group, version, kind, plural and short name of the contract, with a status subresource', () => {

@@ -62,6 +62,12 @@ describe('permission catalogue (contract §5.6–5.7)', () => {
     expect(ceilingAllows('admin', 'registry:manage')).toBe(false);
   });
 
+  it('lets every ceiling ask for a shell (the ceiling bounds its power instead)', () => {
+    expect(ceilingAllows('read', 'cluster:shell')).toBe(true);
+    expect(ceilingAllows('sync', 'cluster:shell')).toBe(true);
+    expect(ceilingAllows('read', 'cluster:register')).toBe(false);
+  });
+
   it('nests scopes org ⊃ cluster ⊃ deployment', () => {
     const dep = { scope: 'deployment', scopeId: deploymentScopeId('edge', 'shop') } as const;
     expect(dep.scopeId).toBe('edge/shop');

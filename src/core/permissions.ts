@@ -76,11 +76,12 @@ export function permissionsOfBinding(level: Level): ReadonlySet<Permission> {
 /**
  * Whether an API key with role ceiling `ceiling` may exercise `permission` at all (before the owner's own
  * permissions and the key's scope are considered): read keys only read, sync keys read and sync deployments,
- * admin keys anything; session-only permissions never.
+ * admin keys anything; session-only permissions never. `cluster:shell` passes every ceiling: the ceiling lowers the
+ * shell's power instead (a read or sync key gets a view shell, contract §4.3; see shellPowerOf in src/auth/rbac.ts).
  */
 export function ceilingAllows(ceiling: Level, permission: Permission): boolean {
   if (SESSION_ONLY_PERMISSIONS.has(permission)) return false;
-  if (ceiling === 'admin') return true;
+  if (ceiling === 'admin' || permission === 'cluster:shell') return true;
   if (permission.endsWith(':read') || permission === 'apikey:manage') return true;
   return ceiling === 'sync' && permission === 'deployment:sync';
 }

@@ -4,6 +4,7 @@ export {
   exportRevision,
   isDirectory,
   isWithin,
+  memoryBackedDir,
   removeEscapingSymlinks,
   resolveInside,
 } from './checkout.ts';

@@ -9,7 +9,7 @@ import type { ServerChannel, SystemAuditEntry } from './channel.ts';
  * unit under test is the relay's retry rule, not a transport; the real channels are proved in
  * test/integration/internal-channel.test.ts.
  */
-class FakeChannel implements ServerChannel {
+class FakeChannel implements Pick<ServerChannel, 'recordAudit'> {
   calls = 0;
   recorded: SystemAuditEntry[] = [];
   readonly failures: Error[];
@@ -21,6 +21,9 @@ class FakeChannel implements ServerChannel {
     if (failure) throw failure;
     this.recorded.push(entry);
   }
+  async clusterAccess(): Promise<never> {
+    throw new Error('not used by the relay');
+  }
 }
 
 const entry: SystemAuditEntry = {
@@ -31,7 +34,7 @@ const entry: SystemAuditEntry = {
   details: { triggeredBy: 'webhook:gitA' },
 };
 
-function relayOf(channel: ServerChannel) {
+function relayOf(channel: Pick<ServerChannel, 'recordAudit'>) {
   const lines: string[] = [];
   const logger = pino({ level: 'warn' }, { write: (l: string) => lines.push(l) });
   return { relay: new AuditRelay(channel, logger, { attempts: 3, retryDelayMs: 1 }), lines };

@@ -15,13 +15,13 @@ export interface AuditRelayOptions {
 }
 
 export class AuditRelay {
-  readonly #channel: ServerChannel;
+  readonly #channel: Pick<ServerChannel, 'recordAudit'>;
   readonly #logger: Logger;
   readonly #attempts: number;
   readonly #retryDelayMs: number;
   readonly #inFlight = new Set<Promise<void>>();
 
-  constructor(channel: ServerChannel, logger: Logger, options: AuditRelayOptions = {}) {
+  constructor(channel: Pick<ServerChannel, 'recordAudit'>, logger: Logger, options: AuditRelayOptions = {}) {
     this.#channel = channel;
     this.#logger = logger;
     this.#attempts = options.attempts ?? 3;

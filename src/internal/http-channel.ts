@@ -8,10 +8,24 @@ import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../config.ts';
 import { UpstreamError } from '../core/errors.ts';
 import { TokenFile } from '../kube/index.ts';
-import { INTERNAL_AUDIT_PATH, type ServerChannel, type SystemAuditEntry } from './channel.ts';
+import {
+  type ClusterAccessAnswer,
+  type DecryptionKeyRequest,
+  type EnvValuesRequest,
+  INTERNAL_AUDIT_PATH,
+  INTERNAL_DECRYPTION_KEY_PATH,
+  INTERNAL_ENV_VALUES_PATH,
+  internalClusterPath,
+  type ResolvedEnv,
+  type ServerChannel,
+  type SystemAuditEntry,
+} from './channel.ts';
 
 /** How long one call may take before it counts as failed (and may be retried). */
 const CALL_TIMEOUT_MS = 10_000;
+
+/** Refusals that may pass without the App changing: something not there yet, a conflict, a rate limit. */
+const WAIT_STATUSES = new Set([404, 409, 429]);
 
 /** The credential to present: a fixed token, or a token file read per call. */
 export type OperatorCredential = { token: string } | { tokenFile: string };
@@ -40,27 +54,81 @@ export class HttpServerChannel implements ServerChannel {
     });
   }
 
+  async decryptionKey(request: DecryptionKeyRequest): Promise<string> {
+    const answer = await this.#post<{ private_key?: unknown }>(INTERNAL_DECRYPTION_KEY_PATH, {
+      app_namespace: request.appNamespace,
+      app_name: request.appName,
+      store_ref: request.storeRef,
+    });
+    if (typeof answer?.private_key !== 'string') throw new UpstreamError('the server answered no decryption key');
+    return answer.private_key;
+  }
+
+  async envValues(request: EnvValuesRequest): Promise<ResolvedEnv[]> {
+    const answer = await this.#post<{ values?: unknown }>(INTERNAL_ENV_VALUES_PATH, {
+      app_namespace: request.appNamespace,
+      app_name: request.appName,
+      refs: request.refs,
+    });
+    if (!Array.isArray(answer?.values)) throw new UpstreamError('the server answered no env.store values');
+    return answer.values as ResolvedEnv[];
+  }
+
+  async clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer> {
+    const query = new URLSearchParams({ org_namespace: orgNamespace });
+    const res = await this.#call(`${internalClusterPath(name)}?${query}`, {
+      method: 'GET',
+      headers: known ? { 'if-none-match': `"${known}"` } : {},
+    });
+    if (res.status === 304) return { changed: false };
+    const body = (await res.json()) as ClusterAccessBody;
+    return {
+      changed: true,
+      cluster: {
+        name: body.name,
+        orgNamespace: body.org_namespace,
+        serverURL: body.server_url,
+        namespaces: body.namespaces,
+        ...(body.kubeconfig === undefined ? {} : { kubeconfig: body.kubeconfig }),
+        revision: body.revision,
+      },
+    };
+  }
+
+  /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */
+  async #post<T = unknown>(path: string, body: unknown): Promise<T | undefined> {
+    const res = await this.#call(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text().catch(() => '');
+    try {
+      return text ? (JSON.parse(text) as T) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
-   * POSTs JSON; throws UpstreamError on a failure, with retry hint `retry` for network errors and 5xx answers and
-   * `stall` for 4xx answers (the same call would be refused again).
+   * One call with the operator's credential; answers 2xx and 304. Throws UpstreamError on a failure, with retry hint
+   * `retry` for network errors and 5xx answers, `wait` for answers that may change without the App changing (404
+   * something not there yet, 409, 429 rate-limited) and `stall` for other 4xx answers (the same call would be
+   * refused again).
    */
-  async #post(path: string, body: unknown): Promise<void> {
+  async #call(path: string, init: { method: string; headers: Record<string, string>; body?: string }) {
     const { token } = await this.#token.get();
     let res: Response;
     try {
       res = await fetch(`${this.#base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${token}` },
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (err) {
       throw new UpstreamError(`the server at ${this.#base} cannot be reached`, { cause: err });
     }
-    if (res.ok) {
-      await res.body?.cancel();
-      return;
-    }
+    if (res.ok || res.status === 304) return res;
     // A rotated ServiceAccount token: read the file again on the next call.
     if (res.status === 401) this.#token.invalidate();
     const text = await res.text().catch(() => '');
@@ -70,8 +138,8 @@ export class HttpServerChannel implements ServerChannel {
     } catch {
       // not JSON: keep the text
     }
-    throw new UpstreamError(`the server answered ${path} with ${res.status}: ${message}`, {
-      retry: res.status >= 500 ? 'retry' : 'stall',
+    throw new UpstreamError(`the server answered ${path.split('?')[0]} with ${res.status}: ${message}`, {
+      retry: res.status >= 500 ? 'retry' : WAIT_STATUSES.has(res.status) ? 'wait' : 'stall',
     });
   }
 }
@@ -98,4 +166,15 @@ export function httpChannelFromConfig(
     return { missing: needs.join(' and ') };
   }
   return { channel: new HttpServerChannel(config.serverURL, credential) };
+}
+
+/** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
+export interface ClusterAccessBody {
+  name: string;
+  org_namespace: string;
+  server_url: string;
+  namespaces: string[];
+  credentials: 'kubeconfig' | 'in-cluster';
+  kubeconfig?: string;
+  revision: string;
 }

@@ -1,32 +1,52 @@
 /**
  * The server's side of the internal channel: what `/internal/*` routes do, and what `svc start` hands its operator
- * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id.
+ * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id; cluster
+ * lookups open the org's sealed kubeconfig (the only place it is opened for the operator); secret-store fetches go to
+ * the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials.
  */
 import type { Kysely } from 'kysely';
-import { NotFoundError } from '../core/errors.ts';
-import { orgSlugOf } from '../core/names.ts';
+import { NotFoundError, UnavailableError } from '../core/errors.ts';
+import type { Sealer } from '../secrets/seal.ts';
 import type { AuditStore } from '../store/audit.ts';
+import { ClusterStore } from '../store/clusters.ts';
 import type { Tables } from '../store/database.ts';
-import type { ServerChannel, SystemAuditEntry } from './channel.ts';
+import { orgIdOfNamespace } from '../store/orgs.ts';
+import type {
+  ClusterAccessAnswer,
+  DecryptionKeyRequest,
+  EnvValuesRequest,
+  ResolvedEnv,
+  ServerChannel,
+  SystemAuditEntry,
+} from './channel.ts';
+
+/** The sealing context of a cluster's kubeconfig (AAD: a sealed value opens only in its own row and field). */
+export const kubeconfigContext = (clusterId: string): string => `cluster:${clusterId}:kubeconfig`;
+
+/** The server's secret-store fetches (the resolver), as the channel needs them. */
+export type SecretValues = Pick<ServerChannel, 'decryptionKey' | 'envValues'>;
 
 export class LocalServerChannel implements ServerChannel {
   readonly #db: Kysely<Tables>;
   readonly #audit: AuditStore;
+  readonly #clusters: ClusterStore;
+  readonly #sealer: Sealer;
+  readonly #secrets: SecretValues | undefined;
 
-  constructor(db: Kysely<Tables>, audit: AuditStore) {
+  constructor(db: Kysely<Tables>, audit: AuditStore, sealer: Sealer, secrets?: SecretValues) {
     this.#db = db;
     this.#audit = audit;
+    this.#clusters = new ClusterStore(db);
+    this.#sealer = sealer;
+    this.#secrets = secrets;
   }
 
   /** Records the entry as the system; NotFoundError (not retried) when no org owns the namespace. */
   async recordAudit(entry: SystemAuditEntry): Promise<void> {
-    const slug = orgSlugOf(entry.orgNamespace);
-    const org = slug
-      ? await this.#db.selectFrom('organization').select('id').where('slug', '=', slug).executeTakeFirst()
-      : undefined;
-    if (!org) throw new NotFoundError(`no organization owns namespace "${entry.orgNamespace}"`, { retry: 'stall' });
+    const orgId = await orgIdOfNamespace(this.#db, entry.orgNamespace);
+    if (!orgId) throw new NotFoundError(`no organization owns namespace "${entry.orgNamespace}"`, { retry: 'stall' });
     await this.#audit.record({
-      orgId: org.id,
+      orgId,
       userId: '',
       action: entry.action,
       resourceType: entry.resourceType,
@@ -34,5 +54,47 @@ export class LocalServerChannel implements ServerChannel {
       resourceName: entry.resourceName,
       details: entry.details,
     });
+  }
+
+  /** The org's cluster with its kubeconfig opened; NotFoundError (hint `wait`: it may be registered later). */
+  async clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer> {
+    const orgId = await orgIdOfNamespace(this.#db, orgNamespace);
+    const record = orgId ? await this.#clusters.get(orgId, name) : undefined;
+    if (!record) {
+      throw new NotFoundError(
+        `cluster "${name}" is not registered in the organization of namespace "${orgNamespace}"`,
+        {
+          retry: 'wait',
+        },
+      );
+    }
+    const revision = `${record.id}.${record.revision}`;
+    if (known === revision) return { changed: false };
+    return {
+      changed: true,
+      cluster: {
+        name: record.name,
+        orgNamespace,
+        serverURL: record.serverURL,
+        namespaces: record.namespaces,
+        ...(record.kubeconfig === null
+          ? {}
+          : { kubeconfig: this.#sealer.open(record.kubeconfig, kubeconfigContext(record.id)) }),
+        revision,
+      },
+    };
+  }
+
+  decryptionKey(request: DecryptionKeyRequest): Promise<string> {
+    return this.#values().decryptionKey(request);
+  }
+
+  envValues(request: EnvValuesRequest): Promise<ResolvedEnv[]> {
+    return this.#values().envValues(request);
+  }
+
+  #values(): SecretValues {
+    if (!this.#secrets) throw new UnavailableError('this server resolves no secret-store values');
+    return this.#secrets;
   }
 }

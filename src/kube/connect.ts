@@ -6,6 +6,7 @@
 import type { LookupFunction } from 'node:net';
 import { KubeClient } from './client.ts';
 import { Discovery } from './discovery.ts';
+import { KubeconfigError } from './errors.ts';
 import { type InClusterOptions, inClusterConfig } from './in-cluster.ts';
 import { type ClusterConfig, loadKubeconfigFile, parseKubeconfig } from './kubeconfig.ts';
 import { ObjectClient } from './objects.ts';
@@ -15,10 +16,18 @@ export type ConnectSource =
   | { kubeconfigPath: string; context?: string }
   /**
    * `trusted` allows local file references and exec plugins: only for kubeconfig text svc itself owns. `lookup`
-   * resolves the server's host name (e.g. src/net's guarded lookup for a cluster a user registered).
+   * resolves the server's host name (e.g. src/net's guarded lookup for a cluster a user registered). `server`
+   * replaces the kubeconfig's server URL (a registered cluster's `server_url`).
    */
-  | { kubeconfigYaml: string; context?: string; trusted?: boolean; lookup?: LookupFunction }
-  | { inCluster: true | InClusterOptions };
+  | ({ kubeconfigYaml: string; context?: string; trusted?: boolean } & Overrides)
+  | ({ inCluster: true | InClusterOptions } & Overrides);
+
+/** Replacements of what the kubeconfig or the Pod's environment says, for clusters registered with svc. */
+interface Overrides {
+  lookup?: LookupFunction;
+  /** An https:// URL used instead of the configured server (CA, TLS server name and credentials stay). */
+  server?: string;
+}
 
 /** A client with its discovery cache and object operations, all on one API server. */
 export interface KubeConnection {
@@ -32,14 +41,26 @@ export function clusterConfig(source: ConnectSource): ClusterConfig {
   if ('kubeconfigPath' in source) {
     return loadKubeconfigFile(source.kubeconfigPath, source.context ? { context: source.context } : {});
   }
-  if ('kubeconfigYaml' in source) {
-    const config = parseKubeconfig(source.kubeconfigYaml, {
-      ...(source.context ? { context: source.context } : {}),
-      trusted: source.trusted ?? false,
-    });
-    return source.lookup ? { ...config, lookup: source.lookup } : config;
+  const config =
+    'kubeconfigYaml' in source
+      ? parseKubeconfig(source.kubeconfigYaml, {
+          ...(source.context ? { context: source.context } : {}),
+          trusted: source.trusted ?? false,
+        })
+      : inClusterConfig(source.inCluster === true ? {} : source.inCluster);
+  return withOverrides(config, source);
+}
+
+function withOverrides(config: ClusterConfig, o: Overrides): ClusterConfig {
+  let server = config.server;
+  if (o.server !== undefined) {
+    try {
+      server = new URL(o.server);
+    } catch {
+      throw new KubeconfigError(`server "${o.server}" is not a URL`);
+    }
   }
-  return inClusterConfig(source.inCluster === true ? {} : source.inCluster);
+  return { ...config, server, ...(o.lookup ? { lookup: o.lookup } : {}) };
 }
 
 /**

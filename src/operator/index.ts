@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
-import { describeError, InputError, UnavailableError } from '../core/errors.ts';
-import { RepoCache } from '../git/index.ts';
+import { describeError, UnavailableError } from '../core/errors.ts';
+import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { httpChannelFromConfig } from '../internal/http-channel.ts';
@@ -20,6 +20,7 @@ import { LiveCache } from './live/index.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
+import { RemoteClusters } from './remote-clusters.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
 import { sourceDrivers } from './sources/index.ts';
 import { PushReceiver } from './webhook/receiver.ts';
@@ -47,6 +48,8 @@ export interface OperatorOptions {
   serverChannel?: ServerChannel;
   /** Retries of the audit relay (tests shorten them). */
   auditRetry?: AuditRelayOptions;
+  /** How often a remote cluster's record and reachability are checked again (default 5 s). */
+  remoteRevalidateMs?: number;
 }
 
 /** A started operator. */
@@ -86,6 +89,24 @@ export async function startOperator(
   let controller: Controller | undefined;
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
   const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
+  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
+  if (configured?.missing) {
+    log.warn(
+      `no channel to the server: push deliveries will not be audited, SOPS decryption is unavailable and remote destinations cannot be reached (set ${configured.missing})`,
+    );
+  }
+  const serverChannel = options.serverChannel ?? configured?.channel;
+  // Checkouts that will hold decrypted SOPS files go to memory-backed storage when the host has it.
+  const secretWorkDir = memoryBackedDir();
+  // Registered clusters' connections, from the server's records (the operator holds no credentials of its own).
+  const remotes = serverChannel
+    ? new RemoteClusters({
+        channel: serverChannel,
+        outbound: config.outbound,
+        logger: log,
+        ...(options.remoteRevalidateMs ? { revalidateMs: options.remoteRevalidateMs } : {}),
+      })
+    : undefined;
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -96,14 +117,23 @@ export async function startOperator(
         tools: { ...toolPaths(config.toolsDir), ...options.tools },
         // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
         maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+        ...(serverChannel ? { keys: serverChannel } : {}),
+        ...(secretWorkDir ? { secretWorkDir } : {}),
       },
     }),
     targetFor: async (app: AppResource) => {
-      if (!app.spec.destination.cluster) return mgmt;
-      throw new InputError(
-        `destination cluster "${app.spec.destination.cluster}": remote clusters are not supported yet`,
-      );
+      const cluster = app.spec.destination.cluster;
+      if (!cluster) return mgmt;
+      if (!remotes) {
+        throw new UnavailableError(
+          `destination cluster "${cluster}": the operator has no channel to the server to fetch its credentials`,
+          { retry: 'wait' },
+        );
+      }
+      return remotes.objectsFor(app.metadata.namespace ?? '', cluster, app.spec.destination.namespace);
     },
+    onUnreachable: (app: AppResource) =>
+      remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
     publicURL: config.publicURL,
     identity,
@@ -120,11 +150,6 @@ export async function startOperator(
     ...(options.workers ? { workers: options.workers } : {}),
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
-  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
-  if (configured?.missing) {
-    log.warn(`no channel to the server: push deliveries will not be audited (set ${configured.missing})`);
-  }
-  const serverChannel = options.serverChannel ?? configured?.channel;
   const audit = serverChannel ? new AuditRelay(serverChannel, log, options.auditRetry) : undefined;
   const receiver = new PushReceiver({
     mgmt,
@@ -190,6 +215,7 @@ export async function startOperator(
     await elector?.stop({ release });
     await controller?.stop();
     await live.stop();
+    await remotes?.stop();
     await Promise.all(Object.values(servers).map(close));
     await audit?.drain();
     log.info('operator stopped');

@@ -31,7 +31,7 @@ import { type DestinationCache, destinationOf, type LiveCache } from './live/ind
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
 import { driverFor, type SourceDrivers } from './sources/index.ts';
-import { hintOf, inStage, StageError } from './stage-error.ts';
+import { hintOf, inStage, isUnreachable, StageError } from './stage-error.ts';
 import { applyObjects, ensureNamespace, hashObjects, prepareObjects } from './stages/apply.ts';
 import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
@@ -76,6 +76,8 @@ export interface ReconcilerDeps {
   sources: SourceDrivers;
   /** The cluster an App deploys to. The management cluster for an empty destination.cluster. */
   targetFor: (app: AppResource) => Promise<ObjectClient>;
+  /** Told when an App's remote destination did not answer, so its connection is checked again at once. */
+  onUnreachable?: (app: AppResource) => void;
   /** The live state of every destination (watch caches of the managed objects). */
   live: LiveCache;
   publicURL: string;
@@ -342,9 +344,24 @@ export class Reconciler {
     progress: Progress,
   ): Promise<ReconcileResult> {
     const now = new Date().toISOString();
-    const failure: Failure = { stage: err.stage, hint: err.retry, message: err.message };
+    const cluster = app.spec.destination.cluster ?? '';
+    // A remote destination that does not answer: its own reason, and its health is not known (not "as last seen").
+    const unreachable = cluster !== '' && isUnreachable(err);
+    const failure: Failure = {
+      stage: err.stage,
+      hint: err.retry,
+      message: err.message,
+      ...(unreachable ? { reason: 'ClusterUnreachable' } : {}),
+    };
     let health: HealthResult | undefined;
-    if (target) {
+    if (unreachable) {
+      this.#d.onUnreachable?.(app);
+      health = {
+        status: 'Unknown',
+        reason: `cluster "${cluster}" cannot be reached`,
+        resources: app.status?.resources ?? [],
+      };
+    } else if (target) {
       const known =
         progress.objects ??
         ((app.status?.resources ?? []).map((r) => ({

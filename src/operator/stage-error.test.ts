@@ -4,7 +4,7 @@ import { GitFetchError, GitPathError, GitRefError } from '../git/index.ts';
 import { KubeApiError } from '../kube/index.ts';
 import { ManifestError } from '../render/index.ts';
 import { FencedError } from './fence.ts';
-import { hintOf, inStage, StageError } from './stage-error.ts';
+import { hintOf, inStage, isUnreachable, StageError } from './stage-error.ts';
 
 describe('hintOf', () => {
   it('takes the hint errors carry: spec problems stall, upstream fixes wait, outages retry', () => {
@@ -48,5 +48,15 @@ describe('inStage', () => {
     const fenced = new FencedError();
     await expect(inStage('apply', () => Promise.reject(fenced))).rejects.toBe(fenced);
     expect(await inStage('health', async () => 42)).toBe(42);
+  });
+});
+
+describe('isUnreachable', () => {
+  it('finds a cluster that did not answer anywhere along the cause chain, and only that', () => {
+    const silent = new KubeApiError(0, 'Unreachable', 'GET /version: connect ECONNREFUSED');
+    expect(isUnreachable(silent)).toBe(true);
+    expect(isUnreachable(new StageError('apply', new UpstreamError('wrapped', { cause: silent })))).toBe(true);
+    expect(isUnreachable(new StageError('apply', new KubeApiError(401, 'Unauthorized', 'x')))).toBe(false);
+    expect(isUnreachable(new Error('other'))).toBe(false);
   });
 });

@@ -61,3 +61,15 @@ export async function inStage<T>(stage: Stage, run: () => T | Promise<T>): Promi
     throw new StageError(stage, err);
   }
 }
+
+/**
+ * True when `err` or a cause along its chain is a KubeApiError without an HTTP status: the cluster did not answer
+ * (refused, reset, timed out). For the SyncError reason ClusterUnreachable of remote destinations.
+ */
+export function isUnreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 16; depth++) {
+    if (e instanceof KubeApiError && e.status === 0) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 export type ManifestKind = 'Raw' | 'Kustomize' | 'Helm';
 
-const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 /** The manifest type of `dir` when `requested` is Auto (or unset); otherwise `requested`. */
 export function detectManifestType(dir: string, requested: string | undefined): ManifestKind {

@@ -5,11 +5,13 @@
  */
 import { isDirectory, resolveInside } from '../git/checkout.ts';
 import { GitPathError } from '../git/errors.ts';
+import { decryptSources } from './decrypt.ts';
 import { detectManifestType, type ManifestKind } from './detect.ts';
 import { type HelmOptions, renderHelm } from './helm.ts';
 import { type KustomizeOptions, renderKustomize } from './kustomize.ts';
 import { defaultNamespace, type ScopeLookup } from './namespaces.ts';
 import { renderRaw } from './raw.ts';
+import { type Decrypt, isEncryptedObject } from './sops.ts';
 import { substitute } from './substitute.ts';
 import { findTool, type ToolPaths } from './tools.ts';
 import { type KubeObject, ManifestError } from './types.ts';
@@ -24,12 +26,18 @@ export interface GitRenderRequest {
     kustomize?: KustomizeOptions;
     helm?: HelmOptions;
     substitution?: Record<string, string>;
+    decryption?: { storeRef: string };
   };
   appName: string;
   /** Destination namespace: the default for namespaced objects and Helm's `--namespace`. */
   namespace: string;
   tools?: ToolPaths;
   scope?: ScopeLookup;
+  /**
+   * Decrypts SOPS-encrypted inputs before rendering (src/render/decrypt.ts says which); set when the App has
+   * `decryption`. The plaintext then exists only in the checkout (removed by the caller) and the returned objects.
+   */
+  decrypt?: Decrypt;
 }
 
 export interface RenderResult {
@@ -53,6 +61,7 @@ export async function renderManifests(req: GitRenderRequest): Promise<RenderResu
   const dir = await resolveInside(req.root, path);
   if (!(await isDirectory(dir))) throw new GitPathError(`path "${path}" is not a directory`);
   const manifestType = detectManifestType(dir, req.git.manifestType);
+  if (req.decrypt) await decryptSources(req.root, dir, manifestType, req.decrypt);
   let objects: KubeObject[];
   if (manifestType === 'Kustomize') {
     objects = await renderKustomize(findTool('kustomize', req.tools), req.root, dir, req.git.kustomize);
@@ -74,7 +83,24 @@ export function finishObjects(
 ): KubeObject[] {
   const finished = defaultNamespace(substitute(objects, req.git.substitution), req.namespace, req.scope);
   rejectDuplicates(finished, req.git.path || '.');
+  rejectEncrypted(finished, req.git);
   return finished;
+}
+
+/**
+ * An object still carrying SOPS metadata was not decrypted: applying it would put ciphertext into the cluster
+ * (contract §4.4 rule 5 describes exactly that hole; svc refuses the set instead).
+ */
+function rejectEncrypted(objects: KubeObject[], git: GitRenderRequest['git']): void {
+  const encrypted = objects.find((o) => isEncryptedObject(o));
+  if (!encrypted) return;
+  const what = `${encrypted.kind} ${encrypted.metadata.name}`;
+  throw new ManifestError(
+    git.path || '.',
+    git.decryption
+      ? `${what} is still SOPS-encrypted after decryption (svc decrypts the Raw files under the path and the files a kustomization names, not Helm inputs)`
+      : `${what} is SOPS-encrypted: set spec.source.git.decryption.storeRef to a secret store holding its age key`,
+  );
 }
 
 /** Two objects with one identity would fight over the same live object: refuse the set. */

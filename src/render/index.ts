@@ -11,6 +11,13 @@ export {
 } from './git-source.ts';
 export { defaultNamespace, groupOf, type ScopeLookup } from './namespaces.ts';
 export { parseManifests } from './parse.ts';
+export {
+  type Decrypt,
+  isEncryptedObject,
+  SECRET_DIGEST_ANNOTATION,
+  sopsDecryptor,
+  withSecretDigests,
+} from './sops.ts';
 export { substitute } from './substitute.ts';
 export { findTool, type RenderTool, type ToolPaths, toolPaths } from './tools.ts';
 export { type KubeObject, ManifestError } from './types.ts';

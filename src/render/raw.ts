@@ -25,7 +25,8 @@ export async function renderRaw(root: string, dir: string): Promise<KubeObject[]
   return out;
 }
 
-async function listManifestFiles(dir: string): Promise<string[]> {
+/** Every manifest file under `dir` the Raw renderer reads, in path order (hidden entries skipped). */
+export async function listManifestFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const out: string[] = [];

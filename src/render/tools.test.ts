@@ -27,5 +27,6 @@ describe('resolveRenderTool', () => {
     const script = readFileSync(new URL('../../scripts/build-binaries.sh', import.meta.url), 'utf8');
     expect(script).toMatch(new RegExp(`^KUSTOMIZE_VERSION=${renderToolVersions.kustomize}$`, 'm'));
     expect(script).toMatch(new RegExp(`^HELM_VERSION=${renderToolVersions.helm}$`, 'm'));
+    expect(script).toMatch(new RegExp(`^SOPS_VERSION=${renderToolVersions.sops}$`, 'm'));
   });
 });

@@ -6,12 +6,12 @@ import { join } from 'node:path';
  * Pinned versions of the external renderer binaries. scripts/build-binaries.sh installs exactly these into the tools
  * directory (a unit test keeps the two in step).
  */
-export const renderToolVersions = { kustomize: 'v5.7.1', helm: 'v4.1.4' } as const;
+export const renderToolVersions = { kustomize: 'v5.7.1', helm: 'v4.1.4', sops: 'v3.13.3' } as const;
 
 /** An external binary a renderer runs. */
 export type RenderTool = keyof typeof renderToolVersions;
 
-/** Default tools directory: `~/.cache/svc` (where `bash scripts/build-binaries.sh kustomize helm` installs). */
+/** Default tools directory: `~/.cache/svc` (where `bash scripts/build-binaries.sh kustomize helm sops` installs). */
 export function defaultToolsDir(): string {
   return join(homedir(), '.cache', 'svc');
 }
@@ -39,5 +39,9 @@ export function findTool(tool: RenderTool, explicit: ToolPaths = {}): string {
 
 /** The executables for a tools directory (config `toolsDir`, SVC_TOOLS_DIR). */
 export function toolPaths(toolsDir: string): Required<ToolPaths> {
-  return { kustomize: resolveRenderTool('kustomize', toolsDir), helm: resolveRenderTool('helm', toolsDir) };
+  return {
+    kustomize: resolveRenderTool('kustomize', toolsDir),
+    helm: resolveRenderTool('helm', toolsDir),
+    sops: resolveRenderTool('sops', toolsDir),
+  };
 }

@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** MCP tools the key may call (its allowlist); null = every tool its ceilings allow. */
+  tools: string[] | null;
 }
 
 export interface NewApiKey {
@@ -36,6 +38,8 @@ export interface NewApiKey {
   scopeId: string;
   /** 0 = never expires. */
   expiresDays: number;
+  /** The key's MCP tool allowlist; absent or null = none. */
+  tools?: string[] | null;
 }
 
 /** SHA-256 of a plaintext key, hex. */
@@ -57,6 +61,7 @@ function toRecord(row: Tables['api_key']): ApiKeyRecord {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    tools: row.tools === null ? null : (JSON.parse(row.tools) as string[]),
   };
 }
 
@@ -84,6 +89,7 @@ export class ApiKeyStore {
       created_at: now.toISOString(),
       last_used_at: null,
       revoked_at: null,
+      tools: input.tools ? JSON.stringify(input.tools) : null,
     };
     await this.#db.insertInto('api_key').values(row).execute();
     return { record: toRecord(row), key };

@@ -26,6 +26,8 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** JSON array of MCP tool names the key may call (migration 0015); null = every tool its ceilings allow. */
+  tools: string | null;
 }
 
 /** An audit entry; rows are only ever inserted. `details` is a JSON object as text. */
@@ -51,6 +53,61 @@ export interface RoleBindingTable {
   scope_id: string;
   level: string;
   created_at: string;
+}
+
+/** A registered cluster (contract §2.6); `kubeconfig` is sealed (`enc:v1:`), null for in-cluster credentials. */
+export interface ClusterTable {
+  id: string;
+  org_id: string;
+  name: string;
+  server_url: string;
+  /** The namespace allowlist joined by commas; '' = cluster-wide. */
+  namespaces: string;
+  kubeconfig: string | null;
+  revision: number;
+  status: string;
+  status_message: string;
+  version: string;
+  provider: string;
+  region: string;
+  node_count: number;
+  cpu_usage: number;
+  memory_usage: number;
+  deployment_count: number;
+  healthy_deployments: number;
+  last_seen: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A secret store (contract §2.7). `config` is JSON text; `credentials` the sealed JSON of the credential fields. */
+export interface SecretStoreTable {
+  id: string;
+  org_id: string;
+  name: string;
+  type: string;
+  provider: string;
+  config: string;
+  credentials: string | null;
+  status: string;
+  status_detail: string;
+  last_tested_at: string | null;
+  credentials_expire_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A shell pod on a cluster; `objects` is the JSON list of what was created for it (removed when it ends). */
+export interface ClusterShellTable {
+  id: string;
+  org_id: string;
+  cluster_id: string;
+  user_id: string;
+  power: string;
+  objects: string;
+  created_at: string;
+  expires_at: string;
+  ended_at: string | null;
 }
 
 /** Better Auth's tables that svc reads directly (camelCase columns, as Better Auth creates them). */
@@ -94,6 +151,9 @@ export interface Tables {
   api_key: ApiKeyTable;
   audit_log: AuditLogTable;
   role_binding: RoleBindingTable;
+  cluster: ClusterTable;
+  cluster_shell: ClusterShellTable;
+  secret_store: SecretStoreTable;
   session: AuthSessionTable;
   user: AuthUserTable;
   member: AuthMemberTable;

@@ -70,7 +70,90 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         }
       },
     },
+    '0011_clusters': {
+      async up(db: Kysely<unknown>) {
+        // Registered clusters (contract §2.6). `kubeconfig` holds only `enc:v1:` text (null = the server's own
+        // in-cluster credentials); `revision` grows with every change of how the cluster is reached, so the
+        // operator can tell cheaply whether its cached connection is current.
+        await db.schema
+          .createTable('cluster')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('server_url', 'text', (c) => c.notNull())
+          .addColumn('namespaces', 'text', (c) => c.notNull())
+          .addColumn('kubeconfig', 'text')
+          .addColumn('revision', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_message', 'text', (c) => c.notNull())
+          .addColumn('version', 'text', (c) => c.notNull())
+          .addColumn('provider', 'text', (c) => c.notNull())
+          .addColumn('region', 'text', (c) => c.notNull())
+          .addColumn('node_count', 'integer', (c) => c.notNull())
+          .addColumn('cpu_usage', 'integer', (c) => c.notNull())
+          .addColumn('memory_usage', 'integer', (c) => c.notNull())
+          .addColumn('deployment_count', 'integer', (c) => c.notNull())
+          .addColumn('healthy_deployments', 'integer', (c) => c.notNull())
+          .addColumn('last_seen', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('cluster_org_name', ['org_id', 'name'])
+          .execute();
+        // Shell pods spawned on clusters, so they can be removed when they expire (by any server replica).
+        await db.schema
+          .createTable('cluster_shell')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('cluster_id', 'text', (c) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('power', 'text', (c) => c.notNull())
+          .addColumn('objects', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .addColumn('ended_at', 'text')
+          .execute();
+        await db.schema
+          .createIndex('cluster_shell_open')
+          .on('cluster_shell')
+          .columns(['ended_at', 'expires_at'])
+          .execute();
+      },
+    },
+    // Secret stores (contract §2.7, §4.4; issue 12). `credentials` holds the sealed (`enc:v1:`) JSON of the
+    // provider's credential fields and is never returned.
+    '0012_secret_stores': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('secret_store')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('provider', 'text', (c) => c.notNull())
+          .addColumn('config', 'text', (c) => c.notNull())
+          .addColumn('credentials', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_detail', 'text', (c) => c.notNull())
+          .addColumn('last_tested_at', 'text')
+          .addColumn('credentials_expire_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('secret_store_org_name', ['org_id', 'name'])
+          .execute();
+      },
+    },
+    '0015_api_key_tools': {
+      // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
+      },
+    },
   };
+}
+
+/** Names of svc's migrations for a database kind, in the order they apply (what `svc_migration` records). */
+export function svcMigrationNames(kind: DatabaseKind): string[] {
+  return Object.keys(migrations(kind)).sort();
 }
 
 /**
@@ -80,7 +163,14 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    const migrator = new Migrator({ db: store.db, provider, migrationTableName: 'svc_migration' });
+    // Migrations are named by issue number and land in any order (0015 before 0012): each touches its own tables,
+    // so one added below an applied one still runs (Kysely refuses that by default).
+    const migrator = new Migrator({
+      db: store.db,
+      provider,
+      migrationTableName: 'svc_migration',
+      allowUnorderedMigrations: true,
+    });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error(String(error));
     if (extra) await extra();

@@ -1,16 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
 import { createPostgresDatabase } from '../../test/harness/postgres.ts';
 import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
 import type { DatabaseConfig } from '../config.ts';
+import { ConflictError } from '../core/errors.ts';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
+import { ClusterShellStore } from './cluster-shells.ts';
+import { ClusterStore } from './clusters.ts';
 import { openStore, type Store } from './database.ts';
 import { migrateStore } from './migrations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { SecretStoreStore } from './secret-stores.ts';
 import { inTransaction } from './transaction.ts';
 
 /** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
@@ -183,6 +188,102 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(await bindings.unbind('o2', first?.id ?? '')).toBe(false);
       expect(await bindings.unbind('o1', first?.id ?? '')).toBe(true);
       expect((await bindings.list('o1')).length).toBe(1);
+    });
+
+    it('keeps clusters per org and name, bumps the revision on change, and drops probes of an old revision', async () => {
+      const clusters = new ClusterStore(store.db);
+      const base = { orgId: 'o1', name: 'east', serverURL: 'https://10.0.0.1', namespaces: ['a', 'b'] };
+      const east = await clusters.insert({ ...base, id: 'c1', kubeconfig: 'enc:v1:x' });
+      expect(east).toMatchObject({ status: 'unknown', revision: 1, namespaces: ['a', 'b'], lastSeen: null });
+      await expect(clusters.insert({ ...base, id: 'c2', kubeconfig: null })).rejects.toBeInstanceOf(ConflictError);
+      await clusters.insert({ ...base, orgId: 'o2', id: 'c3', kubeconfig: null });
+      const probe = { status: 'connected' as const, statusMessage: '', version: 'v1.35.4', nodeCount: 3 };
+      await clusters.recordProbe('c1', 1, { ...probe, deploymentCount: 2, healthyDeployments: 1, lastSeen: 'now' });
+      expect(await clusters.get('o1', 'east')).toMatchObject({ status: 'connected', nodeCount: 3, deploymentCount: 2 });
+      const updated = await clusters.update('o1', 'east', { kubeconfig: null, namespaces: [] });
+      expect(updated).toMatchObject({ revision: 2, kubeconfig: null, namespaces: [], status: 'unknown' });
+      await clusters.recordProbe('c1', 1, { ...probe, nodeCount: 9, deploymentCount: 0, healthyDeployments: 0 });
+      expect((await clusters.get('o1', 'east'))?.nodeCount).toBe(3);
+      expect((await clusters.list('o1')).map((c) => c.id)).toEqual(['c1']);
+      expect(await clusters.remove('o2', 'c1')).toBe(false);
+      expect(await clusters.remove('o1', 'c1')).toBe(true);
+      expect(await clusters.byId('c1')).toBeUndefined();
+    });
+
+    it('finds expired shells until they are ended', async () => {
+      const shells = new ClusterShellStore(store.db);
+      const shell = { orgId: 'o1', clusterId: 'c1', userId: 'u1', power: 'view' as const, createdAt: 't0' };
+      const objects = [{ apiVersion: 'v1', kind: 'Pod', name: 'svc-shell-1', namespace: 'svc-shell' }];
+      await shells.insert({ ...shell, id: 's1', objects, expiresAt: '2030-01-01T00:00:00.000Z' });
+      await shells.insert({ ...shell, id: 's2', objects: [], expiresAt: '2030-01-02T00:00:00.000Z' });
+      expect((await shells.expired(new Date('2030-01-01T12:00:00Z'))).map((s) => s.id)).toEqual(['s1']);
+      expect((await shells.openOf('c1')).length).toBe(2);
+      expect((await shells.expired(new Date('2030-01-01T12:00:00Z')))[0]?.objects).toEqual(objects);
+      await shells.end('s1');
+      expect(await shells.expired(new Date('2030-01-03T00:00:00Z'))).toMatchObject([{ id: 's2', endedAt: null }]);
+    });
+
+    it('applies a migration that lands after a later-numbered one was applied (issue-numbered names)', async () => {
+      const fresh = await freshDatabase(kind);
+      const db = openStore(fresh.config);
+      try {
+        await migrateStore(db);
+        // As on a database that ran 0015 before 0012 existed.
+        await db.db.schema.dropTable('secret_store').execute();
+        await sql`delete from svc_migration where name = '0012_secret_stores'`.execute(db.db);
+        await migrateStore(db);
+        expect(await new SecretStoreStore(db.db).list('o1')).toEqual([]);
+      } finally {
+        await db.close();
+        await fresh.drop();
+      }
+    });
+
+    it('keeps secret stores unique by name per org, updates them and records tests', async () => {
+      const stores = new SecretStoreStore(store.db);
+      const now = new Date().toISOString();
+      const record = {
+        id: `sts_${kind}1`,
+        orgId: 'o1',
+        name: 'vault',
+        type: 'vault',
+        provider: 'openbao',
+        config: { address: 'https://vault.example' },
+        sealedCredentials: 'enc:v1:abc',
+        status: 'untested',
+        statusDetail: '',
+        lastTestedAt: null,
+        credentialsExpireAt: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await stores.insert(record);
+      await expect(stores.insert({ ...record, id: `sts_${kind}2` })).rejects.toThrow(ConflictError);
+      await stores.insert({ ...record, id: `sts_${kind}3`, orgId: 'o2' });
+      await stores.insert({ ...record, id: `sts_${kind}4`, name: 'other' });
+      await expect(stores.update({ ...record, name: 'other' })).rejects.toThrow(
+        'a secret store named "other" already exists',
+      );
+      expect(await stores.update({ ...record, config: { address: 'https://v2.example' } })).toBe(true);
+      expect(
+        await stores.recordTest('o1', record.id, {
+          status: 'connected',
+          statusDetail: 'ok',
+          lastTestedAt: now,
+          credentialsExpireAt: now,
+        }),
+      ).toBe(true);
+      expect(await stores.get('o1', record.id)).toMatchObject({
+        config: { address: 'https://v2.example' },
+        status: 'connected',
+        credentialsExpireAt: now,
+        sealedCredentials: 'enc:v1:abc',
+      });
+      expect(await stores.get('o2', record.id)).toBeUndefined();
+      expect((await stores.list('o1')).map((r) => r.name)).toEqual(['other', 'vault']);
+      expect(await stores.getByName('o2', 'vault')).toMatchObject({ id: `sts_${kind}3` });
+      expect(await stores.delete('o2', record.id)).toBe(false);
+      expect(await stores.delete('o1', record.id)).toBe(true);
     });
   });
 }

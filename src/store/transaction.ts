@@ -6,14 +6,18 @@
 import type { Kysely } from 'kysely';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
+import { ClusterStore } from './clusters.ts';
 import type { Tables } from './database.ts';
 import { RoleBindingStore } from './role-bindings.ts';
+import { SecretStoreStore } from './secret-stores.ts';
 
 /** The stores, bound to one transaction. */
 export interface TransactionStores {
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
+  clusters: ClusterStore;
+  secretStores: SecretStoreStore;
 }
 
 /**
@@ -22,9 +26,13 @@ export interface TransactionStores {
  * SQLite, the one connection) until it ends.
  */
 export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionStores) => Promise<T>): Promise<T> {
-  return db
-    .transaction()
-    .execute((trx) =>
-      fn({ apiKeys: new ApiKeyStore(trx), audit: new AuditStore(trx), bindings: new RoleBindingStore(trx) }),
-    );
+  return db.transaction().execute((trx) =>
+    fn({
+      apiKeys: new ApiKeyStore(trx),
+      audit: new AuditStore(trx),
+      bindings: new RoleBindingStore(trx),
+      clusters: new ClusterStore(trx),
+      secretStores: new SecretStoreStore(trx),
+    }),
+  );
 }

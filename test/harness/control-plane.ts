@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KubeClient } from '../../src/kube/index.ts';
 import { createPlaneCerts, readPem } from './certs.ts';
 import { type KubeCredentials, kubeClient, kubeconfigYaml, kubectl } from './kube.ts';
@@ -59,6 +59,12 @@ export interface ControlPlane {
   dir: string;
   /** Admin credentials as PEM text, for clients built in code. */
   admin: KubeCredentials;
+  /**
+   * Stops the apiserver alone (clients get "connection refused"; etcd and the rest keep running) until `up()`, which
+   * starts it again on the same port with the same data and resolves once it is ready. Both are no-ops when already so.
+   */
+  down(): Promise<void>;
+  up(): Promise<void>;
   /** Stops every process and removes the directory. */
   stop(): Promise<void>;
 }
@@ -144,42 +150,40 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     );
 
     const serverURL = `https://127.0.0.1:${apiPort}`;
-    const apiserver = startProcess(
-      'kube-apiserver',
-      binary('kubernetes', 'kube-apiserver'),
-      [
-        `--etcd-servers=${etcdURL}`,
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
-        `--secure-port=${apiPort}`,
-        `--cert-dir=${join(dir, 'apiserver-certs')}`,
-        `--tls-cert-file=${certs.serving.cert}`,
-        `--tls-private-key-file=${certs.serving.key}`,
-        `--client-ca-file=${certs.ca.cert}`,
-        `--token-auth-file=${tokenFile}`,
-        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-        `--service-account-key-file=${certs.serviceAccount.pub}`,
-        `--service-account-signing-key-file=${certs.serviceAccount.key}`,
-        '--authorization-mode=RBAC',
-        '--service-cluster-ip-range=10.96.0.0/16',
-        '--allow-privileged=true',
-        // A loopback advertise address cannot be written to the kubernetes Endpoints; nothing here needs them.
-        '--endpoint-reconciler-type=none',
-        // Cheaper on 2 cores; flow control matters nothing for tests.
-        '--enable-priority-and-fairness=false',
-        '--profiling=false',
-        // The fake node's "kubelet" (kwok's server, for Pod logs) is reached by its InternalIP, 127.0.0.1.
-        '--kubelet-preferred-address-types=InternalIP',
-        ...(options.throughput
-          ? [
-              `--max-requests-inflight=${options.throughput.maxRequestsInflight}`,
-              `--max-mutating-requests-inflight=${Math.ceil(options.throughput.maxRequestsInflight / 2)}`,
-            ]
-          : []),
-        '--v=0',
-      ],
-      { logDir },
-    );
+    const apiserverArgs = [
+      `--etcd-servers=${etcdURL}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      `--cert-dir=${join(dir, 'apiserver-certs')}`,
+      `--tls-cert-file=${certs.serving.cert}`,
+      `--tls-private-key-file=${certs.serving.key}`,
+      `--client-ca-file=${certs.ca.cert}`,
+      `--token-auth-file=${tokenFile}`,
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${certs.serviceAccount.pub}`,
+      `--service-account-signing-key-file=${certs.serviceAccount.key}`,
+      '--authorization-mode=RBAC',
+      '--service-cluster-ip-range=10.96.0.0/16',
+      '--allow-privileged=true',
+      // A loopback advertise address cannot be written to the kubernetes Endpoints; nothing here needs them.
+      '--endpoint-reconciler-type=none',
+      // Cheaper on 2 cores; flow control matters nothing for tests.
+      '--enable-priority-and-fairness=false',
+      '--profiling=false',
+      // The fake node's "kubelet" (kwok's server, for Pod logs) is reached by its InternalIP, 127.0.0.1.
+      '--kubelet-preferred-address-types=InternalIP',
+      ...(options.throughput
+        ? [
+            `--max-requests-inflight=${options.throughput.maxRequestsInflight}`,
+            `--max-mutating-requests-inflight=${Math.ceil(options.throughput.maxRequestsInflight / 2)}`,
+          ]
+        : []),
+      '--v=0',
+    ];
+    const startApiserver = () =>
+      startProcess('kube-apiserver', binary('kubernetes', 'kube-apiserver'), apiserverArgs, { logDir });
+    let apiserver = startApiserver();
     processes.push(apiserver);
 
     const caPEM = await readPem(certs.ca.cert);
@@ -297,7 +301,31 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     }
 
     await api.dropConnections();
+    let apiserverDown = false;
     return {
+      async down() {
+        if (apiserverDown) return;
+        apiserverDown = true;
+        await apiserver.stop();
+      },
+      async up() {
+        if (!apiserverDown) return;
+        const index = processes.indexOf(apiserver);
+        apiserver = startApiserver();
+        processes[index] = apiserver;
+        const probe = kubeClient(admin);
+        try {
+          await waitUntil(async () => (await probe.text('/readyz')) !== undefined, {
+            what: 'kube-apiserver /readyz after up()',
+            process: apiserver,
+            timeoutMs: 90_000,
+            intervalMs: 200,
+          });
+        } finally {
+          await probe.dropConnections();
+        }
+        apiserverDown = false;
+      },
       kubeconfigPath,
       kubeconfigYaml: adminYaml,
       tokenKubeconfigPath,
@@ -359,8 +387,17 @@ async function createFakeNode(client: KubeClient, pods: number): Promise<void> {
 /** The CRDs of this repository (deploy/crds/*.yaml), applied to every management plane. */
 export const crdDir: string = join(repoRoot, 'deploy', 'crds');
 
+/**
+ * The external-secrets CRDs (ExternalSecret, SecretStore, ClusterSecretStore; scripts/build-binaries.sh eso-crds),
+ * applied beside svc's own: env.store entries of an eso store render ExternalSecret objects, which a plane must
+ * accept. No ESO controller runs.
+ */
+export function externalSecretsCrdDir(): string {
+  return dirname(binary('eso-crds', 'external-secrets.io_externalsecrets.yaml'));
+}
+
 async function applyCrds(kubeconfigPath: string): Promise<void> {
-  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir]);
+  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir, '-f', externalSecretsCrdDir()]);
   // `kubectl wait` errors instead of waiting while a just-created CRD has no status yet, so retry it.
   await waitUntil(
     () =>

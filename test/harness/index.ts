@@ -23,6 +23,7 @@ export {
   type GitServerOptions,
   startGitServer,
 } from './git-server.ts';
+export { helm } from './helm.ts';
 export { type HttpRequestOptions, type HttpResponse, request as httpRequest } from './http.ts';
 export {
   apiserverMetric,
@@ -38,6 +39,7 @@ export { type OpenBao, startOpenBao } from './openbao.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
 export { freePort } from './ports.ts';
 export { createPostgresDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
+export { PREVIOUS_RELEASE, previousRelease, previousReleaseMissing } from './previous-release.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
 export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';

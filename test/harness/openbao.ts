@@ -3,7 +3,7 @@ import { binary } from './paths.ts';
 import { freePort } from './ports.ts';
 import { makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
 
-/** A running OpenBao dev server with KV v2 at `secret/`, a read-only token and an AppRole. */
+/** A running OpenBao dev server with KV v2 at `secret/`, KV v1 at `kv1/`, a read-only token and an AppRole. */
 export interface OpenBao {
   /** `http://127.0.0.1:<port>` (what `BAO_ADDR` / `VAULT_ADDR` would hold). */
   address: string;
@@ -11,12 +11,16 @@ export interface OpenBao {
   rootToken: string;
   /** Mount path of the KV v2 engine. */
   kvMount: 'secret';
+  /** Mount path of a KV version 1 engine (what a KV v2 reader must refuse by name). */
+  kvV1Mount: 'kv1';
   /** Name of the policy allowing reads of every secret under `secret/`. */
   policy: string;
   /** A token carrying only {@link policy}. */
   token: string;
   /** AppRole login carrying only {@link policy} (`POST /v1/auth/<mount>/login` with role_id and secret_id). */
   appRole: { mount: 'approle'; role: string; roleId: string; secretId: string };
+  /** A token with {@link policy} that has expired: created with a 1 s TTL, resolved once OpenBao refuses it. */
+  expiredToken(): Promise<string>;
   /** Writes a KV v2 secret at `secret/<path>` (new version each call); resolves with the version number. */
   writeSecret(path: string, data: Record<string, string>): Promise<number>;
   /** Raw API call with the root token; rejects on non-2xx. */
@@ -65,6 +69,7 @@ export async function startOpenBao(): Promise<OpenBao> {
       what: 'KV v2 at secret/',
       timeoutMs: 10_000,
     });
+    await api('POST', 'sys/mounts/kv1', { type: 'kv', options: { version: '1' } });
     const policy = 'svc-read';
     await api('PUT', `sys/policies/acl/${policy}`, {
       policy:
@@ -88,9 +93,23 @@ export async function startOpenBao(): Promise<OpenBao> {
       address,
       rootToken,
       kvMount: 'secret',
+      kvV1Mount: 'kv1',
       policy,
       token: created.auth.client_token,
       appRole: { mount: 'approle', role, roleId, secretId },
+      async expiredToken() {
+        const short = (await api('POST', 'auth/token/create', { policies: [policy], ttl: '1s' })) as {
+          auth: { client_token: string };
+        };
+        const token = short.auth.client_token;
+        await waitUntil(
+          async () =>
+            (await fetch(`${address}/v1/auth/token/lookup-self`, { headers: { 'x-vault-token': token } })).status ===
+            403,
+          { what: 'the 1 s token to expire', timeoutMs: 15_000, intervalMs: 250 },
+        );
+        return token;
+      },
       async writeSecret(path, data) {
         const res = (await api('POST', `secret/data/${path}`, { data })) as { data: { version: number } };
         return res.data.version;

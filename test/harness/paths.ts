@@ -20,6 +20,8 @@ const pinVariables = {
   openbao: 'OPENBAO_VERSION',
   kustomize: 'KUSTOMIZE_VERSION',
   helm: 'HELM_VERSION',
+  sops: 'SOPS_VERSION',
+  'eso-crds': 'ESO_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */

@@ -19,6 +19,9 @@ const ROUTES: Array<[string, string]> = [
   ['get', '/api/v1/role-bindings'],
   ['post', '/api/v1/role-bindings'],
   ['delete', '/api/v1/role-bindings/{id}'],
+  ['post', '/api/v1/mcp'],
+  ['get', '/api/v1/mcp'],
+  ['delete', '/api/v1/mcp'],
   ['get', '/api/v1/apps'],
   ['post', '/api/v1/apps'],
   ['post', '/api/v1/apps/preview'],
@@ -32,7 +35,27 @@ const ROUTES: Array<[string, string]> = [
   ...['sync', 'deploy', 'rollback', 'promote', 'clone', 'restart', 'approve', 'scale', 'freeze', 'unfreeze'].map(
     (op): [string, string] => ['post', `/api/v1/apps/{namespace}/{name}/${op}`],
   ),
+  ['get', '/api/v1/clusters'],
+  ['post', '/api/v1/clusters'],
+  ['post', '/api/v1/clusters/test'],
+  ['get', '/api/v1/clusters/{name}'],
+  ['patch', '/api/v1/clusters/{name}'],
+  ['delete', '/api/v1/clusters/{name}'],
+  ['get', '/api/v1/clusters/{name}/namespaces'],
+  ['post', '/api/v1/clusters/{name}/shell'],
 ];
+
+/** The error statuses each /clusters route documents beyond 400, 401, 403 and 500. */
+const CLUSTER_ERRORS: Record<string, string[]> = {
+  'get /api/v1/clusters': [],
+  'post /api/v1/clusters': ['409', '413', '415'],
+  'post /api/v1/clusters/test': ['413', '415'],
+  'get /api/v1/clusters/{name}': ['404'],
+  'patch /api/v1/clusters/{name}': ['404', '409', '413', '415'],
+  'delete /api/v1/clusters/{name}': ['404', '409'],
+  'get /api/v1/clusters/{name}/namespaces': ['404', '502', '503'],
+  'post /api/v1/clusters/{name}/shell': ['404', '413', '415', '502', '503'],
+};
 
 describe('OpenAPI document and the API without a management cluster', () => {
   let api: TestApi;
@@ -74,6 +97,21 @@ describe('OpenAPI document and the API without a management cluster', () => {
       if (conflicts.some((c) => path.endsWith(`/${c}`))) expected.push('409');
       if (path.endsWith('/promote')) expected.push('502');
       for (const status of expected) {
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
+  it('documents the error answers of every /clusters route with the {"error"} schema', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/clusters'))) {
+      const responses = res.body.paths[path]?.[method]?.responses ?? {};
+      for (const status of ['400', '401', '403', '500', ...(CLUSTER_ERRORS[`${method} ${path}`] ?? ['none'])]) {
         expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
           content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
         });

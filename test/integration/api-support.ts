@@ -10,10 +10,18 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { type ApiServerDeps, buildApiServer } from '../../src/api/app.ts';
+import { buildApiServer } from '../../src/api/app.ts';
+import type { StreamOptions } from '../../src/api/routes/app-stream.ts';
+import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
-import { type AnyObject, connect, type KubeClient, type ObjectClient } from '../../src/kube/index.ts';
+import {
+  type AnyObject,
+  connect,
+  type InClusterOptions,
+  type KubeClient,
+  type ObjectClient,
+} from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase } from '../harness/index.ts';
 
@@ -59,8 +67,12 @@ export async function startTestApi(
     logLines?: string[];
     /** Further settings (e.g. SVC_OPERATOR_TOKEN). */
     env?: Record<string, string>;
-    /** Further server dependencies (e.g. a shorter event-stream heartbeat). */
-    deps?: Partial<ApiServerDeps>;
+    /** What the server takes for its in-cluster credentials (clusters registered without a kubeconfig). */
+    inCluster?: InClusterOptions;
+    /** Secret-store timeouts and rate limits (shortened by tests). */
+    secretStores?: Partial<SecretStoreTuning>;
+    /** Timing of GET /apps/stream (a shorter heartbeat and re-authentication). */
+    stream?: Partial<StreamOptions>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -86,7 +98,13 @@ export async function startTestApi(
         { write: (l: string) => lines.push(l) },
       )
     : pino({ level: 'silent' });
-  const app = await buildApiServer({ ...options.deps, config, logger });
+  const app = await buildApiServer({
+    config,
+    logger,
+    ...(options.secretStores ? { secretStores: options.secretStores } : {}),
+    ...(options.inCluster ? { inCluster: options.inCluster } : {}),
+    ...(options.stream ? { stream: options.stream } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -219,16 +237,21 @@ export interface OrgApi {
 
 /**
  * Starts an API server against the harness's management cluster, signs up `owner` and creates the org
- * `<prefix>-<random hex>` (active in the owner's session), with further settings `env`. Closes the server again when
- * a step after its start fails.
+ * `<prefix>-<random hex>` (active in the owner's session), with further settings `env` (and `more`: the server's log
+ * lines, its in-cluster credentials). Closes the server again when a step after its start fails.
  */
 export async function startOrgApi(
   prefix: string,
   env?: Record<string, string>,
-  deps?: Partial<ApiServerDeps>,
+  options: {
+    secretStores?: Partial<SecretStoreTuning>;
+    logLines?: string[];
+    inCluster?: InClusterOptions;
+    stream?: Partial<StreamOptions>;
+  } = {},
 ): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
-  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...(deps ? { deps } : {}) });
+  const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });
   try {
     const kube = new AppResources(kubeconfig);
     const suffix = randomBytes(3).toString('hex');
@@ -258,7 +281,7 @@ export async function auditEntries(
 export async function mintKey(
   api: TestApi,
   cred: Credential,
-  body: { name?: string; role: string; scope?: string; scope_id?: string; expires_days?: number },
+  body: { name?: string; role: string; scope?: string; scope_id?: string; expires_days?: number; tools?: string[] },
 ): Promise<{ key: string; id: string }> {
   const res = await api.call<{ key: string; id: string }>('POST', '/api/v1/auth/api-keys', {
     ...cred,

@@ -6,14 +6,11 @@
  * receiver (audited through the in-process channel, user_id empty), read the audit log, and delete the App, which
  * removes what it deployed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect } from '../../src/kube/index.ts';
-import { freePort, type GitRepo, type GitServer, repoRoot, startGitServer, waitUntil } from '../harness/index.ts';
+import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
+import { type RunningSvc, startSvc } from './svc-start.ts';
 
 const deployment = (replicas: number) => `apiVersion: apps/v1
 kind: Deployment
@@ -46,14 +43,12 @@ describe('svc start, end to end', () => {
   const destination = `${slug}-shop`;
   let git: GitServer;
   let repo: GitRepo;
-  let child: ChildProcess;
-  let dataDir: string;
+  let svc: RunningSvc;
   let base: string;
   let webhook: string;
   let cookie = '';
   let key = '';
   let firstCommit = '';
-  const output: string[] = [];
   type Deployment = {
     metadata: { labels?: Record<string, string>; managedFields?: { manager: string }[] };
     spec?: { replicas?: number };
@@ -85,47 +80,14 @@ describe('svc start, end to end', () => {
     git = await startGitServer();
     repo = await git.createRepo(`${slug}-web`, { 'manifests/web.yaml': deployment(2) });
     firstCommit = await repo.head();
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
-    const [apiPort, webhookPort] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${apiPort}`;
-    webhook = `http://127.0.0.1:${webhookPort}`;
-    child = spawn(
-      process.execPath,
-      [
-        join(repoRoot, 'bin/svc.js'),
-        'start',
-        '--leader-elect=false',
-        `--watch-namespace=org-${slug}`,
-        '--sync-period=5s',
-        `--webhook-bind-address=127.0.0.1:${webhookPort}`,
-        '--metrics-bind-address=127.0.0.1:0',
-        '--health-probe-bind-address=127.0.0.1:0',
-      ],
-      {
-        env: {
-          PATH: process.env['PATH'] ?? '',
-          HOME: process.env['HOME'] ?? '',
-          SVC_MGMT_KUBECONFIG: inject('mgmtKubeconfig'),
-          SVC_DATA_DIR: dataDir,
-          // No SVC_PUBLIC_URL: the default is http://localhost:<port>, and the browser below says 127.0.0.1.
-          SVC_LISTEN: `127.0.0.1:${apiPort}`,
-          SVC_LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout?.on('data', (d) => output.push(String(d)));
-    child.stderr?.on('data', (d) => output.push(String(d)));
-    await waitUntil(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true, {
-      what: 'svc start serving /healthz',
-      timeoutMs: 60_000,
-    });
+    // SVC_PUBLIC_URL stays unset: the default is http://localhost:<port>, and the browser below says 127.0.0.1.
+    svc = await startSvc(slug);
+    ({ base, webhook } = svc);
   });
 
   afterAll(async () => {
-    child?.kill('SIGTERM');
+    svc?.stop();
     await git?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('signs up and creates an org through the auth component, from a loopback origin other than localhost', async () => {

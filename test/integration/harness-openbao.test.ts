@@ -49,4 +49,14 @@ describe('harness: OpenBao dev server', () => {
     });
     expect(login.status).toBe(400);
   });
+
+  it('has a KV version 1 mount and hands out an expired token', async () => {
+    const mounts = (await bao.api('GET', 'sys/mounts')) as {
+      data: Record<string, { type: string; options: { version?: string } | null }>;
+    };
+    expect(mounts.data[`${bao.kvV1Mount}/`]).toMatchObject({ type: 'kv', options: { version: '1' } });
+    const expired = await bao.expiredToken();
+    const res = await fetch(`${bao.address}/v1/auth/token/lookup-self`, { headers: { 'x-vault-token': expired } });
+    expect(res.status).toBe(403);
+  });
 });

@@ -7,7 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { generateX25519Identity } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { HttpServerChannel } from '../../src/internal/http-channel.ts';
 import { type GitRepo, type GitServer, serviceAccountToken, startGitServer, waitUntil } from '../harness/index.ts';
 import { auditEntries, mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import { deleteNamespaces, getApp, startTestOperator, type TestOperator } from './operator-support.ts';
@@ -143,5 +145,42 @@ describe('internal channel', () => {
         },
       }),
     ]);
+  });
+
+  it('hands SOPS keys to the operator over HTTP for an App that names the store, and to nobody else', async () => {
+    const privateKey = await generateX25519Identity();
+    const store = await org.api.call('POST', '/api/v1/secret-stores', {
+      cookie: org.owner.cookie,
+      body: { name: 'age-http', type: 'sops', provider: 'age', credentials: { privateKey } },
+    });
+    expect(store.status).toBe(201);
+    const created = await org.api.call('POST', '/api/v1/apps', {
+      cookie: org.owner.cookie,
+      body: {
+        name: 'sealed',
+        namespace: `${org.orgNs}-sealed`,
+        source: { type: 'Git', git: { repoURL: repo.url, path: 'm', decryption: { storeRef: 'age-http' } } },
+      },
+    });
+    expect(created.status).toBe(201);
+    const channel = new HttpServerChannel(serverURL, { token: operatorToken });
+    const request = { appNamespace: org.orgNs, appName: 'sealed', storeRef: 'age-http' };
+    expect(await channel.decryptionKey(request)).toBe(privateKey);
+    // An App that does not name the store gets nothing; the refusal is final for that spec (stall).
+    await expect(channel.decryptionKey({ ...request, appName: 'web' })).rejects.toMatchObject({
+      message: expect.stringContaining('403: App web does not use secret store "age-http"'),
+      retry: 'stall',
+    });
+    // A missing store may still be created: the operator waits rather than stalls.
+    await expect(channel.decryptionKey({ ...request, storeRef: 'age-later' })).rejects.toMatchObject({ retry: 'wait' });
+    const body = { app_namespace: org.orgNs, app_name: 'sealed', store_ref: 'age-http' };
+    const key = await mintKey(org.api, { cookie: org.owner.cookie }, { role: 'admin' });
+    const callers: Record<string, string>[] = [{ cookie: org.owner.cookie }, { authorization: `Bearer ${key.key}` }];
+    for (const headers of callers) {
+      const answer = await org.api.call('POST', '/internal/secret-stores/decryption-key', { headers, body });
+      expect(answer.status).toBe(403);
+      expect(JSON.stringify(answer.body)).not.toContain(privateKey);
+    }
+    expect((await org.api.call('POST', '/internal/secret-stores/decryption-key', { body })).status).toBe(401);
   });
 });

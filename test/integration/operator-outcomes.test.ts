@@ -90,8 +90,7 @@ describe('typed reconcile outcomes', () => {
     expect(fixed.status?.healthStatus).toBe('Healthy');
   });
 
-  it('stalls on a source type without a driver, a local repository URL and an unsupported destination', async () => {
-    const repo = await suite.git.createRepo(unique('ok'), { 'm/a.yaml': configMapYaml('a') });
+  it('stalls on a source type without a driver and a local repository URL', async () => {
     const cases = [
       {
         name: 'chart',
@@ -107,13 +106,6 @@ describe('typed reconcile outcomes', () => {
         reason: 'SourceFailed',
         message: 'spec.source.git.repoURL must be an http(s), ssh or git URL',
       },
-      {
-        name: 'remote',
-        source: { type: 'Git' as const, git: { repoURL: repo.url, path: 'm' } },
-        cluster: 'edge',
-        reason: 'DestinationFailed',
-        message: 'destination cluster "edge": remote clusters are not supported yet',
-      },
     ];
     for (const c of cases) {
       await createApp(org, c.name, { source: c.source, destination: { namespace: suite.dest(), cluster: c.cluster } });
@@ -123,6 +115,25 @@ describe('typed reconcile outcomes', () => {
       expect(condition(app, 'Stalled'), c.name).toMatchObject({ reason: c.reason, message: c.message });
       expect(condition(app, 'SyncError'), c.name).toMatchObject({ status: 'True', reason: c.reason });
     }
+  });
+
+  it('waits (never stalls) on a remote destination it cannot reach the server for', async () => {
+    const repo = await suite.git.createRepo(unique('edge'), { 'm/a.yaml': configMapYaml('a') });
+    await createApp(org, 'remote', {
+      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+      destination: { namespace: suite.dest(), cluster: 'edge' },
+    });
+    const app = await waitForApp(
+      org,
+      'remote',
+      'DestinationFailed',
+      (a) => condition(a, 'SyncError')?.status === 'True',
+    );
+    expect(condition(app, 'SyncError')).toMatchObject({
+      reason: 'DestinationFailed',
+      message: 'destination cluster "edge": the operator has no channel to the server to fetch its credentials',
+    });
+    expect(condition(app, 'Stalled')).toBeUndefined();
   });
 
   it('a transient failure (git server down) is retried with backoff and recovers when the server returns', async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../src/core/app-schema.ts';
 import { type AnyObject, connect, type ObjectClient } from '../../src/kube/index.ts';
+import { REDACTED_PATHS } from '../../src/log.ts';
 import { type OperatorOptions, type RunningOperator, startOperator } from '../../src/operator/index.ts';
 import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 
@@ -26,11 +27,16 @@ export interface TestOperator extends RunningOperator {
 
 /**
  * Starts an operator watching `namespace`, listeners on port 0, sync period 2 s, error requeue 3 s; `env` adds
- * settings (e.g. SVC_SERVER_URL).
+ * settings (e.g. SVC_SERVER_URL); `logLines` collects its log lines (info level) instead of discarding them.
  */
 export async function startTestOperator(
   namespace: string,
-  options: OperatorOptions & { leaderElect?: boolean; env?: Record<string, string> } = {},
+  options: OperatorOptions & {
+    leaderElect?: boolean;
+    env?: Record<string, string>;
+    /** Collects every log line (trace level, redacted as in production) here instead of discarding them. */
+    logLines?: string[];
+  } = {},
 ): Promise<TestOperator> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-op-test-'));
   const config = loadConfig({
@@ -45,7 +51,13 @@ export async function startTestOperator(
     devSecrets: { authSecret: 'x'.repeat(32), credentialsKey: Buffer.alloc(32, 1).toString('base64') },
     cwd: dataDir,
   });
-  const logger = pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
+  const lines = options.logLines;
+  const logger = lines
+    ? pino(
+        { level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+        { write: (l: string) => lines.push(l) },
+      )
+    : pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
   const op = await startOperator(config, logger, {
     ...options,
     watchNamespace: namespace,

@@ -19,6 +19,8 @@ import type { ApiServices } from '../services.ts';
 export interface Actor {
   caller: Caller;
   org: CallerOrg;
+  /** The MCP tool acting for the caller, when the call came through /api/v1/mcp; audit entries name it. */
+  tool?: string;
 }
 
 /** An App named by a request path: destination namespace and name. */
@@ -166,7 +168,12 @@ export class AppAccess {
       resourceType: 'app',
       ...(target.uid ? { resourceId: target.uid } : {}),
       resourceName: target.name,
-      details: { namespace: target.namespace, cluster: target.cluster, ...details },
+      details: {
+        namespace: target.namespace,
+        cluster: target.cluster,
+        ...details,
+        ...(actor.tool ? { tool: actor.tool } : {}),
+      },
     });
   }
 }

@@ -7,9 +7,9 @@
  */
 import { MANAGED_LABEL } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
-import { ConflictError, InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
+import { ConflictError, InputError, NotFoundError } from '../../core/errors.ts';
 import { isDnsLabel } from '../../core/names.ts';
-import type { Workload } from '../kube/apps-repo.ts';
+import { listWorkloads, type Workload } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess } from './access.ts';
 
@@ -65,14 +65,19 @@ export interface AdoptRequest {
 /** Adoptable workloads and adoption. */
 export class AdoptService {
   readonly #access: AppAccess;
+  readonly #services: ApiServices;
 
   constructor(services: ApiServices) {
     this.#access = new AppAccess(services);
+    this.#services = services;
   }
 
-  async #unmanaged(cluster: string, namespace: string): Promise<Workload[]> {
-    if (cluster !== '') throw new UnavailableError('adopting from remote clusters needs cluster registration');
-    const all = await this.#access.kube().workloads(namespace);
+  /** Workloads of the namespace on the org's cluster (management or registered) not managed by svc. */
+  async #unmanaged(orgId: string, cluster: string, namespace: string): Promise<Workload[]> {
+    const all =
+      cluster === ''
+        ? await this.#access.kube().workloads(namespace)
+        : await listWorkloads((await this.#services.clusters.connectionOf(orgId, cluster)).client, namespace);
     return all.filter((w) => !(MANAGED_LABEL in w.labels));
   }
 
@@ -81,7 +86,7 @@ export class AdoptService {
     this.#access.kube();
     if (!isDnsLabel(namespace)) throw new InputError('namespace must be a DNS-1123 label');
     await this.#access.authorizeDestination(actor, 'deployment:read', cluster, namespace);
-    return (await this.#unmanaged(cluster, namespace)).map((w) => {
+    return (await this.#unmanaged(actor.org.id, cluster, namespace)).map((w) => {
       const adoptable = selectorMatches(w);
       return {
         kind: w.kind,
@@ -107,7 +112,9 @@ export class AdoptService {
     const cluster = request.cluster ?? '';
     if (!isDnsLabel(namespace) || !isDnsLabel(name)) throw new InputError('namespace and name must be DNS-1123 labels');
     await this.#access.authorizeDestination(actor, 'deployment:manage', cluster, namespace);
-    const workload = (await this.#unmanaged(cluster, namespace)).find((w) => w.kind === kind && w.name === name);
+    const workload = (await this.#unmanaged(actor.org.id, cluster, namespace)).find(
+      (w) => w.kind === kind && w.name === name,
+    );
     if (!workload) throw new NotFoundError(`unmanaged ${kind} ${namespace}/${name} not found`);
     if (!selectorMatches(workload)) {
       throw new ConflictError(

@@ -3,12 +3,27 @@
  * for a terminal state of the App state module; events of the App and its workloads; the applied-revision history.
  * All need `deployment:read` on the App.
  */
+
 import { APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { isWaitTerminal } from '../../core/app-state.ts';
+import { parseDuration } from '../../core/duration.ts';
+import { describeError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
-import { eventTime, type KubeEvent } from '../../kube/index.ts';
+import { eventTime, type KubeEvent, listEvents } from '../../kube/index.ts';
+import type { Logger } from '../../log.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef } from './access.ts';
+
+/** Longest status wait (contract §8). */
+export const STATUS_WAIT_MAX_MS = 120_000;
+
+/** A `wait` duration (`30s`, `2m`) as milliseconds, capped at 120 s; 0 without one; InputError when malformed. */
+export function waitMsOf(wait: string | undefined): number {
+  if (wait === undefined || wait === '') return 0;
+  const parsed = parseDuration(wait);
+  if (parsed === undefined) throw new InputError('wait must be a duration such as 30s or 2m');
+  return Math.min(parsed, STATUS_WAIT_MAX_MS);
+}
 
 /** Most events returned (contract §8). */
 export const EVENTS_MAX = 50;
@@ -37,9 +52,13 @@ function eventRow(e: KubeEvent, source: AppEvent['source']): AppEvent {
 /** Status, events and history of an App. */
 export class AppStatusService {
   readonly #access: AppAccess;
+  readonly #services: ApiServices;
+  readonly #logger: Logger | undefined;
 
-  constructor(services: ApiServices) {
+  constructor(services: ApiServices, logger?: Logger) {
     this.#access = new AppAccess(services);
+    this.#services = services;
+    this.#logger = logger;
   }
 
   /**
@@ -75,19 +94,32 @@ export class AppStatusService {
       orgNamespace(actor.org.slug),
       (e) => e.involvedObject.kind === APP_KIND && e.involvedObject.name === name,
     );
-    const destination = app.spec.destination;
-    // Workload events are read where the workloads run; remote clusters join with cluster registration.
     const names = (app.status?.resources ?? []).map((r) => r.name);
-    const workloadEvents =
-      (destination.cluster ?? '') === '' && names.length > 0
-        ? await kube.events(destination.namespace, (e) => {
-            const involved = e.involvedObject.name ?? '';
-            return names.some((n) => involved === n || involved.startsWith(`${n}-`));
-          })
-        : [];
+    const ofWorkloads = (e: KubeEvent) => {
+      const involved = e.involvedObject.name ?? '';
+      return names.some((n) => involved === n || involved.startsWith(`${n}-`));
+    };
+    const workloadEvents = names.length > 0 ? await this.#workloadEvents(actor, app, ofWorkloads) : [];
     return [...appEvents.map((e) => eventRow(e, 'app')), ...workloadEvents.map((e) => eventRow(e, 'workload'))]
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, EVENTS_MAX);
+  }
+
+  /**
+   * Events of the App's workloads, read where they run: the management cluster, or the registered cluster of its
+   * destination. A remote cluster that cannot be read leaves its events out (the App's own still answer); a
+   * cluster no longer registered contributes none.
+   */
+  async #workloadEvents(actor: Actor, app: AppResource, filter: (e: KubeEvent) => boolean): Promise<KubeEvent[]> {
+    const { cluster = '', namespace } = app.spec.destination;
+    if (cluster === '') return this.#access.kube().events(namespace, filter);
+    try {
+      const { client } = await this.#services.clusters.connectionOf(actor.org.id, cluster);
+      return (await listEvents(client, namespace)).filter(filter);
+    } catch (err) {
+      this.#logger?.warn({ cluster, err: describeError(err) }, 'events of a remote destination could not be read');
+      return [];
+    }
   }
 
   /** The App's applied revisions, newest first. */

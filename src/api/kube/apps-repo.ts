@@ -21,6 +21,7 @@ import type { Logger } from '../../log.ts';
 import { appView } from '../apps/view.ts';
 import { appJson } from '../apps/view-json.ts';
 import { type AppEntry, AppStore } from './app-store.ts';
+import { type OrgOperatorAccess, orgOperatorBinding } from './org-access.ts';
 
 /** Path of the Apps of one namespace, or of every namespace. */
 const appsPath = (namespace?: string) =>
@@ -79,10 +80,16 @@ export class KubeApps {
   readonly #store: AppStore | undefined;
   readonly #informer: Informer<AppResource> | undefined;
   readonly #logger: Logger | undefined;
+  readonly #orgOperatorAccess: OrgOperatorAccess | undefined;
   #started: Promise<void> | undefined;
 
-  constructor(client: KubeClient, options: { cache?: { logger: Logger } } = {}) {
+  /**
+   * `orgOperatorAccess`: bind the operator's org ClusterRole in every org namespace this class ensures (the
+   * chart's least-privilege install; ./org-access.ts).
+   */
+  constructor(client: KubeClient, options: { cache?: { logger: Logger }; orgOperatorAccess?: OrgOperatorAccess } = {}) {
     this.#client = client;
+    this.#orgOperatorAccess = options.orgOperatorAccess;
     const cache = options.cache;
     this.#logger = cache?.logger;
     if (cache) {
@@ -254,16 +261,32 @@ export class KubeApps {
     }
   }
 
-  /** Creates the namespace unless it exists. */
+  /**
+   * Creates the (org) namespace unless it exists and, when configured, the RoleBinding that gives the operator its
+   * org access there (kept if it exists). Both are cheap to repeat, so every App create repeats them.
+   */
   async ensureNamespace(name: string): Promise<void> {
+    await this.#createUnlessExists(
+      '/api/v1/namespaces',
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+      `namespace ${name}`,
+    );
+    const access = this.#orgOperatorAccess;
+    if (access) {
+      await this.#createUnlessExists(
+        `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(name)}/rolebindings`,
+        orgOperatorBinding(name, access),
+        `the operator's RoleBinding in namespace ${name}`,
+      );
+    }
+  }
+
+  async #createUnlessExists(path: string, body: unknown, what: string): Promise<void> {
     try {
-      await this.#client.request('/api/v1/namespaces', {
-        method: 'POST',
-        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-      });
+      await this.#client.request(path, { method: 'POST', body });
     } catch (err) {
       if (isConflict(err)) return;
-      throw toSvcError(err, `namespace ${name}`);
+      throw toSvcError(err, what);
     }
   }
 
@@ -320,19 +343,24 @@ export class KubeApps {
   }
 
   /** Deployments and StatefulSets in a namespace of the management cluster. */
-  async workloads(namespace: string): Promise<Workload[]> {
-    const ns = encodeURIComponent(namespace);
-    try {
-      const [deployments, statefulSets] = await Promise.all([
-        this.#client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/deployments`),
-        this.#client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/statefulsets`),
-      ]);
-      return [
-        ...deployments.items.map((d) => toWorkload('Deployment', namespace, d)),
-        ...statefulSets.items.map((s) => toWorkload('StatefulSet', namespace, s)),
-      ];
-    } catch (err) {
-      throw toSvcError(err, `workloads in ${namespace}`);
-    }
+  workloads(namespace: string): Promise<Workload[]> {
+    return listWorkloads(this.#client, namespace);
+  }
+}
+
+/** Deployments and StatefulSets in a namespace of the cluster `client` reaches; failures as svc's typed errors. */
+export async function listWorkloads(client: KubeClient, namespace: string): Promise<Workload[]> {
+  const ns = encodeURIComponent(namespace);
+  try {
+    const [deployments, statefulSets] = await Promise.all([
+      client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/deployments`),
+      client.request<{ items: WorkloadLike[] }>(`/apis/apps/v1/namespaces/${ns}/statefulsets`),
+    ]);
+    return [
+      ...deployments.items.map((d) => toWorkload('Deployment', namespace, d)),
+      ...statefulSets.items.map((s) => toWorkload('StatefulSet', namespace, s)),
+    ];
+  } catch (err) {
+    throw toSvcError(err, `workloads in ${namespace}`);
   }
 }

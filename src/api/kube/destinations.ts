@@ -1,24 +1,25 @@
 /**
  * The Kubernetes connection of an App's destination, for what the API reads there on a user's behalf (the diff's
- * dry-run applies, the live resource tree, Pod logs). The management cluster ('') is the server's own connection.
- * The seam for registered remote clusters: a Destinations that returns their connection (built through the one
- * factory, src/kube/connect.ts) plugs in here, and every route above works for them unchanged.
+ * dry-run applies, the live resource tree, Pod logs): the management cluster ('') is the server's own connection,
+ * a registered cluster is the one the ClusterDirectory opens (its sealed kubeconfig, the outbound policy).
  */
 import { UnavailableError } from '../../core/errors.ts';
 import type { KubeConnection } from '../../kube/index.ts';
+import type { ClusterDirectory } from './clusters.ts';
 
 export interface Destinations {
   /** The connection to the org's destination `cluster` ('' = the management cluster). */
   connection(orgId: string, cluster: string): Promise<KubeConnection>;
 }
 
-/** Destinations before registered clusters: the management cluster only. */
-export function managementDestinations(mgmt: KubeConnection | undefined): Destinations {
+/**
+ * Destinations over the management connection and the org's registered clusters. UnavailableError (503) for ''
+ * without a management cluster; NotFoundError (404) for a cluster not registered in the org.
+ */
+export function destinationsOf(mgmt: KubeConnection | undefined, clusters: ClusterDirectory): Destinations {
   return {
-    connection: async (_orgId, cluster) => {
-      if (cluster !== '') {
-        throw new UnavailableError(`destination cluster "${cluster}": remote clusters are not supported yet`);
-      }
+    connection: async (orgId, cluster) => {
+      if (cluster !== '') return clusters.connectionOf(orgId, cluster);
       if (!mgmt) throw new UnavailableError('no management cluster configured (SVC_MGMT_KUBECONFIG is unset)');
       return mgmt;
     },

@@ -4,29 +4,17 @@
  * AppStatusService → present.
  */
 import type { FastifyInstance } from 'fastify';
-import { parseDuration } from '../../config.ts';
-import { InputError } from '../../core/errors.ts';
+import type { Logger } from '../../log.ts';
 import type { AppRef } from '../apps/access.ts';
 import { AppParams, appErrors, StatusView } from '../apps/schemas.ts';
-import { AppStatusService } from '../apps/status-service.ts';
+import { AppStatusService, waitMsOf } from '../apps/status-service.ts';
 import { statusView } from '../apps/view.ts';
 import { orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 
-/** Longest status wait (contract §8). */
-export const STATUS_WAIT_MAX_MS = 120_000;
-
-/** The `wait` query as milliseconds, capped at 120 s; 0 without one; InputError when malformed. */
-function waitMsOf(wait: string | undefined): number {
-  if (wait === undefined || wait === '') return 0;
-  const parsed = parseDuration(wait);
-  if (parsed === undefined) throw new InputError('wait must be a duration such as 30s or 2m');
-  return Math.min(parsed, STATUS_WAIT_MAX_MS);
-}
-
 /** Registers GET status, events and history of an App. */
 export async function appStatusRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  const status = new AppStatusService(services);
+  const status = new AppStatusService(services, app.log as Logger);
 
   app.get<{ Params: AppRef; Querystring: { wait?: string } }>(
     '/apps/:namespace/:name/status',

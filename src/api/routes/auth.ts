@@ -5,10 +5,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { canAnywhere, canI } from '../../auth/rbac.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
-import { LEVELS, type Level, scopeContains } from '../../core/permissions.ts';
-import type { ApiKeyRecord } from '../../store/api-keys.ts';
+import { LEVELS } from '../../core/permissions.ts';
+import { TOOL_NAMES } from '../../mcp/catalogue.ts';
 import { inTransaction } from '../../store/transaction.ts';
-import { authorize, callerOf, orgCaller } from '../context.ts';
+import { keyView, type MintRequest, mintApiKey } from '../api-key-service.ts';
+import { ErrorBody } from '../apps/schemas.ts';
+import { callerOf, orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
 
@@ -27,6 +29,11 @@ const ApiKeyView = {
     created_at: { type: 'string' },
     last_used_at: { type: ['string', 'null'] },
     revoked: { type: 'boolean' },
+    tools: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      description: 'MCP tool allowlist (null: every tool the key ceilings allow)',
+    },
   },
 } as const;
 const IdParams = {
@@ -34,25 +41,6 @@ const IdParams = {
   required: ['id'],
   properties: { id: { type: 'string', minLength: 1 } },
 } as const;
-
-function keyView(k: ApiKeyRecord) {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    role: k.role,
-    scope: k.scope,
-    scope_id: k.scopeId,
-    expires_days:
-      k.expiresAt === null ? 0 : Math.round((Date.parse(k.expiresAt) - Date.parse(k.createdAt)) / 86_400_000),
-    expires_at: k.expiresAt,
-    created_at: k.createdAt,
-    last_used_at: k.lastUsedAt,
-    revoked: k.revokedAt !== null,
-  };
-}
-
-const LEVEL_RANK: Record<Level, number> = { read: 1, sync: 2, admin: 3 };
 
 function toDateISO(v: Date | string | number): string {
   return (v instanceof Date ? v : new Date(v)).toISOString();
@@ -207,9 +195,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
     },
   );
 
-  app.post<{
-    Body: { name: string; role: Level; scope?: string; scope_id?: string; expires_days?: number };
-  }>(
+  app.post<{ Body: MintRequest }>(
     '/auth/api-keys',
     {
       schema: {
@@ -225,52 +211,22 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
             scope: ScopeEnum,
             scope_id: { type: 'string' },
             expires_days: { type: 'integer', minimum: 0, maximum: 3650 },
+            tools: {
+              type: 'array',
+              minItems: 1,
+              uniqueItems: true,
+              items: { type: 'string', enum: [...TOOL_NAMES] },
+              description: 'MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only',
+            },
           },
         },
         response: {
           201: { ...ApiKeyView, properties: { ...ApiKeyView.properties, key: { type: 'string' } } },
+          ...Object.fromEntries([400, 401, 403, 413, 415, 500].map((status) => [status, ErrorBody])),
         },
       },
     },
-    async (request, reply) => {
-      const body = request.body;
-      const { scope, scopeId } = parseScope(body.scope, body.scope_id);
-      // Minting is authorized at the new key's own scope, so a scoped key can mint narrower keys.
-      const { caller, org } = authorize(request, 'apikey:manage', scope, scopeId);
-      // A key may only mint keys inside its own ceilings, so a key can never widen its own reach.
-      if (caller.key) {
-        if (LEVEL_RANK[body.role] > LEVEL_RANK[caller.key.role]) {
-          throw new ForbiddenError(`an API key with role ${caller.key.role} cannot mint a ${body.role} key`);
-        }
-        if (!scopeContains({ scope: caller.key.scope, scopeId: caller.key.scopeId }, { scope, scopeId })) {
-          throw new ForbiddenError('an API key cannot mint a key outside its own scope');
-        }
-      }
-      // The key and its audit entry commit together: a failed audit write leaves no key.
-      const { record, key } = await inTransaction(store.db, async (tx) => {
-        const created = await tx.apiKeys.create({
-          userId: caller.user.id,
-          orgId: org.id,
-          name: body.name,
-          role: body.role,
-          scope,
-          scopeId,
-          expiresDays: body.expires_days ?? 0,
-        });
-        const r = created.record;
-        await tx.audit.record({
-          orgId: org.id,
-          userId: caller.user.id,
-          action: 'apikey.create',
-          resourceType: 'apikey',
-          resourceId: r.id,
-          resourceName: r.name,
-          details: { role: r.role, scope, scope_id: scopeId, prefix: r.prefix, expires_at: r.expiresAt },
-        });
-        return created;
-      });
-      return reply.code(201).send({ ...keyView(record), key });
-    },
+    async (request, reply) => reply.code(201).send(await mintApiKey(store, orgCaller(request), request.body)),
   );
 
   app.get(

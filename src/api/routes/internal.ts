@@ -6,16 +6,32 @@
  * POST /internal/audit records a caller-less audit entry (user_id empty) about an App, in the org owning the App's
  * namespace: 201 `{recorded: true}`; 400 bad body; 401 no or invalid credential; 403 a user's credential or a
  * ServiceAccount outside the allowlist; 404 no org owns the namespace; 503 the TokenReview could not be made.
+ *
+ * GET /internal/clusters/{name}/kubeconfig?org_namespace=<org-…> answers how the operator reaches the org's cluster
+ * (ClusterAccessBody: name, org_namespace, server_url, namespaces, credentials `kubeconfig` | `in-cluster`,
+ * kubeconfig, revision) with `ETag: "<revision>"`; `If-None-Match` with the current revision answers 304 without a
+ * body. 400 without org_namespace; 404 no such org or cluster; 401/403/503 as above. Never cached by intermediaries.
+ *
+ * POST /internal/secret-stores/decryption-key `{app_namespace, app_name, store_ref}` answers 200 `{private_key}`, the
+ * age identity of the sops store the App's `decryption.storeRef` names; POST /internal/secret-stores/env
+ * `{app_namespace, app_name, refs: [{name, id, path, key}]}` answers 200 `{values: [{name, value} | {name,
+ * externalSecret}]}`, the App's env.store entries resolved by the server. Both: 400 a store of the wrong type, 403
+ * the App does not use that store, 404 no such App, org or store, 429 the App's fetches are rate-limited, 502 the
+ * store failed (its message names the errorClass cause). The answers hold secrets: never logged.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
 import {
+  type EnvStoreRef,
   INTERNAL_AUDIT_PATH,
+  INTERNAL_DECRYPTION_KEY_PATH,
+  INTERNAL_ENV_VALUES_PATH,
   INTERNAL_PREFIXES,
   type ServerChannel,
   SYSTEM_AUDIT_ACTIONS,
   type SystemAuditAction,
 } from '../../internal/channel.ts';
+import type { ClusterAccessBody } from '../../internal/http-channel.ts';
 
 interface AuditBody {
   org_namespace: string;
@@ -37,6 +53,42 @@ const AuditBodySchema = {
     resource_id: { type: 'string', maxLength: 128 },
     resource_name: { type: 'string', minLength: 1, maxLength: 253 },
     details: { type: 'object' },
+  },
+} as const;
+
+const AppIdentityProperties = {
+  app_namespace: { type: 'string', minLength: 1, maxLength: 63 },
+  app_name: { type: 'string', minLength: 1, maxLength: 253 },
+} as const;
+
+const DecryptionKeyBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['app_namespace', 'app_name', 'store_ref'],
+  properties: { ...AppIdentityProperties, store_ref: { type: 'string', minLength: 1, maxLength: 63 } },
+} as const;
+
+const EnvValuesBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['app_namespace', 'app_name', 'refs'],
+  properties: {
+    ...AppIdentityProperties,
+    refs: {
+      type: 'array',
+      maxItems: 256,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'id', 'path', 'key'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          id: { type: 'string', minLength: 1 },
+          path: { type: 'string', minLength: 1 },
+          key: { type: 'string', minLength: 1 },
+        },
+      },
+    },
   },
 } as const;
 
@@ -69,6 +121,68 @@ export async function internalRoutes(
               details: b.details,
             });
             return reply.code(201).send({ recorded: true });
+          },
+        );
+        internal.get<{ Params: { name: string }; Querystring: { org_namespace: string } }>(
+          '/clusters/:name/kubeconfig',
+          {
+            schema: {
+              hide: true,
+              params: {
+                type: 'object',
+                required: ['name'],
+                properties: { name: { type: 'string', minLength: 1, maxLength: 63 } },
+              },
+              querystring: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['org_namespace'],
+                properties: { org_namespace: { type: 'string', minLength: 1, maxLength: 63 } },
+              },
+            },
+          },
+          async (request, reply) => {
+            const known = /^"([^"]+)"$/.exec(request.headers['if-none-match'] ?? '')?.[1];
+            const answer = await deps.channel.clusterAccess(request.query.org_namespace, request.params.name, known);
+            reply.header('cache-control', 'no-store');
+            if (!answer.changed) return reply.code(304).header('etag', `"${known}"`).send();
+            const c = answer.cluster;
+            const body: ClusterAccessBody = {
+              name: c.name,
+              org_namespace: c.orgNamespace,
+              server_url: c.serverURL,
+              namespaces: c.namespaces,
+              credentials: c.kubeconfig === undefined ? 'in-cluster' : 'kubeconfig',
+              ...(c.kubeconfig === undefined ? {} : { kubeconfig: c.kubeconfig }),
+              revision: c.revision,
+            };
+            return reply.header('etag', `"${c.revision}"`).send(body);
+          },
+        );
+        internal.post<{ Body: { app_namespace: string; app_name: string; store_ref: string } }>(
+          INTERNAL_DECRYPTION_KEY_PATH,
+          { schema: { hide: true, body: DecryptionKeyBodySchema } },
+          async (request) => {
+            const b = request.body;
+            const key = await deps.channel.decryptionKey({
+              appNamespace: b.app_namespace,
+              appName: b.app_name,
+              storeRef: b.store_ref,
+            });
+            return { private_key: key };
+          },
+        );
+        internal.post<{ Body: { app_namespace: string; app_name: string; refs: EnvStoreRef[] } }>(
+          INTERNAL_ENV_VALUES_PATH,
+          { schema: { hide: true, body: EnvValuesBodySchema } },
+          async (request) => {
+            const b = request.body;
+            const values = await deps.channel.envValues({
+              appNamespace: b.app_namespace,
+              appName: b.app_name,
+              refs: b.refs,
+            });
+            return { values };
           },
         );
       },

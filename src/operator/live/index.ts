@@ -1,7 +1,8 @@
 /**
- * The live state of every destination the operator deploys to: one DestinationCache per destination key (the
- * App's `spec.destination.cluster`; empty = the management cluster). Remote clusters plug in here: `targetFor`
- * (src/operator/index.ts) gives the client of a destination, and `of(key, client)` its cache.
+ * The live state of every destination the operator deploys to: one DestinationCache per destination key (empty for
+ * the management cluster, `<org namespace>/<cluster>` for a registered one). `targetFor` (src/operator/index.ts)
+ * gives the client of a destination, and `of(key, client)` its cache; a new client (the cluster's record changed)
+ * replaces the cache.
  */
 import type { Logger } from 'pino';
 import type { AppResource } from '../../core/app-schema.ts';
@@ -11,9 +12,13 @@ import { DestinationCache } from './destination.ts';
 
 export { DestinationCache, type LiveReader } from './destination.ts';
 
-/** The key of an App's destination in the LiveCache: its cluster name, empty for the management cluster. */
+/**
+ * The key of an App's destination in the LiveCache: empty for the management cluster, else `<org namespace>/<cluster>`
+ * (cluster names are unique per org only: two orgs' clusters of one name are different clusters).
+ */
 export function destinationOf(app: AppResource): string {
-  return app.spec.destination.cluster ?? '';
+  const cluster = app.spec.destination.cluster ?? '';
+  return cluster === '' ? '' : `${app.metadata.namespace ?? ''}/${cluster}`;
 }
 
 /** Options of a LiveCache. */

@@ -3,18 +3,29 @@
  * repository per URL), renders through the shared render cache (a miss exports a private checkout, always
  * removed, and runs the Raw, Kustomize or Helm renderer), then per App `${VAR}` substitution and the default
  * namespace.
+ *
+ * An App with `decryption` (SOPS, docs/operator.md "SOPS decryption") renders past the cache: the age identity comes
+ * from the server for this render only (the internal channel; the operator stores no key), the checkout is exported
+ * into memory-backed storage when the host has it, the SOPS files the render reads are decrypted there with the sops
+ * binary, and the plaintext lives only in that checkout (removed when the render ends) and in the returned objects.
+ * The render cache never holds a decrypted render.
  */
 import type { AppResource, GitSource, Operation } from '../../core/app-schema.ts';
 import { repoURLProblem } from '../../core/app-state.ts';
-import { InputError } from '../../core/errors.ts';
+import { InputError, UnavailableError } from '../../core/errors.ts';
 import { exportRevision, type FetchOptions, type RepoCache } from '../../git/index.ts';
+import type { ServerChannel } from '../../internal/channel.ts';
 import {
+  type Decrypt,
   defaultNamespace,
   finishObjects,
   type KubeObject,
   type RenderCache,
+  type RenderResult,
   renderManifests,
+  sopsDecryptor,
   type ToolPaths,
+  withSecretDigests,
 } from '../../render/index.ts';
 import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
 
@@ -27,6 +38,10 @@ export interface GitDriverDeps {
   workDir?: string;
   /** A reconcile without an operation reuses a fetch younger than this (see `freshness`). */
   maxFetchAgeMs: number;
+  /** Where decryption keys come from (the internal channel); without it an App with `decryption` fails to render. */
+  keys?: Pick<ServerChannel, 'decryptionKey'>;
+  /** Where a decrypting render exports its checkout (memory-backed when the host has it); default `workDir`. */
+  secretWorkDir?: string;
 }
 
 /** The Git block of an App; InputError (a stall: the spec cannot work) when it is missing or not remote. */
@@ -73,20 +88,45 @@ export class GitDriver implements SourceDriver {
     const namespace = app.spec.destination.namespace;
     const appName = app.metadata.name;
     const { repos, renders, tools, workDir } = this.#d;
-    const produce = async () => {
-      const checkout = await exportRevision(repos, git.repoURL, revision, workDir);
+    const produce = async (decrypt?: Decrypt, dir = workDir): Promise<RenderResult> => {
+      const checkout = await exportRevision(repos, git.repoURL, revision, dir);
       try {
-        return await renderManifests({ root: checkout.root, git, appName, namespace, ...(tools ? { tools } : {}) });
+        const request = { root: checkout.root, git, appName, namespace, ...(tools ? { tools } : {}) };
+        return await renderManifests(decrypt ? { ...request, decrypt } : request);
       } finally {
         await checkout.dispose();
       }
     };
     const input = { repoURL: git.repoURL, revision, git, appName, namespace };
-    const rendered = await (renders ? renders.render(input, produce) : produce());
+    let ageKey: string | undefined;
+    let rendered: RenderResult;
+    if (git.decryption) {
+      ageKey = await this.#decryptionKey(app, git.decryption.storeRef);
+      const sops = sopsDecryptor(tools?.sops ?? 'sops', ageKey, git.decryption.storeRef);
+      rendered = await produce(sops, this.#d.secretWorkDir ?? workDir);
+    } else {
+      rendered = await (renders ? renders.render(input, () => produce()) : produce());
+    }
     const scope = (v: string, k: string) => target.discovery.cachedNamespaced(v, k);
-    const objects = finishObjects(rendered.objects, { git, namespace, scope });
+    const finished = finishObjects(rendered.objects, { git, namespace, scope });
+    const objects = ageKey === undefined ? finished : withSecretDigests(finished, ageKey);
     // Discovery may not have known these kinds before rendering: ask once, then correct the namespaces.
     await target.discovery.preload(objects.map((o) => o.apiVersion)).catch(() => undefined);
     return defaultNamespace(objects, namespace, scope);
+  }
+
+  /** The age identity of the App's decryption store, from the server (held in memory for this render only). */
+  async #decryptionKey(app: AppResource, storeRef: string): Promise<string> {
+    if (!this.#d.keys) {
+      throw new UnavailableError(
+        'spec.source.git.decryption needs the channel to the server, which holds the key (svc start, or SVC_SERVER_URL with an operator credential)',
+        { retry: 'wait' },
+      );
+    }
+    return this.#d.keys.decryptionKey({
+      appNamespace: app.metadata.namespace ?? '',
+      appName: app.metadata.name,
+      storeRef,
+    });
   }
 }

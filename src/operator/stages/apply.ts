@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describeError, type RetryHint } from '../../core/errors.ts';
 import { type AnyObject, isConflict, isNotFound, type ObjectClient } from '../../kube/index.ts';
-import type { KubeObject } from '../../render/index.ts';
+import { type KubeObject, SECRET_DIGEST_ANNOTATION } from '../../render/index.ts';
 import { type AppKey, CREATED_FOR_LABEL, managedLabels, OWNER_NAMESPACE_LABEL } from '../labels.ts';
 import { hintOf } from '../stage-error.ts';
 
@@ -24,9 +24,17 @@ export function prepareObjects(objects: KubeObject[], app: AppKey): AnyObject[] 
     .map((x) => x.o);
 }
 
-/** sha256 of the prepared set: changes whenever what would be applied changes. */
+/**
+ * sha256 of the prepared set: changes whenever what would be applied changes. A Secret carrying a keyed digest of its
+ * values (decrypted from SOPS, see SECRET_DIGEST_ANNOTATION) is hashed by that digest instead of its values.
+ */
 export function hashObjects(objects: AnyObject[]): string {
-  return createHash('sha256').update(JSON.stringify(objects)).digest('hex');
+  const hashed = objects.map((o) => {
+    if (o.kind !== 'Secret' || o.metadata.annotations?.[SECRET_DIGEST_ANNOTATION] === undefined) return o;
+    const { data: _data, stringData: _stringData, ...rest } = o;
+    return rest;
+  });
+  return createHash('sha256').update(JSON.stringify(hashed)).digest('hex');
 }
 
 /**

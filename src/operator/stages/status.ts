@@ -37,6 +37,8 @@ export interface Failure {
   stage: Stage;
   hint: RetryHint;
   message: string;
+  /** A reason more precise than the stage's (e.g. ClusterUnreachable); default REASON_BY_STAGE. */
+  reason?: string;
 }
 
 /** Health of an App that has never applied anything and knows no resources: not Healthy (nothing is there). */
@@ -91,7 +93,7 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.healthReason = NOTHING_APPLIED.reason;
   }
   const ready = next.syncStatus === 'Synced' && next.healthStatus === 'Healthy';
-  const failed = o.error ? REASON_BY_STAGE[o.error.stage] : undefined;
+  const failed = o.error ? (o.error.reason ?? REASON_BY_STAGE[o.error.stage]) : undefined;
   next.conditions = [
     condition(
       p.conditions,

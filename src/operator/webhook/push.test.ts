@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AppResource } from '../../core/app-schema.ts';
+import { RateLimiter } from '../../net/rate-limit.ts';
 import { matchesPush, parsePush, verifyDelivery } from './push.ts';
-import { RateLimiter } from './rate-limit.ts';
 
 const app = (git: { repoURL: string; branch?: string }, enabled = true): AppResource => ({
   apiVersion: 'cd.svc.space/v1alpha1',

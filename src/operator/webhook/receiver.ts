@@ -16,8 +16,8 @@ import { ConflictError, describeError, NotFoundError } from '../../core/errors.t
 import { mapLimit } from '../../core/map-limit.ts';
 import type { AuditRelay } from '../../internal/audit-relay.ts';
 import { isConflict, type ObjectClient } from '../../kube/index.ts';
+import { RateLimiter } from '../../net/rate-limit.ts';
 import { matchesPush, type Provider, type PushEvent, parsePush, verifyDelivery } from './push.ts';
-import { RateLimiter } from './rate-limit.ts';
 
 const MAX_BODY = 1024 * 1024;
 /** Matched Apps verified and patched at once: a push to a shared repository must not take one round trip per App. */

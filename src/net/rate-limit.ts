@@ -1,4 +1,7 @@
-/** A per-key token bucket: `burst` requests at once, refilled at `perMinute`. Idle keys are forgotten. */
+/**
+ * A per-key token bucket: `burst` requests at once, refilled at `perMinute`. Idle keys are forgotten. Shared by the
+ * push receiver (per address) and the secret-store routes (per user, per App).
+ */
 export class RateLimiter {
   readonly #burst: number;
   readonly #perMs: number;

@@ -1,0 +1,34 @@
+/** How secret stores look through the API (contract §2.7): never a credential, sealed or not. */
+import type { StoreUse } from '../../secrets/references.ts';
+import type { SecretStoreRecord } from '../../store/secret-stores.ts';
+
+/** The store record of contract §2.7, `references` counted from the org's Apps. */
+export function storeView(record: SecretStoreRecord, references: number) {
+  return {
+    id: record.id,
+    name: record.name,
+    type: record.type,
+    provider: record.provider,
+    status: record.status,
+    statusDetail: record.statusDetail,
+    lastTestedAt: record.lastTestedAt,
+    credentialsExpireAt: record.credentialsExpireAt,
+    config: record.config,
+    references,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+export type StoreView = ReturnType<typeof storeView>;
+
+/** One App using a store, as `GET /secret-stores/{id}/references` lists it. */
+export interface ReferenceView {
+  /** The App's name and destination (the path of its /apps routes). */
+  name: string;
+  namespace: string;
+  cluster: string;
+  usage: StoreUse['usage'];
+  /** The environment variable, for usage `env`. */
+  env?: string;
+}

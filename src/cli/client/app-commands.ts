@@ -1,0 +1,228 @@
+/**
+ * `svc app …`: the App routes of the REST API that change things (contract §4.2) — create, delete, clone, adopt and
+ * the operations, which `--wait` follows live — plus the read commands of ./app-read-commands.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
+import { parse } from 'yaml';
+import type { ApiClient } from './api.ts';
+import { registerAppReadCommands } from './app-read-commands.ts';
+import { appCommand, resolveApp } from './app-ref.ts';
+import type { AppObject } from './app-views.ts';
+import { CliError, EXIT } from './errors.ts';
+import { type AppRef, appPath, followOperation } from './follow.ts';
+import { render } from './output.ts';
+import { progressOn } from './progress.ts';
+import { argsOf, durationOption, print, run, runtimeOf } from './runtime.ts';
+
+/** The answer of the operation routes. */
+interface OperationAnswer {
+  message: string;
+  operation_id: string;
+  [field: string]: unknown;
+}
+
+/** Adds `--wait` and `--timeout` to an operation command. */
+function waitable(cmd: Command): Command {
+  return cmd
+    .option('-w, --wait', 'follow the operation until it ends; exit 1 unless Synced and Healthy')
+    .option('--timeout <duration>', 'how long --wait waits', '5m');
+}
+
+/** What an operation command asks for besides the App: a body or query, and the App to follow (promote). */
+interface OperationRequest {
+  body?: Record<string, unknown>;
+  /** The query, given the App followed. */
+  query?: (followed: AppRef) => Record<string, string>;
+  /** The App whose status shows the outcome (default: the one the command names). */
+  follow?: (api: ApiClient) => Promise<AppRef>;
+}
+
+/**
+ * Requests an operation on the App the command names and, with `--wait`, follows it live until it ends: exit 0 when
+ * Synced and Healthy, 1 when it failed, is held, or the App is Degraded (or on timeout).
+ */
+async function operate(cmd: Command, suffix: string, request: OperationRequest = {}): Promise<void> {
+  const { api, format } = runtimeOf(cmd);
+  const opts = cmd.opts<{ namespace?: string; wait?: boolean; timeout: string }>();
+  const timeoutMs = durationOption('--timeout', opts.timeout);
+  const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
+  const followed = request.follow ? await request.follow(api) : ref;
+  const answer = await api.request<OperationAnswer>('POST', appPath(ref, suffix), {
+    ...(request.body ? { body: request.body } : {}),
+    ...(request.query ? { query: request.query(followed) } : {}),
+  });
+  const requested = `${answer.message} for ${followed.namespace}/${followed.name} (operation ${answer.operation_id})`;
+  if (!opts.wait) {
+    print(render(answer, format, () => requested));
+    return;
+  }
+  const progress = await progressOn();
+  progress.note(requested);
+  const { view, outcome } = await followOperation(api, followed, answer.operation_id, { timeoutMs, progress });
+  progress.done(outcome.ok, `${followed.name}: ${outcome.summary}`);
+  print(render({ ...answer, status: view }, format, () => `${followed.name}: ${outcome.summary}`));
+  if (!outcome.ok) process.exitCode = EXIT.failed;
+}
+
+/** The create payload from `-f` (YAML or JSON; `-` reads stdin) and the flags, flags winning. */
+function createPayload(name: string | undefined, opts: Record<string, string | boolean | undefined>) {
+  let payload: Record<string, unknown> = {};
+  if (typeof opts['file'] === 'string') {
+    const text = readFileSync(opts['file'] === '-' ? 0 : opts['file'], 'utf8');
+    const parsed: unknown = parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new CliError(`${opts['file']} must hold one create payload (an object)`, EXIT.usage);
+    }
+    payload = parsed as Record<string, unknown>;
+  }
+  if (name) payload['name'] = name;
+  if (opts['namespace']) payload['namespace'] = opts['namespace'];
+  if (opts['cluster']) payload['cluster'] = opts['cluster'];
+  if (opts['repo']) {
+    payload['source'] = {
+      type: 'Git',
+      git: {
+        repoURL: opts['repo'],
+        ...(opts['path'] ? { path: opts['path'] } : {}),
+        ...(opts['branch'] ? { branch: opts['branch'] } : {}),
+      },
+    };
+  } else if (opts['image']) {
+    const [repository, tag] = String(opts['image']).split(/:(?=[^/:]+$)/);
+    payload['source'] = { type: 'Image', image: { repository, tag: tag ?? 'latest' } };
+  }
+  const policy: Record<string, boolean> = { ...(payload['sync_policy'] as Record<string, boolean> | undefined) };
+  if (opts['autoSync']) policy['automated'] = true;
+  if (opts['prune']) policy['prune'] = true;
+  if (opts['selfHeal']) policy['selfHeal'] = true;
+  if (opts['requireApproval']) policy['requiresApproval'] = true;
+  if (Object.keys(policy).length > 0) payload['sync_policy'] = policy;
+  if (!payload['name'] || !payload['namespace'] || !payload['source']) {
+    throw new CliError(
+      'create needs a name, -n <namespace> and a source (--repo or --image), or -f <file>',
+      EXIT.usage,
+    );
+  }
+  return payload;
+}
+
+/** Registers `svc app` and its subcommands on `program`. */
+export function registerAppCommands(program: Command): void {
+  const app = program.command('app').description('deploy and operate Apps');
+  registerAppReadCommands(app);
+
+  app
+    .command('create [name]')
+    .description('create an App from flags or from a create payload file (-f)')
+    .option('-n, --namespace <namespace>', 'destination namespace')
+    .option('--cluster <cluster>', 'registered cluster (default: the management cluster)')
+    .option('--repo <url>', 'Git repository URL (source type Git)')
+    .option('--path <path>', 'directory of the manifests in the repository')
+    .option('--branch <branch>', 'branch to deploy (default main)')
+    .option('--image <repository:tag>', 'container image (source type Image)')
+    .option('--auto-sync', 'sync automatically when the source or spec changes')
+    .option('--prune', 'delete objects that leave the rendered set')
+    .option('--self-heal', 'declare self-heal')
+    .option('--require-approval', 'hold syncs until approved')
+    .option('-f, --file <file>', 'create payload as YAML or JSON (- for stdin)')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const created = await api.request<AppObject>('POST', '/apps', {
+          body: createPayload(argsOf(cmd)[0], cmd.opts()),
+        });
+        print(render(created, format, () => `app ${created.namespace}/${created.name} created`));
+      }),
+    );
+
+  appCommand(app, 'delete <app>', 'delete an App (the operator stops managing what it applied)')
+    .alias('rm')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+        const answer = await api.request('DELETE', appPath(ref));
+        print(render(answer, format, () => `app ${ref.namespace}/${ref.name} deleted`));
+      }),
+    );
+
+  waitable(appCommand(app, 'sync <app>', 'sync the App to its source head')).action(
+    run((cmd) => operate(cmd, '/sync')),
+  );
+  waitable(appCommand(app, 'deploy <app>', 're-resolve the source live and apply it'))
+    .option('--tag <tag>', 'new image tag (image Apps)')
+    .action(run((cmd) => operate(cmd, '/deploy', cmd.opts().tag ? { body: { tag: cmd.opts().tag } } : {})));
+  waitable(appCommand(app, 'rollback <app> <revision>', 'apply a revision from the history')).action(
+    run((cmd) => operate(cmd, '/rollback', { body: { revision: argsOf(cmd)[1] } })),
+  );
+  waitable(appCommand(app, 'restart <app>', 'restart every workload of the App')).action(
+    run((cmd) => operate(cmd, '/restart')),
+  );
+  waitable(appCommand(app, 'approve <app>', 'release a sync held for approval')).action(
+    run((cmd) => operate(cmd, '/approve')),
+  );
+  waitable(appCommand(app, 'scale <app> <replicas>', 'set the replicas of an image App and sync')).action(
+    run((cmd) => {
+      const replicas = Number(argsOf(cmd)[1]);
+      if (!Number.isInteger(replicas) || replicas < 0) {
+        throw new CliError('replicas must be a whole number ≥ 0', EXIT.usage);
+      }
+      return operate(cmd, '/scale', { body: { replicas } });
+    }),
+  );
+  waitable(appCommand(app, 'promote <app>', "copy this image App's applied digest onto another App"))
+    .addOption(new Option('--to <target>', 'the App to promote to').makeOptionMandatory())
+    .action(
+      run((cmd) =>
+        operate(cmd, '/promote', {
+          follow: (api) => resolveApp(api, cmd.opts<{ to: string }>().to, undefined),
+          query: (target) => ({ to: target.name }),
+        }),
+      ),
+    );
+
+  for (const frozen of [true, false]) {
+    const verb = frozen ? 'freeze' : 'unfreeze';
+    appCommand(app, `${verb} <app>`, frozen ? 'hold every sync of the App' : 'allow syncs again').action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+        const answer = await api.request('POST', appPath(ref, `/${verb}`));
+        print(render(answer, format, () => `app ${ref.name} ${frozen ? 'frozen' : 'unfrozen'}`));
+      }),
+    );
+  }
+
+  appCommand(app, 'clone <app> <new-name>', "copy an App's source, policy and destination onto a new App")
+    .option('--to-namespace <namespace>', 'destination namespace of the copy (default: the same)')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const [arg, name] = argsOf(cmd) as [string, string];
+        const opts = cmd.opts<{ namespace?: string; toNamespace?: string }>();
+        const ref = await resolveApp(api, arg, opts.namespace);
+        const created = await api.request<AppObject>('POST', appPath(ref, '/clone'), {
+          body: { name, ...(opts.toNamespace ? { namespace: opts.toNamespace } : {}) },
+        });
+        print(render(created, format, () => `app ${created.namespace}/${created.name} created from ${ref.name}`));
+      }),
+    );
+
+  app
+    .command('adopt <kind> <name>')
+    .description('take a Deployment or StatefulSet over as an image App')
+    .requiredOption('-n, --namespace <namespace>', 'namespace of the workload')
+    .option('--cluster <cluster>', 'registered cluster (default: the management cluster)')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const [kind, name] = argsOf(cmd) as [string, string];
+        const opts = cmd.opts<{ namespace: string; cluster?: string }>();
+        const created = await api.request<AppObject>('POST', '/apps/adopt', {
+          body: { kind, name, namespace: opts.namespace, ...(opts.cluster ? { cluster: opts.cluster } : {}) },
+        });
+        print(render(created, format, () => `app ${created.namespace}/${created.name} adopted ${kind}/${name}`));
+      }),
+    );
+}

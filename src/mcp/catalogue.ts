@@ -1,0 +1,63 @@
+/**
+ * The MCP tool catalogue as data: each tool's name, the permission it needs somewhere in the org, and whether it
+ * changes state. Pure (no SDK, no services), so the API key routes can validate a key's tool allowlist and the
+ * visibility rule can be unit-tested; the implementations live in ./tools.ts, keyed by these names.
+ */
+
+import type { Caller } from '../auth/caller.ts';
+import { canAnywhere, canI } from '../auth/rbac.ts';
+import type { Permission } from '../core/permissions.ts';
+
+/** One tool of the catalogue. `permission` undefined: any authenticated key may call it (can_i). */
+export interface ToolEntry {
+  permission?: Permission;
+  /** True when the permission is only ever checked at org scope (the audit log), so only an org grant shows it. */
+  orgWide?: boolean;
+  /** True for tools that change state (each audited exactly as its REST route). */
+  write: boolean;
+}
+
+/** Every MCP tool svc offers, in the order tools/list shows them. */
+export const TOOL_CATALOGUE = {
+  app_list: { permission: 'deployment:read', write: false },
+  app_get: { permission: 'deployment:read', write: false },
+  app_status: { permission: 'deployment:read', write: false },
+  app_events: { permission: 'deployment:read', write: false },
+  app_history: { permission: 'deployment:read', write: false },
+  app_sync: { permission: 'deployment:sync', write: true },
+  app_deploy: { permission: 'deployment:sync', write: true },
+  app_rollback: { permission: 'deployment:sync', write: true },
+  app_restart: { permission: 'deployment:sync', write: true },
+  app_approve: { permission: 'deployment:sync', write: true },
+  app_freeze: { permission: 'deployment:manage', write: true },
+  app_unfreeze: { permission: 'deployment:manage', write: true },
+  audit_list: { permission: 'audit:read', orgWide: true, write: false },
+  can_i: { write: false },
+} as const satisfies Record<string, ToolEntry>;
+
+export type ToolName = keyof typeof TOOL_CATALOGUE;
+
+/** Every tool name, in catalogue order. */
+export const TOOL_NAMES = Object.keys(TOOL_CATALOGUE) as ToolName[];
+
+/** Whether `name` is a tool of the catalogue. */
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(TOOL_CATALOGUE, name);
+}
+
+/**
+ * The tools `caller` may see and call, in catalogue order: those in its key's allowlist (all, without one) whose
+ * permission the caller holds somewhere in its org (at org scope for org-wide tools), bounded by the key's role and
+ * scope ceilings (`canAnywhere`, `canI`).
+ * A tool whose permission the caller holds only at some scopes is visible; each call is still checked on the
+ * App it names, by the same service the REST route uses.
+ */
+export function visibleTools(caller: Caller): ToolName[] {
+  const allowlist = caller.key?.tools;
+  return TOOL_NAMES.filter((name) => {
+    if (allowlist && !allowlist.includes(name)) return false;
+    const entry: ToolEntry = TOOL_CATALOGUE[name];
+    if (entry.permission === undefined) return true;
+    return entry.orgWide ? canI(caller, entry.permission, 'org', '') : canAnywhere(caller, entry.permission);
+  });
+}
