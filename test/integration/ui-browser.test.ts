@@ -8,26 +8,12 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { ensureWebBuild } from '../../scripts/build-web.ts';
 import { connect } from '../../src/kube/index.ts';
-import {
-  chromiumRequirement,
-  describeWith,
-  type GitRepo,
-  type GitServer,
-  launchBrowser,
-  repoRoot,
-  type SvcProcess,
-  startGitServer,
-  startSvc,
-} from '../harness/index.ts';
+import { chromiumRequirement, describeWith, type GitRepo, type GitServer, startGitServer } from '../harness/index.ts';
+import { openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
-const SHOTS = join(repoRoot, 'docs', 'screenshots');
 const LONG = { timeout: 90_000 };
 
 const deployment = (extra = '') => `apiVersion: apps/v1
@@ -63,67 +49,33 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
   const dest = `${slug}-web`;
   let git: GitServer;
   let repo: GitRepo;
-  let svc: SvcProcess;
-  let browser: Browser;
-  let context: BrowserContext;
+  let ui: UiSession;
   let page: Page;
   let firstCommit = '';
-  const problems: string[] = [];
-
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+  const shot = (name: string) => ui.shot(name);
+  const accessible = () => ui.accessible();
   const statusIs = (testId: string, value: string) =>
     page.getByTestId(testId).getByText(value, { exact: true }).waitFor(LONG);
   const tab = (label: string) => page.getByRole('tab', { name: label }).click();
-  /** No axe violation of names, roles, labels, keyboard or ARIA rules on the current page. */
-  const accessible = async () => {
-    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag21a']).analyze();
-    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    await ensureWebBuild();
     git = await startGitServer();
     repo = await git.createRepo(`${slug}-web`, { 'm/web.yaml': deployment(), 'm/service.yaml': service });
     firstCommit = await repo.head();
-    svc = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}` });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
-    page = await context.newPage();
-    page.setDefaultTimeout(30_000);
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('dialog', (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content.Security.Policy|Refused to|TypeError|ReferenceError/i.test(m.text())) {
-        problems.push(m.text());
-      }
-    });
+    ui = await openUi(slug);
+    page = ui.page;
   }, 240_000);
 
   afterAll(async () => {
-    if (problems.length > 0) console.error(`browser problems:\n${problems.join('\n')}`);
-    await browser?.close();
-    await svc?.stop();
+    await ui?.close();
     await git?.stop();
   });
 
   it('signs up, creates an org and lands on an empty app list', async () => {
-    await page.goto(`${svc.base}/apps`);
+    await page.goto(`${ui.svc.base}/apps`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await shot('sign-in');
-    await page.getByRole('link', { name: 'Sign up' }).click();
-    await page.getByLabel('Name').fill('Ada');
-    await page.getByLabel('Email').fill(`${slug}@example.test`);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Create an organization' }).waitFor();
-    await page.getByLabel('Name').fill('Acme');
-    await page.getByLabel('Slug').fill(slug);
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByText('No apps yet').waitFor();
+    await signUpWithOrg(page, slug);
     await page.locator('[data-live="live"]').waitFor();
   });
 
@@ -140,7 +92,7 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await shot('app-create');
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByRole('heading', { name: 'web', exact: true }).waitFor();
-    expect(page.url()).toBe(`${svc.base}/apps/${dest}/web`);
+    expect(page.url()).toBe(`${ui.svc.base}/apps/${dest}/web`);
   });
 
   it('syncs and watches the App turn Synced and Healthy live, then shows its resource graph', async () => {
@@ -257,7 +209,7 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
         source: { component: 'test' },
       },
     });
-    await page.goto(`${svc.base}/apps/${dest}/web?tab=events`);
+    await page.goto(`${ui.svc.base}/apps/${dest}/web?tab=events`);
     await page.getByText('<img src=x onerror="window.__xss=\'event\'">').waitFor();
     await page.getByText('<script>window.__xss="reason"</script>').waitFor();
 
@@ -275,30 +227,30 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
       [hostile, dest],
     );
     expect(created).toBe(201);
-    await page.goto(`${svc.base}/apps/${dest}/hostile`);
+    await page.goto(`${ui.svc.base}/apps/${dest}/hostile`);
     await page.getByRole('heading', { name: 'hostile' }).waitFor();
     await page.getByText(hostile).first().waitFor();
     const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs.filter((h) => /^\s*javascript:/i.test(h))).toEqual([]);
 
-    await page.goto(`${svc.base}/apps?q=${encodeURIComponent('<script>window.__xss="q"</script>')}`);
+    await page.goto(`${ui.svc.base}/apps?q=${encodeURIComponent('<script>window.__xss="q"</script>')}`);
     await page.getByRole('searchbox', { name: 'Search apps' }).waitFor();
     expect(await page.getByRole('searchbox', { name: 'Search apps' }).inputValue()).toBe(
       '<script>window.__xss="q"</script>',
     );
-    await page.goto(`${svc.base}/sign-in?redirect=${encodeURIComponent('javascript:window.__xss="redirect"')}`);
+    await page.goto(`${ui.svc.base}/sign-in?redirect=${encodeURIComponent('javascript:window.__xss="redirect"')}`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
     expect(await page.evaluate(() => (globalThis as { __xss?: unknown }).__xss)).toBeUndefined();
-    const csp = (await fetch(`${svc.base}/apps`, { headers: { accept: 'text/html' } })).headers.get(
+    const csp = (await fetch(`${ui.svc.base}/apps`, { headers: { accept: 'text/html' } })).headers.get(
       'content-security-policy',
     );
     expect(csp).toContain("script-src 'self'");
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('has a dark theme', async () => {
-    await page.goto(`${svc.base}/apps/${dest}/web`);
+    await page.goto(`${ui.svc.base}/apps/${dest}/web`);
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await statusIs('health', 'Healthy');
     await page.locator('[data-node-kind="Pod"]').first().waitFor(LONG);

@@ -93,6 +93,36 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/clusters',
+    component: lazyRouteComponent(() => import('./pages/clusters/list.tsx'), 'ClusterListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/clusters/new',
+    component: lazyRouteComponent(() => import('./pages/clusters/register.tsx'), 'ClusterRegisterPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/clusters/$name',
+    component: lazyRouteComponent(() => import('./pages/clusters/detail.tsx'), 'ClusterDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/secret-stores',
+    component: lazyRouteComponent(() => import('./pages/secret-stores/list.tsx'), 'SecretStoreListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/secret-stores/new',
+    component: lazyRouteComponent(() => import('./pages/secret-stores/create.tsx'), 'SecretStoreCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/secret-stores/$id',
+    component: lazyRouteComponent(() => import('./pages/secret-stores/detail.tsx'), 'SecretStoreDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/settings/api-keys',
     component: lazyRouteComponent(() => import('./pages/api-keys.tsx'), 'ApiKeysPage'),
   }),

@@ -41,6 +41,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 
 export const get = <T>(path: string) => api<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
 export const del = <T>(path: string) => api<T>('DELETE', path);
 
 /** A path segment, encoded. */

@@ -7,6 +7,9 @@ export type { ObjectDiff } from '../../../src/api/apps/diff.ts';
 export type { AppDiff } from '../../../src/api/apps/diff-service.ts';
 export type { TreeNode } from '../../../src/api/apps/tree.ts';
 export type { AppView } from '../../../src/api/apps/view.ts';
+export type { ClusterJson as Cluster } from '../../../src/api/clusters/view.ts';
+export type { ReferenceView as StoreReference, StoreView as SecretStore } from '../../../src/api/secret-stores/view.ts';
+export type { TestOutcome as StoreTestResult } from '../../../src/secrets/tester.ts';
 
 import type { AppEvent } from '../../../src/api/apps/status-service.ts';
 import type { statusView } from '../../../src/api/apps/view.ts';

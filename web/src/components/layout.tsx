@@ -16,6 +16,8 @@ const PUBLIC = ['/sign-in', '/sign-up'];
 
 const NAV = [
   { to: '/apps', label: 'Apps' },
+  { to: '/clusters', label: 'Clusters' },
+  { to: '/secret-stores', label: 'Secret stores' },
   { to: '/settings/api-keys', label: 'API keys' },
   { to: '/settings/audit', label: 'Audit log' },
   { to: '/settings/access', label: 'Access' },

@@ -1,4 +1,7 @@
-/** Role bindings: who holds which level (read, sync, admin) at which scope (GET/POST/DELETE /role-bindings). */
+/**
+ * Role bindings: who holds which level (read, sync, admin) at which scope (GET/POST/DELETE /role-bindings); and a
+ * can-i check of the signed-in user's own permissions.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { del, get, post, seg } from '../api/client.ts';
@@ -6,6 +9,7 @@ import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../components/ui/field.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
+import { CanIForm } from './can-i.tsx';
 
 interface Binding {
   id: string;
@@ -143,6 +147,7 @@ export function AccessPage() {
           </tbody>
         </Table>
       ) : null}
+      <CanIForm />
     </div>
   );
 }

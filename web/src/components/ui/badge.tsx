@@ -11,6 +11,9 @@ const TONES: Record<string, string> = {
   Held: 'bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-300',
   Degraded: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   Failed: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  connected: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  disconnected: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  error: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   Missing: 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
 };
 
