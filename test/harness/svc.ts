@@ -26,6 +26,8 @@ export async function startSvc(options: {
   watchNamespace?: string;
   syncPeriod?: string;
   env?: Record<string, string>;
+  /** SVC_PUBLIC_URL: by default the server's own base URL; null leaves it unset (svc's default on localhost). */
+  publicURL?: string | null;
 }): Promise<SvcProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-start-'));
   const [apiPort, webhookPort] = [await freePort(), await freePort()];
@@ -50,7 +52,7 @@ export async function startSvc(options: {
         SVC_MGMT_KUBECONFIG: options.kubeconfig,
         SVC_DATA_DIR: dataDir,
         SVC_LISTEN: `127.0.0.1:${apiPort}`,
-        SVC_PUBLIC_URL: base,
+        ...(options.publicURL === null ? {} : { SVC_PUBLIC_URL: options.publicURL ?? base }),
         SVC_LOG_LEVEL: 'warn',
         ...options.env,
       },

@@ -20,10 +20,11 @@ import {
   type GitServer,
   type Requirement,
   repoRoot,
+  type SvcProcess,
   startGitServer,
+  startSvc,
   waitUntil,
 } from '../harness/index.ts';
-import { type RunningSvc, startSvc } from './svc-start.ts';
 
 const SVC = join(repoRoot, 'bin/svc.js');
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -71,7 +72,7 @@ describe('svc client commands against svc start', () => {
   const dest = `${slug}-shop`;
   let git: GitServer;
   let repo: GitRepo;
-  let running: RunningSvc;
+  let running: SvcProcess;
   let home: string;
   let base: string;
   let cookie = '';
@@ -123,7 +124,7 @@ describe('svc client commands against svc start', () => {
     git = await startGitServer();
     repo = await git.createRepo(`${slug}-web`, { 'manifests/web.yaml': manifests });
     home = mkdtempSync(join(tmpdir(), 'svc-cli-home-'));
-    running = await startSvc(slug);
+    running = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}`, publicURL: null });
     base = running.base;
     await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,
@@ -135,7 +136,7 @@ describe('svc client commands against svc start', () => {
   });
 
   afterAll(async () => {
-    running?.stop();
+    await running?.stop();
     await git?.stop();
     rmSync(home, { recursive: true, force: true });
   });
