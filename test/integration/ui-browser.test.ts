@@ -184,7 +184,7 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await shot('members');
     await page.getByRole('link', { name: 'Access' }).click();
     await page.getByLabel('Member').selectOption({ label: `${slug}@example.test` });
-    await page.getByLabel('Scope id').fill(`/${dest}`);
+    await page.getByLabel('Scope id', { exact: true }).fill(`/${dest}`);
     await page.getByRole('button', { name: 'Grant' }).click();
     await page.getByRole('cell', { name: `deployment /${dest}`, exact: true }).waitFor();
     await shot('access');
