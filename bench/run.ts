@@ -1,11 +1,12 @@
 /**
  * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss and ui on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api by default; rss, registry and ui on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
 import { converge } from './converge.ts';
 import { push } from './push.ts';
+import { registryBench } from './registry.ts';
 import { rss } from './rss.ts';
 import { ui } from './ui.ts';
 
@@ -29,6 +30,9 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '1,10' },
     'rss-apps': { type: 'string', default: '200' },
     idle: { type: 'string', default: '20' },
+    resolves: { type: 'string', default: '200' },
+    'follow-apps': { type: 'string', default: '1000' },
+    'follow-tags': { type: 'string', default: '10' },
     'ui-apps': { type: 'string', default: '10000' },
     clients: { type: 'string', default: '100' },
     updates: { type: 'string', default: '1000' },
@@ -36,9 +40,10 @@ const { values, positionals } = parseArgs({
   },
 });
 
-const all = ['converge', 'push', 'api', 'rss', 'ui'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui'] as const;
 type Name = (typeof all)[number];
-const names = (positionals.length > 0 ? positionals : all.filter((n) => n !== 'rss' && n !== 'ui')) as Name[];
+const onRequest: readonly Name[] = ['rss', 'registry', 'ui'];
+const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
     console.error(`unknown benchmark "${name}"; known: ${all.join(', ')}`);
@@ -68,6 +73,13 @@ for (const name of names) {
     log(
       `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000, cpuProfile: values['cpu-prof'] }, log)}`,
     );
+  } else if (name === 'registry') {
+    const options = {
+      resolves: Number(values.resolves),
+      apps: Number(values['follow-apps']),
+      tags: Number(values['follow-tags']),
+    };
+    log(`wrote ${await registryBench(options, log)}`);
   } else if (name === 'rss') {
     log(
       `wrote ${await rss({ apps: Number(values['rss-apps']), idleSeconds: Number(values.idle), timeoutMs: Number(values.timeout) * 1000 }, log)}`,

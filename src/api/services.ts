@@ -5,13 +5,15 @@ import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
+import type { RegistryStore } from '../store/registries.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { AppEventHub } from './apps/app-events.ts';
 import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { Destinations } from './kube/destinations.ts';
-import type { DigestProbe } from './kube/digest-probe.ts';
+import type { OrgImages } from './registries/images.ts';
+import type { TagPoller } from './registries/tag-poller.ts';
 import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
@@ -28,10 +30,14 @@ export interface ApiServices {
   clusters: ClusterDirectory;
   /** The Kubernetes connection of an App's destination (diff, resource tree, logs). */
   destinations: Destinations;
-  digests: DigestProbe;
   /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
   secretStores: SecretStoreService;
   /** Connections to registered clusters (probes, namespaces, events, shells). */
   clusterConnections: ClusterConnections;
+  registries: RegistryStore;
+  /** Image lookups through the org's registries (preview, promote, the tag poller). */
+  images: OrgImages;
+  /** The tag poller of Follow Apps (undefined without a management cluster: there are no Apps). */
+  tagPoller: TagPoller | undefined;
 }

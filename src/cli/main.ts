@@ -14,6 +14,7 @@ import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerRegistryCommands } from './client/registry-commands.ts';
 import { registerStoreCommands } from './client/store-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -85,6 +86,7 @@ registerAppCommands(program);
 registerAccessCommands(program);
 registerClusterCommands(program);
 registerStoreCommands(program);
+registerRegistryCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 

@@ -430,6 +430,16 @@ export const InventoryEntrySchema = Type.Object(
   { ...closed, description: 'An object the App applied and still owns.' },
 );
 
+/** Where an applied image digest came from (status.revisionTags). */
+export const RevisionTagSchema = Type.Object(
+  {
+    revision: Type.String({ minLength: 1, description: 'An applied image digest.' }),
+    tag: Type.String({ description: 'The tag it was resolved from (or deployed under).' }),
+    image: Type.String({ description: 'The image name it was applied as, without tag or digest.' }),
+  },
+  { ...closed, description: 'The tag and image of an applied image digest.' },
+);
+
 export const AppStatusSchema = Type.Object(
   {
     syncStatus: Type.Optional(
@@ -451,7 +461,16 @@ export const AppStatusSchema = Type.Object(
     ),
     objectHash: Type.Optional(Type.String({ description: 'SHA-256 of the last applied rendered set.' })),
     url: Type.Optional(
-      Type.String({ description: 'URL of the App (contract field; not written by this operator yet).' }),
+      Type.String({
+        description: 'Public address of an image App whose Ingress is enabled (https with a TLS Secret), else empty.',
+      }),
+    ),
+    /** Beyond the contract: for image sources, the image and tag each applied digest came from. */
+    revisionTags: Type.Optional(
+      Type.Array(RevisionTagSchema, {
+        description:
+          'Image sources: the tag and image each revision of the history (revision and previousRevisions) came from, newest first; Rollback writes the tag back and Sync keeps a digest while its tag and image are unchanged.',
+      }),
     ),
     operationState: Type.Optional(OperationStateSchema),
     resources: Type.Optional(
@@ -499,6 +518,7 @@ export type OperationState = Static<typeof OperationStateSchema>;
 export type ResourceStatus = Static<typeof ResourceStatusSchema>;
 export type Condition = Static<typeof ConditionSchema>;
 export type InventoryEntry = Static<typeof InventoryEntrySchema>;
+export type RevisionTag = Static<typeof RevisionTagSchema>;
 
 /** Kubernetes object metadata, as much of it as svc reads or writes. */
 export interface ObjectMeta {

@@ -290,7 +290,7 @@ export function syncStatusOf(f: SyncFacts): 'Synced' | 'OutOfSync' {
  * Source types svc can deploy: each has a source driver in the operator (src/operator/sources; a test checks
  * the two agree). The API refuses the others (contract §4.2 rule 1, §7).
  */
-export const DEPLOYABLE_SOURCE_TYPES = ['Git'] as const satisfies readonly SourceType[];
+export const DEPLOYABLE_SOURCE_TYPES = ['Git', 'Image'] as const satisfies readonly SourceType[];
 export type DeployableSourceType = (typeof DEPLOYABLE_SOURCE_TYPES)[number];
 
 /** True for a source type svc can deploy. */
@@ -304,7 +304,6 @@ export function sourceTypeProblem(type: unknown): string | undefined {
     return `source.type must be one of ${SOURCE_TYPES.join(', ')}`;
   }
   if (isDeployableSourceType(type)) return undefined;
-  if (type === 'Image') return 'image sources are not supported yet';
   return `source.type ${type} is not supported yet`;
 }
 

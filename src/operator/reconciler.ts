@@ -106,6 +106,8 @@ interface Progress {
   syncAttempted: boolean;
   head?: string;
   revision?: string;
+  /** What status.observedRevision records (the source's `observed`, else `head`). */
+  observed?: string;
   objects?: AnyObject[];
   /**
    * What the App owns so far, when it changed: an inventory just migrated from a pre-inventory status, or the
@@ -210,7 +212,7 @@ export class Reconciler {
         driver.resolve(resolving, { target: intent.kind === 'sync' ? intent.revision : 'head', operation: op }),
       );
       const { head, revision } = source;
-      Object.assign(progress, { head, revision });
+      Object.assign(progress, { head, revision, observed: source.observed ?? head });
       const dest = target;
       const rendered = await inStage('render', () => driver.render(resolving, revision, dest));
       const objects = prepareObjects(rendered, key);
@@ -239,13 +241,19 @@ export class Reconciler {
       const outcome: Outcome = {
         now,
         observedGeneration: app.metadata.generation,
-        observedRevision: head,
+        observedRevision: source.observed ?? head,
         syncStatus: 'Unknown',
       };
       if (doSync) {
         progress.syncAttempted = true;
         await this.#sync(app, live, objects, inventory.entries, progress);
-        outcome.applied = { revision, objectHash: hash };
+        const url = driver.publicURL?.(app);
+        outcome.applied = {
+          revision,
+          objectHash: hash,
+          ...(source.origin ? { origin: source.origin } : {}),
+          ...(url ? { url } : {}),
+        };
         opOutcome = op
           ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
           : undefined;
@@ -377,7 +385,7 @@ export class Reconciler {
       observedGeneration: app.metadata.generation,
       syncStatus,
       error: failure,
-      ...(progress.head ? { observedRevision: progress.head } : {}),
+      ...(progress.observed ? { observedRevision: progress.observed } : {}),
       ...(health ? { health } : {}),
       ...(progress.inventory ? { inventory: progress.inventory } : {}),
       ...(op ? { operationState: this.#opState(op, now) } : {}),

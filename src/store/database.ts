@@ -55,6 +55,34 @@ export interface RoleBindingTable {
   created_at: string;
 }
 
+/**
+ * A registered container registry of an org. `password` is sealed (`enc:v1:`, src/secrets/seal.ts); the
+ * notification token is kept only as its SHA-256. `insecure` is 0/1 (plain http).
+ */
+export interface RegistryTable {
+  id: string;
+  org_id: string;
+  name: string;
+  host: string;
+  insecure: number;
+  ca_cert: string | null;
+  username: string | null;
+  password: string | null;
+  notification_token_hash: string | null;
+  status: string;
+  status_detail: string;
+  last_tested_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A lease held by one server replica until `expires_at` (epoch milliseconds), renewed while it lives. */
+export interface LeaseTable {
+  name: string;
+  holder: string;
+  expires_at: ColumnType<number, number, number>;
+}
+
 /** A registered cluster (contract §2.6); `kubeconfig` is sealed (`enc:v1:`), null for in-cluster credentials. */
 export interface ClusterTable {
   id: string;
@@ -151,6 +179,8 @@ export interface Tables {
   api_key: ApiKeyTable;
   audit_log: AuditLogTable;
   role_binding: RoleBindingTable;
+  registry: RegistryTable;
+  lease: LeaseTable;
   cluster: ClusterTable;
   cluster_shell: ClusterShellTable;
   secret_store: SecretStoreTable;
@@ -234,4 +264,10 @@ export function openStore(config: DatabaseConfig): Store {
       }),
     close: () => db.destroy(),
   };
+}
+
+/** Whether `err` is a unique-constraint violation of either database (SQLite or PostgreSQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }

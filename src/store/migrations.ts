@@ -70,6 +70,35 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         }
       },
     },
+    '0010_registries_and_leases': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('registry')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('host', 'text', (c) => c.notNull())
+          .addColumn('insecure', 'integer', (c) => c.notNull())
+          .addColumn('ca_cert', 'text')
+          .addColumn('username', 'text')
+          .addColumn('password', 'text')
+          .addColumn('notification_token_hash', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_detail', 'text', (c) => c.notNull())
+          .addColumn('last_tested_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('registry_org_name', ['org_id', 'name'])
+          .execute();
+        // Leases among server replicas sharing the database (the tag poller runs on one of them).
+        await db.schema
+          .createTable('lease')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('holder', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
     '0011_clusters': {
       async up(db: Kysely<unknown>) {
         // Registered clusters (contract §2.6). `kubeconfig` holds only `enc:v1:` text (null = the server's own
@@ -163,8 +192,8 @@ export function svcMigrationNames(kind: DatabaseKind): string[] {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    // Migrations are named by issue number and land in any order (0015 before 0012): each touches its own tables,
-    // so one added below an applied one still runs (Kysely refuses that by default).
+    // Migrations are named by issue number and land in any order (0015 before 0010–0012): each touches its own
+    // tables, so one added below an applied one still runs (Kysely refuses that by default).
     const migrator = new Migrator({
       db: store.db,
       provider,

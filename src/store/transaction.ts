@@ -13,6 +13,8 @@ import { SecretStoreStore } from './secret-stores.ts';
 
 /** The stores, bound to one transaction. */
 export interface TransactionStores {
+  /** The transaction itself, for stores not listed here (built on it, they write inside the transaction). */
+  db: Kysely<Tables>;
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
@@ -28,6 +30,7 @@ export interface TransactionStores {
 export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionStores) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) =>
     fn({
+      db: trx,
       apiKeys: new ApiKeyStore(trx),
       audit: new AuditStore(trx),
       bindings: new RoleBindingStore(trx),

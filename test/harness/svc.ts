@@ -17,6 +17,8 @@ export interface SvcProcess {
   webhook: string;
   /** stdout and stderr so far. */
   output: string[];
+  /** Its SVC_DATA_DIR (SQLite database, dev secrets), removed by stop(). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -78,5 +80,5 @@ export async function startSvc(options: {
     await stop();
     throw err;
   }
-  return { base, webhook: `http://127.0.0.1:${webhookPort}`, output, stop };
+  return { base, webhook: `http://127.0.0.1:${webhookPort}`, output, dataDir, stop };
 }

@@ -43,6 +43,14 @@ const ROUTES: Array<[string, string]> = [
   ['delete', '/api/v1/clusters/{name}'],
   ['get', '/api/v1/clusters/{name}/namespaces'],
   ['post', '/api/v1/clusters/{name}/shell'],
+  ['get', '/api/v1/registries'],
+  ['post', '/api/v1/registries'],
+  ['get', '/api/v1/registries/{id}'],
+  ['patch', '/api/v1/registries/{id}'],
+  ['delete', '/api/v1/registries/{id}'],
+  ['post', '/api/v1/registries/test'],
+  ['post', '/api/v1/registries/{id}/test'],
+  ['post', '/api/v1/registries/{id}/notifications'],
 ];
 
 /** The error statuses each /clusters route documents beyond 400, 401, 403 and 500. */
@@ -112,6 +120,27 @@ describe('OpenAPI document and the API without a management cluster', () => {
     for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/clusters'))) {
       const responses = res.body.paths[path]?.[method]?.responses ?? {};
       for (const status of ['400', '401', '403', '500', ...(CLUSTER_ERRORS[`${method} ${path}`] ?? ['none'])]) {
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
+  it('documents the error answers of every /registries route with the {"error"} schema', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/registries'))) {
+      const responses = res.body.paths[path]?.[method]?.responses ?? {};
+      const expected = ['401', '500'];
+      if (!path.endsWith('/notifications')) expected.push('403');
+      if (method === 'post' || method === 'patch') expected.push('400', '413', '415');
+      if (path.includes('{id}') && !path.endsWith('/notifications')) expected.push('404');
+      if (path === '/api/v1/registries' && method === 'post') expected.push('409');
+      if (path === '/api/v1/registries/{id}' && method !== 'get') expected.push('409');
+      for (const status of expected) {
         expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
           content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
         });

@@ -303,16 +303,21 @@ export class AppResources {
     await this.objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
 
-  /** Creates a Deployment whose pods carry `podLabels` (its selector), with one container. */
+  /**
+   * Creates a Deployment by hand (as `kubectl create` would) whose pods carry `podLabels` (its selector), with one
+   * container (`main` running `registry.example.test/team/shop:1.4.2` on port 8080 unless `container` says else).
+   */
   async deployment(
     namespace: string,
     name: string,
     podLabels: Record<string, string>,
     extraLabels: Record<string, string> = {},
+    container: Record<string, unknown> = {},
   ): Promise<void> {
     await this.#namespace(namespace);
     await this.client.request(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
       method: 'POST',
+      query: { fieldManager: 'kubectl-create' },
       body: {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -324,7 +329,12 @@ export class AppResources {
             metadata: { labels: podLabels },
             spec: {
               containers: [
-                { name: 'main', image: 'registry.example.test/team/shop:1.4.2', ports: [{ containerPort: 8080 }] },
+                {
+                  name: 'main',
+                  image: 'registry.example.test/team/shop:1.4.2',
+                  ports: [{ containerPort: 8080 }],
+                  ...container,
+                },
               ],
             },
           },
@@ -356,14 +366,6 @@ export class AppResources {
         source: { component: 'test' },
       },
     });
-  }
-
-  /**
-   * Creates an App resource directly on the cluster (as `kubectl apply` would), bypassing the API's create rules:
-   * for Apps the API refuses to create but must still handle, e.g. image-source Apps before image sources land.
-   */
-  async createApp(namespace: string, name: string, spec: AppResource['spec']): Promise<void> {
-    await this.create({ apiVersion: APP_API_VERSION, kind: APP_KIND, metadata: { name, namespace }, spec });
   }
 
   /** The App resource, or undefined. */

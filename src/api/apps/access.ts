@@ -5,7 +5,7 @@
  */
 import type { Caller, CallerOrg } from '../../auth/caller.ts';
 import { canI } from '../../auth/rbac.ts';
-import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../core/app-schema.ts';
 import { type OperationIO, type OperationRequest, writeOperation } from '../../core/app-state.ts';
 import type { CreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
@@ -54,7 +54,7 @@ export function scopeFilter(actor: { caller: Caller }, permission: string): (sco
  * The I/O of writing an operation (app-state.ts `writeOperation`) through the API's App client: reads go to the
  * apiserver, patches carry the resourceVersion checked (a stale one answers false).
  */
-export function operationIO(kube: KubeApps, namespace: string, name: string): OperationIO {
+export function operationIO(kube: Pick<KubeApps, 'get' | 'mergePatch'>, namespace: string, name: string): OperationIO {
   return {
     read: () => kube.get(namespace, name),
     patch: async (patch, resourceVersion) => {
@@ -139,6 +139,7 @@ export class AppAccess {
     annotations: Record<string, string> = {},
   ): Promise<AppResource> {
     await this.authorizeDestination(actor, 'deployment:manage', parsed.cluster, parsed.namespace);
+    await this.checkRegistryRef(actor, parsed.spec);
     const created = await this.kube().create(orgNamespace(actor.org.slug), {
       apiVersion: APP_API_VERSION,
       kind: APP_KIND,
@@ -147,6 +148,14 @@ export class AppAccess {
     });
     await this.audit(actor, action, created, details);
     return created;
+  }
+
+  /** InputError (400) when an image source names a registry (`registryRef`) the org has not registered. */
+  async checkRegistryRef(actor: Actor, spec: AppSpec): Promise<void> {
+    const ref = spec.source.image?.registryRef;
+    if (ref !== undefined && !(await this.services.registries.byName(actor.org.id, ref))) {
+      throw new InputError(`source.image.registryRef: registry "${ref}" is not registered in this organization`);
+    }
   }
 
   /**

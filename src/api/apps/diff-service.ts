@@ -8,8 +8,8 @@
  * agrees with the App's syncStatus; when upstream moved since the operator looked, `revision.head` says so.
  */
 import { syncStatusOf } from '../../core/app-state.ts';
+import { mapLimit } from '../../core/concurrency.ts';
 import { describeError } from '../../core/errors.ts';
-import { mapLimit } from '../../core/map-limit.ts';
 import type { AnyObject, KubeConnection, ObjectRef } from '../../kube/index.ts';
 import { entryOf, refOf } from '../../operator/stages/inventory.ts';
 import type { DesiredState } from '../kube/desired.ts';

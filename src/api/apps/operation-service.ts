@@ -7,6 +7,7 @@
 import type { AppResource } from '../../core/app-schema.ts';
 import { heldRevision } from '../../core/app-state.ts';
 import { ConflictError, InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
+import { isDigest, isReference } from '../../core/image-ref.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
@@ -52,13 +53,14 @@ export class AppOperations {
   }
 
   /**
-   * Deploy (`deployment:sync`): re-resolves the source live. A `tag` is for image-source Apps (it also sets
-   * `spec.source.image.tag`; 400 on others); audited `app.deploy`.
+   * Deploy (`deployment:sync`): re-resolves the source live. A `tag` (or digest) is for image-source Apps (it also
+   * sets `spec.source.image.tag`; 400 on others); audited `app.deploy`.
    */
   async deploy(actor: Actor, ref: AppRef, tag: string | undefined): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
     const image = app.spec.source.type === 'Image' ? app.spec.source.image : undefined;
     if (tag !== undefined && !image) throw new InputError('deploy with a tag applies to image-source apps only');
+    if (tag !== undefined && !isReference(tag)) throw new InputError('tag must be a tag (e.g. 1.4.2) or a digest');
     const specPatch = tag !== undefined ? { source: { image: { tag } } } : undefined;
     const id = await this.#access.requestOperation(actor, app, { kind: 'Deploy', ...(specPatch ? { specPatch } : {}) });
     const effectiveTag = tag ?? image?.tag ?? '';
@@ -68,13 +70,16 @@ export class AppOperations {
 
   /**
    * Rollback (`deployment:sync`) to a revision from the App's history (`status.revision` or
-   * `status.previousRevisions`; 400 otherwise); audited `app.rollback`.
+   * `status.previousRevisions`; 400 otherwise). For image Apps the tag that digest came from is written back to
+   * `spec.source.image.tag`, so resyncs hold the rolled-back image (contract §3 rule 3); audited `app.rollback`.
    */
   async rollback(actor: Actor, ref: AppRef, revision: string): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
     if (!inHistory(app, revision)) throw new InputError(`revision ${revision} is not in the app's history`);
-    const id = await this.#access.requestOperation(actor, app, { kind: 'Rollback', revision });
-    await this.#access.audit(actor, 'app.rollback', app, { operation_id: id, revision });
+    const tag = app.spec.source.type === 'Image' ? tagOf(app, revision) : undefined;
+    const specPatch = tag !== undefined ? { specPatch: { source: { image: { tag } } } } : {};
+    const id = await this.#access.requestOperation(actor, app, { kind: 'Rollback', revision, ...specPatch });
+    await this.#access.audit(actor, 'app.rollback', app, { operation_id: id, revision, ...(tag ? { tag } : {}) });
     return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
   }
 
@@ -92,8 +97,9 @@ export class AppOperations {
 
   /**
    * Promote (`deployment:read` on this App, `deployment:sync` on app `to`): copies this image App's applied digest
-   * onto `to` as a Deploy pinned to that digest. 409 unless both are image Apps and this one has an applied digest
-   * ("scope mismatch"); 502 when `to`'s repository lacks the digest; audited `app.promote` on the target.
+   * onto `to` as a Deploy pinned to that digest, with the tag it came from written to `to`'s spec. 409 unless both
+   * are image Apps and this one has an applied digest ("scope mismatch"); 502 when `to`'s registry lacks the digest
+   * (or cannot be asked); audited `app.promote` on the target.
    */
   async promote(actor: Actor, ref: AppRef, to: string): Promise<OperationAnswer> {
     const from = await this.#access.load(actor, ref, 'deployment:read');
@@ -102,19 +108,31 @@ export class AppOperations {
     requirePermission(actor, 'deployment:sync', 'deployment', scopeOfApp(target));
     const image = promotableImage(from, target);
     const digest = from.status?.revision ?? '';
-    if (!digest.startsWith('sha256:')) {
+    if (!isDigest(digest)) {
       throw new ConflictError(`app ${from.metadata.name} has no applied image digest to promote`);
     }
-    if (!(await this.#services.digests.has(image.repository, digest))) {
-      throw new UpstreamError(`digest ${digest} is not present in ${image.repository}`);
+    const location = await this.#services.images.locate(actor.org.id, image);
+    if (!(await this.#services.images.client.has(location.endpoint, location.path, digest))) {
+      throw new UpstreamError(`digest ${digest} is not present in ${location.name}`);
     }
-    const id = await this.#access.requestOperation(actor, target, { kind: 'Deploy', revision: digest });
-    await this.#access.audit(actor, 'app.promote', target, { operation_id: id, from: from.metadata.name, digest });
+    const tag = tagOf(from, digest) ?? from.spec.source.image?.tag ?? image.tag;
+    const id = await this.#access.requestOperation(actor, target, {
+      kind: 'Deploy',
+      revision: digest,
+      specPatch: { source: { image: { tag } } },
+    });
+    await this.#access.audit(actor, 'app.promote', target, {
+      operation_id: id,
+      from: from.metadata.name,
+      digest,
+      tag,
+    });
     return {
       message: 'Promote requested',
       from: from.metadata.name,
       to: target.metadata.name,
       digest,
+      tag,
       operation_id: id,
     };
   }
@@ -137,6 +155,11 @@ export class AppOperations {
     await this.#access.audit(actor, 'app.scale', app, { operation_id: id, replicas });
     return { message: 'Scale requested', name: app.metadata.name, replicas, operation_id: id };
   }
+}
+
+/** The tag an applied image digest came from (`status.revisionTags`), if recorded. */
+export function tagOf(app: AppResource, revision: string): string | undefined {
+  return app.status?.revisionTags?.find((e) => e.revision === revision)?.tag;
 }
 
 /** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */

@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { AppResource } from '../../core/app-schema.ts';
+import { mapLimit } from '../../core/concurrency.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
-import { mapLimit } from '../../core/map-limit.ts';
 import { type AnyObject, type KubeConnection, toSvcError } from '../../kube/index.ts';
 import { refOf } from '../../operator/stages/inventory.ts';
 import type { Destinations } from '../kube/destinations.ts';

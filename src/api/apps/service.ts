@@ -8,6 +8,7 @@ import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { RegistryError } from '../../registry/index.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef, scopeFilter, scopeOfApp } from './access.ts';
 import { type ListPage, type ListQuery, pageOf, parseListQuery } from './list-query.ts';
@@ -15,6 +16,9 @@ import { type ListPage, type ListQuery, pageOf, parseListQuery } from './list-qu
 /** What a preview resolves (contract §4.2 rule 13). */
 export interface PreviewResult {
   valid: boolean;
+  /** Why the image could not be resolved (with `valid: false`). */
+  error?: string;
+  error_class?: string;
   resolved: { image: string; tag: string; digest: string; ref: string };
   spec: AppSpec;
   current?: Omit<AppSpec, 'operation'>;
@@ -23,8 +27,10 @@ export interface PreviewResult {
 /** The App use-cases that are not operations or observations. */
 export class AppService {
   readonly #access: AppAccess;
+  readonly #services: ApiServices;
 
   constructor(services: ApiServices) {
+    this.#services = services;
     this.#access = new AppAccess(services);
   }
 
@@ -86,16 +92,31 @@ export class AppService {
   }
 
   /**
-   * Validates a create payload exactly as create does and resolves its source without writing anything; with
-   * `currentApp`, the spec of that App is added for a client-side diff (400 when it does not exist).
+   * Validates a create payload exactly as create does and resolves its source without writing anything: for an
+   * image source the digest its tag points at now (`valid: false` with the registry's error when it cannot be
+   * resolved), for Git the branch ref. With `currentApp`, the spec of that App is added for a client-side diff
+   * (400 when it does not exist).
    */
   async preview(actor: Actor, body: unknown, currentApp: string | undefined): Promise<PreviewResult> {
     this.#access.kube();
     const parsed = parseCreateRequest(body);
     await this.#access.authorizeDestination(actor, 'deployment:manage', parsed.cluster, parsed.namespace);
+    await this.#access.checkRegistryRef(actor, parsed.spec);
     const git = parsed.spec.source.git;
     const ref = git ? `refs/heads/${git.branch ?? 'main'}` : '';
     const answer: PreviewResult = { valid: true, resolved: { image: '', tag: '', digest: '', ref }, spec: parsed.spec };
+    const image = parsed.spec.source.image;
+    if (image) {
+      const location = await this.#services.images.locate(actor.org.id, image);
+      answer.resolved = { image: location.name, tag: image.tag, digest: '', ref: '' };
+      try {
+        const digest = await this.#services.images.client.resolve(location.endpoint, location.path, image.tag);
+        answer.resolved = { ...answer.resolved, digest, ref: `${location.name}@${digest}` };
+      } catch (err) {
+        if (!(err instanceof RegistryError)) throw err;
+        Object.assign(answer, { valid: false, error: err.message, error_class: err.errorClass });
+      }
+    }
     if (currentApp !== undefined) {
       const existing = await this.#access.find(actor, currentApp);
       if (!existing) throw new InputError(`app "${currentApp}" not found`);

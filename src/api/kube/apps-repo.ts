@@ -37,6 +37,33 @@ export interface Workload {
   selector: Record<string, string>;
   replicas: number;
   containers: Array<{ name: string; image: string; port?: number }>;
+  /** The pod template's spec as stored (adoption reads its container settings). */
+  pod: PodSpecLike;
+}
+
+/** A container of a pod template, as much of it as adoption reads. */
+export interface ContainerLike {
+  name: string;
+  image?: string;
+  ports?: Array<{ containerPort: number }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  resources?: {
+    requests?: { cpu?: string; memory?: string };
+    limits?: { cpu?: string; memory?: string };
+  };
+  readinessProbe?: {
+    httpGet?: { path?: string };
+    tcpSocket?: unknown;
+    initialDelaySeconds?: number;
+    periodSeconds?: number;
+    failureThreshold?: number;
+  };
+}
+
+/** A pod template's spec, as much of it as adoption reads. */
+export interface PodSpecLike {
+  containers: ContainerLike[];
+  imagePullSecrets?: Array<{ name: string }>;
 }
 
 interface WorkloadLike {
@@ -44,9 +71,7 @@ interface WorkloadLike {
   spec?: {
     replicas?: number;
     selector: { matchLabels?: Record<string, string> };
-    template: {
-      spec?: { containers: Array<{ name: string; image?: string; ports?: Array<{ containerPort: number }> }> };
-    };
+    template: { spec?: PodSpecLike };
   };
 }
 
@@ -62,6 +87,7 @@ function toWorkload(kind: Workload['kind'], namespace: string, o: WorkloadLike):
       const port = c.ports?.[0]?.containerPort;
       return port === undefined ? { name: c.name, image: c.image ?? '' } : { name: c.name, image: c.image ?? '', port };
     }),
+    pod: o.spec?.template.spec ?? { containers: [] },
   };
 }
 
@@ -179,6 +205,19 @@ export class KubeApps {
         const y = b.app.metadata.name;
         return x.localeCompare(y) || (x < y ? -1 : x > y ? 1 : 0);
       });
+  }
+
+  /**
+   * Every App in every namespace: from the App cache once it has synced, else from the apiserver. Shared objects:
+   * do not mutate them.
+   */
+  async all(): Promise<readonly AppResource[]> {
+    if (this.#store && this.#informer?.synced) return [...this.#store.values()];
+    try {
+      return (await this.#client.request<{ items: AppResource[] }>(appsPath())).items;
+    } catch (err) {
+      throw toSvcError(err, 'list apps');
+    }
   }
 
   /** The App from the apiserver, or undefined when absent. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { AppResource } from '../../core/app-schema.ts';
 import { RepoCache } from '../../git/index.ts';
 import type { AnyObject, Discovery } from '../../kube/index.ts';
+import type { ImageDriverDeps } from '../../operator/sources/image.ts';
 import { driverFor, type SourceDrivers, sourceDrivers } from '../../operator/sources/index.ts';
 import { hashObjects, prepareObjects } from '../../operator/stages/apply.ts';
 import { RenderCache, toolPaths } from '../../render/index.ts';
@@ -28,8 +29,10 @@ export interface DesiredSet {
 export class DesiredState {
   readonly #drivers: SourceDrivers;
 
-  constructor(options: { cacheDir: string; toolsDir: string }) {
+  /** `image`: the server's registry client and its org registry lookup (image Apps resolve their tag as the operator does). */
+  constructor(options: { cacheDir: string; toolsDir: string; image: ImageDriverDeps }) {
     this.#drivers = sourceDrivers({
+      image: options.image,
       git: {
         repos: new RepoCache({ dir: join(options.cacheDir, 'git-api') }),
         renders: new RenderCache(64),

@@ -4,6 +4,9 @@
  * streamed as text. Parse → DiffService / ResourceService → present.
  */
 import type { FastifyInstance } from 'fastify';
+import { ConflictError } from '../../core/errors.ts';
+import type { RegistryEndpoint } from '../../registry/index.ts';
+import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { AppRef } from '../apps/access.ts';
 import { DiffService } from '../apps/diff-service.ts';
 import { LOG_TAIL_MAX, type LogQuery, ResourceService } from '../apps/resource-service.ts';
@@ -45,6 +48,14 @@ const TreeNodeSchema = {
   },
 } as const;
 
+/** The registry `name` of the org whose App namespace is `namespace` (ConflictError when it has none such). */
+async function registryOf(services: ApiServices, namespace: string, name: string): Promise<RegistryEndpoint> {
+  const orgId = await orgIdOfNamespace(services.store.db, namespace);
+  const endpoint = orgId === undefined ? undefined : await services.registries.endpoint(orgId, name);
+  if (!endpoint) throw new ConflictError(`registry "${name}" is not registered in this organization`);
+  return endpoint;
+}
+
 /** Registers GET diff, resources and logs of an App. */
 export async function appLiveRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
   // The render code (git, kustomize, helm drivers) loads with the first diff, not with every server.
@@ -52,7 +63,14 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
   const loadDesired = () => {
     desired ??= import('../kube/desired.ts').then(
       ({ DesiredState }) =>
-        new DesiredState({ cacheDir: services.config.cacheDir, toolsDir: services.config.toolsDir }),
+        new DesiredState({
+          cacheDir: services.config.cacheDir,
+          toolsDir: services.config.toolsDir,
+          image: {
+            client: services.images.client,
+            registry: (namespace, name) => registryOf(services, namespace, name),
+          },
+        }),
     );
     return desired;
   };

@@ -90,7 +90,8 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
     {
       schema: {
         tags: ['apps'],
-        summary: 'Validate a create payload (as create does) and resolve its source; writes nothing',
+        summary:
+          'Validate a create payload (as create does) and resolve its source (an image tag to its digest; valid:false with the registry error when it cannot be resolved); writes nothing',
         querystring: { type: 'object', additionalProperties: false, properties: { app: { type: 'string' } } },
         body: CreateBody,
         response: {
@@ -98,6 +99,8 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
             type: 'object',
             properties: {
               valid: { type: 'boolean' },
+              error: { type: 'string' },
+              error_class: { type: 'string' },
               resolved: {
                 type: 'object',
                 properties: {
@@ -111,7 +114,7 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
               current: OpenObject,
             },
           },
-          ...appErrors({ body: true }),
+          ...appErrors({ body: true, also: [409] }),
         },
       },
     },

@@ -9,8 +9,8 @@ import { LEVELS } from '../../core/permissions.ts';
 import { TOOL_NAMES } from '../../mcp/catalogue.ts';
 import { inTransaction } from '../../store/transaction.ts';
 import { keyView, type MintRequest, mintApiKey } from '../api-key-service.ts';
-import { ErrorBody } from '../apps/schemas.ts';
 import { callerOf, orgCaller } from '../context.ts';
+import { errorResponses } from '../error-responses.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
 
@@ -84,6 +84,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
               auth: { type: 'string', enum: ['session', 'key'] },
             },
           },
+          ...errorResponses(),
         },
       },
     },
@@ -122,6 +123,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
               },
             },
           },
+          ...errorResponses(),
         },
       },
     },
@@ -154,7 +156,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
         tags: ['auth'],
         summary: 'Revoke one of the caller sessions (session only); the device loses access at once',
         params: IdParams,
-        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } } },
+        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } }, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -185,7 +187,10 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
             scope_id: { type: 'string' },
           },
         },
-        response: { 200: { type: 'object', properties: { allowed: { type: 'boolean' } } } },
+        response: {
+          200: { type: 'object', properties: { allowed: { type: 'boolean' } } },
+          ...errorResponses(413, 415),
+        },
       },
     },
     async (request) => {
@@ -222,7 +227,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
         },
         response: {
           201: { ...ApiKeyView, properties: { ...ApiKeyView.properties, key: { type: 'string' } } },
-          ...Object.fromEntries([400, 401, 403, 413, 415, 500].map((status) => [status, ErrorBody])),
+          ...errorResponses(413, 415),
         },
       },
     },
@@ -235,7 +240,10 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
       schema: {
         tags: ['auth'],
         summary: "The caller's API keys in its org (prefix and metadata only)",
-        response: { 200: { type: 'object', properties: { api_keys: { type: 'array', items: ApiKeyView } } } },
+        response: {
+          200: { type: 'object', properties: { api_keys: { type: 'array', items: ApiKeyView } } },
+          ...errorResponses(),
+        },
       },
     },
     async (request) => {
@@ -251,7 +259,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
         tags: ['auth'],
         summary: 'Revoke one of the caller API keys; it stops working on the next request',
         params: IdParams,
-        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } } },
+        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } }, ...errorResponses(404) },
       },
     },
     async (request) => {

@@ -12,8 +12,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
+import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
-import { mapLimit } from '../../core/map-limit.ts';
 import type { AuditRelay } from '../../internal/audit-relay.ts';
 import { isConflict, type ObjectClient } from '../../kube/index.ts';
 import { RateLimiter } from '../../net/rate-limit.ts';

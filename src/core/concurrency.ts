@@ -1,4 +1,4 @@
-/** Bounded concurrency over a list (one helper for every place that fans requests out). */
+/** Bounded concurrency for fan-outs (push deliveries, tag polls). Pure control flow, no I/O of its own. */
 
 /**
  * Runs `fn` over `items` with at most `limit` calls in flight; results in input order. Rejects with the first
