@@ -4,7 +4,8 @@
 #      git and libstdc++6) with the non-root user svc (65532); cached as a tar under the tools cache, keyed by
 #      every input of this step, so only a change here (or a cold machine) builds it again (about 30 s);
 #   2. app layer: Node 24 (the binary of the npm package node@24, the devDependency), svc's production
-#      node_modules, bin/, src/ (tests left out), the built UI when there is one (web/dist), kustomize, helm and sops
+#      node_modules, bin/, src/ (tests left out), the web UI (web/dist, built first when stale), kustomize, helm
+#      and sops
 #      (the pinned builds of scripts/build-binaries.sh) under /opt/svc;
 #   3. assembled with umoci as an OCI image layout (entrypoint svc, command server, user 65532), then with --push
 #      copied by skopeo to a registry, keeping its digest; the image is then named by that digest.
@@ -100,13 +101,11 @@ mkdir -p "$app" "$root/usr/local/bin" "$root/opt/svc/tools/kustomize-$kustomize_
 cp package.json package-lock.json "$app/"
 cp -r bin "$app/"
 tar -C . --exclude='*.test.ts' -cf - src | tar -C "$app" -xf -
-# The UI (web/dist) when it has been built: the server serves it from the same place as in a checkout.
-if [[ -f web/dist/index.html ]]; then
-  mkdir -p "$app/web" && cp -r web/dist "$app/web/"
-  log "UI included (web/dist)"
-else
-  log "no built UI (web/dist): the image carries the API only"
-fi
+# The web UI, built here when web/dist is missing or stale (scripts/build-web.ts; vite is a devDependency of this
+# checkout, not of the image): the server serves it from the same place as in a checkout.
+"$node_bin" scripts/build-web.ts
+mkdir -p "$app/web" && cp -r web/dist "$app/web/"
+log "UI included (web/dist, $(du -sh web/dist | cut -f1))"
 # Production dependencies only (devOptional packages, such as the peers vitest brings, are dev here).
 (cd "$app" && npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error >&2)
 # better-sqlite3 ships every platform's prebuilt addon and its C sources; keep the one this image runs.

@@ -34,17 +34,21 @@ import { migrateStore } from '../store/migrations.ts';
 import { orgIdOfNamespace } from '../store/orgs.ts';
 import { RegistryStore } from '../store/registries.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
+import { AppEventHub } from './apps/app-events.ts';
 import { mountAuthComponent } from './auth-mount.ts';
 import { ClusterConnections } from './clusters/connections.ts';
 import { StoredClusterDirectory } from './clusters/directory.ts';
 import { ShellJanitor } from './clusters/shell-janitor.ts';
 import { handleError, handleFrameworkError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
+import { destinationsOf } from './kube/destinations.ts';
 import { OrgImages } from './registries/images.ts';
 import { TagPoller } from './registries/tag-poller.ts';
 import { adoptRoutes } from './routes/adopt.ts';
+import { appLiveRoutes } from './routes/app-live.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
+import { appStreamRoutes, STREAM_DEFAULTS, type StreamOptions } from './routes/app-stream.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -63,6 +67,7 @@ import { SecretValueResolver } from './secret-stores/resolver.ts';
 import { SecretStoreService } from './secret-stores/service.ts';
 import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
 import type { ApiServices } from './services.ts';
+import { serveWebUi } from './web-ui.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
 export const NO_MGMT_CLUSTER_MESSAGE =
@@ -82,6 +87,10 @@ export interface ApiServerDeps {
   shellSweepMs?: number;
   /** Secret-store timeouts and rate limits (tests shorten them); by default DEFAULT_SECRET_STORE_TUNING. */
   secretStores?: Partial<SecretStoreTuning>;
+  /** The built web UI to serve (default web/dist of this checkout). */
+  webDist?: string;
+  /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
+  stream?: Partial<StreamOptions>;
 }
 
 declare module 'fastify' {
@@ -147,6 +156,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     ...(deps.inCluster ? { inCluster: deps.inCluster } : {}),
   });
   const clusterStore = new ClusterStore(store.db);
+  const clusters = new StoredClusterDirectory(clusterStore, clusterConnections);
   const storeTuning = { ...DEFAULT_SECRET_STORE_TUNING, ...deps.secretStores };
   const secretStores = new SecretStoreService({
     store,
@@ -181,7 +191,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       sessionCookieName: config.sessionCookieName,
     }),
     kube,
-    clusters: new StoredClusterDirectory(clusterStore, clusterConnections),
+    appEvents: kube ? new AppEventHub(kube) : undefined,
+    clusters,
+    destinations: destinationsOf(mgmt, clusters),
     sealer,
     auth,
     ops,
@@ -222,12 +234,14 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   // The App cache lists and watches from the moment the server is ready; until it has synced, lists go to the
   // apiserver.
   app.addHook('onReady', async () => {
+    services.appEvents?.start();
     kube?.start();
     ops.start();
     shellJanitor.start();
     services.tagPoller?.start();
   });
   app.addHook('onClose', async () => {
+    services.appEvents?.stop();
     await ops.stop();
     await shellJanitor.stop();
     await clusterConnections.close();
@@ -240,7 +254,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request) => {
+  const webPage = await serveWebUi(app, deps.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (webPage(request, reply)) return reply;
     throw new NotFoundError(`no route for ${request.method} ${request.url.split('?')[0]}`);
   });
 
@@ -333,9 +349,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await secretStoreRoutes(api, services);
+      await appStreamRoutes(api, services, { ...STREAM_DEFAULTS, ...deps.stream });
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
+      await appLiveRoutes(api, services);
       await adoptRoutes(api, services);
       await teamRoutes(api, services);
       await webhookRoutes(api, services);

@@ -9,9 +9,11 @@ import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RegistryStore } from '../store/registries.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { AppEventHub } from './apps/app-events.ts';
 import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
+import type { Destinations } from './kube/destinations.ts';
 import type { OrgImages } from './registries/images.ts';
 import type { TagPoller } from './registries/tag-poller.ts';
 import type { SecretStoreService } from './secret-stores/service.ts';
@@ -25,7 +27,11 @@ export interface ApiServices {
   authenticator: Authenticator;
   /** Undefined without a management cluster: every /apps route answers 503. */
   kube: KubeApps | undefined;
+  /** The App-change fan-out of GET /apps/stream; undefined without a management cluster. */
+  appEvents: AppEventHub | undefined;
   clusters: ClusterDirectory;
+  /** The Kubernetes connection of an App's destination (diff, resource tree, logs). */
+  destinations: Destinations;
   /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
   secretStores: SecretStoreService;

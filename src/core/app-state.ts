@@ -271,6 +271,26 @@ export function isWaitTerminal(app: AppResource): boolean {
   return (life.phase === 'finished' && life.result === 'Failed') || life.phase === 'held';
 }
 
+/** What decides whether an App is in sync: what was applied, what the source renders now, what is live. */
+export interface SyncFacts {
+  /** `status.revision` and `status.objectHash`: the last applied revision and rendered set. */
+  appliedRevision: string | undefined;
+  appliedHash: string | undefined;
+  /** The upstream head and the hash of what it renders (prepared as the operator applies it). */
+  head: string;
+  hash: string;
+  /** Whether every rendered object exists on the destination. */
+  allLive: boolean;
+}
+
+/**
+ * The one sync rule, shared by the operator (status.syncStatus) and the diff route, so the two never disagree:
+ * Synced when the head's rendered set is exactly what was last applied and every object of it is live.
+ */
+export function syncStatusOf(f: SyncFacts): 'Synced' | 'OutOfSync' {
+  return f.appliedRevision === f.head && f.appliedHash === f.hash && f.allLive ? 'Synced' : 'OutOfSync';
+}
+
 /**
  * Source types svc can deploy: each has a source driver in the operator (src/operator/sources; a test checks
  * the two agree). The API refuses the others (contract §4.2 rule 1, §7).

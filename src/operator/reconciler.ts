@@ -21,7 +21,7 @@ import {
   type OperationState,
   type SyncStatus,
 } from '../core/app-schema.ts';
-import { APPROVAL_MESSAGE, isStalled } from '../core/app-state.ts';
+import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
@@ -275,7 +275,7 @@ export class Reconciler {
       const upToDate = appliedRevision === head && appliedHash === hash;
       const health = await inStage('health', () => this.#assess(live, objects, upToDate));
       const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
-      outcome.syncStatus = upToDate && allLive ? 'Synced' : 'OutOfSync';
+      outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head, hash, allLive });
       outcome.health = health;
       if (progress.inventory) outcome.inventory = progress.inventory;
       if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);

@@ -2,6 +2,8 @@
  * The test harness: real components on loopback for integration tests (see docs in each module).
  * The management control plane is started once per run by ./global-setup.ts (`inject('mgmtKubeconfig')`).
  */
+
+export { CHROMIUM, chromiumRequirement, launchBrowser } from './browser.ts';
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
 export {
   type ControlPlane,
@@ -41,3 +43,5 @@ export { PREVIOUS_RELEASE, previousRelease, previousReleaseMissing } from './pre
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
 export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';
+export { openSse, type SseEvent, type SseStream } from './sse.ts';
+export { type SvcProcess, startSvc } from './svc.ts';

@@ -20,9 +20,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { binary, repoRoot } from '../harness/index.ts';
+import { binary, repoRoot, type SvcProcess, startSvc } from '../harness/index.ts';
 import { findLeaks } from '../harness/leak-scan.ts';
-import { type RunningSvc, startSvc } from './svc-start.ts';
 
 /** The checks that fail a run (see the file comment); `error_body` is ours, in test/fuzz/hooks.py. */
 const CHECKS = [
@@ -125,7 +124,7 @@ describe('API fuzzing with schemathesis against svc start', () => {
   const slug = `fuzz-${randomBytes(3).toString('hex')}`;
   const password = `fuzz-pw-${randomBytes(12).toString('hex')}`;
   const canaryToken = `svc-leak-canary-${randomBytes(16).toString('hex')}`;
-  let svc: RunningSvc;
+  let svc: SvcProcess;
   let cookie = '';
   let sessionToken = '';
   const keys: Record<'admin' | 'read', { id: string; key: string }> = {
@@ -148,7 +147,12 @@ describe('API fuzzing with schemathesis against svc start', () => {
 
   beforeAll(async () => {
     // info: every request is logged, so the leak scan below reads the whole run.
-    svc = await startSvc(slug, { SVC_LOG_LEVEL: 'info' });
+    svc = await startSvc({
+      kubeconfig: inject('mgmtKubeconfig'),
+      watchNamespace: `org-${slug}`,
+      publicURL: null,
+      env: { SVC_LOG_LEVEL: 'info' },
+    });
     const signUp = await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,
       password,

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { expect, inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
+import type { StreamOptions } from '../../src/api/routes/app-stream.ts';
 import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
@@ -70,6 +71,8 @@ export async function startTestApi(
     inCluster?: InClusterOptions;
     /** Secret-store timeouts and rate limits (shortened by tests). */
     secretStores?: Partial<SecretStoreTuning>;
+    /** Timing of GET /apps/stream (a shorter heartbeat and re-authentication). */
+    stream?: Partial<StreamOptions>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -100,6 +103,7 @@ export async function startTestApi(
     logger,
     ...(options.secretStores ? { secretStores: options.secretStores } : {}),
     ...(options.inCluster ? { inCluster: options.inCluster } : {}),
+    ...(options.stream ? { stream: options.stream } : {}),
   });
   await app.ready();
   return {
@@ -239,7 +243,12 @@ export interface OrgApi {
 export async function startOrgApi(
   prefix: string,
   env?: Record<string, string>,
-  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[]; inCluster?: InClusterOptions } = {},
+  options: {
+    secretStores?: Partial<SecretStoreTuning>;
+    logLines?: string[];
+    inCluster?: InClusterOptions;
+    stream?: Partial<StreamOptions>;
+  } = {},
 ): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
   const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });

@@ -23,11 +23,12 @@ import {
   type Registry,
   type Requirement,
   repoRoot,
+  type SvcProcess,
   startGitServer,
   startRegistry,
+  startSvc,
   waitUntil,
 } from '../harness/index.ts';
-import { type RunningSvc, startSvc } from './svc-start.ts';
 
 const SVC = join(repoRoot, 'bin/svc.js');
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -75,7 +76,7 @@ describe('svc client commands against svc start', () => {
   const dest = `${slug}-shop`;
   let git: GitServer;
   let repo: GitRepo;
-  let running: RunningSvc;
+  let running: SvcProcess;
   let home: string;
   let base: string;
   let cookie = '';
@@ -131,7 +132,7 @@ describe('svc client commands against svc start', () => {
     registry = await startRegistry({ htpasswd: { user: 'ci', password: `${slug}-registry` } });
     image = await registry.pushImage('team/web', '1.0');
     home = mkdtempSync(join(tmpdir(), 'svc-cli-home-'));
-    running = await startSvc(slug);
+    running = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}`, publicURL: null });
     base = running.base;
     await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,
@@ -151,7 +152,7 @@ describe('svc client commands against svc start', () => {
   });
 
   afterAll(async () => {
-    running?.stop();
+    await running?.stop();
     await git?.stop();
     await registry?.stop();
     rmSync(home, { recursive: true, force: true });

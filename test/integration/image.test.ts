@@ -192,5 +192,13 @@ describeWith(imageTools())('the svc image (npm run image)', () => {
     const signIn = await post('/api/auth/sign-in/email', credentials);
     expect(signIn.status).toBe(200);
     expect(((await signIn.json()) as { user: { email: string } }).user.email).toBe(credentials.email);
+    // The web UI is in the image: a page route answers index.html, whose script is served from /assets/.
+    const page = await fetch(`${base}/apps`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${base}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
   });
 });

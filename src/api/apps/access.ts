@@ -4,6 +4,7 @@
  * `canI`, write through the management cluster's App client, and audit (contract §6.4).
  */
 import type { Caller, CallerOrg } from '../../auth/caller.ts';
+import { canI } from '../../auth/rbac.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../core/app-schema.ts';
 import { type OperationIO, type OperationRequest, writeOperation } from '../../core/app-state.ts';
 import type { CreateRequest } from '../../core/create-request.ts';
@@ -31,6 +32,22 @@ export interface AppRef {
 /** The deployment scope id `<cluster>/<namespace>` of an App's destination. */
 export function scopeOfApp(app: AppResource): string {
   return deploymentScopeId(app.spec.destination.cluster ?? '', app.spec.destination.namespace);
+}
+
+/**
+ * `scope → may the actor exercise permission there`, deciding each deployment scope once (canI depends only on
+ * the scope, and many Apps share one): for lists and streams that filter App by App.
+ */
+export function scopeFilter(actor: { caller: Caller }, permission: string): (scope: string) => boolean {
+  const decided = new Map<string, boolean>();
+  return (scope) => {
+    let ok = decided.get(scope);
+    if (ok === undefined) {
+      ok = canI(actor.caller, permission, 'deployment', scope);
+      decided.set(scope, ok);
+    }
+    return ok;
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * Each is authorize (canI) → act (the management cluster's App client) → audit; routes only parse and present.
  * Apps are App resources in the org's namespace `org-<slug>`; nothing about them is stored in the database.
  */
-import { canAnywhere, canI } from '../../auth/rbac.ts';
+import { canAnywhere } from '../../auth/rbac.ts';
 import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
@@ -11,7 +11,8 @@ import { orgNamespace } from '../../core/names.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
+import { type Actor, AppAccess, type AppRef, scopeFilter, scopeOfApp } from './access.ts';
+import { type ListPage, type ListQuery, pageOf, parseListQuery } from './list-query.ts';
 
 /** What a preview resolves (contract §4.2 rule 13). */
 export interface PreviewResult {
@@ -39,22 +40,26 @@ export class AppService {
    * (see KubeApps.listEntries). 403 for callers holding `deployment:read` nowhere.
    */
   async listJson(actor: Actor): Promise<Buffer[]> {
+    return (await this.listPage(actor, parseListQuery({}))).items;
+  }
+
+  /**
+   * The page of the org's Apps the caller may read that `query` asks for (filters, sort, cursor: see
+   * list-query.ts), as app-object JSON, with the App cache's resourceVersion the page is as of. 403 for callers
+   * holding `deployment:read` nowhere.
+   */
+  async listPage(actor: Actor, query: ListQuery): Promise<ListPage<Buffer> & { resourceVersion: string }> {
     const kube = this.#access.kube();
     if (!canAnywhere(actor.caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
+    // Read before the entries: every change after it is newer, so a stream resumed from it misses none.
+    const resourceVersion = kube.version ?? '';
     const entries = await kube.listEntries(orgNamespace(actor.org.slug));
-    // canI depends only on the scope, and many Apps share one: decide each scope once per request.
-    const allowed = new Map<string, boolean>();
-    return entries
-      .filter((e) => {
-        const scope = scopeOfApp(e.app);
-        let ok = allowed.get(scope);
-        if (ok === undefined) {
-          ok = canI(actor.caller, 'deployment:read', 'deployment', scope);
-          allowed.set(scope, ok);
-        }
-        return ok;
-      })
-      .map((e) => e.json);
+    const readable = scopeFilter(actor, 'deployment:read');
+    const page = pageOf(
+      query,
+      entries.filter((e) => readable(scopeOfApp(e.app))),
+    );
+    return { ...page, items: page.items.map((e) => e.json), resourceVersion };
   }
 
   /** One App (`deployment:read`). */

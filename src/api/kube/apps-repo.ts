@@ -9,6 +9,7 @@ import { ConflictError } from '../../core/errors.ts';
 import {
   cacheKey,
   Informer,
+  type InformerEvent,
   isConflict,
   isNotFound,
   type KubeClient,
@@ -155,7 +156,7 @@ export class KubeApps {
    * function is called. Nothing is ever called without a cache.
    */
   onChange(listener: (app: AppResource, deleted: boolean) => void): () => void {
-    return this.#informer?.subscribe((event) => listener(event.obj, event.type === 'delete')) ?? (() => {});
+    return this.subscribe((event) => listener(event.obj, event.type === 'delete'));
   }
 
   /** Every App in the cache, across namespaces (none before it synced, or without a cache). */
@@ -166,6 +167,33 @@ export class KubeApps {
   /** One App from the cache (undefined when absent or without a cache). */
   cached(namespace: string, name: string): AppResource | undefined {
     return this.#informer?.get(cacheKey({ metadata: { name, namespace } }));
+  }
+
+  /**
+   * The newest resourceVersion the App cache has seen: a list from the cache reflects every App change up to it,
+   * so an event stream resumed from it misses nothing. Undefined before the cache has seen anything.
+   */
+  get version(): string | undefined {
+    return this.#store?.version;
+  }
+
+  /**
+   * Calls `listener` with every change of the App cache (all namespaces) until the returned function is called:
+   * the one subscription the event stream fans out from. Without a cache nothing is ever told.
+   */
+  subscribe(listener: (event: InformerEvent<AppResource>) => void): () => void {
+    return this.#informer?.subscribe(listener) ?? (() => {});
+  }
+
+  /**
+   * The cache's entry (view and JSON computed once) for exactly this version of an App, or a fresh one when the
+   * cache holds another version (a deletion, a change already superseded).
+   */
+  entryOf(app: AppResource): AppEntry {
+    const held = this.#store?.entry(app.metadata.namespace ?? '', app.metadata.name);
+    if (held && held.app.metadata.resourceVersion === app.metadata.resourceVersion) return held;
+    const view = appView(app);
+    return { app, view, json: appJson(view) };
   }
 
   /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */

@@ -7,6 +7,7 @@
  * `app.sync` (user_id empty) through the server channel, best effort. Answers `{matched: N}`.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
