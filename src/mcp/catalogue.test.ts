@@ -24,7 +24,17 @@ describe('the MCP tool catalogue', () => {
 
   it('shows a key the tools its role ceiling and its owner allow', () => {
     const read = visibleTools(keyCaller('Owner', { role: 'read', scope: 'org', scopeId: '' }));
-    expect(read).toEqual(['app_list', 'app_get', 'app_status', 'app_events', 'app_history', 'audit_list', 'can_i']);
+    expect(read).toEqual([
+      'app_list',
+      'app_get',
+      'app_status',
+      'app_events',
+      'app_history',
+      'app_diff',
+      'app_logs',
+      'audit_list',
+      'can_i',
+    ]);
     const admin = visibleTools(keyCaller('Owner', { role: 'admin', scope: 'org', scopeId: '' }));
     expect(admin).toEqual(TOOL_NAMES);
     const contributorAdmin = visibleTools(keyCaller('Viewer', { role: 'admin', scope: 'org', scopeId: '' }));

@@ -24,6 +24,8 @@ export const TOOL_CATALOGUE = {
   app_status: { permission: 'deployment:read', write: false },
   app_events: { permission: 'deployment:read', write: false },
   app_history: { permission: 'deployment:read', write: false },
+  app_diff: { permission: 'deployment:read', write: false },
+  app_logs: { permission: 'deployment:read', write: false },
   app_sync: { permission: 'deployment:sync', write: true },
   app_deploy: { permission: 'deployment:sync', write: true },
   app_rollback: { permission: 'deployment:sync', write: true },

@@ -6,6 +6,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Actor } from '../api/apps/access.ts';
+import { type LiveReads, liveReadsOf } from '../api/apps/live-reads.ts';
 import { AppOperations } from '../api/apps/operation-service.ts';
 import { AppService } from '../api/apps/service.ts';
 import { AppStatusService, waitMsOf } from '../api/apps/status-service.ts';
@@ -16,6 +17,7 @@ import type { ApiServices } from '../api/services.ts';
 import { canI } from '../auth/rbac.ts';
 import { AUDIT_PAGE_MAX } from '../store/audit.ts';
 import type { ToolName } from './catalogue.ts';
+import { diffDigest, LOG_TOOL_TAIL_MAX, readLogTail } from './live.ts';
 
 /** The services the tools call, built once per server. */
 export interface ToolServices {
@@ -23,11 +25,19 @@ export interface ToolServices {
   apps: AppService;
   operations: AppOperations;
   status: AppStatusService;
+  /** Diff, resource tree and logs: the same instances the REST routes use. */
+  live: LiveReads;
 }
 
 /** Builds the services the tools call from the API server's. */
 export function toolServices(api: ApiServices): ToolServices {
-  return { api, apps: new AppService(api), operations: new AppOperations(api), status: new AppStatusService(api) };
+  return {
+    api,
+    apps: new AppService(api),
+    operations: new AppOperations(api),
+    status: new AppStatusService(api),
+    live: liveReadsOf(api),
+  };
 }
 
 /** One tool's implementation. */
@@ -132,6 +142,51 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     description: 'The revision an App runs and the revisions it ran before, newest first (rollback targets).',
     input: AppRefInput,
     run: (s, actor, args) => s.status.history(actor, args),
+  }),
+  app_diff: tool({
+    title: 'Diff an app',
+    description:
+      'What a sync would change: sync status, drift, revisions, counts of same/changed/missing/extra objects, the objects that differ (at most 200) and their unified diff (live → desired, at most 64 KiB; truncated says when cut). Secret values are masked.',
+    input: AppRefInput,
+    run: async (s, actor, args) => diffDigest(await s.live.diffs.diff(actor, args)),
+  }),
+  app_logs: tool({
+    title: 'App logs',
+    description: `The last lines of one of the App's Pods (default: a Healthy one, the newest), timestamped: tail lines (default 100, at most ${LOG_TOOL_TAIL_MAX}), at most 64 KiB (the newest kept; truncated says when cut). Never follows.`,
+    input: Type.Object(
+      {
+        namespace: Namespace,
+        name: Name,
+        pod: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
+        container: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+        tail: Type.Optional(Type.Integer({ minimum: 1, maximum: LOG_TOOL_TAIL_MAX, default: 100 })),
+        since: Type.Optional(Type.String({ maxLength: 32, pattern: '^([0-9]+(ms|s|m|h))+$', description: 'e.g. 10m' })),
+      },
+      { additionalProperties: false },
+    ),
+    async run(s, actor, args, signal) {
+      const hangup = new AbortController();
+      const stop = () => hangup.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        const log = await s.live.resources.logs(
+          actor,
+          args,
+          {
+            ...(args.pod ? { pod: args.pod } : {}),
+            ...(args.container ? { container: args.container } : {}),
+            ...(args.since ? { since: args.since } : {}),
+            tail: String(args.tail ?? 100),
+          },
+          hangup.signal,
+        );
+        const { lines, truncated } = await readLogTail(log.stream);
+        return { pod: log.pod, container: log.container, lines, truncated };
+      } finally {
+        signal.removeEventListener('abort', stop);
+        hangup.abort();
+      }
+    },
   }),
   app_sync: tool({
     title: 'Sync an app',

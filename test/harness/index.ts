@@ -42,6 +42,6 @@ export { createPostgresDatabase, freshDatabase, type PostgresDatabase, postgresS
 export { PREVIOUS_RELEASE, previousRelease, previousReleaseMissing } from './previous-release.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
-export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';
+export { describeWith, inCI, postgresRequirement, type Requirement, tmuxRequirement } from './requirements.ts';
 export { openSse, type SseEvent, type SseStream } from './sse.ts';
 export { type SvcProcess, startSvc } from './svc.ts';

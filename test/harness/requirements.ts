@@ -5,6 +5,7 @@
  * console.warn per requirement). `npm test` sets every requirement up itself (scripts/test.sh), so a skip can only
  * happen when a developer runs vitest directly without the setup.
  */
+import { execFileSync } from 'node:child_process';
 import { describe, it } from 'vitest';
 
 /** A requirement of a test group: what it is, and why it is missing (undefined when it is present). */
@@ -54,4 +55,14 @@ export function postgresRequirement(env: Record<string, string | undefined> = pr
       ? undefined
       : 'SVC_TEST_POSTGRES_URL is not set (`npm test` starts it; alone: eval "$(bash scripts/start-postgres.sh)")',
   };
+}
+
+/** tmux, for tests that run a command in a terminal (scripts/ci-setup.sh installs it). */
+export function tmuxRequirement(): Requirement {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return { what: 'tmux', missing: undefined };
+  } catch {
+    return { what: 'tmux', missing: 'not on PATH (apt-get install tmux; scripts/ci-setup.sh installs it)' };
+  }
 }

@@ -21,12 +21,12 @@ import {
   type GitServer,
   type PushedImage,
   type Registry,
-  type Requirement,
   repoRoot,
   type SvcProcess,
   startGitServer,
   startRegistry,
   startSvc,
+  tmuxRequirement,
   waitUntil,
 } from '../harness/index.ts';
 
@@ -60,15 +60,6 @@ interface Run {
   status: number | null;
   stdout: string;
   stderr: string;
-}
-
-function tmuxRequirement(): Requirement {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return { what: 'tmux', missing: undefined };
-  } catch {
-    return { what: 'tmux', missing: 'not on PATH (apt-get install tmux; scripts/ci-setup.sh installs it)' };
-  }
 }
 
 describe('svc client commands against svc start', () => {

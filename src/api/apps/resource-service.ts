@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AppResource } from '../../core/app-schema.ts';
 import { mapLimit } from '../../core/concurrency.ts';
+import { parseDuration } from '../../core/duration.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
 import { type AnyObject, type KubeConnection, toSvcError } from '../../kube/index.ts';
 import { refOf } from '../../operator/stages/inventory.ts';
@@ -38,10 +39,30 @@ export const LOG_TAIL_MAX = 5000;
 
 /** The query of the logs route. */
 export interface LogQuery {
-  pod: string;
+  /** Default: the one `defaultPod` picks. */
+  pod?: string;
   container?: string;
   tail?: string;
   follow?: string;
+  /** A duration (`10m`, `1h`): only lines newer than that. */
+  since?: string;
+}
+
+/** A Pod's log as it streams, and whose it is. */
+export interface PodLog {
+  stream: IncomingMessage;
+  pod: string;
+  container: string;
+  /** How many Pods the App has (the caller may say which one it got). */
+  podCount: number;
+}
+
+/** The Pod whose log is read when none is named: a Healthy one before others, then the newest. */
+export function defaultPod(pods: readonly TreeNode[]): TreeNode | undefined {
+  return [...pods].sort(
+    (a, b) =>
+      Number(b.health === 'Healthy') - Number(a.health === 'Healthy') || b.created_at.localeCompare(a.created_at),
+  )[0];
 }
 
 /** The App's live resources. */
@@ -91,34 +112,46 @@ export class ResourceService {
   }
 
   /**
-   * The log of one of the App's Pods as a stream (ends when `signal` aborts, or at the end without `follow`).
-   * 404 when the Pod is not the App's; 400 for a bad tail.
+   * The log of one of the App's Pods as a stream (ends when `signal` aborts, or at the end without `follow`), with
+   * the Pod and container it is of. Without `query.pod`, the `defaultPod`. 404 when the Pod is not the App's (or the
+   * App has none); 400 for a bad tail or since.
    */
-  async logs(actor: Actor, ref: AppRef, query: LogQuery, signal: AbortSignal): Promise<IncomingMessage> {
+  async logs(actor: Actor, ref: AppRef, query: LogQuery, signal: AbortSignal): Promise<PodLog> {
     const tail = query.tail === undefined ? 200 : Number(query.tail);
     if (!Number.isInteger(tail) || tail < 1 || tail > LOG_TAIL_MAX) {
       throw new InputError(`tail must be an integer from 1 to ${LOG_TAIL_MAX}`);
     }
+    const sinceMs = query.since === undefined ? undefined : parseDuration(query.since);
+    if (query.since !== undefined && (sinceMs === undefined || sinceMs < 1000)) {
+      throw new InputError('since must be a duration of at least 1s, such as 10m or 1h');
+    }
     const { app, conn } = await this.#open(actor, ref);
-    const nodes = await this.#tree(app, conn);
-    const pod = nodes.find((n) => n.kind === 'Pod' && n.apiVersion === 'v1' && n.name === query.pod);
-    if (!pod) throw new NotFoundError(`pod ${query.pod} is not one of app ${ref.name}'s`);
+    const pods = (await this.#tree(app, conn)).filter((n) => n.kind === 'Pod' && n.apiVersion === 'v1');
+    const pod = query.pod === undefined ? defaultPod(pods) : pods.find((n) => n.name === query.pod);
+    if (!pod) {
+      throw new NotFoundError(
+        query.pod === undefined ? `app ${ref.name} has no Pods` : `pod ${query.pod} is not one of app ${ref.name}'s`,
+      );
+    }
     const containers = (pod.info['containers'] ?? []) as string[];
     if (query.container !== undefined && !containers.includes(query.container)) {
-      throw new NotFoundError(`pod ${query.pod} has no container ${query.container}`);
+      throw new NotFoundError(`pod ${pod.name} has no container ${query.container}`);
     }
+    const container = query.container ?? containers[0];
     const path = `/api/v1/namespaces/${encodeURIComponent(pod.namespace)}/pods/${encodeURIComponent(pod.name)}/log`;
     try {
-      return await conn.client.stream(
+      const stream = await conn.client.stream(
         path,
         {
-          container: query.container ?? containers[0],
+          container,
           tailLines: tail,
           follow: query.follow === 'true',
           timestamps: true,
+          ...(sinceMs === undefined ? {} : { sinceSeconds: Math.floor(sinceMs / 1000) }),
         },
         signal,
       );
+      return { stream, pod: pod.name, container: container ?? '', podCount: pods.length };
     } catch (err) {
       throw toSvcError(err, `logs of pod ${pod.name}`);
     }

@@ -4,15 +4,11 @@
  * streamed as text. Parse → DiffService / ResourceService → present.
  */
 import type { FastifyInstance } from 'fastify';
-import { ConflictError } from '../../core/errors.ts';
-import type { RegistryEndpoint } from '../../registry/index.ts';
-import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { AppRef } from '../apps/access.ts';
-import { DiffService } from '../apps/diff-service.ts';
-import { LOG_TAIL_MAX, type LogQuery, ResourceService } from '../apps/resource-service.ts';
+import { liveReadsOf } from '../apps/live-reads.ts';
+import { LOG_TAIL_MAX, type LogQuery } from '../apps/resource-service.ts';
 import { AppParams, appErrors } from '../apps/schemas.ts';
 import { orgCaller } from '../context.ts';
-import type { DesiredState } from '../kube/desired.ts';
 import type { ApiServices } from '../services.ts';
 
 const ObjectDiffSchema = {
@@ -48,34 +44,9 @@ const TreeNodeSchema = {
   },
 } as const;
 
-/** The registry `name` of the org whose App namespace is `namespace` (ConflictError when it has none such). */
-async function registryOf(services: ApiServices, namespace: string, name: string): Promise<RegistryEndpoint> {
-  const orgId = await orgIdOfNamespace(services.store.db, namespace);
-  const endpoint = orgId === undefined ? undefined : await services.registries.endpoint(orgId, name);
-  if (!endpoint) throw new ConflictError(`registry "${name}" is not registered in this organization`);
-  return endpoint;
-}
-
 /** Registers GET diff, resources and logs of an App. */
 export async function appLiveRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  // The render code (git, kustomize, helm drivers) loads with the first diff, not with every server.
-  let desired: Promise<DesiredState> | undefined;
-  const loadDesired = () => {
-    desired ??= import('../kube/desired.ts').then(
-      ({ DesiredState }) =>
-        new DesiredState({
-          cacheDir: services.config.cacheDir,
-          toolsDir: services.config.toolsDir,
-          image: {
-            client: services.images.client,
-            registry: (namespace, name) => registryOf(services, namespace, name),
-          },
-        }),
-    );
-    return desired;
-  };
-  const diffs = new DiffService(services, services.destinations, loadDesired);
-  const resources = new ResourceService(services, services.destinations);
+  const { diffs, resources } = liveReadsOf(services);
 
   app.get<{ Params: AppRef }>(
     '/apps/:namespace/:name/diff',
@@ -156,17 +127,28 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
     {
       schema: {
         tags: ['apps'],
-        summary: 'Logs of one of the App’s Pods as text/plain (timestamped lines), streamed while follow=true',
+        summary:
+          'Logs of one of the App’s Pods as text/plain (timestamped lines), streamed while follow=true; headers x-svc-pod, x-svc-container and x-svc-pod-count say whose',
         params: AppParams,
         querystring: {
           type: 'object',
           additionalProperties: false,
-          required: ['pod'],
           properties: {
-            pod: { type: 'string', minLength: 1, maxLength: 253 },
+            pod: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 253,
+              description: 'default: a Healthy Pod of the App, the newest (x-svc-pod names the one read)',
+            },
             container: { type: 'string', minLength: 1, maxLength: 63, description: 'default: the first container' },
             tail: { type: 'string', pattern: '^[0-9]{1,5}$', description: `lines from the end, 1..${LOG_TAIL_MAX}` },
             follow: { type: 'string', enum: ['true', 'false'] },
+            since: {
+              type: 'string',
+              maxLength: 32,
+              pattern: '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$|^[0-9]+$',
+              description: 'only lines newer than this duration (e.g. 10m, 1h; at least 1s)',
+            },
           },
         },
         response: {
@@ -178,14 +160,17 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
     async (request, reply) => {
       const hangup = new AbortController();
       reply.raw.once('close', () => hangup.abort());
-      const stream = await resources.logs(orgCaller(request), request.params, request.query, hangup.signal);
+      const log = await resources.logs(orgCaller(request), request.params, request.query, hangup.signal);
       // A broken upstream connection ends the answer rather than failing an answer already under way.
-      stream.on('error', () => reply.raw.end());
+      log.stream.on('error', () => reply.raw.end());
       return reply
         .type('text/plain; charset=utf-8')
+        .header('x-svc-pod', log.pod)
+        .header('x-svc-container', log.container)
+        .header('x-svc-pod-count', String(log.podCount))
         .header('cache-control', 'no-cache')
         .header('x-content-type-options', 'nosniff')
-        .send(stream);
+        .send(log.stream);
     },
   );
 }

@@ -54,14 +54,35 @@ export class ApiClient {
    * (exit code by status), when the server cannot be reached (exit 1), or without an API key (exit 3).
    */
   async request<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const res = await this.#send(method, path, options, 'application/json');
+    const text = await res.text();
+    const body = parseJson(text);
+    if (res.ok && body !== undefined) return body as T;
+    throw this.#failure(res, body);
+  }
+
+  /**
+   * GETs a streamed text answer (logs): its headers, and its body as it arrives, which ends when the server ends it
+   * or `options.signal` aborts. Failures as `request`: the server's `{"error"}` message and its exit code.
+   */
+  async stream(
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<{ headers: Headers; body: ReadableStream<Uint8Array> }> {
+    const res = await this.#send('GET', path, options, 'text/plain, application/json');
+    if (res.ok && res.body) return { headers: res.headers, body: res.body };
+    throw this.#failure(res, parseJson(await res.text()));
+  }
+
+  /** Sends one request with the key; CliError before any answer (no key, unreachable). */
+  async #send(method: string, path: string, options: RequestOptions, accept: string): Promise<Response> {
     if (!this.#apiKey) {
       throw new CliError('not logged in: run `svc login <server-url>`, or set SVC_API_KEY', EXIT.auth);
     }
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
     try {
-      res = await fetch(this.url(path, options.query), {
+      return await fetch(this.url(path, options.query), {
         method,
         headers,
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
@@ -71,18 +92,23 @@ export class ApiClient {
       if (options.signal?.aborted) throw err;
       throw new CliError(`cannot reach ${this.server}: ${networkReason(err)}`, EXIT.failed);
     }
-    const text = await res.text();
-    let body: unknown;
-    try {
-      body = text === '' ? {} : JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (res.ok && body !== undefined) return body as T;
+  }
+
+  /** The CliError of an answer that is not what was asked for: the server's message, the exit code of its status. */
+  #failure(res: Response, body: unknown): CliError {
     const message =
       body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
         ? (body as { error: string }).error
         : `${res.status} ${res.statusText || 'unexpected answer'} from ${this.server} (is it an svc server?)`;
-    throw new CliError(message, res.ok ? EXIT.failed : exitCodeOfStatus(res.status));
+    return new CliError(message, res.ok ? EXIT.failed : exitCodeOfStatus(res.status));
+  }
+}
+
+/** `text` parsed as JSON ({} when empty), undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? {} : JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

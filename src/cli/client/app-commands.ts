@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { parse } from 'yaml';
 import type { ApiClient } from './api.ts';
+import { registerAppLiveCommands } from './app-live-commands.ts';
 import { registerAppReadCommands } from './app-read-commands.ts';
 import { appCommand, resolveApp } from './app-ref.ts';
 import type { AppObject } from './app-views.ts';
@@ -119,6 +120,7 @@ function createPayload(name: string | undefined, opts: Record<string, string | b
 export function registerAppCommands(program: Command): void {
   const app = program.command('app').description('deploy and operate Apps');
   registerAppReadCommands(app);
+  registerAppLiveCommands(app);
 
   app
     .command('create [name]')

@@ -15,6 +15,10 @@ export const EXIT = {
   auth: 3,
   /** Not found (404): no such app, key or route on this server. */
   notFound: 4,
+  /** `svc app diff` only: a sync would change something (kubectl diff's 1). */
+  differences: 1,
+  /** `svc app diff` only: the diff could not be had for a reason other commands exit 1 for (5xx, 409, unreachable). */
+  diffFailed: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

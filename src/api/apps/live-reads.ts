@@ -1,0 +1,56 @@
+/**
+ * The services that read an App's destination live (diff, resource tree, logs), one set per API server, shared by
+ * the REST routes (routes/app-live.ts) and the MCP tools (src/mcp/tools.ts): one DesiredState, so one render cache
+ * and one git cache directory, whoever asks.
+ */
+import { ConflictError } from '../../core/errors.ts';
+import type { RegistryEndpoint } from '../../registry/index.ts';
+import { orgIdOfNamespace } from '../../store/orgs.ts';
+import type { DesiredState } from '../kube/desired.ts';
+import type { ApiServices } from '../services.ts';
+import { DiffService } from './diff-service.ts';
+import { ResourceService } from './resource-service.ts';
+
+/** The live-reading services of one API server. */
+export interface LiveReads {
+  diffs: DiffService;
+  resources: ResourceService;
+}
+
+const built = new WeakMap<ApiServices, LiveReads>();
+
+/** The registry `name` of the org whose App namespace is `namespace` (ConflictError when it has none such). */
+async function registryOf(services: ApiServices, namespace: string, name: string): Promise<RegistryEndpoint> {
+  const orgId = await orgIdOfNamespace(services.store.db, namespace);
+  const endpoint = orgId === undefined ? undefined : await services.registries.endpoint(orgId, name);
+  if (!endpoint) throw new ConflictError(`registry "${name}" is not registered in this organization`);
+  return endpoint;
+}
+
+/** The live-reading services of `services`' server, built on first use. */
+export function liveReadsOf(services: ApiServices): LiveReads {
+  const existing = built.get(services);
+  if (existing) return existing;
+  // The render code (git, kustomize, helm drivers) loads with the first diff, not with every server.
+  let desired: Promise<DesiredState> | undefined;
+  const loadDesired = () => {
+    desired ??= import('../kube/desired.ts').then(
+      ({ DesiredState }) =>
+        new DesiredState({
+          cacheDir: services.config.cacheDir,
+          toolsDir: services.config.toolsDir,
+          image: {
+            client: services.images.client,
+            registry: (namespace, name) => registryOf(services, namespace, name),
+          },
+        }),
+    );
+    return desired;
+  };
+  const reads = {
+    diffs: new DiffService(services, services.destinations, loadDesired),
+    resources: new ResourceService(services, services.destinations),
+  };
+  built.set(services, reads);
+  return reads;
+}
