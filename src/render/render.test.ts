@@ -148,7 +148,8 @@ describeWith(kustomize)('kustomize', () => {
       'base/p.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: y}\n',
       'overlay/kustomization.yaml': 'resources: [../base]\npatches: [{path: ../base/p.yaml}]\n',
     });
-    const err = await renderGitSource({ root, git: { path: 'overlay' }, appName: 'a', namespace: 'n', tools }).catch(
+    const err = await renderGitSource({ root, git: { path: 'overlay' }, appName: 'a', namespace: 'n', tools }).then(
+      () => undefined,
       (e: unknown) => e as Error,
     );
     expect(err).toBeInstanceOf(ManifestError);
