@@ -21,6 +21,7 @@ import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type InClusterOptions, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { RateLimiter } from '../net/rate-limit.ts';
+import { OpsRuntime } from '../ops/runtime.ts';
 import { RegistryClient } from '../registry/index.ts';
 import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
@@ -49,12 +50,15 @@ import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cliLoginRoutes } from './routes/cli-login.ts';
 import { clusterRoutes } from './routes/clusters.ts';
+import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { registryRoutes } from './routes/registries.ts';
 import { registryNotificationRoutes } from './routes/registry-notifications.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { secretStoreRoutes } from './routes/secret-stores.ts';
+import { teamRoutes } from './routes/teams.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { SecretValueResolver } from './secret-stores/resolver.ts';
 import { SecretStoreService } from './secret-stores/service.ts';
 import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
@@ -137,6 +141,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
   const sealer = new Sealer(config.credentialsKey);
+  const ops = new OpsRuntime({ db: store.db, config, sealer, logger, kube });
   const clusterConnections = new ClusterConnections(sealer, {
     outbound: config.outbound,
     ...(deps.inCluster ? { inCluster: deps.inCluster } : {}),
@@ -178,6 +183,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     kube,
     clusters: new StoredClusterDirectory(clusterStore, clusterConnections),
     sealer,
+    auth,
+    ops,
     clusterConnections,
     secretStores,
     registries,
@@ -216,10 +223,12 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   // apiserver.
   app.addHook('onReady', async () => {
     kube?.start();
+    ops.start();
     shellJanitor.start();
     services.tagPoller?.start();
   });
   app.addHook('onClose', async () => {
+    await ops.stop();
     await shellJanitor.stop();
     await clusterConnections.close();
     await services.tagPoller?.stop();
@@ -328,6 +337,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
       await adoptRoutes(api, services);
+      await teamRoutes(api, services);
+      await webhookRoutes(api, services);
+      await incidentRoutes(api, services);
       await clusterRoutes(api, services);
       await registryRoutes(api, services);
       await registryNotificationRoutes(api, services);

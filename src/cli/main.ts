@@ -13,9 +13,11 @@ import { registerAppCommands } from './client/app-commands.ts';
 import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
+import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
 import { registerRegistryCommands } from './client/registry-commands.ts';
 import { registerStoreCommands } from './client/store-commands.ts';
+import { registerTeamCommands } from './client/team-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -84,6 +86,8 @@ withOperatorFlags(program.command('operator').description('run the controller th
 registerLoginCommands(program);
 registerAppCommands(program);
 registerAccessCommands(program);
+registerTeamCommands(program);
+registerOpsCommands(program);
 registerClusterCommands(program);
 registerStoreCommands(program);
 registerRegistryCommands(program);

@@ -331,9 +331,59 @@ export const NotificationsSchema = Type.Object(
         { ...closed, description: 'Chat messages about this App.' },
       ),
     ),
+    slack: Type.Optional(
+      Type.Object(
+        {
+          webhookURL: Type.String({
+            description:
+              'Slack-compatible incoming webhook URL (Slack, Mattermost, Rocket.Chat) for Block Kit messages.',
+          }),
+          ...channelSwitches(),
+        },
+        { ...closed, description: 'Slack messages (blocks with a text fallback) about this App.' },
+      ),
+    ),
+    msTeams: Type.Optional(
+      Type.Object(
+        {
+          webhookURL: Type.String({
+            description: 'Microsoft Teams incoming webhook URL (a Workflows webhook) the Adaptive Card is posted to.',
+          }),
+          ...channelSwitches(),
+        },
+        { ...closed, description: 'Microsoft Teams messages (Adaptive Cards) about this App.' },
+      ),
+    ),
+    webhook: Type.Optional(
+      Type.Object(
+        {
+          url: Type.String({ description: 'URL the notification payload (JSON, docs/notifications.md) is posted to.' }),
+          ...channelSwitches(),
+        },
+        { ...closed, description: 'A generic JSON webhook about this App.' },
+      ),
+    ),
   },
-  { ...closed, description: 'Notifications about this App.' },
+  {
+    ...closed,
+    description:
+      'Notifications about this App. Every URL is reached under the outbound address policy (SVC_OUTBOUND_SCOPE).',
+  },
 );
+
+/** The event switches of the notification channels beyond chat (all off by default). */
+function channelSwitches() {
+  return {
+    onSyncSuccess: Type.Optional(Type.Boolean({ default: false, description: 'Post when a sync succeeds.' })),
+    onSyncFailure: Type.Optional(Type.Boolean({ default: false, description: 'Post when a sync fails.' })),
+    onHealthDegraded: Type.Optional(
+      Type.Boolean({ default: false, description: 'Post when the health becomes Degraded.' }),
+    ),
+    onHealthRecovered: Type.Optional(
+      Type.Boolean({ default: false, description: 'Post when the health turns Healthy again after Degraded.' }),
+    ),
+  };
+}
 
 export const WebhookSchema = Type.Object(
   {

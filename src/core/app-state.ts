@@ -242,6 +242,11 @@ export async function writeOperation(
   }
 }
 
+/** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
+export function inHistory(app: AppResource, revision: string): boolean {
+  return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);
+}
+
 /** True when the App carries a Stalled condition for its current generation: it waits for a spec change. */
 export function isStalled(app: AppResource): boolean {
   const s = app.status;

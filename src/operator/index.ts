@@ -145,6 +145,7 @@ export async function startOperator(
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
     publicURL: config.publicURL,
+    outbound: config.outbound,
     identity,
     logger: log,
     metrics,
@@ -227,6 +228,7 @@ export async function startOperator(
     await remotes?.stop();
     await Promise.all(Object.values(servers).map(close));
     await audit?.drain();
+    await reconciler.drain();
     log.info('operator stopped');
   };
   return {

@@ -24,6 +24,7 @@ import {
 import { APPROVAL_MESSAGE, isStalled } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
+import type { OutboundPolicy } from '../net/outbound.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { FencedError } from './fence.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
@@ -81,6 +82,8 @@ export interface ReconcilerDeps {
   /** The live state of every destination (watch caches of the managed objects). */
   live: LiveCache;
   publicURL: string;
+  /** Where notifications may go (SVC_OUTBOUND_SCOPE). */
+  outbound: OutboundPolicy;
   identity: string;
   logger: Logger;
   metrics: OperatorMetrics;
@@ -129,6 +132,11 @@ export class Reconciler {
   constructor(deps: ReconcilerDeps) {
     this.#d = deps;
     this.#announcer = new Announcer(deps);
+  }
+
+  /** Waits for the notifications still being sent (a clean shutdown). */
+  drain(): Promise<void> {
+    return this.#announcer.drain();
   }
 
   /** Runs every stage for `key`. Never throws: failures are recorded on the App and answered with a requeue. */

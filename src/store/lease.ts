@@ -1,6 +1,6 @@
 /**
  * A lease in the database: one of the server replicas sharing a database holds it at a time (the tag poller's
- * "one poller across replicas"). Scoped to the database, like the orgs and registries the holder acts on. The
+ * "one poller across replicas"; the incident detector, through src/ops/lease.ts). Scoped to the database, like the orgs and registries the holder acts on. The
  * holder renews it well within its time to live; when it stops renewing (stopped or dead), another replica takes
  * it once it has expired. Times are the replicas' own clocks, so the time to live must exceed their skew.
  */

@@ -5,6 +5,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DatabaseKind, Store } from './database.ts';
+import { createOpsTables } from './ops-schema.ts';
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -169,6 +170,13 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .addColumn('updated_at', 'text', (c) => c.notNull())
           .addUniqueConstraint('secret_store_org_name', ['org_id', 'name'])
           .execute();
+      },
+    },
+    // The operations loop (issue 13): webhooks and their delivery queue, events, incidents, remediations, the
+    // detector's observations (./ops-schema.ts); the detector's lease uses 0010's `lease` table.
+    '0013_ops': {
+      async up(db: Kysely<unknown>) {
+        await createOpsTables(db);
       },
     },
     '0015_api_key_tools': {

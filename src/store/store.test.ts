@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
-import { createPostgresDatabase } from '../../test/harness/postgres.ts';
+import { freshDatabase } from '../../test/harness/postgres.ts';
 import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
-import type { DatabaseConfig } from '../config.ts';
 import { ConflictError } from '../core/errors.ts';
 import { Sealer, UnsealError } from '../secrets/seal.ts';
 import { ApiKeyStore } from './api-keys.ts';
@@ -20,19 +16,6 @@ import { RegistryStore } from './registries.ts';
 import { RoleBindingStore } from './role-bindings.ts';
 import { SecretStoreStore } from './secret-stores.ts';
 import { inTransaction } from './transaction.ts';
-
-/** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
-async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
-    return {
-      config: { kind: 'sqlite', path: join(dir, 'svc.db') },
-      drop: async () => rmSync(dir, { recursive: true }),
-    };
-  }
-  const db = await createPostgresDatabase();
-  return { config: { kind: 'postgres', url: db.url }, drop: () => db.drop() };
-}
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   (kind === 'postgres' ? describeWith(postgresRequirement()) : describe)(`store on ${kind}`, () => {

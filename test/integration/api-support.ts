@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
 import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
@@ -266,6 +266,18 @@ export async function auditEntries(
     cookie: reader.cookie,
   });
   return res.body.entries.filter((e) => e['action'] === action && e['resource_name'] === name);
+}
+
+/** Asserts that `cred` gets 404 on every `[method, url, body?]`: another org's resource reads as absent. */
+export async function expectEveryNotFound(
+  api: TestApi,
+  cred: Credential,
+  tries: Array<[string, string, unknown?]>,
+): Promise<void> {
+  for (const [method, url, body] of tries) {
+    const res = await api.call(method, url, { ...cred, ...(body === undefined ? {} : { body }) });
+    expect(res.status, `${method} ${url}`).toBe(404);
+  }
 }
 
 /** Mints an API key for the caller; returns the plaintext and the id. */

@@ -5,7 +5,7 @@
  * audits (contract §6.4). Every answer carries the new operation's id.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import { heldRevision } from '../../core/app-state.ts';
+import { heldRevision, inHistory } from '../../core/app-state.ts';
 import { ConflictError, InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { isDigest, isReference } from '../../core/image-ref.ts';
 import { requirePermission } from '../context.ts';
@@ -71,15 +71,37 @@ export class AppOperations {
   /**
    * Rollback (`deployment:sync`) to a revision from the App's history (`status.revision` or
    * `status.previousRevisions`; 400 otherwise). For image Apps the tag that digest came from is written back to
-   * `spec.source.image.tag`, so resyncs hold the rolled-back image (contract §3 rule 3); audited `app.rollback`.
+   * `spec.source.image.tag`, so resyncs hold the rolled-back image (contract §3 rule 3); audited `app.rollback`. With
+   * `pauseAutomated` (a rollback remediation of an automated App) the same patch turns `syncPolicy.automated` off, so
+   * automated sync does not apply the branch head again at once; changing the sync policy needs `deployment:manage`
+   * as well.
    */
-  async rollback(actor: Actor, ref: AppRef, revision: string): Promise<OperationAnswer> {
+  async rollback(
+    actor: Actor,
+    ref: AppRef,
+    revision: string,
+    options: { pauseAutomated?: boolean } = {},
+  ): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
+    const pause = options.pauseAutomated === true && app.spec.syncPolicy?.automated === true;
+    if (pause) requirePermission(actor, 'deployment:manage', 'deployment', scopeOfApp(app));
     if (!inHistory(app, revision)) throw new InputError(`revision ${revision} is not in the app's history`);
     const tag = app.spec.source.type === 'Image' ? tagOf(app, revision) : undefined;
-    const specPatch = tag !== undefined ? { specPatch: { source: { image: { tag } } } } : {};
-    const id = await this.#access.requestOperation(actor, app, { kind: 'Rollback', revision, ...specPatch });
-    await this.#access.audit(actor, 'app.rollback', app, { operation_id: id, revision, ...(tag ? { tag } : {}) });
+    const specPatch = {
+      ...(tag !== undefined ? { source: { image: { tag } } } : {}),
+      ...(pause ? { syncPolicy: { automated: false } } : {}),
+    };
+    const id = await this.#access.requestOperation(actor, app, {
+      kind: 'Rollback',
+      revision,
+      ...(Object.keys(specPatch).length > 0 ? { specPatch } : {}),
+    });
+    await this.#access.audit(actor, 'app.rollback', app, {
+      operation_id: id,
+      revision,
+      ...(tag ? { tag } : {}),
+      ...(pause ? { automated_paused: true } : {}),
+    });
     return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
   }
 
@@ -157,14 +179,11 @@ export class AppOperations {
   }
 }
 
+export { inHistory } from '../../core/app-state.ts';
+
 /** The tag an applied image digest came from (`status.revisionTags`), if recorded. */
 export function tagOf(app: AppResource, revision: string): string | undefined {
   return app.status?.revisionTags?.find((e) => e.revision === revision)?.tag;
-}
-
-/** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
-export function inHistory(app: AppResource, revision: string): boolean {
-  return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);
 }
 
 /** The target's image source when promote may copy `from` onto it; ConflictError (scope mismatch) otherwise. */

@@ -71,7 +71,7 @@ export const CreateBody = {
     cluster: { description: 'registered cluster name; empty = management cluster' },
     source: { description: 'source.type plus the matching block (git or image)' },
     sync_policy: { description: 'automated, prune, selfHeal, requiresApproval' },
-    notifications: { description: 'chat webhook notifications' },
+    notifications: { description: 'notification channels: chat, slack, msTeams, webhook' },
     webhook: { description: 'push-event settings' },
   },
 } as const;

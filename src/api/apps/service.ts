@@ -8,6 +8,7 @@ import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
@@ -61,9 +62,13 @@ export class AppService {
     return this.#access.load(actor, ref, 'deployment:read');
   }
 
-  /** Creates an App from a create payload (400 on bad input, 409 on a taken name); audited `app.create`. */
+  /**
+   * Creates an App from a create payload (400 on bad input, including a notification URL the outbound policy
+   * refuses; 409 on a taken name); audited `app.create`.
+   */
   create(actor: Actor, body: unknown): Promise<AppResource> {
     const parsed = parseCreateRequest(body);
+    checkNotificationURLs(parsed.spec, this.#access.services.config.outbound);
     return this.#access.create(actor, parsed, 'app.create', { source_type: parsed.spec.source.type });
   }
 
@@ -136,4 +141,15 @@ export class AppService {
     await this.#access.audit(actor, frozen ? 'app.freeze' : 'app.unfreeze', app);
     return app;
   }
+}
+
+/**
+ * Refuses (400) notification URLs the outbound policy would refuse anyway (scheme, credentials in the URL, an
+ * address literal outside SVC_OUTBOUND_SCOPE), so a mistake shows at create time rather than as failed deliveries.
+ * Host names are checked again by the operator each time it connects.
+ */
+function checkNotificationURLs(spec: AppSpec, policy: OutboundPolicy): void {
+  const n = spec.notifications;
+  const urls = [n?.chat?.webhookURL, n?.slack?.webhookURL, n?.msTeams?.webhookURL, n?.webhook?.url];
+  for (const url of urls) if (url !== undefined) checkOutboundURL(url, policy);
 }

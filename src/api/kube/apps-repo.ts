@@ -150,6 +150,24 @@ export class KubeApps {
     await this.#informer?.stop();
   }
 
+  /**
+   * Calls `listener` with every App the cache sees change (`deleted` false) or go (true), until the returned
+   * function is called. Nothing is ever called without a cache.
+   */
+  onChange(listener: (app: AppResource, deleted: boolean) => void): () => void {
+    return this.#informer?.subscribe((event) => listener(event.obj, event.type === 'delete')) ?? (() => {});
+  }
+
+  /** Every App in the cache, across namespaces (none before it synced, or without a cache). */
+  cachedApps(): AppResource[] {
+    return this.#informer?.list() ?? [];
+  }
+
+  /** One App from the cache (undefined when absent or without a cache). */
+  cached(namespace: string, name: string): AppResource | undefined {
+    return this.#informer?.get(cacheKey({ metadata: { name, namespace } }));
+  }
+
   /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */
   async list(namespace: string): Promise<AppResource[]> {
     try {

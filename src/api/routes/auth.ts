@@ -3,7 +3,7 @@
  * in the auth component under /api/auth/*; /auth/register, /auth/login and /auth/logout do not exist here (404).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { canAnywhere, canI } from '../../auth/rbac.ts';
+import { canAnywhere, decide, type Grant } from '../../auth/rbac.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { LEVELS } from '../../core/permissions.ts';
 import { TOOL_NAMES } from '../../mcp/catalogue.ts';
@@ -41,6 +41,44 @@ const IdParams = {
   required: ['id'],
   properties: { id: { type: 'string', minLength: 1 } },
 } as const;
+
+/** The can-i answer: allowed, the grants that allow it (org role, or a binding of the user or one of its teams). */
+const CanIAnswer = {
+  type: 'object',
+  properties: {
+    allowed: { type: 'boolean' },
+    via: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          source: { type: 'string', enum: ['role', 'binding'] },
+          role: { type: 'string' },
+          binding_id: { type: 'string' },
+          subject_type: { type: 'string', enum: ['user', 'team'] },
+          subject_id: { type: 'string' },
+          scope: ScopeEnum,
+          scope_id: { type: 'string' },
+          level: { type: 'string', enum: [...LEVELS] },
+        },
+      },
+    },
+    reason: { type: 'string', description: 'why not, when denied' },
+  },
+} as const;
+
+function grantView(g: Grant) {
+  if (g.source === 'role') return { source: g.source, role: g.role };
+  return {
+    source: g.source,
+    binding_id: g.bindingId,
+    subject_type: g.subjectType,
+    subject_id: g.subjectId,
+    scope: g.scope,
+    scope_id: g.scopeId,
+    level: g.level,
+  };
+}
 
 function toDateISO(v: Date | string | number): string {
   return (v instanceof Date ? v : new Date(v)).toISOString();
@@ -187,16 +225,18 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
             scope_id: { type: 'string' },
           },
         },
-        response: {
-          200: { type: 'object', properties: { allowed: { type: 'boolean' } } },
-          ...errorResponses(413, 415),
-        },
+        response: { 200: CanIAnswer, ...errorResponses(413, 415) },
       },
     },
     async (request) => {
       const caller = callerOf(request);
       const { scope, scopeId } = parseScope(request.body.scope, request.body.scope_id);
-      return { allowed: canI(caller, request.body.permission, scope, scopeId) };
+      const decision = decide(caller, request.body.permission, scope, scopeId);
+      return {
+        allowed: decision.allowed,
+        via: decision.grants.map(grantView),
+        ...(decision.reason ? { reason: decision.reason } : {}),
+      };
     },
   );
 
