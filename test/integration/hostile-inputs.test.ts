@@ -15,7 +15,7 @@ const secret = (what: string) => `${what}-${randomBytes(12).toString('hex')}`;
 describe('hostile inputs (issue 17)', () => {
   describe('CVE-2025-55190: credentials are never returned by any route', () => {
     let org: OrgApi;
-    const secrets = {
+    const secrets: Record<string, string> = {
       registryPassword: secret('registry-password'),
       storeToken: secret('store-token'),
       clusterToken: secret('cluster-token'),
@@ -28,7 +28,7 @@ describe('hostile inputs (issue 17)', () => {
       await org?.api.close();
     });
 
-    it('CVE-2025-55190: a registry, a secret store and a cluster with known secrets; no GET route answers them', async () => {
+    it('CVE-2025-55190: a registry, a secret store, a cluster and a webhook with known secrets; no GET route answers them', async () => {
       const call = (method: string, url: string, body?: unknown) =>
         org.api.call(method, url, { cookie: org.owner.cookie, ...(body === undefined ? {} : { body }) });
       const registry = await call('POST', '/api/v1/registries', {
@@ -61,7 +61,17 @@ describe('hostile inputs (issue 17)', () => {
         kubeconfig,
       });
       expect(cluster.status, JSON.stringify(cluster.body)).toBe(201);
-      for (const r of [registry, store, cluster]) ids.push(String(r.body['id']), String(r.body['name']));
+      // An outbound webhook's signing secret is shown once, in the create answer, and never again.
+      const webhook = await call('POST', '/api/v1/webhooks', {
+        url: 'http://127.0.0.1:5999/hook',
+        events: ['incident.opened'],
+      });
+      expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+      const signing = String(webhook.body['secret']);
+      expect(signing).toMatch(/^whsec_/);
+      Object.assign(secrets, { webhookSecret: signing });
+      for (const r of [registry, store, cluster, webhook]) ids.push(String(r.body['id']));
+      for (const r of [registry, store, cluster]) ids.push(String(r.body['name']));
 
       const doc = await call('GET', '/api/v1/openapi.json');
       expect(doc.status).toBe(200);
@@ -89,8 +99,8 @@ describe('hostile inputs (issue 17)', () => {
         expect(res.status, `GET ${url}: ${body.slice(0, 200)}`).not.toBe(500);
         if (res.status === 200) ok++;
       }
-      // The scan read real answers (the list and get routes of all three), not only refusals.
-      expect(ok).toBeGreaterThanOrEqual(6);
+      // The scan read real answers (the list and get routes of all four), not only refusals.
+      expect(ok).toBeGreaterThanOrEqual(8);
     });
   });
 
