@@ -2,7 +2,8 @@
  * The `svc` executable: the long-running roles (`start`, `server`, `operator`) and the client commands over the REST
  * API (`svc login`, `svc app sync …`; src/cli/client). A role's code (and the logger, config and boot it needs) is
  * imported only when that role starts, so a client command loads none of the server or operator stacks.
- * Exit codes: 0 ok, 1 failed operation, 2 usage, 3 auth, 4 not found (src/cli/client/errors.ts, docs/cli.md).
+ * Exit codes: 0 ok, 1 failed operation, 2 usage, 3 auth, 4 not found; `svc app diff`: 1 differences, 5 failed
+ * (src/cli/client/errors.ts, docs/cli.md).
  */
 import { readFileSync } from 'node:fs';
 import tab from '@bomb.sh/tab/commander';

@@ -37,7 +37,7 @@ interface TreeNode {
 }
 
 /** Whether the diff shows any object a sync would create, change or delete. */
-export function hasDifferences(summary: DiffAnswer['summary']): boolean {
+function hasDifferences(summary: DiffAnswer['summary']): boolean {
   return summary.changed + summary.missing + summary.extra > 0;
 }
 
@@ -45,7 +45,7 @@ export function hasDifferences(summary: DiffAnswer['summary']): boolean {
  * A unified diff coloured for `stream`: headers bold, hunks cyan, removals red, additions green. `styleText` leaves
  * the text plain when the stream is not a colour terminal (a pipe, a file, NO_COLOR, TERM=dumb).
  */
-export function colourDiff(unified: string, stream: NodeJS.WriteStream = process.stdout): string {
+function colourDiff(unified: string, stream: NodeJS.WriteStream = process.stdout): string {
   const colour = (format: Parameters<typeof styleText>[0], line: string) => styleText(format, line, { stream });
   return unified
     .split('\n')
