@@ -61,7 +61,7 @@ export async function appStreamRoutes(
           },
         },
         response: {
-          200: { description: 'text/event-stream', type: 'string' },
+          200: { description: 'server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           ...appErrors(),
         },
       },
