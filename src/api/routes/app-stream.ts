@@ -61,7 +61,23 @@ export async function appStreamRoutes(
           },
         },
         response: {
-          200: { description: 'server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          200: {
+            description: 'server-sent events: app (data: {type, app}), ready, reset; heartbeat comments',
+            content: {
+              'text/event-stream': {
+                // One event, as SSE parsers (and schemathesis) read it.
+                schema: {
+                  type: 'object',
+                  properties: {
+                    event: { type: 'string', enum: ['app', 'ready', 'reset'] },
+                    data: { type: 'string', description: 'JSON' },
+                    id: { type: 'string' },
+                    retry: { type: 'integer' },
+                  },
+                },
+              },
+            },
+          },
           ...appErrors(),
         },
       },
