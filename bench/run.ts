@@ -12,6 +12,7 @@ const log = (line: string) => console.log(`[${new Date().toISOString().slice(11,
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
+  allowNegative: true,
   options: {
     n: { type: 'string', default: '100,500,1000' },
     // The operator's reconcile workers (src/operator/controller.ts).
@@ -20,6 +21,10 @@ const { values, positionals } = parseArgs({
     'limit-only': { type: 'boolean', default: false },
     steady: { type: 'string', default: '60' },
     'sync-period': { type: 'string' },
+    // Flux's kustomize-controller beside svc in converge (built into ~/.cache/svc on first use; needs go).
+    flux: { type: 'boolean', default: true },
+    'flux-concurrent': { type: 'string', default: '20' },
+    'flux-wait': { type: 'boolean', default: true },
     timeout: { type: 'string', default: '900' },
     apps: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '5' },
@@ -54,6 +59,9 @@ for (const name of names) {
           limitOnly: values['limit-only'],
           steadySeconds: Number(values.steady),
           ...(values['sync-period'] ? { syncPeriod: values['sync-period'] } : {}),
+          ...(values.flux
+            ? { flux: { concurrent: Number(values['flux-concurrent']), wait: values['flux-wait'] } }
+            : {}),
         },
         log,
       );
