@@ -27,6 +27,8 @@ export interface ConvergeParams {
   cpuProfile: boolean;
   /** Skip the operator (measure the limit only). */
   limitOnly: boolean;
+  /** Skip the limit (e.g. a before/after pair of operator-only runs). */
+  noLimit?: boolean;
   /** Seconds to keep watching after convergence (steady-state cost); 0 skips. */
   steadySeconds: number;
   /** The operator's `--sync-period` when set (default its own, 60s). */
@@ -158,9 +160,12 @@ async function runLimitOnFreshPlane(params: ConvergeParams, makeApplier: (plane:
 
 /** Runs converge at `params.n` and writes bench/results/converge-<n>.json. */
 export async function converge(params: ConvergeParams, log: (line: string) => void): Promise<string> {
-  log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
-  const limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
-  log(`  limit: ${limit.totalSeconds} s`);
+  let limit: Awaited<ReturnType<typeof runLimitOnFreshPlane>> | undefined;
+  if (!params.noLimit) {
+    log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
+    limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
+    log(`  limit: ${limit.totalSeconds} s`);
+  }
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
   if (!params.limitOnly) {
     log(`converge n=${params.n}: svc operator`);
@@ -189,8 +194,8 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
     summary: {
       n: params.n,
       oursSeconds: ours?.totalSeconds,
-      limitSeconds: limit.totalSeconds,
-      oursOverLimit: ratio(ours?.totalSeconds, limit.totalSeconds),
+      limitSeconds: limit?.totalSeconds,
+      oursOverLimit: ratio(ours?.totalSeconds, limit?.totalSeconds),
       oursCompleted: ours?.completed,
       fluxSeconds: flux?.totalSeconds,
       fluxCompleted: flux?.completed,

@@ -19,6 +19,7 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
+    limit: { type: 'boolean', default: true },
     steady: { type: 'string', default: '60' },
     'sync-period': { type: 'string' },
     // Flux's kustomize-controller beside svc in converge (built into ~/.cache/svc on first use; needs go).
@@ -57,6 +58,7 @@ for (const name of names) {
           timeoutMs: Number(values.timeout) * 1000,
           cpuProfile: values['cpu-prof'],
           limitOnly: values['limit-only'],
+          noLimit: !values.limit,
           steadySeconds: Number(values.steady),
           ...(values['sync-period'] ? { syncPeriod: values['sync-period'] } : {}),
           ...(values.flux
