@@ -78,7 +78,7 @@ export function ensureFluxTools(log: (line: string) => void = () => {}): FluxToo
     const staging = join(work, 'out');
     mkdirSync(staging);
     go(
-      ['build', '-trimpath', '-o', join(staging, 'kustomize-controller'), 'github.com/fluxcd/kustomize-controller'],
+      ['build', '-o', join(staging, 'kustomize-controller'), 'github.com/fluxcd/kustomize-controller'],
       work,
     );
     const kc = moduleDir(`github.com/fluxcd/kustomize-controller@${FLUX_KUSTOMIZE_CONTROLLER_VERSION}`, work);
