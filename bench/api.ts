@@ -8,6 +8,7 @@
 
 import autocannon from 'autocannon';
 import { connect } from '../src/kube/index.ts';
+import { benchAccount } from './lib/account.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace } from './lib/fixture.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
@@ -55,37 +56,6 @@ function convergedStatus(i: number) {
       { id: `${ns}_web_apps_Deployment`, v: 'v1' },
     ],
   };
-}
-
-/** Signs up, creates org `bench` (namespace org-bench) and mints an org-wide admin API key. */
-async function apiKey(baseURL: string): Promise<string> {
-  const post = async (path: string, body: unknown, cookie?: string) => {
-    const res = await fetch(`${baseURL}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: baseURL, ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-    return res;
-  };
-  const signUp = await post('/api/auth/sign-up/email', {
-    email: 'bench@example.com',
-    password: 'correct horse battery staple',
-    name: 'Bench',
-  });
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  await post('/api/auth/organization/create', { name: 'Bench', slug: 'bench' }, cookie);
-  const key = (await (
-    await post(
-      '/api/v1/auth/api-keys',
-      { name: 'bench', role: 'admin', scope: 'org', scope_id: '', expires_days: 0 },
-      cookie,
-    )
-  ).json()) as { key: string };
-  return key.key;
 }
 
 interface RunSpec {
@@ -147,7 +117,7 @@ export async function api(params: ApiParams, log: (line: string) => void): Promi
   try {
     const server = await startServerProcess({ kubeconfigPath: plane.kubeconfigPath, cpuProfile: params.cpuProfile });
     try {
-      const key = await apiKey(server.baseURL);
+      const { key } = await benchAccount(server.baseURL);
       log(`api: creating ${params.apps} Apps through POST /api/v1/apps`);
       const createLatencies: number[] = [];
       const started = performance.now();

@@ -1,12 +1,14 @@
 /**
  * `npm run bench [name...] [-- --n=100,500,1000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api by default; rss, registry and ui on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
 import { converge } from './converge.ts';
 import { push } from './push.ts';
+import { registryBench } from './registry.ts';
 import { rss } from './rss.ts';
+import { ui } from './ui.ts';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
@@ -34,12 +36,20 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '1,10' },
     'rss-apps': { type: 'string', default: '200' },
     idle: { type: 'string', default: '20' },
+    resolves: { type: 'string', default: '200' },
+    'follow-apps': { type: 'string', default: '1000' },
+    'follow-tags': { type: 'string', default: '10' },
+    'ui-apps': { type: 'string', default: '10000' },
+    clients: { type: 'string', default: '100' },
+    updates: { type: 'string', default: '1000' },
+    'ui-rounds': { type: 'string', default: '5' },
   },
 });
 
-const all = ['converge', 'push', 'api', 'rss'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui'] as const;
 type Name = (typeof all)[number];
-const names = (positionals.length > 0 ? positionals : all.filter((n) => n !== 'rss')) as Name[];
+const onRequest: readonly Name[] = ['rss', 'registry', 'ui'];
+const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
     console.error(`unknown benchmark "${name}"; known: ${all.join(', ')}`);
@@ -73,9 +83,20 @@ for (const name of names) {
     log(
       `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000, cpuProfile: values['cpu-prof'] }, log)}`,
     );
+  } else if (name === 'registry') {
+    const options = {
+      resolves: Number(values.resolves),
+      apps: Number(values['follow-apps']),
+      tags: Number(values['follow-tags']),
+    };
+    log(`wrote ${await registryBench(options, log)}`);
   } else if (name === 'rss') {
     log(
       `wrote ${await rss({ apps: Number(values['rss-apps']), idleSeconds: Number(values.idle), timeoutMs: Number(values.timeout) * 1000 }, log)}`,
+    );
+  } else if (name === 'ui') {
+    log(
+      `wrote ${await ui({ apps: Number(values['ui-apps']), clients: Number(values.clients), updates: Number(values.updates), rounds: Number(values['ui-rounds']) }, log)}`,
     );
   } else {
     const connections = values.connections.split(',').map(Number);

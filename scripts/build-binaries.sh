@@ -3,7 +3,8 @@
 # from the Go module proxy into a cache outside the repository, once per version:
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds ...]   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|token-server|
+#   schemathesis ...]   (default: all)
 set -euo pipefail
 
 CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
@@ -27,6 +28,12 @@ SOPS_VERSION=v3.13.3
 # an eso store render ExternalSecret objects, which the plane must accept (no ESO controller runs in tests). Taken
 # from the module's source on the Go module proxy (config/crds/bases), not built.
 ESO_VERSION=v1.3.2
+# The registry token issuer of the distribution project (contrib/token-server): a real Bearer-token service for
+# the token-auth registry of the tests (cesanta/docker_auth, the usual choice, is refused by the Go module proxy).
+TOKEN_SERVER_VERSION=v2.8.3
+# schemathesis (PyPI) fuzzes the API from its OpenAPI document (test/integration/api-fuzz.test.ts): a virtualenv
+# in the cache holding the pinned package and its dependency tree, created once.
+SCHEMATHESIS_VERSION=v4.32.5
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -146,8 +153,31 @@ build_eso_crds() {
   done
 }
 
+build_token_server() {
+  local out="$1"
+  go mod init svc.local/token-server-build >/dev/null 2>&1
+  echo "require github.com/docker/distribution $TOKEN_SERVER_VERSION+incompatible" >> go.mod
+  cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import _ "github.com/docker/distribution/contrib/token-server"
+GO
+  go mod tidy >/dev/null 2>&1
+  go build -trimpath -ldflags "-s -w" -o "$out/token-server" github.com/docker/distribution/contrib/token-server
+}
+
+build_schemathesis() {
+  local out="$1"
+  python3 -m venv "$out/venv"
+  "$out/venv/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==${SCHEMATHESIS_VERSION#v}"
+  ln -sf venv/bin/st "$out/st"
+  "$out/st" --version >&2
+}
+
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds token-server schemathesis)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -158,6 +188,8 @@ for t in "${targets[@]}"; do
     helm) done_or_build "$CACHE/helm-$HELM_VERSION" build_helm ;;
     sops) done_or_build "$CACHE/sops-$SOPS_VERSION" build_sops ;;
     eso-crds) done_or_build "$CACHE/eso-crds-$ESO_VERSION" build_eso_crds ;;
+    token-server) done_or_build "$CACHE/token-server-$TOKEN_SERVER_VERSION" build_token_server ;;
+    schemathesis) done_or_build "$CACHE/schemathesis-$SCHEMATHESIS_VERSION" build_schemathesis ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done

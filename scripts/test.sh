@@ -25,7 +25,7 @@ fi
 
 checks=()
 step "typecheck"
-if tsc --noEmit; then checks+=("typecheck ok"); else fail $?; checks+=("typecheck FAILED"); fi
+if tsc --noEmit && tsc --noEmit -p web; then checks+=("typecheck ok"); else fail $?; checks+=("typecheck FAILED"); fi
 step "lint"
 if biome check .; then checks+=("lint ok"); else fail $?; checks+=("lint FAILED"); fi
 

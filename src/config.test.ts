@@ -161,6 +161,27 @@ describe('parseDuration and parseListenAddress', () => {
     ['1h', 3_600_000],
   ])('parses %s', (text, ms) => expect(parseDuration(text)).toBe(ms));
   it.each(['', 'soon', '5 minutes', '1d'])('refuses %j', (text) => expect(parseDuration(text)).toBeUndefined());
+  it('reads the webhook retry settings and refuses impossible ones', () => {
+    expect(loadConfig({ env: secrets, cwd: '/srv' }).webhookRetry).toEqual({
+      baseMs: 10_000,
+      maxMs: 3_600_000,
+      attempts: 8,
+    });
+    const tuned = loadConfig({
+      env: { ...secrets, SVC_WEBHOOK_RETRY_BASE: '250ms', SVC_WEBHOOK_RETRY_MAX: '2s', SVC_WEBHOOK_ATTEMPTS: '3' },
+      cwd: '/srv',
+    });
+    expect(tuned.webhookRetry).toEqual({ baseMs: 250, maxMs: 2000, attempts: 3 });
+    expect(() =>
+      loadConfig({
+        env: { ...secrets, SVC_WEBHOOK_RETRY_BASE: '1m', SVC_WEBHOOK_RETRY_MAX: '10s', SVC_WEBHOOK_ATTEMPTS: '0' },
+        cwd: '/srv',
+      }),
+    ).toThrow(
+      /SVC_WEBHOOK_ATTEMPTS must be a whole number from 1 to 20[\s\S]*SVC_WEBHOOK_RETRY_MAX must not be shorter/,
+    );
+  });
+
   it('parses addresses', () => {
     expect(parseListenAddress(':8080')).toEqual({ host: '', port: 8080 });
     expect(parseListenAddress('[::1]:0')).toEqual({ host: '::1', port: 0 });

@@ -11,6 +11,7 @@ import { isDnsLabel } from './core/names.ts';
 import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
 import type { OutboundPolicy } from './net/guard.ts';
+import type { RetryPolicy } from './ops/backoff.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -100,6 +101,11 @@ export interface Config {
   shellImage: string;
   operator: OperatorConfig;
   channel: ChannelConfig;
+  /**
+   * Retries of outbound webhook deliveries (docs/webhooks.md): SVC_WEBHOOK_RETRY_BASE (default 10s, doubling),
+   * SVC_WEBHOOK_RETRY_MAX (1h), SVC_WEBHOOK_ATTEMPTS (8 in all).
+   */
+  webhookRetry: RetryPolicy;
   /**
    * ClusterRole the server binds to the operator's ServiceAccounts in each org namespace it creates
    * (SVC_ORG_OPERATOR_ROLE; the chart sets it); undefined = none (the operator's own kubeconfig decides).
@@ -273,6 +279,18 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     operatorTokenFile: abs(expandHome(env['SVC_OPERATOR_TOKEN_FILE'] || `${SERVICE_ACCOUNT_DIR}/token`)),
   };
 
+  const webhookAttempts = Number(env['SVC_WEBHOOK_ATTEMPTS'] || '8');
+  if (!Number.isInteger(webhookAttempts) || webhookAttempts < 1 || webhookAttempts > 20) {
+    problems.push('SVC_WEBHOOK_ATTEMPTS must be a whole number from 1 to 20');
+  }
+  const webhookRetry: RetryPolicy = {
+    baseMs: duration('SVC_WEBHOOK_RETRY_BASE', env['SVC_WEBHOOK_RETRY_BASE'] || undefined, '10s', 100),
+    maxMs: duration('SVC_WEBHOOK_RETRY_MAX', env['SVC_WEBHOOK_RETRY_MAX'] || undefined, '1h', 100),
+    attempts: webhookAttempts,
+  };
+  if (webhookRetry.maxMs < webhookRetry.baseMs) {
+    problems.push('SVC_WEBHOOK_RETRY_MAX must not be shorter than SVC_WEBHOOK_RETRY_BASE');
+  }
   const orgOperatorRole = env['SVC_ORG_OPERATOR_ROLE'] || undefined;
   if (orgOperatorRole !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(orgOperatorRole)) {
     problems.push(`SVC_ORG_OPERATOR_ROLE "${orgOperatorRole}" must be a ClusterRole name`);
@@ -314,6 +332,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
     operator,
     channel,
+    webhookRetry,
     orgOperatorRole,
   };
 }

@@ -77,10 +77,7 @@ export function ensureFluxTools(log: (line: string) => void = () => {}): FluxToo
     go(['get', `github.com/fluxcd/kustomize-controller@${FLUX_KUSTOMIZE_CONTROLLER_VERSION}`], work);
     const staging = join(work, 'out');
     mkdirSync(staging);
-    go(
-      ['build', '-o', join(staging, 'kustomize-controller'), 'github.com/fluxcd/kustomize-controller'],
-      work,
-    );
+    go(['build', '-o', join(staging, 'kustomize-controller'), 'github.com/fluxcd/kustomize-controller'], work);
     const kc = moduleDir(`github.com/fluxcd/kustomize-controller@${FLUX_KUSTOMIZE_CONTROLLER_VERSION}`, work);
     const sc = moduleDir(`github.com/fluxcd/source-controller@${FLUX_SOURCE_CONTROLLER_VERSION}`, work);
     copyFileSync(

@@ -21,37 +21,53 @@ import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type InClusterOptions, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { RateLimiter } from '../net/rate-limit.ts';
+import { OpsRuntime } from '../ops/runtime.ts';
+import { RegistryClient } from '../registry/index.ts';
 import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
 import { AuditStore } from '../store/audit.ts';
 import { ClusterShellStore } from '../store/cluster-shells.ts';
 import { ClusterStore } from '../store/clusters.ts';
 import { openStore, type Store } from '../store/database.ts';
+import { DbLease } from '../store/lease.ts';
 import { migrateStore } from '../store/migrations.ts';
+import { orgIdOfNamespace } from '../store/orgs.ts';
+import { RegistryStore } from '../store/registries.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
+import { AppEventHub } from './apps/app-events.ts';
 import { mountAuthComponent } from './auth-mount.ts';
 import { ClusterConnections } from './clusters/connections.ts';
 import { StoredClusterDirectory } from './clusters/directory.ts';
 import { ShellJanitor } from './clusters/shell-janitor.ts';
-import { handleError } from './error-handler.ts';
+import { handleError, handleFrameworkError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
-import { anonymousDigestProbe, type DigestProbe } from './kube/digest-probe.ts';
+import { destinationsOf } from './kube/destinations.ts';
+import { OrgImages } from './registries/images.ts';
+import { TagPoller } from './registries/tag-poller.ts';
 import { adoptRoutes } from './routes/adopt.ts';
+import { appLiveRoutes } from './routes/app-live.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
 import { appStatusRoutes } from './routes/app-status.ts';
+import { appStreamRoutes, STREAM_DEFAULTS, type StreamOptions } from './routes/app-stream.ts';
 import { appRoutes } from './routes/apps.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cliLoginRoutes } from './routes/cli-login.ts';
 import { clusterRoutes } from './routes/clusters.ts';
+import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { registryRoutes } from './routes/registries.ts';
+import { registryNotificationRoutes } from './routes/registry-notifications.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { secretStoreRoutes } from './routes/secret-stores.ts';
+import { teamRoutes } from './routes/teams.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { SecretValueResolver } from './secret-stores/resolver.ts';
 import { SecretStoreService } from './secret-stores/service.ts';
 import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
 import type { ApiServices } from './services.ts';
+import { serveWebUi } from './web-ui.ts';
 
 /** Message of every /apps answer while no management cluster is configured. */
 export const NO_MGMT_CLUSTER_MESSAGE =
@@ -69,10 +85,12 @@ export interface ApiServerDeps {
   inCluster?: InClusterOptions;
   /** How often expired shell pods are removed (default 60 s). */
   shellSweepMs?: number;
-  /** Image digest lookups for preview and promote; by default anonymous OCI registry requests. */
-  digests?: DigestProbe;
   /** Secret-store timeouts and rate limits (tests shorten them); by default DEFAULT_SECRET_STORE_TUNING. */
   secretStores?: Partial<SecretStoreTuning>;
+  /** The built web UI to serve (default web/dist of this checkout). */
+  webDist?: string;
+  /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
+  stream?: Partial<StreamOptions>;
 }
 
 declare module 'fastify' {
@@ -132,11 +150,13 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
   const sealer = new Sealer(config.credentialsKey);
+  const ops = new OpsRuntime({ db: store.db, config, sealer, logger, kube });
   const clusterConnections = new ClusterConnections(sealer, {
     outbound: config.outbound,
     ...(deps.inCluster ? { inCluster: deps.inCluster } : {}),
   });
   const clusterStore = new ClusterStore(store.db);
+  const clusters = new StoredClusterDirectory(clusterStore, clusterConnections);
   const storeTuning = { ...DEFAULT_SECRET_STORE_TUNING, ...deps.secretStores };
   const secretStores = new SecretStoreService({
     store,
@@ -155,6 +175,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     kube,
     fetchLimiter: new RateLimiter(storeTuning.fetch),
   });
+  const registries = new RegistryStore(store.db, sealer);
+  const images = new OrgImages(registries, new RegistryClient({ policy: config.outbound }));
   const services: ApiServices = {
     config,
     store,
@@ -169,11 +191,28 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       sessionCookieName: config.sessionCookieName,
     }),
     kube,
-    clusters: new StoredClusterDirectory(clusterStore, clusterConnections),
-    digests: deps.digests ?? anonymousDigestProbe,
+    appEvents: kube ? new AppEventHub(kube) : undefined,
+    clusters,
+    destinations: destinationsOf(mgmt, clusters),
     sealer,
+    auth,
+    ops,
     clusterConnections,
     secretStores,
+    registries,
+    images,
+    tagPoller: kube
+      ? new TagPoller({
+          kube,
+          orgOf: (namespace) => orgIdOfNamespace(store.db, namespace),
+          images,
+          audit,
+          logger,
+          intervalMs: config.tagPollIntervalMs,
+          // One poller among the replicas sharing this database.
+          lease: new DbLease(store.db, { name: 'tag-poller', holder: crypto.randomUUID(), ttlMs: 30_000 }),
+        })
+      : undefined,
   };
   const shellJanitor = new ShellJanitor({
     shells: new ClusterShellStore(store.db),
@@ -189,17 +228,24 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     genReqId: (req) => requestId(req.headers['x-request-id']),
     // Bodies are validated as sent: no type coercion, no silently dropped fields.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    frameworkErrors: handleFrameworkError,
   });
   app.decorateRequest('caller', undefined);
   // The App cache lists and watches from the moment the server is ready; until it has synced, lists go to the
   // apiserver.
   app.addHook('onReady', async () => {
+    services.appEvents?.start();
     kube?.start();
+    ops.start();
     shellJanitor.start();
+    services.tagPoller?.start();
   });
   app.addHook('onClose', async () => {
+    services.appEvents?.stop();
+    await ops.stop();
     await shellJanitor.stop();
     await clusterConnections.close();
+    await services.tagPoller?.stop();
     await kube?.stop();
     await mgmt?.client.dropConnections();
     await store.close();
@@ -208,7 +254,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request) => {
+  const webPage = await serveWebUi(app, deps.webDist);
+  app.setNotFoundHandler((request, reply) => {
+    if (webPage(request, reply)) return reply;
     throw new NotFoundError(`no route for ${request.method} ${request.url.split('?')[0]}`);
   });
 
@@ -221,13 +269,18 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: config.sessionCookieName },
           apiKey: { type: 'http', scheme: 'bearer', description: 'API key `svc_…`' },
+          notificationToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'a registry notification token `svcrn_…` (registry notification endpoint only)',
+          },
         },
       },
       security: [{ session: [] }, { apiKey: [] }],
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit, sealer, secretValues);
+  const channel = new LocalServerChannel(store.db, services.audit, { sealer, registries, secrets: secretValues });
   app.decorate('serverChannel', channel);
   app.decorate('shellJanitor', shellJanitor);
   await internalRoutes(app, {
@@ -296,11 +349,18 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await auditRoutes(api, services);
       await roleBindingRoutes(api, services);
       await secretStoreRoutes(api, services);
+      await appStreamRoutes(api, services, { ...STREAM_DEFAULTS, ...deps.stream });
       await appRoutes(api, services);
       await appStatusRoutes(api, services);
       await appOperationRoutes(api, services);
+      await appLiveRoutes(api, services);
       await adoptRoutes(api, services);
+      await teamRoutes(api, services);
+      await webhookRoutes(api, services);
+      await incidentRoutes(api, services);
       await clusterRoutes(api, services);
+      await registryRoutes(api, services);
+      await registryNotificationRoutes(api, services);
       await mcpRoutes(api, services);
     },
     { prefix: '/api/v1' },

@@ -7,7 +7,7 @@
  * why a request failed.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { describeError, httpStatusOf, SvcError } from '../core/errors.ts';
+import { describeError, httpStatusOf, InputError, SvcError } from '../core/errors.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -59,4 +59,20 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
   }
   request.log.error({ err }, 'request failed');
   void reply.code(500).send({ error: 'internal server error' });
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors the router raises before any route runs (a path that does not decode, a path
+ * parameter over the router's length limit) become a 400 `{"error"}` like any other invalid input, instead of
+ * Fastify's own `{"error","code","message","statusCode"}` body with a 400 or 414 no route documents (found by the
+ * API fuzzer, test/integration/api-fuzz.test.ts).
+ */
+export function handleFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a path parameter is too long'
+      : err.code === 'FST_ERR_BAD_URL'
+        ? 'the request path is not a valid URL'
+        : err.message;
+  handleError(new InputError(message), request, reply);
 }

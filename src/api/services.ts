@@ -1,15 +1,21 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { AuthComponent } from '../auth/better-auth.ts';
 import type { Config } from '../config.ts';
+import type { OpsRuntime } from '../ops/runtime.ts';
 import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
+import type { RegistryStore } from '../store/registries.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
+import type { AppEventHub } from './apps/app-events.ts';
 import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
-import type { DigestProbe } from './kube/digest-probe.ts';
+import type { Destinations } from './kube/destinations.ts';
+import type { OrgImages } from './registries/images.ts';
+import type { TagPoller } from './registries/tag-poller.ts';
 import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
@@ -21,11 +27,23 @@ export interface ApiServices {
   authenticator: Authenticator;
   /** Undefined without a management cluster: every /apps route answers 503. */
   kube: KubeApps | undefined;
+  /** The App-change fan-out of GET /apps/stream; undefined without a management cluster. */
+  appEvents: AppEventHub | undefined;
   clusters: ClusterDirectory;
-  digests: DigestProbe;
+  /** The Kubernetes connection of an App's destination (diff, resource tree, logs). */
+  destinations: Destinations;
   /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
   secretStores: SecretStoreService;
+  /** The auth component (teams live in its organization plugin). */
+  auth: AuthComponent;
+  /** Webhook deliveries and incident detection of this process. */
+  ops: OpsRuntime;
   /** Connections to registered clusters (probes, namespaces, events, shells). */
   clusterConnections: ClusterConnections;
+  registries: RegistryStore;
+  /** Image lookups through the org's registries (preview, promote, the tag poller). */
+  images: OrgImages;
+  /** The tag poller of Follow Apps (undefined without a management cluster: there are no Apps). */
+  tagPoller: TagPoller | undefined;
 }

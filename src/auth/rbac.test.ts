@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrgRole } from '../core/permissions.ts';
 import type { RoleBinding } from '../store/role-bindings.ts';
 import type { Caller, KeyCeiling } from './caller.ts';
-import { canAnywhere, canI, shellPowerOf } from './rbac.ts';
+import { canAnywhere, canI, decide, shellPowerOf } from './rbac.ts';
 import { orgRoleOfMember } from './roles.ts';
 
 function caller(role: OrgRole | undefined, bindings: Partial<RoleBinding>[] = [], key?: KeyCeiling): Caller {
@@ -96,6 +96,40 @@ describe('orgRoleOfMember', () => {
     expect(orgRoleOfMember('member')).toBe('Contributor');
     expect(orgRoleOfMember('viewer,admin')).toBe('Admin');
     expect(orgRoleOfMember('nobody')).toBeUndefined();
+  });
+});
+
+describe('decide', () => {
+  it('names the team binding that grants, and why a key is refused', () => {
+    const member = caller('Viewer', [
+      { id: 'b1', subjectType: 'team', subjectId: 'team-1', scope: 'deployment', scopeId: '/web', level: 'sync' },
+    ]);
+    expect(decide(member, 'deployment:sync', 'deployment', '/web')).toEqual({
+      allowed: true,
+      grants: [
+        {
+          source: 'binding',
+          bindingId: 'b1',
+          subjectType: 'team',
+          subjectId: 'team-1',
+          scope: 'deployment',
+          scopeId: '/web',
+          level: 'sync',
+        },
+      ],
+    });
+    expect(decide(member, 'deployment:read', 'deployment', '/web').grants.map((g) => g.source)).toEqual([
+      'role',
+      'binding',
+    ]);
+    // Incidents and remediations of a deployment follow its permissions.
+    expect(canI(member, 'remediation:approve', 'deployment', '/web')).toBe(true);
+    expect(canI(member, 'remediation:approve', 'deployment', '/api')).toBe(false);
+    const keyed = caller('Owner', [], key('read'));
+    expect(decide(keyed, 'deployment:sync', 'org', '')).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/ceiling read/),
+    });
   });
 });
 

@@ -1,12 +1,13 @@
 /**
- * The one authorization function. Every route and `POST /auth/can-i` call `canI`, so what can-i answers is what the
- * routes enforce.
+ * The one authorization function. Every route and `POST /auth/can-i` decide through `decide` (`canI` is its yes/no),
+ * so what can-i answers is what the routes enforce, and can-i can say which grants allowed it.
  */
 import {
   ceilingAllows,
   isPermission,
   LEVELS,
   type Level,
+  type OrgRole,
   type Permission,
   permissionsOfBinding,
   permissionsOfRole,
@@ -24,32 +25,79 @@ function isLevel(v: string): v is Level {
   return (LEVELS as readonly string[]).includes(v);
 }
 
-/**
- * Whether the caller may exercise `permission` at `scope`/`scopeId` (org: '', cluster: name, deployment:
- * `<cluster>/<namespace>`). Grants come from the org role (org-wide) and from role bindings whose scope contains the
- * target. An API key caller is further bounded by the key's role ceiling and scope ceiling, and never holds a
- * session-only permission. Unknown permissions and scopes are denied.
- */
-export function canI(caller: Caller, permission: string, scope: string, scopeId: string): boolean {
-  if (!caller.org || !isPermission(permission) || !isScope(scope)) return false;
-  const target = { scope, scopeId: scope === 'org' ? '' : scopeId };
-  if (caller.key) {
-    if (SESSION_ONLY_PERMISSIONS.has(permission)) return false;
-    if (!ceilingAllows(caller.key.role, permission)) return false;
-    if (!scopeContains({ scope: caller.key.scope, scopeId: caller.key.scopeId }, target)) return false;
-  }
-  return userHolds(caller, permission, target);
+/** Where a permission comes from: the caller's org role, or a role binding held directly or through a team. */
+export type Grant =
+  | { source: 'role'; role: OrgRole }
+  | {
+      source: 'binding';
+      bindingId: string;
+      subjectType: 'user' | 'team';
+      subjectId: string;
+      scope: string;
+      scopeId: string;
+      level: string;
+    };
+
+/** A decision: allowed or not, every grant that allows it, and (when denied) why in one sentence. */
+export interface Decision {
+  allowed: boolean;
+  grants: Grant[];
+  reason?: string;
 }
 
-function userHolds(caller: Caller, permission: Permission, target: { scope: Scope; scopeId: string }): boolean {
-  if (caller.role && permissionsOfRole(caller.role).has(permission)) return true;
-  return caller.bindings.some(
-    (b) =>
+/**
+ * Whether the caller may exercise `permission` at `scope`/`scopeId` (org: '', cluster: name, deployment:
+ * `<cluster>/<namespace>`), and through which grants. Grants come from the org role (org-wide) and from role
+ * bindings, the user's own and its teams', whose scope contains the target. An API key caller is further bounded by
+ * the key's role ceiling and scope ceiling, and never holds a session-only permission. Unknown permissions and
+ * scopes are denied.
+ */
+export function decide(caller: Caller, permission: string, scope: string, scopeId: string): Decision {
+  const deny = (reason: string): Decision => ({ allowed: false, grants: [], reason });
+  if (!caller.org) return deny('the caller belongs to no organization');
+  if (!isPermission(permission)) return deny(`unknown permission ${permission}`);
+  if (!isScope(scope)) return deny(`unknown scope ${scope}`);
+  const target = { scope, scopeId: scope === 'org' ? '' : scopeId };
+  if (caller.key) {
+    if (SESSION_ONLY_PERMISSIONS.has(permission)) return deny(`${permission} needs a session, not an API key`);
+    if (!ceilingAllows(caller.key.role, permission)) {
+      return deny(`the API key's role ceiling ${caller.key.role} does not allow ${permission}`);
+    }
+    if (!scopeContains({ scope: caller.key.scope, scopeId: caller.key.scopeId }, target)) {
+      return deny(`the API key's scope ${caller.key.scope} ${caller.key.scopeId} does not contain the target`);
+    }
+  }
+  const grants = grantsOf(caller, permission, target);
+  return grants.length > 0 ? { allowed: true, grants } : deny(`no role or binding grants ${permission} there`);
+}
+
+/** Whether the caller may exercise `permission` at `scope`/`scopeId` (see `decide`). */
+export function canI(caller: Caller, permission: string, scope: string, scopeId: string): boolean {
+  return decide(caller, permission, scope, scopeId).allowed;
+}
+
+function grantsOf(caller: Caller, permission: Permission, target: { scope: Scope; scopeId: string }): Grant[] {
+  const grants: Grant[] = [];
+  if (caller.role && permissionsOfRole(caller.role).has(permission)) grants.push({ source: 'role', role: caller.role });
+  for (const b of caller.bindings) {
+    if (
       isScope(b.scope) &&
       isLevel(b.level) &&
       scopeContains({ scope: b.scope, scopeId: b.scopeId }, target) &&
-      permissionsOfBinding(b.level).has(permission),
-  );
+      permissionsOfBinding(b.level).has(permission)
+    ) {
+      grants.push({
+        source: 'binding',
+        bindingId: b.id,
+        subjectType: b.subjectType,
+        subjectId: b.subjectId,
+        scope: b.scope,
+        scopeId: b.scopeId,
+        level: b.level,
+      });
+    }
+  }
+  return grants;
 }
 
 /**

@@ -13,8 +13,11 @@ import { registerAppCommands } from './client/app-commands.ts';
 import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
+import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerRegistryCommands } from './client/registry-commands.ts';
 import { registerStoreCommands } from './client/store-commands.ts';
+import { registerTeamCommands } from './client/team-commands.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -83,8 +86,11 @@ withOperatorFlags(program.command('operator').description('run the controller th
 registerLoginCommands(program);
 registerAppCommands(program);
 registerAccessCommands(program);
+registerTeamCommands(program);
+registerOpsCommands(program);
 registerClusterCommands(program);
 registerStoreCommands(program);
+registerRegistryCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 

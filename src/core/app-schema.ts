@@ -333,9 +333,59 @@ export const NotificationsSchema = Type.Object(
         { ...closed, description: 'Chat messages about this App.' },
       ),
     ),
+    slack: Type.Optional(
+      Type.Object(
+        {
+          webhookURL: Type.String({
+            description:
+              'Slack-compatible incoming webhook URL (Slack, Mattermost, Rocket.Chat) for Block Kit messages.',
+          }),
+          ...channelSwitches(),
+        },
+        { ...closed, description: 'Slack messages (blocks with a text fallback) about this App.' },
+      ),
+    ),
+    msTeams: Type.Optional(
+      Type.Object(
+        {
+          webhookURL: Type.String({
+            description: 'Microsoft Teams incoming webhook URL (a Workflows webhook) the Adaptive Card is posted to.',
+          }),
+          ...channelSwitches(),
+        },
+        { ...closed, description: 'Microsoft Teams messages (Adaptive Cards) about this App.' },
+      ),
+    ),
+    webhook: Type.Optional(
+      Type.Object(
+        {
+          url: Type.String({ description: 'URL the notification payload (JSON, docs/notifications.md) is posted to.' }),
+          ...channelSwitches(),
+        },
+        { ...closed, description: 'A generic JSON webhook about this App.' },
+      ),
+    ),
   },
-  { ...closed, description: 'Notifications about this App.' },
+  {
+    ...closed,
+    description:
+      'Notifications about this App. Every URL is reached under the outbound address policy (SVC_OUTBOUND_SCOPE).',
+  },
 );
+
+/** The event switches of the notification channels beyond chat (all off by default). */
+function channelSwitches() {
+  return {
+    onSyncSuccess: Type.Optional(Type.Boolean({ default: false, description: 'Post when a sync succeeds.' })),
+    onSyncFailure: Type.Optional(Type.Boolean({ default: false, description: 'Post when a sync fails.' })),
+    onHealthDegraded: Type.Optional(
+      Type.Boolean({ default: false, description: 'Post when the health becomes Degraded.' }),
+    ),
+    onHealthRecovered: Type.Optional(
+      Type.Boolean({ default: false, description: 'Post when the health turns Healthy again after Degraded.' }),
+    ),
+  };
+}
 
 export const WebhookSchema = Type.Object(
   {
@@ -432,6 +482,16 @@ export const InventoryEntrySchema = Type.Object(
   { ...closed, description: 'An object the App applied and still owns.' },
 );
 
+/** Where an applied image digest came from (status.revisionTags). */
+export const RevisionTagSchema = Type.Object(
+  {
+    revision: Type.String({ minLength: 1, description: 'An applied image digest.' }),
+    tag: Type.String({ description: 'The tag it was resolved from (or deployed under).' }),
+    image: Type.String({ description: 'The image name it was applied as, without tag or digest.' }),
+  },
+  { ...closed, description: 'The tag and image of an applied image digest.' },
+);
+
 export const AppStatusSchema = Type.Object(
   {
     syncStatus: Type.Optional(
@@ -453,7 +513,16 @@ export const AppStatusSchema = Type.Object(
     ),
     objectHash: Type.Optional(Type.String({ description: 'SHA-256 of the last applied rendered set.' })),
     url: Type.Optional(
-      Type.String({ description: 'URL of the App (contract field; not written by this operator yet).' }),
+      Type.String({
+        description: 'Public address of an image App whose Ingress is enabled (https with a TLS Secret), else empty.',
+      }),
+    ),
+    /** Beyond the contract: for image sources, the image and tag each applied digest came from. */
+    revisionTags: Type.Optional(
+      Type.Array(RevisionTagSchema, {
+        description:
+          'Image sources: the tag and image each revision of the history (revision and previousRevisions) came from, newest first; Rollback writes the tag back and Sync keeps a digest while its tag and image are unchanged.',
+      }),
     ),
     operationState: Type.Optional(OperationStateSchema),
     resources: Type.Optional(
@@ -501,6 +570,7 @@ export type OperationState = Static<typeof OperationStateSchema>;
 export type ResourceStatus = Static<typeof ResourceStatusSchema>;
 export type Condition = Static<typeof ConditionSchema>;
 export type InventoryEntry = Static<typeof InventoryEntrySchema>;
+export type RevisionTag = Static<typeof RevisionTagSchema>;
 
 /** Kubernetes object metadata, as much of it as svc reads or writes. */
 export interface ObjectMeta {

@@ -236,6 +236,11 @@ export async function writeOperation(
   }
 }
 
+/** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
+export function inHistory(app: AppResource, revision: string): boolean {
+  return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);
+}
+
 /** True when the App carries a Stalled condition for its current generation: it waits for a spec change. */
 export function isStalled(app: AppResource): boolean {
   const s = app.status;
@@ -260,11 +265,31 @@ export function isWaitTerminal(app: AppResource): boolean {
   return (life.phase === 'finished' && life.result === 'Failed') || life.phase === 'held';
 }
 
+/** What decides whether an App is in sync: what was applied, what the source renders now, what is live. */
+export interface SyncFacts {
+  /** `status.revision` and `status.objectHash`: the last applied revision and rendered set. */
+  appliedRevision: string | undefined;
+  appliedHash: string | undefined;
+  /** The upstream head and the hash of what it renders (prepared as the operator applies it). */
+  head: string;
+  hash: string;
+  /** Whether every rendered object exists on the destination. */
+  allLive: boolean;
+}
+
+/**
+ * The one sync rule, shared by the operator (status.syncStatus) and the diff route, so the two never disagree:
+ * Synced when the head's rendered set is exactly what was last applied and every object of it is live.
+ */
+export function syncStatusOf(f: SyncFacts): 'Synced' | 'OutOfSync' {
+  return f.appliedRevision === f.head && f.appliedHash === f.hash && f.allLive ? 'Synced' : 'OutOfSync';
+}
+
 /**
  * Source types svc can deploy: each has a source driver in the operator (src/operator/sources; a test checks
  * the two agree). The API refuses the others (contract §4.2 rule 1, §7).
  */
-export const DEPLOYABLE_SOURCE_TYPES = ['Git'] as const satisfies readonly SourceType[];
+export const DEPLOYABLE_SOURCE_TYPES = ['Git', 'Image'] as const satisfies readonly SourceType[];
 export type DeployableSourceType = (typeof DEPLOYABLE_SOURCE_TYPES)[number];
 
 /** True for a source type svc can deploy. */
@@ -278,7 +303,6 @@ export function sourceTypeProblem(type: unknown): string | undefined {
     return `source.type must be one of ${SOURCE_TYPES.join(', ')}`;
   }
   if (isDeployableSourceType(type)) return undefined;
-  if (type === 'Image') return 'image sources are not supported yet';
   return `source.type ${type} is not supported yet`;
 }
 

@@ -36,11 +36,40 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     expect(req.spec.destination.cluster).toBe('edge-eu');
   });
 
-  it('refuses Image sources until they have a driver, whatever the block holds', () => {
-    expect(rejection({ name: 'web', namespace: 'shop', source: image })).toBe('image sources are not supported yet');
-    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', image: {} } })).toBe(
-      'image sources are not supported yet',
-    );
+  it('accepts an Image source and fills its defaults', () => {
+    const req = parseCreateRequest({ name: 'web', namespace: 'shop', source: image });
+    expect(req.spec.source.image).toMatchObject({ repository: 'registry.example.com/team/web', tag: '1.2.3' });
+    expect(req.spec.source.image?.tagPolicy).toBe('Pinned');
+    const relative = parseCreateRequest({
+      name: 'web',
+      namespace: 'shop',
+      source: { type: 'Image', image: { registryRef: 'hub', repository: 'team/web', tag: 'sha256:'.padEnd(71, 'a') } },
+    });
+    expect(relative.spec.source.image?.registryRef).toBe('hub');
+  });
+
+  it.each([
+    [{}, 'source.image.repository is required'],
+    [{ repository: 'registry.example.com/Team/web', tag: '1' }, 'source.image.repository must be an image repository'],
+    [{ repository: 'https://registry.example.com/web', tag: '1' }, 'source.image.repository must be an image'],
+    [{ registryRef: 'hub', repository: 'registry.example.com/web:1', tag: '1' }, 'relative to the registry'],
+    [{ registryRef: 'Hub!', repository: 'team/web', tag: '1' }, 'source.image.registryRef must name a registry'],
+    [{ repository: 'team/web', tag: 'a b' }, 'source.image.tag must be a tag'],
+    [{ repository: 'team/web', tag: '1', ingress: { enabled: true } }, 'source.image.ingress.host must be a DNS name'],
+    [
+      { repository: 'team/web', tag: '1', autoscaling: { enabled: true, min: 5, max: 2 } },
+      'autoscaling.min must not exceed',
+    ],
+    [
+      {
+        repository: 'team/web',
+        tag: '1',
+        workload: { env: [{ name: 'A', value: 'x', secretRef: { name: 's', key: 'k' } }] },
+      },
+      'env[0] must set exactly one of value, secretRef, store',
+    ],
+  ])('rejects the image block %j', (block, reason) => {
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Image', image: block } })).toContain(reason);
   });
 
   it.each([

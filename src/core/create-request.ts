@@ -5,6 +5,7 @@
 import { type AppSpec, AppSpecSchema } from './app-schema.ts';
 import { repoURLProblem, sourceTypeProblem } from './app-state.ts';
 import { InputError } from './errors.ts';
+import { imageSourceProblems } from './image-ref.ts';
 import { dnsLabelProblem } from './names.ts';
 import { schemaProblems } from './validator.ts';
 
@@ -48,9 +49,10 @@ function sourceProblems(source: unknown): string[] {
 
 /**
  * Validates an API create payload and builds the App spec it asks for. Throws InputError listing every problem:
- * DNS-1123 name, namespace and cluster; a deployable `source.type` (Git today: Image, HelmChart and Catalog are
- * not supported yet) with exactly one source block matching it; Git needs a remote `git.repoURL`; unknown fields
- * and wrong types anywhere. Schema defaults are filled in.
+ * DNS-1123 name, namespace and cluster; a deployable `source.type` (Git or Image: HelmChart and Catalog are not
+ * supported yet) with exactly one source block matching it; Git needs a remote `git.repoURL`; Image needs a
+ * repository, a tag or digest and a consistent workload (src/core/image-ref.ts); unknown fields and wrong types
+ * anywhere. Schema defaults are filled in.
  */
 export function parseCreateRequest(body: unknown): CreateRequest {
   if (!isObject(body)) throw new InputError('request body must be a JSON object');
@@ -80,6 +82,11 @@ export function parseCreateRequest(body: unknown): CreateRequest {
     p.replace(/^syncPolicy/, 'sync_policy').replace(/^destination\.namespace/, 'namespace'),
   );
   if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
+  const image = (spec as AppSpec).source.image;
+  if (image) {
+    const problems = imageSourceProblems(image, 'source.image');
+    if (problems.length > 0) throw new InputError(problems.join('; '));
+  }
   return {
     name: body['name'] as string,
     namespace: body['namespace'] as string,

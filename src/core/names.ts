@@ -1,6 +1,8 @@
 /** Name rules shared by the API, the operator and the CLI. */
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A DNS-1123 label as a JSON-schema `pattern` (route schemas, so the OpenAPI document states the rule). */
+export const DNS1123_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+const DNS1123_LABEL = new RegExp(DNS1123_LABEL_PATTERN);
 /** Maximum length of a DNS-1123 label. */
 export const DNS1123_LABEL_MAX = 63;
 

@@ -52,6 +52,18 @@ describe('permission catalogue (contract §5.6–5.7)', () => {
     expect(permissionsOfBinding('admin').has('deployment:manage')).toBe(true);
   });
 
+  it('lets incidents and remediations follow the deployment permissions of bindings and keys', () => {
+    expect(permissionsOfBinding('read').has('incident:read')).toBe(true);
+    expect(permissionsOfBinding('read').has('remediation:approve')).toBe(false);
+    expect(permissionsOfBinding('sync').has('remediation:approve')).toBe(true);
+    expect(permissionsOfBinding('sync').has('incident:manage')).toBe(true);
+    expect(permissionsOfRole('Contributor').has('remediation:approve')).toBe(true);
+    expect(permissionsOfRole('Viewer').has('remediation:approve')).toBe(false);
+    expect(ceilingAllows('sync', 'remediation:approve')).toBe(true);
+    expect(ceilingAllows('read', 'incident:manage')).toBe(false);
+    expect(ceilingAllows('sync', 'webhook:manage')).toBe(false);
+  });
+
   it('bounds API keys by their ceiling and never allows session-only permissions', () => {
     expect(ceilingAllows('read', 'deployment:read')).toBe(true);
     expect(ceilingAllows('read', 'deployment:sync')).toBe(false);

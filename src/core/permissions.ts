@@ -45,7 +45,15 @@ const READ_ONLY: readonly Permission[] = PERMISSIONS.filter((p) => p.endsWith(':
 const ROLE_PERMISSIONS: Record<OrgRole, readonly Permission[]> = {
   Owner: PERMISSIONS,
   Admin: PERMISSIONS.filter((p) => p !== 'org:manage'),
-  Contributor: [...READ_ONLY, 'audit:read', 'deployment:sync', 'deployment:manage', 'incident:manage', 'apikey:manage'],
+  Contributor: [
+    ...READ_ONLY,
+    'audit:read',
+    'deployment:sync',
+    'deployment:manage',
+    'incident:manage',
+    'remediation:approve',
+    'apikey:manage',
+  ],
   Viewer: [...READ_ONLY, 'apikey:manage'],
 };
 
@@ -62,10 +70,22 @@ export type Scope = (typeof SCOPES)[number];
 export const LEVELS = ['read', 'sync', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];
 
+/**
+ * What each binding level grants inside its scope. Incidents and remediations are about Apps, so they follow the
+ * deployment permissions: whoever may read a deployment may read its incidents and remediations, and whoever may
+ * sync it may acknowledge its incidents and approve or reject its remediations (which run as operations).
+ */
+const BINDING_READ: readonly Permission[] = ['deployment:read', 'cluster:read', 'incident:read', 'remediation:read'];
+const BINDING_SYNC: readonly Permission[] = [
+  ...BINDING_READ,
+  'deployment:sync',
+  'incident:manage',
+  'remediation:approve',
+];
 const BINDING_PERMISSIONS: Record<Level, readonly Permission[]> = {
-  read: ['deployment:read', 'cluster:read'],
-  sync: ['deployment:read', 'cluster:read', 'deployment:sync'],
-  admin: ['deployment:read', 'cluster:read', 'deployment:sync', 'deployment:manage', 'cluster:shell'],
+  read: BINDING_READ,
+  sync: BINDING_SYNC,
+  admin: [...BINDING_SYNC, 'deployment:manage', 'cluster:shell'],
 };
 
 /** Permissions a role binding of `level` grants inside its scope (a cluster or a deployment). */
@@ -73,17 +93,21 @@ export function permissionsOfBinding(level: Level): ReadonlySet<Permission> {
   return new Set(BINDING_PERMISSIONS[level]);
 }
 
+/** What a sync key may do beyond reading. */
+const SYNC_CEILING: ReadonlySet<Permission> = new Set(['deployment:sync', 'incident:manage', 'remediation:approve']);
+
 /**
  * Whether an API key with role ceiling `ceiling` may exercise `permission` at all (before the owner's own
- * permissions and the key's scope are considered): read keys only read, sync keys read and sync deployments,
- * admin keys anything; session-only permissions never. `cluster:shell` passes every ceiling: the ceiling lowers the
- * shell's power instead (a read or sync key gets a view shell, contract §4.3; see shellPowerOf in src/auth/rbac.ts).
+ * permissions and the key's scope are considered): read keys only read, sync keys read, sync deployments and act on
+ * their incidents and remediations (what a sync binding grants), admin keys anything; session-only permissions never.
+ * `cluster:shell` passes every ceiling: the ceiling lowers the shell's power instead (a read or sync key gets a view
+ * shell, contract §4.3; see shellPowerOf in src/auth/rbac.ts).
  */
 export function ceilingAllows(ceiling: Level, permission: Permission): boolean {
   if (SESSION_ONLY_PERMISSIONS.has(permission)) return false;
   if (ceiling === 'admin' || permission === 'cluster:shell') return true;
   if (permission.endsWith(':read') || permission === 'apikey:manage') return true;
-  return ceiling === 'sync' && permission === 'deployment:sync';
+  return ceiling === 'sync' && SYNC_CEILING.has(permission);
 }
 
 /** A scope plus its id: '' for org, a cluster name, or `<cluster>/<namespace>` for a deployment. */

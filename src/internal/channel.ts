@@ -6,6 +6,7 @@
  * credential (./http-channel.ts): audit entries, registered clusters' connection details, and secret-store values
  * (decryption keys and env.store values: the operator holds no store credentials). Registry credentials join them.
  */
+import type { RegistryEndpoint } from '../registry/index.ts';
 
 /** Actions the operator may record: those of contract §6.4 that happen without a caller. */
 export const SYSTEM_AUDIT_ACTIONS = ['app.sync', 'app.deploy'] as const;
@@ -104,6 +105,12 @@ export interface ServerChannel {
   decryptionKey(request: DecryptionKeyRequest): Promise<string>;
   /** The App's env.store entries resolved by the server (which holds the store credentials), in request order. */
   envValues(request: EnvValuesRequest): Promise<ResolvedEnv[]>;
+  /**
+   * The registry `name` of the org owning `orgNamespace` (an App's `spec.source.image.registryRef`): its host and
+   * the credentials to present. NotFoundError (retry hint `wait`: the registry may be registered later) when the
+   * org has no such registry.
+   */
+  registry(orgNamespace: string, name: string): Promise<RegistryEndpoint>;
 }
 
 /** Path of the cluster route below `/internal`: `/clusters/{name}/kubeconfig?org_namespace=<ns>` (contract §4.3). */
@@ -115,5 +122,7 @@ export const INTERNAL_AUDIT_PATH = '/audit';
 export const INTERNAL_DECRYPTION_KEY_PATH = '/secret-stores/decryption-key';
 /** Path of the env.store values route, below `/internal`. */
 export const INTERNAL_ENV_VALUES_PATH = '/secret-stores/env';
+/** Path of the registry route, below `/internal`: `/registries/<org namespace>/<name>`. */
+export const INTERNAL_REGISTRY_PATH = '/registries';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */
 export const INTERNAL_PREFIXES = ['/internal', '/api/v1/internal'] as const;

@@ -6,8 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../config.ts';
-import { UpstreamError } from '../core/errors.ts';
+import { NotFoundError, UpstreamError } from '../core/errors.ts';
 import { TokenFile } from '../kube/index.ts';
+import type { RegistryEndpoint } from '../registry/index.ts';
 import {
   type ClusterAccessAnswer,
   type DecryptionKeyRequest,
@@ -15,6 +16,7 @@ import {
   INTERNAL_AUDIT_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
+  INTERNAL_REGISTRY_PATH,
   internalClusterPath,
   type ResolvedEnv,
   type ServerChannel,
@@ -25,7 +27,7 @@ import {
 const CALL_TIMEOUT_MS = 10_000;
 
 /** Refusals that may pass without the App changing: something not there yet, a conflict, a rate limit. */
-const WAIT_STATUSES = new Set([404, 409, 429]);
+const WAIT_STATUSES = new Set([409, 429]);
 
 /** The credential to present: a fixed token, or a token file read per call. */
 export type OperatorCredential = { token: string } | { tokenFile: string };
@@ -95,6 +97,26 @@ export class HttpServerChannel implements ServerChannel {
     };
   }
 
+  async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {
+    const path = `${INTERNAL_REGISTRY_PATH}/${encodeURIComponent(orgNamespace)}/${encodeURIComponent(name)}`;
+    const res = await this.#call(path, { method: 'GET', headers: {} });
+    const body = (await res.json()) as {
+      host: string;
+      insecure: boolean;
+      ca?: string;
+      username?: string;
+      password?: string;
+    };
+    return {
+      host: body.host,
+      insecure: body.insecure,
+      ...(body.ca ? { ca: body.ca } : {}),
+      ...(body.username !== undefined
+        ? { credentials: { username: body.username, password: body.password ?? '' } }
+        : {}),
+    };
+  }
+
   /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */
   async #post<T = unknown>(path: string, body: unknown): Promise<T | undefined> {
     const res = await this.#call(path, {
@@ -112,9 +134,9 @@ export class HttpServerChannel implements ServerChannel {
 
   /**
    * One call with the operator's credential; answers 2xx and 304. Throws UpstreamError on a failure, with retry hint
-   * `retry` for network errors and 5xx answers, `wait` for answers that may change without the App changing (404
-   * something not there yet, 409, 429 rate-limited) and `stall` for other 4xx answers (the same call would be
-   * refused again).
+   * `retry` for network errors and 5xx answers, `wait` for answers that may change without the App changing (409,
+   * 429 rate-limited) and `stall` for other 4xx answers (the same call would be refused again); a 404 is a
+   * NotFoundError with hint `wait` (what is asked for may appear later).
    */
   async #call(path: string, init: { method: string; headers: Record<string, string>; body?: string }) {
     const { token } = await this.#token.get();
@@ -138,6 +160,8 @@ export class HttpServerChannel implements ServerChannel {
     } catch {
       // not JSON: keep the text
     }
+    // What is asked for is not there (yet): the same error the in-process channel throws.
+    if (res.status === 404) throw new NotFoundError(message, { retry: 'wait' });
     throw new UpstreamError(`the server answered ${path.split('?')[0]} with ${res.status}: ${message}`, {
       retry: res.status >= 500 ? 'retry' : WAIT_STATUSES.has(res.status) ? 'wait' : 'stall',
     });

@@ -2,15 +2,18 @@
  * The server's side of the internal channel: what `/internal/*` routes do, and what `svc start` hands its operator
  * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id; cluster
  * lookups open the org's sealed kubeconfig (the only place it is opened for the operator); secret-store fetches go to
- * the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials.
+ * the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials; registry lookups
+ * open the registry's sealed password.
  */
 import type { Kysely } from 'kysely';
 import { NotFoundError, UnavailableError } from '../core/errors.ts';
+import type { RegistryEndpoint } from '../registry/index.ts';
 import type { Sealer } from '../secrets/seal.ts';
 import type { AuditStore } from '../store/audit.ts';
 import { ClusterStore } from '../store/clusters.ts';
 import type { Tables } from '../store/database.ts';
 import { orgIdOfNamespace } from '../store/orgs.ts';
+import type { RegistryStore } from '../store/registries.ts';
 import type {
   ClusterAccessAnswer,
   DecryptionKeyRequest,
@@ -26,25 +29,41 @@ export const kubeconfigContext = (clusterId: string): string => `cluster:${clust
 /** The server's secret-store fetches (the resolver), as the channel needs them. */
 export type SecretValues = Pick<ServerChannel, 'decryptionKey' | 'envValues'>;
 
+/** What the channel reads besides the database: sealed kubeconfigs, registries, secret-store values. */
+export interface LocalChannelParts {
+  sealer: Sealer;
+  registries: RegistryStore;
+  /** Without it, decryption keys and env.store values answer UnavailableError. */
+  secrets?: SecretValues;
+}
+
 export class LocalServerChannel implements ServerChannel {
   readonly #db: Kysely<Tables>;
   readonly #audit: AuditStore;
   readonly #clusters: ClusterStore;
   readonly #sealer: Sealer;
   readonly #secrets: SecretValues | undefined;
+  readonly #registries: RegistryStore;
 
-  constructor(db: Kysely<Tables>, audit: AuditStore, sealer: Sealer, secrets?: SecretValues) {
+  constructor(db: Kysely<Tables>, audit: AuditStore, parts: LocalChannelParts) {
     this.#db = db;
     this.#audit = audit;
     this.#clusters = new ClusterStore(db);
-    this.#sealer = sealer;
-    this.#secrets = secrets;
+    this.#sealer = parts.sealer;
+    this.#secrets = parts.secrets;
+    this.#registries = parts.registries;
+  }
+
+  /** The id of the org owning an org namespace; NotFoundError with `retry` when there is none. */
+  async #orgOf(orgNamespace: string, retry: 'stall' | 'wait'): Promise<string> {
+    const orgId = await orgIdOfNamespace(this.#db, orgNamespace);
+    if (!orgId) throw new NotFoundError(`no organization owns namespace "${orgNamespace}"`, { retry });
+    return orgId;
   }
 
   /** Records the entry as the system; NotFoundError (not retried) when no org owns the namespace. */
   async recordAudit(entry: SystemAuditEntry): Promise<void> {
-    const orgId = await orgIdOfNamespace(this.#db, entry.orgNamespace);
-    if (!orgId) throw new NotFoundError(`no organization owns namespace "${entry.orgNamespace}"`, { retry: 'stall' });
+    const orgId = await this.#orgOf(entry.orgNamespace, 'stall');
     await this.#audit.record({
       orgId,
       userId: '',
@@ -96,5 +115,15 @@ export class LocalServerChannel implements ServerChannel {
   #values(): SecretValues {
     if (!this.#secrets) throw new UnavailableError('this server resolves no secret-store values');
     return this.#secrets;
+  }
+
+  /** The org's registry `name` with its opened credentials (see ServerChannel.registry). */
+  async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {
+    const orgId = await this.#orgOf(orgNamespace, 'wait');
+    const endpoint = await this.#registries.endpoint(orgId, name);
+    if (!endpoint) {
+      throw new NotFoundError(`registry "${name}" is not registered in this organization`, { retry: 'wait' });
+    }
+    return endpoint;
   }
 }

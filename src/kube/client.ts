@@ -65,6 +65,23 @@ export class KubeClient {
   }
 
   /**
+   * Opens a long-lived GET (e.g. Pod logs with `follow`) and answers the response stream once the server said 200;
+   * the caller reads or pipes it and aborts `signal` to end it. Throws KubeApiError on any other answer.
+   */
+  async stream(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    signal: AbortSignal,
+  ): Promise<http.IncomingMessage> {
+    const res = await this.#send(path, { query, signal, timeoutMs: 0 });
+    if (res.statusCode !== 200) {
+      if (res.statusCode === 401) this.config.credentials.refresh();
+      throw apiError(res.statusCode ?? 0, await readBody(res, `GET ${path}`), `GET ${path}`);
+    }
+    return res;
+  }
+
+  /**
    * Streams a watch: calls `onEvent` per line until the server closes the stream or `signal` aborts.
    * Resolves when the stream ends; rejects on a non-200 answer (KubeApiError) or a broken connection.
    */

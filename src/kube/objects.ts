@@ -65,6 +65,20 @@ export class ObjectClient {
     });
   }
 
+  /**
+   * What `apply(obj)` would make of the object, without writing anything (`dryRun=All`: admission, defaulting and
+   * field ownership run as for a real apply). The apiserver answers 404 when the namespace does not exist yet.
+   */
+  async dryRunApply(obj: AnyObject): Promise<AnyObject> {
+    const path = await this.path({ ...obj, name: obj.metadata.name, namespace: obj.metadata.namespace });
+    return this.client.request<AnyObject>(path, {
+      method: 'PATCH',
+      query: { fieldManager: FIELD_MANAGER, force: true, dryRun: 'All' },
+      body: obj,
+      contentType: 'application/apply-patch+yaml',
+    });
+  }
+
   /** JSON merge patch (RFC 7386) of an object or one of its subresources. */
   async mergePatch(ref: ObjectRef, patch: unknown, subresource?: string): Promise<AnyObject> {
     return this.client.request<AnyObject>(await this.path(ref, subresource), {

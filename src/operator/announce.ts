@@ -1,13 +1,16 @@
 /**
  * What the reconciler tells the world after writing status: Kubernetes Events on the App (one per operation
- * outcome, per automated sync, per prune) and chat notifications. Never throws into the reconcile.
+ * outcome, per automated sync, per prune) and notifications (handed to the Notifier, which sends them in the
+ * background). Never throws into the reconcile, never waits for a receiver.
  */
 import type { Logger } from 'pino';
 import type { AppResource, Operation, OperationState } from '../core/app-schema.ts';
 import { describeError } from '../core/errors.ts';
 import type { ObjectClient } from '../kube/index.ts';
+import type { OutboundPolicy } from '../net/outbound.ts';
 import type { OperatorMetrics } from './metrics.ts';
-import { buildPayload, notificationsFor, postNotification, wants } from './notify.ts';
+import { Notifier } from './notifier.ts';
+import { buildPayload, channelsFor, notificationsFor } from './notify.ts';
 import { recordEvent } from './stages/events.ts';
 import type { Outcome } from './stages/status.ts';
 
@@ -25,14 +28,27 @@ export interface AnnouncerDeps {
   publicURL: string;
   logger: Logger;
   metrics: OperatorMetrics;
+  /** Where notifications may go (SVC_OUTBOUND_SCOPE). */
+  outbound: OutboundPolicy;
 }
 
 /** Events and notifications of one operator process. */
 export class Announcer {
   readonly #d: AnnouncerDeps;
+  readonly #notifier: Notifier;
 
   constructor(deps: AnnouncerDeps) {
     this.#d = deps;
+    this.#notifier = new Notifier({
+      outbound: deps.outbound,
+      logger: deps.logger,
+      onGiveUp: (app, message) => this.event(app, 'Warning', 'NotificationFailed', message),
+    });
+  }
+
+  /** Waits for the notifications still being sent (a clean shutdown). */
+  drain(): Promise<void> {
+    return this.#notifier.drain();
   }
 
   /** Events and notifications after the status is written. Never throws. */
@@ -71,15 +87,10 @@ export class Announcer {
       failedRevision: failedRevision ?? outcome.observedRevision ?? '',
     });
     for (const n of notes) {
-      const url = app.spec.notifications?.chat?.webhookURL;
-      if (!url || !wants(app, n.event)) continue;
+      const channels = channelsFor(app, n.event);
+      if (channels.length === 0) continue;
       const payload = buildPayload(app, n.event, { ...n, publicURL: this.#d.publicURL, at: outcome.now });
-      const problem = await postNotification(url, payload);
-      if (problem)
-        this.#d.logger.warn(
-          { app: { namespace: app.metadata.namespace, name: app.metadata.name }, event: n.event },
-          problem,
-        );
+      for (const channel of channels) this.#notifier.send(app, channel, payload);
     }
   }
 

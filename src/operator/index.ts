@@ -14,6 +14,7 @@ import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
 import type { ServerChannel } from '../internal/channel.ts';
 import { httpChannelFromConfig } from '../internal/http-channel.ts';
 import { connect, LeaderElector, managementSource } from '../kube/index.ts';
+import { RegistryClient } from '../registry/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { Controller } from './controller.ts';
 import { LiveCache } from './live/index.ts';
@@ -22,7 +23,7 @@ import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { RemoteClusters } from './remote-clusters.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
-import { sourceDrivers } from './sources/index.ts';
+import { RegistryLookup, sourceDrivers } from './sources/index.ts';
 import { PushReceiver } from './webhook/receiver.ts';
 
 /** Renders kept by the operator's render cache (one per source, revision and renderer options). */
@@ -43,7 +44,8 @@ export interface OperatorOptions {
   workers?: number;
   /**
    * The server (svc start passes its own, in process). Without it, the HTTP channel of `config.channel` when
-   * configured (SVC_SERVER_URL and a credential); else none, and push deliveries are not audited (logged once).
+   * configured (SVC_SERVER_URL and a credential); else none: push deliveries are not audited and Apps naming a
+   * registry (registryRef) wait (logged once).
    */
   serverChannel?: ServerChannel;
   /** Retries of the audit relay (tests shorten them). */
@@ -92,7 +94,7 @@ export async function startOperator(
   const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
   if (configured?.missing) {
     log.warn(
-      `no channel to the server: push deliveries will not be audited, SOPS decryption is unavailable and remote destinations cannot be reached (set ${configured.missing})`,
+      `no channel to the server: push deliveries will not be audited, SOPS decryption is unavailable, remote destinations cannot be reached and image Apps cannot use registries (set ${configured.missing})`,
     );
   }
   const serverChannel = options.serverChannel ?? configured?.channel;
@@ -107,6 +109,8 @@ export async function startOperator(
         ...(options.remoteRevalidateMs ? { revalidateMs: options.remoteRevalidateMs } : {}),
       })
     : undefined;
+  // Registry credentials come from the server (the operator holds none), cached briefly.
+  const registries = new RegistryLookup(serverChannel);
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -119,6 +123,11 @@ export async function startOperator(
         maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
         ...(serverChannel ? { keys: serverChannel } : {}),
         ...(secretWorkDir ? { secretWorkDir } : {}),
+      },
+      image: {
+        client: new RegistryClient({ policy: config.outbound }),
+        registry: (ns, name) => registries.get(ns, name),
+        ...(serverChannel ? { values: serverChannel } : {}),
       },
     }),
     targetFor: async (app: AppResource) => {
@@ -136,6 +145,7 @@ export async function startOperator(
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
     publicURL: config.publicURL,
+    outbound: config.outbound,
     identity,
     logger: log,
     metrics,
@@ -218,6 +228,7 @@ export async function startOperator(
     await remotes?.stop();
     await Promise.all(Object.values(servers).map(close));
     await audit?.drain();
+    await reconciler.drain();
     log.info('operator stopped');
   };
   return {

@@ -5,27 +5,16 @@
  * (a transient failure) is retried after a per-key exponential delay with jitter, like client-go's
  * ItemExponentialFailureRateLimiter; any other answer resets that key's delay.
  */
+import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
+
+export { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
 
 /** When to run a key again: after this many ms, after the key's backoff delay, or not until it is added. */
 export type Requeue = number | 'backoff' | undefined;
 export type Handler = (key: string) => Promise<Requeue>;
 
-/** Per-key exponential backoff: `baseMs` doubling per consecutive failure, never above `maxMs`. */
-export interface BackoffPolicy {
-  baseMs: number;
-  maxMs: number;
-  /** Share of the delay taken off at random (0.2: between 80 % and 100 % of it), so failing keys spread out. */
-  jitter: number;
-}
-
 /** 1 s doubling up to the contract's 30 s error cadence (§3 rule 7, §8), up to 20 % earlier at random. */
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1_000, maxMs: 30_000, jitter: 0.2 };
-
-/** The delay before retry number `failures + 1` (0 = first retry). `random` is in [0, 1). */
-export function backoffDelay(failures: number, policy: BackoffPolicy, random: number = Math.random()): number {
-  const full = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(failures, 30));
-  return Math.round(full * (1 - policy.jitter * random));
-}
 
 /** Keyed work queue with a fixed number of workers. */
 export class WorkQueue {

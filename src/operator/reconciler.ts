@@ -15,9 +15,10 @@
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
-import { APPROVAL_MESSAGE, isStalled } from '../core/app-state.ts';
+import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
+import type { OutboundPolicy } from '../net/outbound.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { FencedError } from './fence.ts';
 import { type AppKey, FINALIZER } from './labels.ts';
@@ -75,6 +76,8 @@ export interface ReconcilerDeps {
   /** The live state of every destination (watch caches of the managed objects). */
   live: LiveCache;
   publicURL: string;
+  /** Where notifications may go (SVC_OUTBOUND_SCOPE). */
+  outbound: OutboundPolicy;
   identity: string;
   logger: Logger;
   metrics: OperatorMetrics;
@@ -100,6 +103,8 @@ interface Progress {
   syncAttempted: boolean;
   head?: string;
   revision?: string;
+  /** What status.observedRevision records (the source's `observed`, else `head`). */
+  observed?: string;
   objects?: AnyObject[];
   /**
    * What the App owns so far, when it changed: an inventory just migrated from a pre-inventory status, or the
@@ -121,6 +126,11 @@ export class Reconciler {
   constructor(deps: ReconcilerDeps) {
     this.#d = deps;
     this.#announcer = new Announcer(deps);
+  }
+
+  /** Waits for the notifications still being sent (a clean shutdown). */
+  drain(): Promise<void> {
+    return this.#announcer.drain();
   }
 
   /** Runs every stage for `key`. Never throws: failures are recorded on the App and answered with a requeue. */
@@ -204,7 +214,7 @@ export class Reconciler {
         driver.resolve(resolving, { target: intent.kind === 'sync' ? intent.revision : 'head', operation: op }),
       );
       const { head, revision } = source;
-      Object.assign(progress, { head, revision });
+      Object.assign(progress, { head, revision, observed: source.observed ?? head });
       const dest = target;
       const rendered = await inStage('render', () => driver.render(resolving, revision, dest));
       const objects = prepareObjects(rendered, key);
@@ -233,13 +243,19 @@ export class Reconciler {
       const outcome: Outcome = {
         now,
         observedGeneration: app.metadata.generation,
-        observedRevision: head,
+        observedRevision: source.observed ?? head,
         syncStatus: 'Unknown',
       };
       if (doSync) {
         progress.syncAttempted = true;
         await this.#sync(app, live, objects, inventory.entries, progress);
-        outcome.applied = { revision, objectHash: hash };
+        const url = driver.publicURL?.(app);
+        outcome.applied = {
+          revision,
+          objectHash: hash,
+          ...(source.origin ? { origin: source.origin } : {}),
+          ...(url ? { url } : {}),
+        };
         opOutcome = op
           ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
           : undefined;
@@ -253,7 +269,7 @@ export class Reconciler {
       const upToDate = appliedRevision === head && appliedHash === hash;
       const health = await inStage('health', () => this.#assess(live, objects, upToDate));
       const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
-      outcome.syncStatus = upToDate && allLive ? 'Synced' : 'OutOfSync';
+      outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head, hash, allLive });
       outcome.health = health;
       if (progress.inventory) outcome.inventory = progress.inventory;
       if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
@@ -371,7 +387,7 @@ export class Reconciler {
       observedGeneration: app.metadata.generation,
       syncStatus,
       error: failure,
-      ...(progress.head ? { observedRevision: progress.head } : {}),
+      ...(progress.observed ? { observedRevision: progress.observed } : {}),
       ...(health ? { health } : {}),
       ...(progress.inventory ? { inventory: progress.inventory } : {}),
       ...(op ? { operationState: this.#opState(op, now) } : {}),

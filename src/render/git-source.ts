@@ -1,7 +1,7 @@
 /**
  * Renders a Git source from a checkout: picks the renderer (auto detection or `manifestType`), then applies
  * `${VAR}` substitution, the default namespace, and a duplicate check. This is the Git entry of the renderer
- * table; image sources get their own entry later.
+ * table; image sources are rendered by ./image.ts.
  */
 import { isDirectory, resolveInside } from '../git/checkout.ts';
 import { GitPathError } from '../git/errors.ts';

@@ -9,6 +9,15 @@ export {
   renderGitSource,
   renderManifests,
 } from './git-source.ts';
+export {
+  AUTOSCALING_DEFAULTS,
+  DEFAULT_PORT,
+  DEFAULT_RESOURCES,
+  type ImageRenderRequest,
+  imageURL,
+  renderedLabels,
+  renderImageWorkload,
+} from './image.ts';
 export { defaultNamespace, groupOf, type ScopeLookup } from './namespaces.ts';
 export { parseManifests } from './parse.ts';
 export {

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type ColumnType, type Generated, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type ColumnType, type Generated, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 
@@ -53,6 +53,34 @@ export interface RoleBindingTable {
   scope_id: string;
   level: string;
   created_at: string;
+}
+
+/**
+ * A registered container registry of an org. `password` is sealed (`enc:v1:`, src/secrets/seal.ts); the
+ * notification token is kept only as its SHA-256. `insecure` is 0/1 (plain http).
+ */
+export interface RegistryTable {
+  id: string;
+  org_id: string;
+  name: string;
+  host: string;
+  insecure: number;
+  ca_cert: string | null;
+  username: string | null;
+  password: string | null;
+  notification_token_hash: string | null;
+  status: string;
+  status_detail: string;
+  last_tested_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A lease held by one server replica until `expires_at` (epoch milliseconds), renewed while it lives. */
+export interface LeaseTable {
+  name: string;
+  holder: string;
+  expires_at: ColumnType<number, number, number>;
 }
 
 /** A registered cluster (contract §2.6); `kubeconfig` is sealed (`enc:v1:`), null for in-cluster credentials. */
@@ -140,17 +168,136 @@ export interface AuthTeamMemberTable {
   id: string;
   teamId: string;
   userId: string;
+  createdAt: ColumnType<Date | string | number | null, never, never>;
 }
 export interface AuthTeamTable {
   id: string;
   organizationId: string;
   name: string;
+  createdAt: ColumnType<Date | string | number, never, never>;
+  updatedAt: ColumnType<Date | string | number | null, never, never>;
+}
+
+/** An org's outbound webhook (src/store/webhooks.ts). */
+export interface WebhookTable {
+  id: string;
+  org_id: string;
+  name: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** Sealed signing secret (`enc:v1:`). */
+  secret: string;
+  created_by: string;
+  created_at: string;
+}
+
+/** One event's delivery to one webhook: queue entry and log (src/store/deliveries.ts). */
+export interface WebhookDeliveryTable {
+  id: string;
+  org_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  /** pending, delivered or failed (gave up). */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  response_code: number | null;
+  latency_ms: number | null;
+  last_error: string | null;
+  /** JSON array of attempts. */
+  attempt_log: string;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+/** One of svc's own events (src/store/ops-events.ts). */
+export interface OpsEventTable {
+  id: string;
+  org_id: string;
+  type: string;
+  app_name: string | null;
+  app_namespace: string | null;
+  app_cluster: string | null;
+  incident_id: string | null;
+  remediation_id: string | null;
+  data: string;
+  created_at: string;
+}
+
+/** An incident (src/store/incidents.ts). */
+export interface IncidentTable {
+  id: string;
+  org_id: string;
+  app_name: string | null;
+  app_namespace: string | null;
+  app_cluster: string | null;
+  cause: string;
+  source: string;
+  severity: string;
+  title: string;
+  message: string;
+  evidence: string;
+  state: string;
+  open_key: string | null;
+  opened_by: string;
+  opened_at: string;
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  resolved_by: string | null;
+  resolved_at: string | null;
+  resolution: string | null;
+}
+
+/** A proposed remediation of an incident (src/store/remediations.ts). */
+export interface RemediationTable {
+  id: string;
+  org_id: string;
+  incident_id: string;
+  action: string;
+  revision: string | null;
+  /** 1 when approving also turns `syncPolicy.automated` off (so a rollback holds). */
+  pause_automated: number;
+  evidence: string;
+  state: string;
+  operation_id: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  result: string | null;
+  finished_at: string | null;
+  created_at: string;
+}
+
+/** What the incident detector last saw of one App (src/store/observations.ts). */
+export interface AppObservationTable {
+  app_ns: string;
+  app_name: string;
+  org_id: string;
+  uid: string;
+  /** JSON of the observed facts (src/ops/observe.ts). */
+  facts: string;
+  healthy_revision: string;
+  updated_at: string;
 }
 
 export interface Tables {
+  webhook: WebhookTable;
+  webhook_delivery: WebhookDeliveryTable;
+  ops_event: OpsEventTable;
+  incident: IncidentTable;
+  remediation: RemediationTable;
+  app_observation: AppObservationTable;
   api_key: ApiKeyTable;
   audit_log: AuditLogTable;
   role_binding: RoleBindingTable;
+  registry: RegistryTable;
+  lease: LeaseTable;
   cluster: ClusterTable;
   cluster_shell: ClusterShellTable;
   secret_store: SecretStoreTable;
@@ -163,6 +310,14 @@ export interface Tables {
 }
 
 export type DatabaseKind = DatabaseConfig['kind'];
+
+/**
+ * True when `db` (a Kysely instance or a transaction of one) speaks PostgreSQL: row locks (`FOR UPDATE`,
+ * `SKIP LOCKED`) exist there; SQLite has one writer and no such clauses.
+ */
+export function isPostgres(db: Kysely<Tables>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** An open database: the Kysely instance, its dialect kind, and a cross-replica lock for migrations. */
 export interface Store {
@@ -234,4 +389,10 @@ export function openStore(config: DatabaseConfig): Store {
       }),
     close: () => db.destroy(),
   };
+}
+
+/** Whether `err` is a unique-constraint violation of either database (SQLite or PostgreSQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }

@@ -5,6 +5,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DatabaseKind, Store } from './database.ts';
+import { createOpsTables } from './ops-schema.ts';
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {
   return {
@@ -68,6 +69,35 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           await sql`create trigger audit_log_no_delete before delete on audit_log
             begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
         }
+      },
+    },
+    '0010_registries_and_leases': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('registry')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('host', 'text', (c) => c.notNull())
+          .addColumn('insecure', 'integer', (c) => c.notNull())
+          .addColumn('ca_cert', 'text')
+          .addColumn('username', 'text')
+          .addColumn('password', 'text')
+          .addColumn('notification_token_hash', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_detail', 'text', (c) => c.notNull())
+          .addColumn('last_tested_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('registry_org_name', ['org_id', 'name'])
+          .execute();
+        // Leases among server replicas sharing the database (the tag poller runs on one of them).
+        await db.schema
+          .createTable('lease')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('holder', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
       },
     },
     '0011_clusters': {
@@ -142,6 +172,13 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .execute();
       },
     },
+    // The operations loop (issue 13): webhooks and their delivery queue, events, incidents, remediations, the
+    // detector's observations (./ops-schema.ts); the detector's lease uses 0010's `lease` table.
+    '0013_ops': {
+      async up(db: Kysely<unknown>) {
+        await createOpsTables(db);
+      },
+    },
     '0015_api_key_tools': {
       // An API key's optional MCP tool allowlist (issue 15): a JSON array of tool names; null = no allowlist.
       async up(db: Kysely<unknown>) {
@@ -163,8 +200,8 @@ export function svcMigrationNames(kind: DatabaseKind): string[] {
 export async function migrateStore(store: Store, extra?: () => Promise<void>): Promise<void> {
   await store.withMigrationLock(async () => {
     const provider: MigrationProvider = { getMigrations: async () => migrations(store.kind) };
-    // Migrations are named by issue number and land in any order (0015 before 0012): each touches its own tables,
-    // so one added below an applied one still runs (Kysely refuses that by default).
+    // Migrations are named by issue number and land in any order (0015 before 0010–0012): each touches its own
+    // tables, so one added below an applied one still runs (Kysely refuses that by default).
     const migrator = new Migrator({
       db: store.db,
       provider,

@@ -101,4 +101,15 @@ export class RoleBindingStore {
       .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
+
+  /** Removes every binding the subject holds in the org (a team that was removed); returns how many. */
+  async unbindSubject(orgId: string, subjectType: 'user' | 'team', subjectId: string): Promise<number> {
+    const r = await this.#db
+      .deleteFrom('role_binding')
+      .where('org_id', '=', orgId)
+      .where('subject_type', '=', subjectType)
+      .where('subject_id', '=', subjectId)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../core/errors.ts';
-import type { Tables } from './database.ts';
+import { isUniqueViolation, type Tables } from './database.ts';
 
 /** The seal context of a store's credentials: a sealed value copied to another store does not open there. */
 export const credentialsContext = (id: string): string => `secretstore:${id}:credentials`;
@@ -51,12 +51,6 @@ function toRecord(r: Tables['secret_store']): SecretStoreRecord {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
-}
-
-/** Whether a database error is a unique-constraint violation (SQLite or PostgreSQL). */
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 const duplicate = (name: string) => new ConflictError(`a secret store named "${name}" already exists`);

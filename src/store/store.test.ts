@@ -1,35 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refuseAuditInserts } from '../../test/harness/audit-fault.ts';
-import { createPostgresDatabase } from '../../test/harness/postgres.ts';
+import { freshDatabase } from '../../test/harness/postgres.ts';
 import { describeWith, postgresRequirement } from '../../test/harness/requirements.ts';
-import type { DatabaseConfig } from '../config.ts';
 import { ConflictError } from '../core/errors.ts';
+import { Sealer, UnsealError } from '../secrets/seal.ts';
 import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
 import { ClusterShellStore } from './cluster-shells.ts';
 import { ClusterStore } from './clusters.ts';
-import { openStore, type Store } from './database.ts';
+import { isUniqueViolation, openStore, type Store } from './database.ts';
+import { DbLease } from './lease.ts';
 import { migrateStore } from './migrations.ts';
+import { RegistryStore } from './registries.ts';
 import { RoleBindingStore } from './role-bindings.ts';
 import { SecretStoreStore } from './secret-stores.ts';
 import { inTransaction } from './transaction.ts';
-
-/** A fresh database of each kind: a temp SQLite file, or a new PostgreSQL database on the test server. */
-async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
-    return {
-      config: { kind: 'sqlite', path: join(dir, 'svc.db') },
-      drop: async () => rmSync(dir, { recursive: true }),
-    };
-  }
-  const db = await createPostgresDatabase();
-  return { config: { kind: 'postgres', url: db.url }, drop: () => db.drop() };
-}
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   (kind === 'postgres' ? describeWith(postgresRequirement()) : describe)(`store on ${kind}`, () => {
@@ -284,6 +270,103 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(await stores.getByName('o2', 'vault')).toMatchObject({ id: `sts_${kind}3` });
       expect(await stores.delete('o2', record.id)).toBe(false);
       expect(await stores.delete('o1', record.id)).toBe(true);
+    });
+
+    it('keeps registries per org with the password sealed for its row, and the notification token hashed', async () => {
+      const registries = new RegistryStore(store.db, new Sealer(Buffer.alloc(32, 7)));
+      const { record, notificationToken } = await registries.create({
+        orgId: 'o1',
+        name: 'hub',
+        host: 'registry.example.com',
+        insecure: false,
+        ca: null,
+        username: 'ci',
+        password: 'p4ss',
+      });
+      expect(record).toMatchObject({ name: 'hub', hasPassword: true, status: 'untested', notificationsEnabled: true });
+      const row = await store.db
+        .selectFrom('registry')
+        .selectAll()
+        .where('id', '=', record.id)
+        .executeTakeFirstOrThrow();
+      expect(row.password).toMatch(/^enc:v1:/);
+      expect(JSON.stringify(row)).not.toContain('p4ss');
+      expect(JSON.stringify(row)).not.toContain(notificationToken);
+      expect(await registries.endpoint('o1', 'hub')).toEqual({
+        host: 'registry.example.com',
+        insecure: false,
+        credentials: { username: 'ci', password: 'p4ss' },
+      });
+      expect(await registries.endpoint('o2', 'hub')).toBeUndefined();
+      expect((await registries.byNotificationToken(record.id, notificationToken))?.id).toBe(record.id);
+      expect(await registries.byNotificationToken(record.id, `${notificationToken}x`)).toBeUndefined();
+      const err = await registries
+        .create({ orgId: 'o1', name: 'hub', host: 'h', insecure: false, ca: null, username: null, password: null })
+        .catch((e: unknown) => e);
+      expect(isUniqueViolation(err)).toBe(true);
+      await registries.create({
+        orgId: 'o2',
+        name: 'hub',
+        host: 'h',
+        insecure: true,
+        ca: null,
+        username: null,
+        password: null,
+      });
+      // A sealed password copied into another row does not open there.
+      const other = await registries.create({
+        orgId: 'o1',
+        name: 'b',
+        host: 'h',
+        insecure: false,
+        ca: null,
+        username: 'u',
+        password: 'x',
+      });
+      await store.db
+        .updateTable('registry')
+        .set({ password: row.password })
+        .where('id', '=', other.record.id)
+        .execute();
+      await expect(registries.endpoint('o1', 'b')).rejects.toThrow(UnsealError);
+      expect(await registries.update('o1', record.id, { password: null, username: null })).toMatchObject({
+        hasPassword: false,
+      });
+      expect(await registries.delete('o2', record.id)).toBe(false);
+      expect(await registries.delete('o1', record.id)).toBe(true);
+    });
+
+    it('applies a migration that sorts before the last applied one (issues land in any order)', async () => {
+      const fresh = await freshDatabase(kind);
+      const late = openStore(fresh.config);
+      try {
+        await migrateStore(late);
+        // As on a database migrated before 0010 landed: 0015 applied, 0010 not.
+        await late.db.schema.dropTable('registry').execute();
+        await late.db.schema.dropTable('lease').execute();
+        await sql`delete from svc_migration where name = '0010_registries_and_leases'`.execute(late.db);
+        await migrateStore(late);
+        expect(await late.db.selectFrom('registry').selectAll().execute()).toEqual([]);
+        const names = await sql<{ name: string }>`select name from svc_migration order by name`.execute(late.db);
+        expect(names.rows.map((r) => r.name)).toContain('0010_registries_and_leases');
+      } finally {
+        await late.close();
+        await fresh.drop();
+      }
+    });
+
+    it('gives a lease to one holder at a time until it expires or is released', async () => {
+      const a = new DbLease(store.db, { name: 'poller', holder: 'a', ttlMs: 1000 });
+      const b = new DbLease(store.db, { name: 'poller', holder: 'b', ttlMs: 1000 });
+      const now = 1_800_000_000_000;
+      expect(await a.tryAcquire(now)).toBe(true);
+      expect(await b.tryAcquire(now + 10)).toBe(false);
+      expect(await a.tryAcquire(now + 500)).toBe(true);
+      expect(await b.tryAcquire(now + 1400)).toBe(false);
+      expect(await b.tryAcquire(now + 1501)).toBe(true);
+      expect(await a.tryAcquire(now + 1600)).toBe(false);
+      await b.release();
+      expect(await a.tryAcquire(now + 1700)).toBe(true);
     });
   });
 }

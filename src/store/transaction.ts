@@ -8,14 +8,28 @@ import { ApiKeyStore } from './api-keys.ts';
 import { AuditStore } from './audit.ts';
 import { ClusterStore } from './clusters.ts';
 import type { Tables } from './database.ts';
+import { DeliveryStore } from './deliveries.ts';
+import { IncidentStore } from './incidents.ts';
+import { ObservationStore } from './observations.ts';
+import { EventStore } from './ops-events.ts';
+import { RemediationStore } from './remediations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
 import { SecretStoreStore } from './secret-stores.ts';
+import { WebhookStore } from './webhooks.ts';
 
 /** The stores, bound to one transaction. */
 export interface TransactionStores {
+  /** The transaction itself, for stores not listed here (built on it, they write inside the transaction). */
+  db: Kysely<Tables>;
   apiKeys: ApiKeyStore;
   audit: AuditStore;
   bindings: RoleBindingStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  events: EventStore;
+  incidents: IncidentStore;
+  remediations: RemediationStore;
+  observations: ObservationStore;
   clusters: ClusterStore;
   secretStores: SecretStoreStore;
 }
@@ -28,9 +42,16 @@ export interface TransactionStores {
 export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionStores) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) =>
     fn({
+      db: trx,
       apiKeys: new ApiKeyStore(trx),
       audit: new AuditStore(trx),
       bindings: new RoleBindingStore(trx),
+      webhooks: new WebhookStore(trx),
+      deliveries: new DeliveryStore(trx),
+      events: new EventStore(trx),
+      incidents: new IncidentStore(trx),
+      remediations: new RemediationStore(trx),
+      observations: new ObservationStore(trx),
       clusters: new ClusterStore(trx),
       secretStores: new SecretStoreStore(trx),
     }),

@@ -171,6 +171,8 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       // Cheaper on 2 cores; flow control matters nothing for tests.
       '--enable-priority-and-fairness=false',
       '--profiling=false',
+      // The fake node's "kubelet" (kwok's server, for Pod logs) is reached by its InternalIP, 127.0.0.1.
+      '--kubelet-preferred-address-types=InternalIP',
       ...(options.throughput
         ? [
             `--max-requests-inflight=${options.throughput.maxRequestsInflight}`,
@@ -244,6 +246,13 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     let nodeName: string | undefined;
     if (withKwok) {
       const stages = join(componentDir('kwok'), 'stages');
+      // kwok also plays the node's kubelet server, so `kubectl logs` (and svc's log route) work: every container
+      // of every Pod logs the lines of pod.log, then follows it.
+      const kubeletPort = await freePort();
+      const podLog = join(dir, 'pod.log');
+      await writeFile(podLog, FAKE_POD_LOG);
+      const logsConfig = join(dir, 'kwok-logs.yaml');
+      await writeFile(logsConfig, kwokLogsConfig(podLog));
       processes.push(
         startProcess(
           'kwok',
@@ -253,6 +262,12 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
             '--manage-all-nodes=false',
             '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
             '--node-lease-duration-seconds=40',
+            '--node-ip=127.0.0.1',
+            `--node-port=${kubeletPort}`,
+            `--server-address=127.0.0.1:${kubeletPort}`,
+            `--tls-cert-file=${certs.serving.cert}`,
+            `--tls-private-key-file=${certs.serving.key}`,
+            `--config=${logsConfig}`,
             // The default pod CIDR (/24) runs out of addresses beyond 254 pods.
             ...(options.throughput ? ['--cidr=10.0.0.0/16'] : []),
             ...kwokStages.map((stage) => `--config=${join(stages, stage)}`),
@@ -328,6 +343,24 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
     await stop();
     throw error;
   }
+}
+
+/** What every container of a fake Pod logs (then follows the file), in the CRI log format kwok serves from. */
+export const FAKE_POD_LOG =
+  '2026-01-01T00:00:00.000000000Z stdout F svc fake pod: started\n2026-01-01T00:00:01.000000000Z stdout F svc fake pod: serving on :80\n';
+
+function kwokLogsConfig(logFile: string): string {
+  return `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterLogs
+metadata:
+  name: every-pod
+spec:
+  selector: {}
+  logs:
+    - containers: []
+      logsFile: ${logFile}
+      follow: true
+`;
 }
 
 async function createFakeNode(client: KubeClient, pods: number): Promise<void> {

@@ -2,6 +2,8 @@
  * The test harness: real components on loopback for integration tests (see docs in each module).
  * The management control plane is started once per run by ./global-setup.ts (`inject('mgmtKubeconfig')`).
  */
+
+export { CHROMIUM, chromiumRequirement, launchBrowser } from './browser.ts';
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
 export {
   type ControlPlane,
@@ -36,8 +38,10 @@ export {
 export { type OpenBao, startOpenBao } from './openbao.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
 export { freePort } from './ports.ts';
-export { createPostgresDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
+export { createPostgresDatabase, freshDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
 export { PREVIOUS_RELEASE, previousRelease, previousReleaseMissing } from './previous-release.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
 export { describeWith, inCI, postgresRequirement, type Requirement } from './requirements.ts';
+export { openSse, type SseEvent, type SseStream } from './sse.ts';
+export { type SvcProcess, startSvc } from './svc.ts';

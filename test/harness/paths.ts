@@ -22,6 +22,8 @@ const pinVariables = {
   helm: 'HELM_VERSION',
   sops: 'SOPS_VERSION',
   'eso-crds': 'ESO_VERSION',
+  schemathesis: 'SCHEMATHESIS_VERSION',
+  'token-server': 'TOKEN_SERVER_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */

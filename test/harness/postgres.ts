@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /** A database of its own for one test file. */
@@ -49,4 +52,22 @@ export async function createPostgresDatabase(): Promise<PostgresDatabase> {
       }
     },
   };
+}
+
+/**
+ * A fresh database of `kind` for a store test: a SQLite file in a new temp directory, or a new database on the test
+ * PostgreSQL server; `drop()` removes it.
+ */
+export async function freshDatabase(
+  kind: 'sqlite' | 'postgres',
+): Promise<{ config: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }; drop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
+    return {
+      config: { kind: 'sqlite', path: join(dir, 'svc.db') },
+      drop: async () => rmSync(dir, { recursive: true }),
+    };
+  }
+  const db = await createPostgresDatabase();
+  return { config: { kind: 'postgres', url: db.url }, drop: () => db.drop() };
 }

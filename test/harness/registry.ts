@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
 import { createCA, issueCert, readPem } from './certs.ts';
 import { request } from './http.ts';
+import { binary } from './paths.ts';
 import { freePort } from './ports.ts';
 import { makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
 
@@ -26,6 +27,16 @@ export interface RegistryOptions {
   htpasswd?: { user: string; password: string };
   /** Serve HTTPS with a certificate for 127.0.0.1/localhost from a fresh CA (see {@link Registry.caPEM}). */
   tls?: boolean;
+  /**
+   * Token auth (Bearer): a real token issuer (distribution's contrib/token-server, built by
+   * scripts/build-binaries.sh) authenticates these credentials (htpasswd) and signs tokens the registry trusts.
+   * The issuer grants a user the repositories under `<user>/` only.
+   */
+  token?: { user: string; password: string };
+  /** Listen on this port (default: a free one), e.g. to register the registry's host before it starts. */
+  port?: number;
+  /** Post the registry's events (distribution `notifications`) to `url` with `Authorization: Bearer <token>`. */
+  notifications?: { url: string; token: string };
 }
 
 /** Digests of an image pushed by {@link Registry.pushImage}. */
@@ -48,8 +59,10 @@ export interface Registry {
   url: string;
   /** CA certificate (PEM) to trust for `tls` registries; undefined for plain HTTP. */
   caPEM: string | undefined;
-  /** Credentials when started with htpasswd. */
+  /** Credentials when started with htpasswd or token auth. */
   credentials: { user: string; password: string } | undefined;
+  /** How clients authenticate: none, Basic (htpasswd) or Bearer (token). */
+  auth: 'anonymous' | 'basic' | 'bearer';
   /**
    * Pushes a small real image (gzip tar layer, OCI config, OCI manifest and, unless `index: false`, an OCI index for
    * linux/amd64) to `repository` and points `tag` at it (moving the tag if it existed). `content` makes the layer
@@ -66,8 +79,9 @@ export interface Registry {
 /** Starts a registry with a temp config and storage, anonymous or with htpasswd auth. */
 export async function startRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const dir = makeTempDir('registry');
+  let issuer: { stop(): Promise<void> } | undefined;
   try {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const config: Record<string, unknown> = {
       version: 0.1,
       log: { level: 'warn', accesslog: { disabled: true } },
@@ -91,6 +105,35 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
       await writeFile(file, `${stdout.trim()}\n`, { mode: 0o600 });
       config['auth'] = { htpasswd: { realm: 'svc-test-registry', path: file } };
     }
+    let tokenFor: ((repository: string) => Promise<string>) | undefined;
+    if (options.token) {
+      const started = await startTokenIssuer(dir, options.token);
+      issuer = started;
+      tokenFor = started.tokenFor;
+      config['auth'] = {
+        token: {
+          realm: started.realm,
+          service: TOKEN_SERVICE,
+          issuer: TOKEN_ISSUER,
+          rootcertbundle: started.certPath,
+        },
+      };
+    }
+    if (options.notifications) {
+      config['notifications'] = {
+        endpoints: [
+          {
+            name: 'svc',
+            url: options.notifications.url,
+            headers: { Authorization: [`Bearer ${options.notifications.token}`] },
+            timeout: '10s',
+            threshold: 3,
+            backoff: '1s',
+            ignore: { mediatypes: ['application/octet-stream'] },
+          },
+        ],
+      };
+    }
     const configPath = join(dir, 'config.yml');
     await writeFile(configPath, stringify(config));
     const proc = startProcess('docker-registry', 'docker-registry', ['serve', configPath], { logDir: dir });
@@ -100,7 +143,9 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
           authorization: `Basic ${Buffer.from(`${options.htpasswd.user}:${options.htpasswd.password}`).toString('base64')}`,
         }
       : {};
-    await waitUntil(async () => (await request(`${url}/v2/`, { headers: authHeader, ca: caPEM })).status === 200, {
+    // With token auth, /v2/ answers 401 with the challenge once the registry is up.
+    const upStatus = options.token ? 401 : 200;
+    await waitUntil(async () => (await request(`${url}/v2/`, { headers: authHeader, ca: caPEM })).status === upStatus, {
       what: 'registry /v2/',
       process: proc,
       timeoutMs: 30_000,
@@ -110,9 +155,12 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
       path: string,
       init: { body?: Buffer | string; headers?: Record<string, string> } = {},
     ) => {
+      const repository = /^\/v2\/(.+?)\/(?:blobs|manifests)\//.exec(path)?.[1];
+      const bearer: Record<string, string> =
+        tokenFor && repository ? { authorization: `Bearer ${await tokenFor(repository)}` } : {};
       const res = await request(new URL(path, url), {
         method,
-        headers: { ...authHeader, ...init.headers },
+        headers: { ...authHeader, ...bearer, ...init.headers },
         ca: caPEM,
         ...(init.body === undefined ? {} : { body: init.body }),
       });
@@ -138,7 +186,8 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
       host: `127.0.0.1:${port}`,
       url,
       caPEM,
-      credentials: options.htpasswd,
+      credentials: options.htpasswd ?? options.token,
+      auth: options.token ? 'bearer' : options.htpasswd ? 'basic' : 'anonymous',
       async pushImage(repository, tag, pushOptions = {}) {
         const content = pushOptions.content ?? randomBytes(8).toString('hex');
         const tar = tarFile('hello.txt', `${content}\n`);
@@ -209,14 +258,67 @@ export async function startRegistry(options: RegistryOptions = {}): Promise<Regi
       },
       async stop() {
         await proc.stop();
+        await issuer?.stop();
         removeTempDir(dir);
       },
     };
     return registry;
   } catch (error) {
+    await issuer?.stop();
     removeTempDir(dir);
     throw error;
   }
+}
+
+const TOKEN_SERVICE = 'svc-test-registry';
+const TOKEN_ISSUER = 'svc-test-token-issuer';
+
+/**
+ * Starts distribution's token server (a real Bearer-token issuer) with an htpasswd file holding `credentials` and a
+ * fresh P-256 signing key whose self-signed certificate the registry trusts (`rootcertbundle`).
+ */
+async function startTokenIssuer(dir: string, credentials: { user: string; password: string }) {
+  const key = join(dir, 'token.key');
+  const certPath = join(dir, 'token.crt');
+  // libtrust (the issuer's key loader) reads SEC 1 "EC PRIVATE KEY" PEM.
+  await execFileAsync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', key]);
+  await execFileAsync('openssl', [
+    'req',
+    '-new',
+    '-x509',
+    '-key',
+    key,
+    '-subj',
+    '/CN=svc-test-token',
+    '-days',
+    '30',
+    '-out',
+    certPath,
+  ]);
+  const { stdout } = await execFileAsync('htpasswd', ['-nbB', credentials.user, credentials.password]);
+  const passwd = join(dir, 'token.htpasswd');
+  await writeFile(passwd, `${stdout.trim()}\n`, { mode: 0o600 });
+  const port = await freePort();
+  const realm = `http://127.0.0.1:${port}/token/`;
+  const proc = startProcess(
+    'token-server',
+    binary('token-server'),
+    ['-addr', `127.0.0.1:${port}`, '-issuer', TOKEN_ISSUER, '-passwd', passwd, '-realm', TOKEN_SERVICE, '-key', key],
+    { logDir: dir },
+  );
+  const basic = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
+  const tokenFor = async (repository: string): Promise<string> => {
+    const query = new URLSearchParams({ service: TOKEN_SERVICE, scope: `repository:${repository}:pull,push` });
+    const res = await request(`${realm}?${query}`, { headers: { authorization: basic } });
+    if (res.status !== 200) throw new Error(`token server: ${res.status} ${res.text()}`);
+    return (JSON.parse(res.text()) as { access_token?: string; token?: string }).access_token ?? '';
+  };
+  await waitUntil(async () => (await request(realm).catch(() => ({ status: 0 }))).status === 401, {
+    what: 'token server',
+    process: proc,
+    timeoutMs: 30_000,
+  });
+  return { realm, certPath, tokenFor, stop: () => proc.stop() };
 }
 
 function sha256(data: Buffer): string {

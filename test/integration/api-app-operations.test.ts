@@ -3,8 +3,8 @@
  * promote, freeze/unfreeze write the App resource (spec.operation with a server UUID and the caller as triggeredBy;
  * 409 while one is pending), audit each call, and refuse bad bodies; status (with wait), events and history read
  * what the operator records (played here by writing the status subresource; test/integration/api-operator.test.ts
- * runs the real operator). Image-source Apps cannot be created through the API until image sources land: the
- * image Apps here are created directly on the cluster, and nothing plays the image operator for them.
+ * runs the real operator; the image-*.test.ts files run image Apps with it). Image Apps here are created through
+ * the API and never synced: no operator runs in this file, so none has an applied digest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -46,9 +46,10 @@ describe('app operations API', () => {
       source: { type: 'Git', git: { repoURL: 'https://git.example.test/web.git' } },
     });
     for (const name of ['img', 'img-scale']) {
-      await kube.createApp(ns, name, {
+      await create({
+        name,
+        namespace: d,
         source: { type: 'Image', image: { repository: '127.0.0.1:1/team/img', tag: '1.0' } },
-        destination: { namespace: d, cluster: '' },
       });
     }
   });
@@ -159,6 +160,7 @@ describe('app operations API', () => {
       revision: 'c3',
       previous_revisions: ['c3', 'c2', 'c1'],
       last_sync_at: '2026-11-21T05:00:00Z',
+      revision_tags: [],
     });
     expect(
       (await api.call('POST', `/api/v1/apps/${d}/web/rollback`, { cookie: owner.cookie, body: { revision: 'zz' } }))
@@ -259,12 +261,13 @@ describe('app operations API', () => {
         .status,
     ).toBe(409);
 
-    await kube.createApp(ns, 'auto', {
+    await create({
+      name: 'auto',
+      namespace: d,
       source: {
         type: 'Image',
         image: { repository: 'nginx', tag: '1', autoscaling: { enabled: true, min: 1, max: 3 } },
       },
-      destination: { namespace: d, cluster: '' },
     });
     expect(
       (await api.call('POST', `/api/v1/apps/${d}/auto/scale`, { cookie: owner.cookie, body: { replicas: 2 } })).status,
@@ -277,7 +280,7 @@ describe('app operations API', () => {
       api.call('POST', `/api/v1/apps/${d}/${from}/promote${to ? `?to=${to}` : ''}`, { cookie });
     const before = (await kube.get(ns, 'img'))?.spec.operation?.id;
     expect((await promote('web', 'img')).status).toBe(409);
-    // No image App has an applied digest until the image operator lands (nothing plays it here): 409.
+    // No operator runs in this file, so no image App has an applied digest: 409.
     const res = await promote('auto', 'img');
     expect(res).toMatchObject({ status: 409, body: { error: 'app auto has no applied image digest to promote' } });
     expect((await promote('auto', 'nope')).status).toBe(404);

@@ -97,14 +97,27 @@ describe('apps API', () => {
     expect((await kube.get(orgNs, 'web'))?.spec.destination.namespace).toBe('web');
   });
 
-  it('refuses sources without a driver: Image (until image sources land), HelmChart, Catalog; writes nothing', async () => {
+  it('creates Image Apps; refuses sources without a driver (HelmChart, Catalog) and unregistered registries', async () => {
     const image = { type: 'Image', image: { repository: 'nginx', tag: '1.27' } };
+    const created = await api.call<Json>('POST', '/api/v1/apps', {
+      cookie: owner.cookie,
+      body: { name: 'img', namespace: 'web', source: image },
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { name: 'img', source: { type: 'Image', image: image.image } },
+    });
+    expect((await kube.get(orgNs, 'img'))?.spec.source.image).toMatchObject({ ...image.image, tagPolicy: 'Pinned' });
+    const unregistered = { type: 'Image', image: { registryRef: 'nope', repository: 'team/web', tag: '1' } };
     for (const path of ['/api/v1/apps', '/api/v1/apps/preview']) {
       const res = await api.call<Json>('POST', path, {
         cookie: owner.cookie,
-        body: { name: 'img', namespace: 'web', source: image },
+        body: { name: 'img-ref', namespace: 'web', source: unregistered },
       });
-      expect(res, path).toMatchObject({ status: 400, body: { error: 'image sources are not supported yet' } });
+      expect(res, path).toMatchObject({
+        status: 400,
+        body: { error: 'source.image.registryRef: registry "nope" is not registered in this organization' },
+      });
     }
     const chart = { type: 'HelmChart', helmChart: { repoURL: REPO, chart: 'c' } };
     const refused = await api.call('POST', '/api/v1/apps', {
@@ -112,8 +125,9 @@ describe('apps API', () => {
       body: { name: 'chart', namespace: 'web', source: chart },
     });
     expect(refused).toMatchObject({ status: 400, body: { error: 'source.type HelmChart is not supported yet' } });
-    expect(await kube.get(orgNs, 'img')).toBeUndefined();
+    expect(await kube.get(orgNs, 'img-ref')).toBeUndefined();
     expect(await kube.get(orgNs, 'chart')).toBeUndefined();
+    expect((await api.call('DELETE', '/api/v1/apps/web/img', { cookie: owner.cookie })).status).toBe(200);
   });
 
   it('refuses bad create bodies with 400 and writes nothing', async () => {
@@ -300,9 +314,5 @@ describe('apps API', () => {
     expect(await kube.get(orgNs, 'web-copy')).toBeUndefined();
     expect(await audit('app.delete', 'web-copy')).toHaveLength(1);
     expect((await api.call('GET', '/api/v1/apps/staging/web-copy', { cookie: owner.cookie })).status).toBe(404);
-  });
-
-  it('has no diff route', async () => {
-    expect((await api.call('GET', '/api/v1/apps/web/web/diff', { cookie: owner.cookie })).status).toBe(404);
   });
 });

@@ -402,11 +402,17 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect(await auditEntries(api, owner, 'team.create', `acme-${database}`)).toEqual([
         expect.objectContaining({ user_id: owner.id, resource_type: 'team' }),
       ]);
-      const added = await api.call('POST', '/api/auth/organization/add-team-member', {
+      // Team membership goes through /api/v1/teams (svc's permissions and audit); Better Auth's own route is off.
+      const direct = await api.call('POST', '/api/auth/organization/add-team-member', {
         cookie: owner.cookie,
         body: { teamId: team.body['id'], userId: viewer.id },
       });
-      expect(added.status).toBe(200);
+      expect(direct.status).toBe(404);
+      const added = await api.call('POST', `/api/v1/teams/${team.body['id']}/members`, {
+        cookie: owner.cookie,
+        body: { user_id: viewer.id },
+      });
+      expect(added.status).toBe(201);
       const bound = await api.call('POST', '/api/v1/role-bindings', {
         cookie: owner.cookie,
         body: { subject_type: 'team', subject_id: team.body['id'], scope: 'cluster', scope_id: 'east', level: 'admin' },

@@ -43,8 +43,41 @@ const ROUTES: Array<[string, string]> = [
   ['delete', '/api/v1/clusters/{name}'],
   ['get', '/api/v1/clusters/{name}/namespaces'],
   ['post', '/api/v1/clusters/{name}/shell'],
+  ['get', '/api/v1/registries'],
+  ['post', '/api/v1/registries'],
+  ['get', '/api/v1/registries/{id}'],
+  ['patch', '/api/v1/registries/{id}'],
+  ['delete', '/api/v1/registries/{id}'],
+  ['post', '/api/v1/registries/test'],
+  ['post', '/api/v1/registries/{id}/test'],
+  ['post', '/api/v1/registries/{id}/notifications'],
 ];
 
+/** The operations-loop routes (issue 13): teams, webhooks, incidents, remediations. */
+const OPS_ROUTES: Array<[string, string]> = [
+  ['get', '/api/v1/teams'],
+  ['post', '/api/v1/teams'],
+  ['get', '/api/v1/teams/{id}'],
+  ['patch', '/api/v1/teams/{id}'],
+  ['delete', '/api/v1/teams/{id}'],
+  ['post', '/api/v1/teams/{id}/members'],
+  ['delete', '/api/v1/teams/{id}/members/{userId}'],
+  ['get', '/api/v1/webhooks'],
+  ['post', '/api/v1/webhooks'],
+  ['get', '/api/v1/webhooks/{id}'],
+  ['delete', '/api/v1/webhooks/{id}'],
+  ['post', '/api/v1/webhooks/{id}/test'],
+  ['get', '/api/v1/webhooks/{id}/deliveries'],
+  ['get', '/api/v1/incidents'],
+  ['post', '/api/v1/incidents'],
+  ['get', '/api/v1/incidents/{id}'],
+  ['post', '/api/v1/incidents/{id}/acknowledge'],
+  ['post', '/api/v1/incidents/{id}/resolve'],
+  ['get', '/api/v1/remediations'],
+  ['get', '/api/v1/remediations/{id}'],
+  ['post', '/api/v1/remediations/{id}/approve'],
+  ['post', '/api/v1/remediations/{id}/reject'],
+];
 /** The error statuses each /clusters route documents beyond 400, 401, 403 and 500. */
 const CLUSTER_ERRORS: Record<string, string[]> = {
   'get /api/v1/clusters': [],
@@ -104,6 +137,26 @@ describe('OpenAPI document and the API without a management cluster', () => {
     }
   });
 
+  it('documents every operations-loop route with its {"error"} answers', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    for (const [method, path] of OPS_ROUTES) {
+      const responses = res.body.paths[path]?.[method]?.responses;
+      expect(responses, `${method} ${path}`).toBeDefined();
+      const expected = ['400', '401', '403', '500'];
+      if (method === 'post' || method === 'patch') expected.push('413', '415');
+      if (path.includes('{id}')) expected.push('404');
+      if (path.endsWith('/approve') || path.endsWith('/reject') || path.endsWith('/acknowledge')) expected.push('409');
+      for (const status of expected) {
+        expect(responses?.[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
   it('documents the error answers of every /clusters route with the {"error"} schema', async () => {
     const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
       'GET',
@@ -112,6 +165,27 @@ describe('OpenAPI document and the API without a management cluster', () => {
     for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/clusters'))) {
       const responses = res.body.paths[path]?.[method]?.responses ?? {};
       for (const status of ['400', '401', '403', '500', ...(CLUSTER_ERRORS[`${method} ${path}`] ?? ['none'])]) {
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
+        });
+      }
+    }
+  });
+
+  it('documents the error answers of every /registries route with the {"error"} schema', async () => {
+    const res = await api.call<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+      'GET',
+      '/api/v1/openapi.json',
+    );
+    for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/registries'))) {
+      const responses = res.body.paths[path]?.[method]?.responses ?? {};
+      const expected = ['401', '500'];
+      if (!path.endsWith('/notifications')) expected.push('403');
+      if (method === 'post' || method === 'patch') expected.push('400', '413', '415');
+      if (path.includes('{id}') && !path.endsWith('/notifications')) expected.push('404');
+      if (path === '/api/v1/registries' && method === 'post') expected.push('409');
+      if (path === '/api/v1/registries/{id}' && method !== 'get') expected.push('409');
+      for (const status of expected) {
         expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
           content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
         });

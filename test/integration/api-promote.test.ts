@@ -1,56 +1,107 @@
 /**
- * Preview and promote of image sources while image sources have no driver: preview refuses an Image payload like
- * create does (400, nothing written), and promote between image Apps (created directly on the cluster, as the API
- * cannot create them yet) is refused with 409 because no image App has an applied digest. The registry-backed
- * answers (the digest resolved by preview, a promoted digest, 502 when the target registry lacks it) need an App
- * the image operator has synced; they return with image sources (this file wrote that status by hand before).
+ * Promote across two registries (contract §4.2 rule 8, §7 502) with the real operator: the staging App's applied
+ * digest is verified present on the production App's registry (token auth there, anonymous on staging), then
+ * written onto the production App as a Deploy pinned byte-equal with the tag it came from; the operator applies
+ * exactly that digest from the production registry. A digest absent there is 502 and writes nothing; a Git target
+ * is a scope mismatch (409).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppResources, startOrgApi, type TestApi, type TestUser } from './api-support.ts';
+import { type Registry, startRegistry } from '../harness/index.ts';
+import { auditEntries } from './api-support.ts';
+import { type ImageSuite, startImageSuite } from './image-support.ts';
+import { getApp, getObject } from './operator-support.ts';
 
-describe('promote and preview of image sources before they have a driver', () => {
-  let api: TestApi;
-  let kube: AppResources;
-  let owner: TestUser;
-  let ns: string;
-  let staging: string;
-  let prod: string;
+describe('promote across registries', () => {
+  let suite: ImageSuite;
+  let staging: Registry;
+  let prod: Registry;
+  const dests: Record<string, string> = {};
 
   beforeAll(async () => {
-    const started = await startOrgApi('promo');
-    ({ api, kube, owner, orgNs: ns } = started);
-    staging = `staging-${started.suffix}`;
-    prod = `prod-${started.suffix}`;
-    for (const [name, namespace] of [
-      ['shop-staging', staging],
-      ['shop-prod', prod],
-    ] as const) {
-      await kube.createApp(ns, name, {
-        source: { type: 'Image', image: { repository: 'registry.example.test/team/shop', tag: '1.0' } },
-        destination: { namespace, cluster: '' },
-      });
-    }
+    [staging, prod] = await Promise.all([
+      startRegistry(),
+      startRegistry({ token: { user: 'svc', password: 'prod-secret' } }),
+    ]);
+    suite = await startImageSuite('promo');
+    await suite.addRegistry('staging', staging);
+    await suite.addRegistry('prod', prod);
   });
-  afterAll(async () => api?.close());
+  afterAll(async () => {
+    await suite?.stop();
+    await Promise.all([staging?.stop(), prod?.stop()]);
+  });
 
-  it('preview refuses an image payload like create (400) and writes nothing', async () => {
-    const res = await api.call('POST', '/api/v1/apps/preview', {
-      cookie: owner.cookie,
+  it('promotes the applied digest byte-equal onto the target, which the operator pulls from its own registry', async () => {
+    // The same image pushed to both registries has the same digest.
+    const built = await staging.pushImage('svc/shop', '1.4', { content: 'shop 1.4' });
+    const mirrored = await prod.pushImage('svc/shop', '1.4', { content: 'shop 1.4' });
+    expect(mirrored.digest).toBe(built.digest);
+    const current = await prod.pushImage('svc/shop', '1.3', { content: 'shop 1.3' });
+
+    dests['staging'] = await suite.imageApp('shop-staging', {
+      registryRef: 'staging',
+      repository: 'svc/shop',
+      tag: '1.4',
+    });
+    dests['prod'] = await suite.imageApp('shop-prod', { registryRef: 'prod', repository: 'svc/shop', tag: '1.3' });
+    await suite.post(dests['staging'], 'shop-staging', 'sync');
+    await suite.post(dests['prod'], 'shop-prod', 'sync');
+    await suite.settled('shop-staging', built.digest);
+    await suite.settled('shop-prod', current.digest);
+
+    const res = await suite.post(dests['staging'], 'shop-staging', 'promote?to=shop-prod');
+    expect(res).toMatchObject({
+      status: 200,
+      body: { from: 'shop-staging', to: 'shop-prod', digest: built.digest, tag: '1.4' },
+    });
+    const target = await getApp(suite.org.orgNs, 'shop-prod');
+    expect(target?.spec.operation).toMatchObject({
+      kind: 'Deploy',
+      revision: built.digest,
+      id: res.body['operation_id'],
+    });
+    expect(target?.spec.source.image?.tag).toBe('1.4');
+    const promoted = await suite.settled('shop-prod', built.digest);
+    expect(promoted.status?.previousRevisions).toEqual([current.digest]);
+    const deployment = await getObject('apps/v1', 'Deployment', dests['prod'], 'shop-prod');
+    const containers = (
+      (deployment?.['spec'] ?? {}) as { template: { spec: { containers: Array<{ image: string }> } } }
+    ).template.spec.containers;
+    expect(containers[0]?.image).toBe(`${prod.host}/svc/shop@${built.digest}`);
+    const [audit] = await auditEntries(suite.org.api, suite.org.owner, 'app.promote', 'shop-prod');
+    expect(audit).toMatchObject({
+      user_id: suite.org.owner.id,
+      details: { from: 'shop-staging', digest: built.digest, operation_id: res.body['operation_id'] },
+    });
+  });
+
+  it('answers 502 when the digest is absent on the target registry, and 409 for a Git target; writes nothing', async () => {
+    const fresh = await staging.pushImage('svc/shop', '2.0', { content: 'shop 2.0 staging only' });
+    const deploy = await suite.post(dests['staging'] as string, 'shop-staging', 'deploy', { tag: '2.0' });
+    expect(deploy.status).toBe(200);
+    await suite.settled('shop-staging', fresh.digest);
+    const before = (await getApp(suite.org.orgNs, 'shop-prod'))?.spec;
+
+    const absent = await suite.post(dests['staging'] as string, 'shop-staging', 'promote?to=shop-prod');
+    expect(absent).toMatchObject({
+      status: 502,
+      body: { error: `digest ${fresh.digest} is not present in ${prod.host}/svc/shop` },
+    });
+    const git = await suite.org.api.call('POST', '/api/v1/apps', {
+      cookie: suite.org.owner.cookie,
       body: {
-        name: 'shop-new',
-        namespace: staging,
-        source: { type: 'Image', image: { repository: 'registry.example.test/team/shop', tag: '1.0' } },
+        name: 'shop-git',
+        namespace: dests['prod'],
+        source: { type: 'Git', git: { repoURL: 'https://git.example.test/shop.git' } },
       },
     });
-    expect(res).toMatchObject({ status: 400, body: { error: 'image sources are not supported yet' } });
-    expect(await kube.get(ns, 'shop-new')).toBeUndefined();
-  });
-
-  it('promote answers 409 while the source App has no applied digest, writing nothing', async () => {
-    const res = await api.call('POST', `/api/v1/apps/${staging}/shop-staging/promote?to=shop-prod`, {
-      cookie: owner.cookie,
+    expect(git.status).toBe(201);
+    const mismatch = await suite.post(dests['staging'] as string, 'shop-staging', 'promote?to=shop-git');
+    expect(mismatch).toMatchObject({
+      status: 409,
+      body: { error: 'promote needs image-source apps on both sides (scope mismatch)' },
     });
-    expect(res).toMatchObject({ status: 409, body: { error: expect.stringContaining('no applied image digest') } });
-    expect((await kube.get(ns, 'shop-prod'))?.spec.operation).toBeUndefined();
+    expect((await getApp(suite.org.orgNs, 'shop-prod'))?.spec).toEqual(before);
+    expect(await auditEntries(suite.org.api, suite.org.owner, 'app.promote', 'shop-prod')).toHaveLength(1);
   });
 });

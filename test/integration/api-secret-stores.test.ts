@@ -236,8 +236,9 @@ describe('secret stores API', () => {
       },
     });
     expect(app.status).toBe(201);
-    // Image Apps cannot be created through the API until image sources land: write one as kubectl would.
-    await org.kube.createApp(org.orgNs, 'imaged', {
+    const imaged = await call('POST', '/api/v1/apps', {
+      name: 'imaged',
+      namespace: `${org.orgNs}-imaged`,
       source: {
         type: 'Image',
         image: {
@@ -251,8 +252,8 @@ describe('secret stores API', () => {
           },
         },
       },
-      destination: { namespace: `${org.orgNs}-imaged` },
     });
+    expect(imaged.status).toBe(201);
 
     await expect.poll(async () => (await call('GET', `${path}/${ageId}`)).body['references']).toBe(1);
     await expect.poll(async () => (await call('GET', `${path}/${baoId}`)).body['references']).toBe(2);
@@ -300,7 +301,9 @@ describe('secret stores API', () => {
       [kv1, main, eso].map((r) => [String(r.body['name']), String(r.body['id'])]),
     ) as Record<string, string>;
     const env = (name: string, id: string, key: string, p = 'shop') => ({ name, store: { id, path: p, key } });
-    await org.kube.createApp(org.orgNs, 'fetcher', {
+    const fetcher = await call('POST', '/api/v1/apps', {
+      name: 'fetcher',
+      namespace: `${org.orgNs}-fetcher`,
       source: {
         type: 'Image',
         image: {
@@ -317,8 +320,8 @@ describe('secret stores API', () => {
           },
         },
       },
-      destination: { namespace: `${org.orgNs}-fetcher` },
     });
+    expect(fetcher.status).toBe(201);
     const channel = org.api.app.serverChannel;
     const who = { appNamespace: org.orgNs, appName: 'fetcher' };
     const ref = (name: string, id: string, key: string, p = 'shop') => ({ name, id, path: p, key });

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApiServer } from '../../src/api/app.ts';
+import type { StreamOptions } from '../../src/api/routes/app-stream.ts';
 import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
@@ -70,6 +71,8 @@ export async function startTestApi(
     inCluster?: InClusterOptions;
     /** Secret-store timeouts and rate limits (shortened by tests). */
     secretStores?: Partial<SecretStoreTuning>;
+    /** Timing of GET /apps/stream (a shorter heartbeat and re-authentication). */
+    stream?: Partial<StreamOptions>;
   } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
@@ -100,6 +103,7 @@ export async function startTestApi(
     logger,
     ...(options.secretStores ? { secretStores: options.secretStores } : {}),
     ...(options.inCluster ? { inCluster: options.inCluster } : {}),
+    ...(options.stream ? { stream: options.stream } : {}),
   });
   await app.ready();
   return {
@@ -239,7 +243,12 @@ export interface OrgApi {
 export async function startOrgApi(
   prefix: string,
   env?: Record<string, string>,
-  options: { secretStores?: Partial<SecretStoreTuning>; logLines?: string[]; inCluster?: InClusterOptions } = {},
+  options: {
+    secretStores?: Partial<SecretStoreTuning>;
+    logLines?: string[];
+    inCluster?: InClusterOptions;
+    stream?: Partial<StreamOptions>;
+  } = {},
 ): Promise<OrgApi> {
   const kubeconfig = inject('mgmtKubeconfig');
   const api = await startTestApi({ mgmtKubeconfig: kubeconfig, ...(env ? { env } : {}), ...options });
@@ -268,6 +277,18 @@ export async function auditEntries(
   return res.body.entries.filter((e) => e['action'] === action && e['resource_name'] === name);
 }
 
+/** Asserts that `cred` gets 404 on every `[method, url, body?]`: another org's resource reads as absent. */
+export async function expectEveryNotFound(
+  api: TestApi,
+  cred: Credential,
+  tries: Array<[string, string, unknown?]>,
+): Promise<void> {
+  for (const [method, url, body] of tries) {
+    const res = await api.call(method, url, { ...cred, ...(body === undefined ? {} : { body }) });
+    expect(res.status, `${method} ${url}`).toBe(404);
+  }
+}
+
 /** Mints an API key for the caller; returns the plaintext and the id. */
 export async function mintKey(
   api: TestApi,
@@ -294,16 +315,21 @@ export class AppResources {
     await this.objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
 
-  /** Creates a Deployment whose pods carry `podLabels` (its selector), with one container. */
+  /**
+   * Creates a Deployment by hand (as `kubectl create` would) whose pods carry `podLabels` (its selector), with one
+   * container (`main` running `registry.example.test/team/shop:1.4.2` on port 8080 unless `container` says else).
+   */
   async deployment(
     namespace: string,
     name: string,
     podLabels: Record<string, string>,
     extraLabels: Record<string, string> = {},
+    container: Record<string, unknown> = {},
   ): Promise<void> {
     await this.#namespace(namespace);
     await this.client.request(`/apis/apps/v1/namespaces/${namespace}/deployments`, {
       method: 'POST',
+      query: { fieldManager: 'kubectl-create' },
       body: {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -315,7 +341,12 @@ export class AppResources {
             metadata: { labels: podLabels },
             spec: {
               containers: [
-                { name: 'main', image: 'registry.example.test/team/shop:1.4.2', ports: [{ containerPort: 8080 }] },
+                {
+                  name: 'main',
+                  image: 'registry.example.test/team/shop:1.4.2',
+                  ports: [{ containerPort: 8080 }],
+                  ...container,
+                },
               ],
             },
           },
@@ -347,14 +378,6 @@ export class AppResources {
         source: { component: 'test' },
       },
     });
-  }
-
-  /**
-   * Creates an App resource directly on the cluster (as `kubectl apply` would), bypassing the API's create rules:
-   * for Apps the API refuses to create but must still handle, e.g. image-source Apps before image sources land.
-   */
-  async createApp(namespace: string, name: string, spec: AppResource['spec']): Promise<void> {
-    await this.create({ apiVersion: APP_API_VERSION, kind: APP_KIND, metadata: { name, namespace }, spec });
   }
 
   /** The App resource, or undefined. */

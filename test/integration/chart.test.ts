@@ -22,7 +22,7 @@ image: { repository: registry.test/svc, digest: "sha256:${'a'.repeat(64)}" }
 publicURL: https://svc.example.test
 database: { url: "postgres://svc:pw@db.test:5432/svc" }
 secrets: { authSecret: "${'s'.repeat(40)}", credentialsKey: "${'0'.repeat(64)}" }
-server: { replicas: 3 }
+server: { replicas: 3, clusterProbe: true }
 operator: { replicas: 2, watchNamespace: org-acme, rbac: { mode: wildcard } }
 ingress: { enabled: true, className: nginx, host: svc.example.test, tlsSecretName: svc-tls }
 webhookIngress: { enabled: true, host: hooks.example.test }
@@ -115,5 +115,18 @@ describe('the Helm chart', () => {
     expect(allowlist.rules.flatMap((r) => r.apiGroups)).not.toContain('*');
     const wildcard = await applyRole('--set', 'operator.rbac.mode=wildcard');
     expect(wildcard.rules).toEqual([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
+  });
+
+  it('lets the server read nodes, Pods and namespaces (probing this cluster) only when clusterProbe is set', async () => {
+    type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
+    const serverRole = async (...args: string[]) =>
+      objects((await helm(['template', 'svc', chart, ...args])).stdout).find(
+        (o) => o.kind === 'ClusterRole' && o.metadata.name === 'svc-server',
+      ) as Role;
+    const reads = (role: Role) => role.rules.filter((r) => r.resources.includes('nodes'));
+    expect(reads(await serverRole())).toEqual([]);
+    expect(reads(await serverRole('--set', 'server.clusterProbe=true'))).toEqual([
+      { apiGroups: [''], resources: ['nodes', 'pods', 'namespaces'], verbs: ['get', 'list'] },
+    ]);
   });
 });

@@ -4,7 +4,8 @@
  * key (file mode 0600) and through the browser handoff (this test plays the browser over HTTP with the session
  * cookie), create, sync --wait to Synced/Healthy with exit 0, a broken App exits 1, every -o format parses (json and
  * yaml round-trip to the same value), exit codes 2/3/4, keys, can-i, audit, clusters (the management plane registered
- * as one), completion, and the progress display:
+ * as one), registries and an image App on one (its credentials reach svc start's operator in process), completion,
+ * and the progress display:
  * a spinner in a terminal (tmux) and plain lines in a pipe. Errors print the server's message and never a stack.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -18,12 +19,16 @@ import {
   describeWith,
   type GitRepo,
   type GitServer,
+  type PushedImage,
+  type Registry,
   type Requirement,
   repoRoot,
+  type SvcProcess,
   startGitServer,
+  startRegistry,
+  startSvc,
   waitUntil,
 } from '../harness/index.ts';
-import { type RunningSvc, startSvc } from './svc-start.ts';
 
 const SVC = join(repoRoot, 'bin/svc.js');
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
@@ -71,11 +76,13 @@ describe('svc client commands against svc start', () => {
   const dest = `${slug}-shop`;
   let git: GitServer;
   let repo: GitRepo;
-  let running: RunningSvc;
+  let running: SvcProcess;
   let home: string;
   let base: string;
   let cookie = '';
   let adminKey = '';
+  let registry: Registry;
+  let image: PushedImage;
 
   /** Starts `svc args` with the test's HOME (and `env`), stdin from `input`; `output` fills as it runs. */
   function startCli(args: string[], options: { env?: Record<string, string>; input?: string; home?: string } = {}) {
@@ -122,8 +129,10 @@ describe('svc client commands against svc start', () => {
   beforeAll(async () => {
     git = await startGitServer();
     repo = await git.createRepo(`${slug}-web`, { 'manifests/web.yaml': manifests });
+    registry = await startRegistry({ htpasswd: { user: 'ci', password: `${slug}-registry` } });
+    image = await registry.pushImage('team/web', '1.0');
     home = mkdtempSync(join(tmpdir(), 'svc-cli-home-'));
-    running = await startSvc(slug);
+    running = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}`, publicURL: null });
     base = running.base;
     await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,
@@ -132,11 +141,20 @@ describe('svc client commands against svc start', () => {
     });
     await call('POST', '/api/auth/organization/create', { name: 'CLI', slug });
     adminKey = (await call<{ key: string }>('POST', '/api/v1/auth/api-keys', { name: 'cli', role: 'admin' })).key;
+    // Registries are managed with a session (contract §5 rule 4): the test does it as the signed-in user.
+    await call('POST', '/api/v1/registries', {
+      name: 'local',
+      host: registry.host,
+      insecure: true,
+      username: 'ci',
+      password: `${slug}-registry`,
+    });
   });
 
   afterAll(async () => {
-    running?.stop();
+    await running?.stop();
     await git?.stop();
+    await registry?.stop();
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -247,6 +265,23 @@ describe('svc client commands against svc start', () => {
       status: 2,
       stderr: "error: revision not-a-revision is not in the app's history\n",
     });
+  });
+
+  it('lists registries and deploys an image App on one: svc start hands its operator the credentials in process', async () => {
+    const list = await svc(['registry', 'list', '-o', 'json']);
+    expect(list.status, list.stderr).toBe(0);
+    const [local] = (JSON.parse(list.stdout) as { registries: Array<Record<string, unknown>> }).registries;
+    expect(local).toMatchObject({ name: 'local', host: registry.host, username: 'ci', has_password: true });
+    expect(list.stdout).not.toContain(`${slug}-registry`);
+    const get = await svc(['registry', 'get', 'local']);
+    expect(get.stdout).toMatch(/^Password: +set \(write-only\)$/m);
+    expect((await svc(['registry', 'get', 'reg_nope'])).status).toBe(4);
+
+    const created = await svc(['app', 'create', 'img', '-n', dest, '--image', 'team/web:1.0', '--registry', 'local']);
+    expect(created).toMatchObject({ status: 0, stdout: `app ${dest}/img created\n` });
+    const sync = await svc(['app', 'sync', 'img', '--wait', '--timeout', '3m']);
+    expect(sync.status, sync.stderr).toBe(0);
+    expect(sync.stdout).toBe(`img: Synced and Healthy at ${image.digest}\n`);
   });
 
   it('mints, lists and revokes keys; can-i answers with its exit code; audit shows the CLI’s sync', async () => {

@@ -9,8 +9,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect } from '../../src/kube/index.ts';
-import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
-import { type RunningSvc, startSvc } from './svc-start.ts';
+import {
+  type GitRepo,
+  type GitServer,
+  type SvcProcess,
+  startGitServer,
+  startSvc,
+  waitUntil,
+} from '../harness/index.ts';
 
 const deployment = (replicas: number) => `apiVersion: apps/v1
 kind: Deployment
@@ -43,7 +49,7 @@ describe('svc start, end to end', () => {
   const destination = `${slug}-shop`;
   let git: GitServer;
   let repo: GitRepo;
-  let svc: RunningSvc;
+  let svc: SvcProcess;
   let base: string;
   let webhook: string;
   let cookie = '';
@@ -81,12 +87,12 @@ describe('svc start, end to end', () => {
     repo = await git.createRepo(`${slug}-web`, { 'manifests/web.yaml': deployment(2) });
     firstCommit = await repo.head();
     // SVC_PUBLIC_URL stays unset: the default is http://localhost:<port>, and the browser below says 127.0.0.1.
-    svc = await startSvc(slug);
+    svc = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}`, publicURL: null });
     ({ base, webhook } = svc);
   });
 
   afterAll(async () => {
-    svc?.stop();
+    await svc?.stop();
     await git?.stop();
   });
 

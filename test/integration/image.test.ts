@@ -5,7 +5,7 @@
  * a container runtime would run it: its root filesystem mounted read-only (as the chart's securityContext asks),
  * tmpfs on /tmp, /home/svc and /var/lib/svc (the chart's volumes), new mount and PID namespaces (unshare), chroot,
  * the image's user, working directory, environment and entrypoint. There `svc --version` answers the package
- * version, its git, helm and kustomize are the pinned ones, and `svc server` serves on SQLite: health, a sign-up
+ * version, its git, helm, kustomize and sops are the pinned ones, and `svc server` serves on SQLite: health, a sign-up
  * written to its database, a sign-in read back from it.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -144,19 +144,24 @@ describeWith(imageTools())('the svc image (npm run image)', () => {
     expect(runtime.process.env).toContain('NODE_ENV=production');
   });
 
-  it('answers svc --version and carries the pinned git, helm and kustomize', async () => {
+  it('answers svc --version and carries the pinned git, helm, kustomize and sops', async () => {
     const version = await run('unshare', inContainer(['/usr/local/bin/svc', '--version']));
     expect(version.stdout.trim()).toBe(pkg.version);
     const tools = await run(
       'unshare',
-      inContainer(['sh', '-c', 'id -u; git --version; helm version --short; kustomize version; node --version']),
+      inContainer([
+        'sh',
+        '-c',
+        'id -u; git --version; helm version --short; kustomize version; node --version; sops --version --disable-version-check',
+      ]),
     );
-    const [uid, git, helm, kustomize, node] = tools.stdout.trim().split('\n');
+    const [uid, git, helm, kustomize, node, sops] = tools.stdout.trim().split('\n');
     expect(uid).toBe('65532');
     expect(git).toMatch(/^git version 2\./);
     expect(helm).toMatch(new RegExp(`^${pinnedVersion('helm')}\\+`));
     expect(kustomize).toBe(pinnedVersion('kustomize'));
     expect(node).toMatch(/^v24\./);
+    expect(sops).toBe(`sops ${pinnedVersion('sops').replace(/^v/, '')}`);
   });
 
   it('starts svc server on SQLite inside its read-only root filesystem', async () => {
@@ -187,5 +192,13 @@ describeWith(imageTools())('the svc image (npm run image)', () => {
     const signIn = await post('/api/auth/sign-in/email', credentials);
     expect(signIn.status).toBe(200);
     expect(((await signIn.json()) as { user: { email: string } }).user.email).toBe(credentials.email);
+    // The web UI is in the image: a page route answers index.html, whose script is served from /assets/.
+    const page = await fetch(`${base}/apps`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${base}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
   });
 });

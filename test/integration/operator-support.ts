@@ -281,6 +281,16 @@ ${pinned}      containers:
 `;
 }
 
+/**
+ * A Deployment manifest whose Pods can never be scheduled (a node selector no node matches) and whose 1 s progress
+ * deadline passes at once: the App turns Degraded for real.
+ */
+export function stuckDeploymentYaml(name: string): string {
+  return deploymentYaml(name)
+    .replace('spec:\n  replicas: 1', 'spec:\n  progressDeadlineSeconds: 1\n  replicas: 1')
+    .replace('    spec:\n      containers:', '    spec:\n      nodeSelector: {nowhere: "true"}\n      containers:');
+}
+
 /** A ConfigMap manifest. */
 export function configMapYaml(name: string, data: Record<string, string> = { k: 'v' }): string {
   return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: ${JSON.stringify(data)}\n`;

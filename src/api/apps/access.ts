@@ -4,7 +4,8 @@
  * `canI`, write through the management cluster's App client, and audit (contract §6.4).
  */
 import type { Caller, CallerOrg } from '../../auth/caller.ts';
-import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
+import { canI } from '../../auth/rbac.ts';
+import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../core/app-schema.ts';
 import { type OperationIO, type OperationRequest, writeOperation } from '../../core/app-state.ts';
 import type { CreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
@@ -34,10 +35,26 @@ export function scopeOfApp(app: AppResource): string {
 }
 
 /**
+ * `scope → may the actor exercise permission there`, deciding each deployment scope once (canI depends only on
+ * the scope, and many Apps share one): for lists and streams that filter App by App.
+ */
+export function scopeFilter(actor: { caller: Caller }, permission: string): (scope: string) => boolean {
+  const decided = new Map<string, boolean>();
+  return (scope) => {
+    let ok = decided.get(scope);
+    if (ok === undefined) {
+      ok = canI(actor.caller, permission, 'deployment', scope);
+      decided.set(scope, ok);
+    }
+    return ok;
+  };
+}
+
+/**
  * The I/O of writing an operation (app-state.ts `writeOperation`) through the API's App client: reads go to the
  * apiserver, patches carry the resourceVersion checked (a stale one answers false).
  */
-export function operationIO(kube: KubeApps, namespace: string, name: string): OperationIO {
+export function operationIO(kube: Pick<KubeApps, 'get' | 'mergePatch'>, namespace: string, name: string): OperationIO {
   return {
     read: () => kube.get(namespace, name),
     patch: async (patch, resourceVersion) => {
@@ -122,6 +139,7 @@ export class AppAccess {
     annotations: Record<string, string> = {},
   ): Promise<AppResource> {
     await this.authorizeDestination(actor, 'deployment:manage', parsed.cluster, parsed.namespace);
+    await this.checkRegistryRef(actor, parsed.spec);
     const created = await this.kube().create(orgNamespace(actor.org.slug), {
       apiVersion: APP_API_VERSION,
       kind: APP_KIND,
@@ -130,6 +148,14 @@ export class AppAccess {
     });
     await this.audit(actor, action, created, details);
     return created;
+  }
+
+  /** InputError (400) when an image source names a registry (`registryRef`) the org has not registered. */
+  async checkRegistryRef(actor: Actor, spec: AppSpec): Promise<void> {
+    const ref = spec.source.image?.registryRef;
+    if (ref !== undefined && !(await this.services.registries.byName(actor.org.id, ref))) {
+      throw new InputError(`source.image.registryRef: registry "${ref}" is not registered in this organization`);
+    }
   }
 
   /**

@@ -1,46 +1,18 @@
 /**
  * Adoption (contract §4.2 rule 14): list the unmanaged Deployments and StatefulSets of a namespace, and take one
- * over as an image-source App. Adoption needs the workload's selector to match the labels the image renderer puts
- * on its pods already (a Deployment's selector is immutable, so svc could not apply over it otherwise): else 409.
- * Image sources have no driver yet, so a matching workload is refused with 400 by the create rules
- * (`image sources are not supported yet`) until they do; the selector rules stand ready for them.
+ * over as an image-source App whose rendering is the workload's own template (./adopt-image.ts). The App is created
+ * with a Sync operation, so the operator applies at once and its forced server-side apply takes the fields over;
+ * nothing restarts when the workload already runs its image by digest.
  */
 import { MANAGED_LABEL } from '../../core/app-schema.ts';
+import { newStamp } from '../../core/app-state.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ConflictError, InputError, NotFoundError } from '../../core/errors.ts';
 import { isDnsLabel } from '../../core/names.ts';
 import { listWorkloads, type Workload } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess } from './access.ts';
-
-/** The pod labels the image renderer sets for an App named `name`; an adoptable selector is exactly these. */
-export function renderedLabels(name: string): Record<string, string> {
-  return {
-    'app.kubernetes.io/name': name,
-    'app.kubernetes.io/instance': name,
-    'app.kubernetes.io/managed-by': 'svc',
-  };
-}
-
-/** Whether the workload's selector uses exactly the rendered label keys with the rendered values. */
-export function selectorMatches(w: Workload): boolean {
-  const want = renderedLabels(w.name);
-  const keys = Object.keys(w.selector);
-  return (
-    keys.length > 0 && keys.every((k) => want[k] === w.selector[k]) && Object.keys(want).every((k) => k in w.selector)
-  );
-}
-
-/** Splits an image reference into repository and tag (digest references keep the digest as the tag). */
-export function splitImage(image: string): { repository: string; tag: string } {
-  const at = image.indexOf('@');
-  if (at >= 0) return { repository: image.slice(0, at), tag: image.slice(at + 1) };
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  return colon > slash
-    ? { repository: image.slice(0, colon), tag: image.slice(colon + 1) }
-    : { repository: image, tag: 'latest' };
-}
+import { adoptedImageSource, adoptionProblem } from './adopt-image.ts';
 
 /** A workload as the adoptable list shows it. */
 export interface AdoptableWorkload {
@@ -68,6 +40,7 @@ export class AdoptService {
   readonly #services: ApiServices;
 
   constructor(services: ApiServices) {
+    this.#services = services;
     this.#access = new AppAccess(services);
     this.#services = services;
   }
@@ -87,7 +60,7 @@ export class AdoptService {
     if (!isDnsLabel(namespace)) throw new InputError('namespace must be a DNS-1123 label');
     await this.#access.authorizeDestination(actor, 'deployment:read', cluster, namespace);
     return (await this.#unmanaged(actor.org.id, cluster, namespace)).map((w) => {
-      const adoptable = selectorMatches(w);
+      const problem = adoptionProblem(w);
       return {
         kind: w.kind,
         name: w.name,
@@ -95,16 +68,16 @@ export class AdoptService {
         cluster,
         replicas: w.replicas,
         images: w.containers.map((c) => c.image),
-        adoptable,
-        reason: adoptable ? '' : 'selector does not match the rendered labels',
+        adoptable: problem === undefined,
+        reason: problem ?? '',
       };
     });
   }
 
   /**
-   * Takes an unmanaged workload over as an image-source App (`deployment:manage` on the destination): 404 when no
-   * such unmanaged workload exists, 409 when its selector does not match the rendered labels, then the create
-   * rules (today 400: image sources are not supported yet). Audited `app.adopt`.
+   * Takes an unmanaged workload over as an image-source App (`deployment:manage` on the destination) created with
+   * a Sync operation: 404 when no such unmanaged workload exists, 409 when it cannot be adopted (see
+   * adoptionProblem) or an App of that name exists, then the create rules. Audited `app.adopt`.
    */
   async adopt(actor: Actor, request: AdoptRequest) {
     this.#access.kube();
@@ -116,27 +89,24 @@ export class AdoptService {
       (w) => w.kind === kind && w.name === name,
     );
     if (!workload) throw new NotFoundError(`unmanaged ${kind} ${namespace}/${name} not found`);
-    if (!selectorMatches(workload)) {
-      throw new ConflictError(
-        `${kind} ${name} selector must match the rendered labels ${JSON.stringify(renderedLabels(name))}`,
-      );
-    }
-    const container = workload.containers[0];
-    if (!container) throw new ConflictError(`${kind} ${name} has no container`);
-    const { repository, tag } = splitImage(container.image);
-    const parsed = parseCreateRequest({
-      name,
-      namespace,
-      cluster,
-      source: {
-        type: 'Image',
-        image: {
-          repository,
-          tag,
-          workload: { replicas: workload.replicas, ...(container.port ? { port: container.port } : {}) },
-        },
-      },
-    });
-    return this.#access.create(actor, parsed, 'app.adopt', { kind }, { 'cd.svc.space/adopted': kind });
+    const problem = adoptionProblem(workload);
+    if (problem) throw new ConflictError(`${kind} ${name} cannot be adopted: ${problem}`);
+    const registries = await this.#services.registries.list(actor.org.id);
+    const image = adoptedImageSource(workload, registries);
+    const parsed = parseCreateRequest({ name, namespace, cluster, source: { type: 'Image', image } });
+    const stamp = newStamp();
+    const operation = {
+      kind: 'Sync' as const,
+      initiatedAt: stamp.now.toISOString(),
+      id: stamp.id,
+      triggeredBy: actor.caller.user.id,
+    };
+    return this.#access.create(
+      actor,
+      { ...parsed, spec: { ...parsed.spec, operation } },
+      'app.adopt',
+      { kind, image: workload.containers[0]?.image ?? '', operation_id: stamp.id },
+      { 'cd.svc.space/adopted': kind },
+    );
   }
 }

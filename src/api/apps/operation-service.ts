@@ -5,8 +5,9 @@
  * audits (contract §6.4). Every answer carries the new operation's id.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import { heldRevision } from '../../core/app-state.ts';
+import { heldRevision, inHistory } from '../../core/app-state.ts';
 import { ConflictError, InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
+import { isDigest, isReference } from '../../core/image-ref.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
@@ -52,13 +53,14 @@ export class AppOperations {
   }
 
   /**
-   * Deploy (`deployment:sync`): re-resolves the source live. A `tag` is for image-source Apps (it also sets
-   * `spec.source.image.tag`; 400 on others); audited `app.deploy`.
+   * Deploy (`deployment:sync`): re-resolves the source live. A `tag` (or digest) is for image-source Apps (it also
+   * sets `spec.source.image.tag`; 400 on others); audited `app.deploy`.
    */
   async deploy(actor: Actor, ref: AppRef, tag: string | undefined): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
     const image = app.spec.source.type === 'Image' ? app.spec.source.image : undefined;
     if (tag !== undefined && !image) throw new InputError('deploy with a tag applies to image-source apps only');
+    if (tag !== undefined && !isReference(tag)) throw new InputError('tag must be a tag (e.g. 1.4.2) or a digest');
     const specPatch = tag !== undefined ? { source: { image: { tag } } } : undefined;
     const id = await this.#access.requestOperation(actor, app, { kind: 'Deploy', ...(specPatch ? { specPatch } : {}) });
     const effectiveTag = tag ?? image?.tag ?? '';
@@ -68,13 +70,38 @@ export class AppOperations {
 
   /**
    * Rollback (`deployment:sync`) to a revision from the App's history (`status.revision` or
-   * `status.previousRevisions`; 400 otherwise); audited `app.rollback`.
+   * `status.previousRevisions`; 400 otherwise). For image Apps the tag that digest came from is written back to
+   * `spec.source.image.tag`, so resyncs hold the rolled-back image (contract §3 rule 3); audited `app.rollback`. With
+   * `pauseAutomated` (a rollback remediation of an automated App) the same patch turns `syncPolicy.automated` off, so
+   * automated sync does not apply the branch head again at once; changing the sync policy needs `deployment:manage`
+   * as well.
    */
-  async rollback(actor: Actor, ref: AppRef, revision: string): Promise<OperationAnswer> {
+  async rollback(
+    actor: Actor,
+    ref: AppRef,
+    revision: string,
+    options: { pauseAutomated?: boolean } = {},
+  ): Promise<OperationAnswer> {
     const app = await this.#access.load(actor, ref, 'deployment:sync');
+    const pause = options.pauseAutomated === true && app.spec.syncPolicy?.automated === true;
+    if (pause) requirePermission(actor, 'deployment:manage', 'deployment', scopeOfApp(app));
     if (!inHistory(app, revision)) throw new InputError(`revision ${revision} is not in the app's history`);
-    const id = await this.#access.requestOperation(actor, app, { kind: 'Rollback', revision });
-    await this.#access.audit(actor, 'app.rollback', app, { operation_id: id, revision });
+    const tag = app.spec.source.type === 'Image' ? tagOf(app, revision) : undefined;
+    const specPatch = {
+      ...(tag !== undefined ? { source: { image: { tag } } } : {}),
+      ...(pause ? { syncPolicy: { automated: false } } : {}),
+    };
+    const id = await this.#access.requestOperation(actor, app, {
+      kind: 'Rollback',
+      revision,
+      ...(Object.keys(specPatch).length > 0 ? { specPatch } : {}),
+    });
+    await this.#access.audit(actor, 'app.rollback', app, {
+      operation_id: id,
+      revision,
+      ...(tag ? { tag } : {}),
+      ...(pause ? { automated_paused: true } : {}),
+    });
     return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
   }
 
@@ -92,8 +119,9 @@ export class AppOperations {
 
   /**
    * Promote (`deployment:read` on this App, `deployment:sync` on app `to`): copies this image App's applied digest
-   * onto `to` as a Deploy pinned to that digest. 409 unless both are image Apps and this one has an applied digest
-   * ("scope mismatch"); 502 when `to`'s repository lacks the digest; audited `app.promote` on the target.
+   * onto `to` as a Deploy pinned to that digest, with the tag it came from written to `to`'s spec. 409 unless both
+   * are image Apps and this one has an applied digest ("scope mismatch"); 502 when `to`'s registry lacks the digest
+   * (or cannot be asked); audited `app.promote` on the target.
    */
   async promote(actor: Actor, ref: AppRef, to: string): Promise<OperationAnswer> {
     const from = await this.#access.load(actor, ref, 'deployment:read');
@@ -102,19 +130,31 @@ export class AppOperations {
     requirePermission(actor, 'deployment:sync', 'deployment', scopeOfApp(target));
     const image = promotableImage(from, target);
     const digest = from.status?.revision ?? '';
-    if (!digest.startsWith('sha256:')) {
+    if (!isDigest(digest)) {
       throw new ConflictError(`app ${from.metadata.name} has no applied image digest to promote`);
     }
-    if (!(await this.#services.digests.has(image.repository, digest))) {
-      throw new UpstreamError(`digest ${digest} is not present in ${image.repository}`);
+    const location = await this.#services.images.locate(actor.org.id, image);
+    if (!(await this.#services.images.client.has(location.endpoint, location.path, digest))) {
+      throw new UpstreamError(`digest ${digest} is not present in ${location.name}`);
     }
-    const id = await this.#access.requestOperation(actor, target, { kind: 'Deploy', revision: digest });
-    await this.#access.audit(actor, 'app.promote', target, { operation_id: id, from: from.metadata.name, digest });
+    const tag = tagOf(from, digest) ?? from.spec.source.image?.tag ?? image.tag;
+    const id = await this.#access.requestOperation(actor, target, {
+      kind: 'Deploy',
+      revision: digest,
+      specPatch: { source: { image: { tag } } },
+    });
+    await this.#access.audit(actor, 'app.promote', target, {
+      operation_id: id,
+      from: from.metadata.name,
+      digest,
+      tag,
+    });
     return {
       message: 'Promote requested',
       from: from.metadata.name,
       to: target.metadata.name,
       digest,
+      tag,
       operation_id: id,
     };
   }
@@ -139,9 +179,11 @@ export class AppOperations {
   }
 }
 
-/** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
-export function inHistory(app: AppResource, revision: string): boolean {
-  return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);
+export { inHistory } from '../../core/app-state.ts';
+
+/** The tag an applied image digest came from (`status.revisionTags`), if recorded. */
+export function tagOf(app: AppResource, revision: string): string | undefined {
+  return app.status?.revisionTags?.find((e) => e.revision === revision)?.tag;
 }
 
 /** The target's image source when promote may copy `from` onto it; ConflictError (scope mismatch) otherwise. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSource, AppStatus } from '../../core/app-schema.ts';
 import { ConflictError } from '../../core/errors.ts';
+import { renderedLabels } from '../../render/index.ts';
 import type { Workload } from '../kube/apps-repo.ts';
-import { renderedLabels, selectorMatches, splitImage } from './adopt-service.ts';
+import { adoptedImageSource, adoptionProblem, selectorMatches, splitImage } from './adopt-image.ts';
 import { inHistory, promotableImage } from './operation-service.ts';
 
 function app(name: string, source: AppSource, status?: AppStatus): AppResource {
@@ -48,6 +49,7 @@ describe('adopt rules', () => {
     labels: {},
     replicas: 1,
     containers: [],
+    pod: { containers: [] },
   });
 
   it('adopts exactly the rendered selector', () => {
@@ -70,6 +72,68 @@ describe('adopt rules', () => {
     expect(splitImage(`nginx@sha256:${'a'.repeat(64)}`)).toEqual({
       repository: 'nginx',
       tag: `sha256:${'a'.repeat(64)}`,
+    });
+    expect(splitImage(`r.example:5000/shop:1.2@sha256:${'b'.repeat(64)}`)).toEqual({
+      repository: 'r.example:5000/shop',
+      tag: `sha256:${'b'.repeat(64)}`,
+    });
+  });
+
+  it('adopts one container named after the Deployment; says why not otherwise', () => {
+    const adoptable = { ...workload(renderedLabels('shop')), pod: { containers: [{ name: 'shop', image: 'x' }] } };
+    expect(adoptionProblem(adoptable)).toBeUndefined();
+    expect(adoptionProblem({ ...adoptable, kind: 'StatefulSet' })).toMatch(/StatefulSets cannot be adopted/);
+    expect(adoptionProblem({ ...adoptable, selector: { app: 'shop' } })).toMatch(/selector must match/);
+    expect(adoptionProblem({ ...adoptable, pod: { containers: [{ name: 'main' }] } })).toMatch(
+      /one container, named shop/,
+    );
+  });
+
+  it('copies the template into the image source, relative to a registered registry host', () => {
+    const digest = `sha256:${'c'.repeat(64)}`;
+    const w = {
+      ...workload(renderedLabels('shop')),
+      replicas: 2,
+      pod: {
+        imagePullSecrets: [{ name: 'pull' }],
+        containers: [
+          {
+            name: 'shop',
+            image: `127.0.0.1:5000/team/shop@${digest}`,
+            ports: [{ containerPort: 8080 }],
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+            ],
+            resources: { requests: { cpu: '50m' } },
+            readinessProbe: { httpGet: { path: '/ready' }, periodSeconds: 10, failureThreshold: 3 },
+          },
+        ],
+      },
+    };
+    const registry = { name: 'local', host: '127.0.0.1:5000' } as Parameters<typeof adoptedImageSource>[1][number];
+    expect(adoptedImageSource(w, [registry])).toEqual({
+      registryRef: 'local',
+      repository: 'team/shop',
+      tag: digest,
+      tagPolicy: 'Pinned',
+      pullSecretRef: 'pull',
+      workload: {
+        replicas: 2,
+        port: 8080,
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', secretRef: { name: 's', key: 'k' } },
+        ],
+        resources: { requests: { cpu: '50m' } },
+        probe: { path: '/ready', periodSeconds: 10, failureThreshold: 3 },
+      },
+    });
+    const bare = { ...w, pod: { containers: [{ name: 'shop', image: 'nginx:1.27' }] } };
+    expect(adoptedImageSource(bare, [registry])).toMatchObject({
+      repository: 'nginx',
+      tag: '1.27',
+      workload: { resources: {}, probe: { disabled: true } },
     });
   });
 });

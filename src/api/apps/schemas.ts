@@ -1,13 +1,25 @@
 /** JSON schemas of the /apps routes, for validation and the OpenAPI document. */
+import { DNS1123_LABEL_MAX, DNS1123_LABEL_PATTERN } from '../../core/names.ts';
 
 /** An object passed through as stored (sources, specs, resource statuses). */
 export const OpenObject = { type: 'object', additionalProperties: true } as const;
 
-/** Path parameters of per-app routes: destination namespace and app name. */
+const DnsLabel = {
+  type: 'string',
+  minLength: 1,
+  maxLength: DNS1123_LABEL_MAX,
+  pattern: DNS1123_LABEL_PATTERN,
+} as const;
+
+/**
+ * Path parameters of per-app routes: destination namespace and app name, both DNS-1123 labels as at create
+ * (src/core/create-request.ts). Checked here so that a name the apiserver would refuse answers 400 instead of
+ * reaching the cluster and coming back as a 502 (found by the API fuzzer, test/integration/api-fuzz.test.ts).
+ */
 export const AppParams = {
   type: 'object',
   required: ['namespace', 'name'],
-  properties: { namespace: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 } },
+  properties: { namespace: DnsLabel, name: DnsLabel },
 } as const;
 
 /** The app object of contract §2.1. */
@@ -59,7 +71,7 @@ export const CreateBody = {
     cluster: { description: 'registered cluster name; empty = management cluster' },
     source: { description: 'source.type plus the matching block (git or image)' },
     sync_policy: { description: 'automated, prune, selfHeal, requiresApproval' },
-    notifications: { description: 'chat webhook notifications' },
+    notifications: { description: 'notification channels: chat, slack, msTeams, webhook' },
     webhook: { description: 'push-event settings' },
   },
 } as const;

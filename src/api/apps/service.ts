@@ -3,17 +3,23 @@
  * Each is authorize (canI) → act (the management cluster's App client) → audit; routes only parse and present.
  * Apps are App resources in the org's namespace `org-<slug>`; nothing about them is stored in the database.
  */
-import { canAnywhere, canI } from '../../auth/rbac.ts';
+import { canAnywhere } from '../../auth/rbac.ts';
 import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
+import { RegistryError } from '../../registry/index.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
+import { type Actor, AppAccess, type AppRef, scopeFilter, scopeOfApp } from './access.ts';
+import { type ListPage, type ListQuery, pageOf, parseListQuery } from './list-query.ts';
 
 /** What a preview resolves (contract §4.2 rule 13). */
 export interface PreviewResult {
   valid: boolean;
+  /** Why the image could not be resolved (with `valid: false`). */
+  error?: string;
+  error_class?: string;
   resolved: { image: string; tag: string; digest: string; ref: string };
   spec: AppSpec;
   current?: Omit<AppSpec, 'operation'>;
@@ -22,8 +28,10 @@ export interface PreviewResult {
 /** The App use-cases that are not operations or observations. */
 export class AppService {
   readonly #access: AppAccess;
+  readonly #services: ApiServices;
 
   constructor(services: ApiServices) {
+    this.#services = services;
     this.#access = new AppAccess(services);
   }
 
@@ -32,22 +40,26 @@ export class AppService {
    * (see KubeApps.listEntries). 403 for callers holding `deployment:read` nowhere.
    */
   async listJson(actor: Actor): Promise<Buffer[]> {
+    return (await this.listPage(actor, parseListQuery({}))).items;
+  }
+
+  /**
+   * The page of the org's Apps the caller may read that `query` asks for (filters, sort, cursor: see
+   * list-query.ts), as app-object JSON, with the App cache's resourceVersion the page is as of. 403 for callers
+   * holding `deployment:read` nowhere.
+   */
+  async listPage(actor: Actor, query: ListQuery): Promise<ListPage<Buffer> & { resourceVersion: string }> {
     const kube = this.#access.kube();
     if (!canAnywhere(actor.caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
+    // Read before the entries: every change after it is newer, so a stream resumed from it misses none.
+    const resourceVersion = kube.version ?? '';
     const entries = await kube.listEntries(orgNamespace(actor.org.slug));
-    // canI depends only on the scope, and many Apps share one: decide each scope once per request.
-    const allowed = new Map<string, boolean>();
-    return entries
-      .filter((e) => {
-        const scope = scopeOfApp(e.app);
-        let ok = allowed.get(scope);
-        if (ok === undefined) {
-          ok = canI(actor.caller, 'deployment:read', 'deployment', scope);
-          allowed.set(scope, ok);
-        }
-        return ok;
-      })
-      .map((e) => e.json);
+    const readable = scopeFilter(actor, 'deployment:read');
+    const page = pageOf(
+      query,
+      entries.filter((e) => readable(scopeOfApp(e.app))),
+    );
+    return { ...page, items: page.items.map((e) => e.json), resourceVersion };
   }
 
   /** One App (`deployment:read`). */
@@ -55,9 +67,13 @@ export class AppService {
     return this.#access.load(actor, ref, 'deployment:read');
   }
 
-  /** Creates an App from a create payload (400 on bad input, 409 on a taken name); audited `app.create`. */
+  /**
+   * Creates an App from a create payload (400 on bad input, including a notification URL the outbound policy
+   * refuses; 409 on a taken name); audited `app.create`.
+   */
   create(actor: Actor, body: unknown): Promise<AppResource> {
     const parsed = parseCreateRequest(body);
+    checkNotificationURLs(parsed.spec, this.#access.services.config.outbound);
     return this.#access.create(actor, parsed, 'app.create', { source_type: parsed.spec.source.type });
   }
 
@@ -81,16 +97,31 @@ export class AppService {
   }
 
   /**
-   * Validates a create payload exactly as create does and resolves its source without writing anything; with
-   * `currentApp`, the spec of that App is added for a client-side diff (400 when it does not exist).
+   * Validates a create payload exactly as create does and resolves its source without writing anything: for an
+   * image source the digest its tag points at now (`valid: false` with the registry's error when it cannot be
+   * resolved), for Git the branch ref. With `currentApp`, the spec of that App is added for a client-side diff
+   * (400 when it does not exist).
    */
   async preview(actor: Actor, body: unknown, currentApp: string | undefined): Promise<PreviewResult> {
     this.#access.kube();
     const parsed = parseCreateRequest(body);
     await this.#access.authorizeDestination(actor, 'deployment:manage', parsed.cluster, parsed.namespace);
+    await this.#access.checkRegistryRef(actor, parsed.spec);
     const git = parsed.spec.source.git;
     const ref = git ? `refs/heads/${git.branch ?? 'main'}` : '';
     const answer: PreviewResult = { valid: true, resolved: { image: '', tag: '', digest: '', ref }, spec: parsed.spec };
+    const image = parsed.spec.source.image;
+    if (image) {
+      const location = await this.#services.images.locate(actor.org.id, image);
+      answer.resolved = { image: location.name, tag: image.tag, digest: '', ref: '' };
+      try {
+        const digest = await this.#services.images.client.resolve(location.endpoint, location.path, image.tag);
+        answer.resolved = { ...answer.resolved, digest, ref: `${location.name}@${digest}` };
+      } catch (err) {
+        if (!(err instanceof RegistryError)) throw err;
+        Object.assign(answer, { valid: false, error: err.message, error_class: err.errorClass });
+      }
+    }
     if (currentApp !== undefined) {
       const existing = await this.#access.find(actor, currentApp);
       if (!existing) throw new InputError(`app "${currentApp}" not found`);
@@ -115,4 +146,15 @@ export class AppService {
     await this.#access.audit(actor, frozen ? 'app.freeze' : 'app.unfreeze', app);
     return app;
   }
+}
+
+/**
+ * Refuses (400) notification URLs the outbound policy would refuse anyway (scheme, credentials in the URL, an
+ * address literal outside SVC_OUTBOUND_SCOPE), so a mistake shows at create time rather than as failed deliveries.
+ * Host names are checked again by the operator each time it connects.
+ */
+function checkNotificationURLs(spec: AppSpec, policy: OutboundPolicy): void {
+  const n = spec.notifications;
+  const urls = [n?.chat?.webhookURL, n?.slack?.webhookURL, n?.msTeams?.webhookURL, n?.webhook?.url];
+  for (const url of urls) if (url !== undefined) checkOutboundURL(url, policy);
 }

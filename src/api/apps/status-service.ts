@@ -122,7 +122,7 @@ export class AppStatusService {
     }
   }
 
-  /** The App's applied revisions, newest first. */
+  /** The App's applied revisions, newest first; for image Apps also the tag and image each digest came from. */
   async history(actor: Actor, ref: AppRef) {
     const app = await this.#access.load(actor, ref, 'deployment:read');
     return {
@@ -130,6 +130,7 @@ export class AppStatusService {
       revision: app.status?.revision ?? '',
       previous_revisions: app.status?.previousRevisions ?? [],
       last_sync_at: app.status?.lastSyncAt ?? null,
+      revision_tags: app.status?.revisionTags ?? [],
     };
   }
 }

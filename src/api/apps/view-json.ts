@@ -20,15 +20,26 @@ export function appJson(view: AppView): Buffer {
 }
 
 /**
- * The body of `GET /apps` (`{"apps":[…]}`) from app objects already serialized by appJson: bytes are copied, not
- * re-encoded, so a list of 1000 Apps costs one memory copy.
+ * The body of `GET /apps` (`{"apps":[…]}`, plus the page fields of a query) from app objects already serialized by
+ * appJson: bytes are copied, not re-encoded, so a list of 1000 Apps costs one memory copy.
  */
-export function appListJson(items: readonly Buffer[]): Buffer {
+export function appListJson(items: readonly Buffer[], page?: PageFields): Buffer {
   const parts: Buffer[] = [OPEN];
   items.forEach((item, i) => {
     if (i > 0) parts.push(COMMA);
     parts.push(item);
   });
+  if (page) {
+    parts.push(Buffer.from(`],${JSON.stringify(page).slice(1)}`));
+    return Buffer.concat(parts);
+  }
   parts.push(CLOSE);
   return Buffer.concat(parts);
+}
+
+/** What a page of `GET /apps` adds beside `apps` (see list-query.ts). */
+export interface PageFields {
+  total: number;
+  next_cursor: string | null;
+  resource_version: string;
 }

@@ -70,6 +70,19 @@ export class AppStore implements InformerStore<AppResource> {
   #tombstones = new Map<string, string>();
   /** The resourceVersion of the last full list: an App absent from the store and not newer was deleted. */
   #floor: string | undefined;
+  /** The newest resourceVersion the store has seen (list, change or deletion): what a list answer is as of. */
+  #version: string | undefined;
+
+  /** The newest resourceVersion seen (undefined before any): a list read now reflects every change up to it. */
+  get version(): string | undefined {
+    return this.#version;
+  }
+
+  #saw(version: string | undefined): void {
+    if (version !== undefined && (this.#version === undefined || compareVersions(version, this.#version) === 1)) {
+      this.#version = version;
+    }
+  }
 
   /** The App with its view, or undefined when the store does not hold it. */
   entry(namespace: string, name: string): AppEntry | undefined {
@@ -108,6 +121,7 @@ export class AppStore implements InformerStore<AppResource> {
       return false;
     }
     this.#namespace(namespace).set(new Entry(app));
+    this.#saw(version);
     return true;
   }
 
@@ -121,6 +135,7 @@ export class AppStore implements InformerStore<AppResource> {
     const version = app.metadata.resourceVersion;
     const held = this.entry(namespace, name);
     if (held && (compareVersions(version, held.app.metadata.resourceVersion) ?? 1) < 0) return false;
+    this.#saw(version);
     if (version !== undefined) {
       const key = `${namespace}/${name}`;
       // Re-inserted so the map stays in deletion order and the oldest is dropped first.
@@ -144,6 +159,7 @@ export class AppStore implements InformerStore<AppResource> {
     const previous = this.#namespaces;
     this.#namespaces = new Map();
     this.#floor = listVersion;
+    this.#saw(listVersion);
     for (const [key, version] of this.#tombstones) {
       if ((compareVersions(version, listVersion) ?? 1) <= 0) this.#tombstones.delete(key);
     }

@@ -9,6 +9,7 @@ import { ConflictError } from '../../core/errors.ts';
 import {
   cacheKey,
   Informer,
+  type InformerEvent,
   isConflict,
   isNotFound,
   type KubeClient,
@@ -36,6 +37,33 @@ export interface Workload {
   selector: Record<string, string>;
   replicas: number;
   containers: Array<{ name: string; image: string; port?: number }>;
+  /** The pod template's spec as stored (adoption reads its container settings). */
+  pod: PodSpecLike;
+}
+
+/** A container of a pod template, as much of it as adoption reads. */
+export interface ContainerLike {
+  name: string;
+  image?: string;
+  ports?: Array<{ containerPort: number }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  resources?: {
+    requests?: { cpu?: string; memory?: string };
+    limits?: { cpu?: string; memory?: string };
+  };
+  readinessProbe?: {
+    httpGet?: { path?: string };
+    tcpSocket?: unknown;
+    initialDelaySeconds?: number;
+    periodSeconds?: number;
+    failureThreshold?: number;
+  };
+}
+
+/** A pod template's spec, as much of it as adoption reads. */
+export interface PodSpecLike {
+  containers: ContainerLike[];
+  imagePullSecrets?: Array<{ name: string }>;
 }
 
 interface WorkloadLike {
@@ -43,9 +71,7 @@ interface WorkloadLike {
   spec?: {
     replicas?: number;
     selector: { matchLabels?: Record<string, string> };
-    template: {
-      spec?: { containers: Array<{ name: string; image?: string; ports?: Array<{ containerPort: number }> }> };
-    };
+    template: { spec?: PodSpecLike };
   };
 }
 
@@ -61,6 +87,7 @@ function toWorkload(kind: Workload['kind'], namespace: string, o: WorkloadLike):
       const port = c.ports?.[0]?.containerPort;
       return port === undefined ? { name: c.name, image: c.image ?? '' } : { name: c.name, image: c.image ?? '', port };
     }),
+    pod: o.spec?.template.spec ?? { containers: [] },
   };
 }
 
@@ -124,6 +151,51 @@ export class KubeApps {
     await this.#informer?.stop();
   }
 
+  /**
+   * Calls `listener` with every App the cache sees change (`deleted` false) or go (true), until the returned
+   * function is called. Nothing is ever called without a cache.
+   */
+  onChange(listener: (app: AppResource, deleted: boolean) => void): () => void {
+    return this.subscribe((event) => listener(event.obj, event.type === 'delete'));
+  }
+
+  /** Every App in the cache, across namespaces (none before it synced, or without a cache). */
+  cachedApps(): AppResource[] {
+    return this.#informer?.list() ?? [];
+  }
+
+  /** One App from the cache (undefined when absent or without a cache). */
+  cached(namespace: string, name: string): AppResource | undefined {
+    return this.#informer?.get(cacheKey({ metadata: { name, namespace } }));
+  }
+
+  /**
+   * The newest resourceVersion the App cache has seen: a list from the cache reflects every App change up to it,
+   * so an event stream resumed from it misses nothing. Undefined before the cache has seen anything.
+   */
+  get version(): string | undefined {
+    return this.#store?.version;
+  }
+
+  /**
+   * Calls `listener` with every change of the App cache (all namespaces) until the returned function is called:
+   * the one subscription the event stream fans out from. Without a cache nothing is ever told.
+   */
+  subscribe(listener: (event: InformerEvent<AppResource>) => void): () => void {
+    return this.#informer?.subscribe(listener) ?? (() => {});
+  }
+
+  /**
+   * The cache's entry (view and JSON computed once) for exactly this version of an App, or a fresh one when the
+   * cache holds another version (a deletion, a change already superseded).
+   */
+  entryOf(app: AppResource): AppEntry {
+    const held = this.#store?.entry(app.metadata.namespace ?? '', app.metadata.name);
+    if (held && held.app.metadata.resourceVersion === app.metadata.resourceVersion) return held;
+    const view = appView(app);
+    return { app, view, json: appJson(view) };
+  }
+
   /** Every App in the org namespace from the apiserver (none when the namespace does not exist yet). */
   async list(namespace: string): Promise<AppResource[]> {
     try {
@@ -151,6 +223,19 @@ export class KubeApps {
         const y = b.app.metadata.name;
         return x.localeCompare(y) || (x < y ? -1 : x > y ? 1 : 0);
       });
+  }
+
+  /**
+   * Every App in every namespace: from the App cache once it has synced, else from the apiserver. Shared objects:
+   * do not mutate them.
+   */
+  async all(): Promise<readonly AppResource[]> {
+    if (this.#store && this.#informer?.synced) return [...this.#store.values()];
+    try {
+      return (await this.#client.request<{ items: AppResource[] }>(appsPath())).items;
+    } catch (err) {
+      throw toSvcError(err, 'list apps');
+    }
   }
 
   /** The App from the apiserver, or undefined when absent. */

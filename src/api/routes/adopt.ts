@@ -1,7 +1,7 @@
 /**
  * GET /apps/adoptable and POST /apps/adopt (contract §4.2 rule 14): parse → AdoptService → present. Adopt creates
- * an image-source App, so until image sources have a driver a matching workload answers 400 ("image sources are
- * not supported yet"); the 404 and selector (409) rules apply already.
+ * an image-source App rendering the workload's own template, with a Sync operation, so the operator takes the
+ * fields over at once.
  */
 import type { FastifyInstance } from 'fastify';
 import { type AdoptRequest, AdoptService } from '../apps/adopt-service.ts';
@@ -57,7 +57,7 @@ export async function adoptRoutes(app: FastifyInstance, services: ApiServices): 
       schema: {
         tags: ['apps'],
         summary:
-          'Take a workload over as an image-source App (permission deployment:manage); 404 when no such unmanaged workload, 409 when its selector does not match; image sources are not supported yet (400)',
+          'Take a Deployment over as an image-source App created with a Sync operation (permission deployment:manage); 404 when no such unmanaged workload, 409 when it cannot be adopted (selector other than the rendered labels, not one container named after it, a StatefulSet) or the App name is taken',
         body: {
           type: 'object',
           additionalProperties: false,

@@ -81,7 +81,8 @@ export async function appStatusRoutes(app: FastifyInstance, services: ApiService
     {
       schema: {
         tags: ['apps'],
-        summary: 'Applied revisions, newest first',
+        summary:
+          'Applied revisions, newest first; revision_tags (image apps): the tag and image each digest came from, which rollback writes back',
         params: AppParams,
         response: {
           200: {
@@ -91,6 +92,13 @@ export async function appStatusRoutes(app: FastifyInstance, services: ApiService
               revision: { type: 'string' },
               previous_revisions: { type: 'array', items: { type: 'string' } },
               last_sync_at: { type: ['string', 'null'] },
+              revision_tags: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { revision: { type: 'string' }, tag: { type: 'string' }, image: { type: 'string' } },
+                },
+              },
             },
           },
           ...appErrors({ app: true }),

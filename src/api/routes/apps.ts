@@ -3,6 +3,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppRef } from '../apps/access.ts';
+import { LIST_LIMIT_MAX, LIST_SORTS, type ListQueryParams, parseListQuery } from '../apps/list-query.ts';
 import { AppObject, AppParams, appErrors, CreateBody, OpenObject } from '../apps/schemas.ts';
 import { AppService } from '../apps/service.ts';
 import { appView } from '../apps/view.ts';
@@ -10,18 +11,51 @@ import { appListJson } from '../apps/view-json.ts';
 import { orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 
+/** The query of `GET /apps` (list-query.ts checks the values further: 400 with a message). */
+const ListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: { type: 'string', maxLength: 253, description: 'case-insensitive text in name, namespace, cluster or source' },
+    sync: { type: 'string', maxLength: 64, description: 'comma-separated sync statuses, e.g. OutOfSync,Unknown' },
+    health: { type: 'string', maxLength: 64, description: 'comma-separated health values, e.g. Degraded,Missing' },
+    cluster: { type: 'string', maxLength: 63, description: 'destination cluster; empty = the management cluster' },
+    namespace: { type: 'string', maxLength: 63, description: 'destination namespace' },
+    sort: { type: 'string', enum: [...LIST_SORTS], description: 'default name; health and sync put the worst first' },
+    limit: { type: 'string', pattern: '^[0-9]{1,4}$', description: `page size 1..${LIST_LIMIT_MAX}, default 100` },
+    cursor: { type: 'string', maxLength: 1024, description: 'next_cursor of the previous page (same sort)' },
+  },
+} as const;
+
 /** Registers the /apps read, create, clone, preview and delete routes. */
 export async function appRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
   const apps = new AppService(services);
 
-  app.get(
+  app.get<{ Querystring: ListQueryParams }>(
     '/apps',
     {
       schema: {
         tags: ['apps'],
-        summary: 'Apps of the caller org the caller may read',
+        summary:
+          'Apps of the caller org the caller may read. Without a query: every one, sorted by name, as `{apps}`. With any query parameter: one page (filters, sort, cursor) with total, next_cursor and resource_version',
+        querystring: ListQuerySchema,
         response: {
-          200: { type: 'object', properties: { apps: { type: 'array', items: AppObject } } },
+          200: {
+            type: 'object',
+            properties: {
+              apps: { type: 'array', items: AppObject },
+              total: { type: 'integer', description: 'Apps matching the filters, all pages (paged answers only)' },
+              next_cursor: {
+                type: ['string', 'null'],
+                description: 'cursor of the next page; null on the last (paged answers only)',
+              },
+              resource_version: {
+                type: 'string',
+                description:
+                  'the App cache version this page is as of: GET /apps/stream?since=<it> misses no change after it (paged answers only)',
+              },
+            },
+          },
           ...appErrors(),
         },
       },
@@ -29,8 +63,12 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
     async (request, reply) => {
       // Each app's JSON is serialized once per resourceVersion by the response schema's own serializer (see
       // KubeApps.listEntries, apps/view-json.ts); the bytes are sent as they are.
-      const items = await apps.listJson(orgCaller(request));
-      return reply.type('application/json; charset=utf-8').send(appListJson(items));
+      const query = parseListQuery(request.query);
+      const page = await apps.listPage(orgCaller(request), query);
+      const fields = query.paged
+        ? { total: page.total, next_cursor: page.nextCursor, resource_version: page.resourceVersion }
+        : undefined;
+      return reply.type('application/json; charset=utf-8').send(appListJson(page.items, fields));
     },
   );
 
@@ -52,7 +90,8 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
     {
       schema: {
         tags: ['apps'],
-        summary: 'Validate a create payload (as create does) and resolve its source; writes nothing',
+        summary:
+          'Validate a create payload (as create does) and resolve its source (an image tag to its digest; valid:false with the registry error when it cannot be resolved); writes nothing',
         querystring: { type: 'object', additionalProperties: false, properties: { app: { type: 'string' } } },
         body: CreateBody,
         response: {
@@ -60,6 +99,8 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
             type: 'object',
             properties: {
               valid: { type: 'boolean' },
+              error: { type: 'string' },
+              error_class: { type: 'string' },
               resolved: {
                 type: 'object',
                 properties: {
@@ -73,7 +114,7 @@ export async function appRoutes(app: FastifyInstance, services: ApiServices): Pr
               current: OpenObject,
             },
           },
-          ...appErrors({ body: true }),
+          ...appErrors({ body: true, also: [409] }),
         },
       },
     },

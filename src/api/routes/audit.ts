@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { InputError } from '../../core/errors.ts';
 import { AUDIT_PAGE_MAX } from '../../store/audit.ts';
 import { authorize } from '../context.ts';
+import { errorResponses } from '../error-responses.ts';
 import type { ApiServices } from '../services.ts';
 
 const AuditEntrySchema = {
@@ -44,6 +45,7 @@ export async function auditRoutes(app: FastifyInstance, services: ApiServices): 
               offset: { type: 'integer' },
             },
           },
+          ...errorResponses(),
         },
       },
     },

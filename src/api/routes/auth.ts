@@ -3,14 +3,14 @@
  * in the auth component under /api/auth/*; /auth/register, /auth/login and /auth/logout do not exist here (404).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { canAnywhere, canI } from '../../auth/rbac.ts';
+import { canAnywhere, decide, type Grant } from '../../auth/rbac.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { LEVELS } from '../../core/permissions.ts';
 import { TOOL_NAMES } from '../../mcp/catalogue.ts';
 import { inTransaction } from '../../store/transaction.ts';
 import { keyView, type MintRequest, mintApiKey } from '../api-key-service.ts';
-import { ErrorBody } from '../apps/schemas.ts';
 import { callerOf, orgCaller } from '../context.ts';
+import { errorResponses } from '../error-responses.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
 
@@ -41,6 +41,44 @@ const IdParams = {
   required: ['id'],
   properties: { id: { type: 'string', minLength: 1 } },
 } as const;
+
+/** The can-i answer: allowed, the grants that allow it (org role, or a binding of the user or one of its teams). */
+const CanIAnswer = {
+  type: 'object',
+  properties: {
+    allowed: { type: 'boolean' },
+    via: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          source: { type: 'string', enum: ['role', 'binding'] },
+          role: { type: 'string' },
+          binding_id: { type: 'string' },
+          subject_type: { type: 'string', enum: ['user', 'team'] },
+          subject_id: { type: 'string' },
+          scope: ScopeEnum,
+          scope_id: { type: 'string' },
+          level: { type: 'string', enum: [...LEVELS] },
+        },
+      },
+    },
+    reason: { type: 'string', description: 'why not, when denied' },
+  },
+} as const;
+
+function grantView(g: Grant) {
+  if (g.source === 'role') return { source: g.source, role: g.role };
+  return {
+    source: g.source,
+    binding_id: g.bindingId,
+    subject_type: g.subjectType,
+    subject_id: g.subjectId,
+    scope: g.scope,
+    scope_id: g.scopeId,
+    level: g.level,
+  };
+}
 
 function toDateISO(v: Date | string | number): string {
   return (v instanceof Date ? v : new Date(v)).toISOString();
@@ -84,6 +122,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
               auth: { type: 'string', enum: ['session', 'key'] },
             },
           },
+          ...errorResponses(),
         },
       },
     },
@@ -122,6 +161,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
               },
             },
           },
+          ...errorResponses(),
         },
       },
     },
@@ -154,7 +194,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
         tags: ['auth'],
         summary: 'Revoke one of the caller sessions (session only); the device loses access at once',
         params: IdParams,
-        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } } },
+        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } }, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -185,13 +225,18 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
             scope_id: { type: 'string' },
           },
         },
-        response: { 200: { type: 'object', properties: { allowed: { type: 'boolean' } } } },
+        response: { 200: CanIAnswer, ...errorResponses(413, 415) },
       },
     },
     async (request) => {
       const caller = callerOf(request);
       const { scope, scopeId } = parseScope(request.body.scope, request.body.scope_id);
-      return { allowed: canI(caller, request.body.permission, scope, scopeId) };
+      const decision = decide(caller, request.body.permission, scope, scopeId);
+      return {
+        allowed: decision.allowed,
+        via: decision.grants.map(grantView),
+        ...(decision.reason ? { reason: decision.reason } : {}),
+      };
     },
   );
 
@@ -222,7 +267,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
         },
         response: {
           201: { ...ApiKeyView, properties: { ...ApiKeyView.properties, key: { type: 'string' } } },
-          ...Object.fromEntries([400, 401, 403, 413, 415, 500].map((status) => [status, ErrorBody])),
+          ...errorResponses(413, 415),
         },
       },
     },
@@ -235,7 +280,10 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
       schema: {
         tags: ['auth'],
         summary: "The caller's API keys in its org (prefix and metadata only)",
-        response: { 200: { type: 'object', properties: { api_keys: { type: 'array', items: ApiKeyView } } } },
+        response: {
+          200: { type: 'object', properties: { api_keys: { type: 'array', items: ApiKeyView } } },
+          ...errorResponses(),
+        },
       },
     },
     async (request) => {
@@ -251,7 +299,7 @@ export async function authRoutes(app: FastifyInstance, services: ApiServices): P
         tags: ['auth'],
         summary: 'Revoke one of the caller API keys; it stops working on the next request',
         params: IdParams,
-        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } } },
+        response: { 200: { type: 'object', properties: { revoked: { type: 'boolean' } } }, ...errorResponses(404) },
       },
     },
     async (request) => {

@@ -18,6 +18,10 @@
  * externalSecret}]}`, the App's env.store entries resolved by the server. Both: 400 a store of the wrong type, 403
  * the App does not use that store, 404 no such App, org or store, 429 the App's fetches are rate-limited, 502 the
  * store failed (its message names the errorClass cause). The answers hold secrets: never logged.
+ *
+ * GET /internal/registries/{org_namespace}/{name} answers the registry an image App names (`registryRef`) with its
+ * credentials opened, for the operator's registry client: 200 `{host, insecure, ca?, username?, password?}`; 404
+ * when no org owns the namespace or the org has no such registry; 401/403/503 as above. Never logged.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
@@ -27,6 +31,7 @@ import {
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
   INTERNAL_PREFIXES,
+  INTERNAL_REGISTRY_PATH,
   type ServerChannel,
   SYSTEM_AUDIT_ACTIONS,
   type SystemAuditAction,
@@ -183,6 +188,31 @@ export async function internalRoutes(
               refs: b.refs,
             });
             return { values };
+          },
+        );
+        internal.get<{ Params: { org_namespace: string; name: string } }>(
+          `${INTERNAL_REGISTRY_PATH}/:org_namespace/:name`,
+          {
+            schema: {
+              hide: true,
+              params: {
+                type: 'object',
+                required: ['org_namespace', 'name'],
+                properties: {
+                  org_namespace: { type: 'string', minLength: 1, maxLength: 63 },
+                  name: { type: 'string', minLength: 1, maxLength: 63 },
+                },
+              },
+            },
+          },
+          async (request) => {
+            const r = await deps.channel.registry(request.params.org_namespace, request.params.name);
+            return {
+              host: r.host,
+              insecure: r.insecure === true,
+              ...(r.ca ? { ca: r.ca } : {}),
+              ...(r.credentials ? { username: r.credentials.username, password: r.credentials.password } : {}),
+            };
           },
         );
       },

@@ -24,8 +24,34 @@ interface McpRequestExtra {
   signal: AbortSignal;
 }
 
+/**
+ * The protocol's own error answer: once the SDK has the request (after authentication) it refuses with a JSON-RPC 2.0
+ * error object (405 for GET/DELETE in stateless mode, 406 without the right Accept, 415 without a JSON body, 400 for
+ * a malformed message), not with svc's `{"error": string}`; the document states both forms (found by the API
+ * fuzzer, test/integration/api-fuzz.test.ts; docs/compatibility.md "MCP errors").
+ */
+const JsonRpcErrorBody = {
+  type: 'object',
+  required: ['jsonrpc', 'error'],
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+    id: { type: ['string', 'integer', 'null'] },
+  },
+} as const;
+
 const errors = Object.fromEntries(
-  [400, 401, 403, 404, 405, 406, 413, 415, 500].map((status) => [status, { description: 'error', ...ErrorBody }]),
+  [400, 401, 403, 404, 405, 406, 413, 415, 500].map((status) => [
+    status,
+    {
+      description: 'svc error, or the protocol JSON-RPC error once the SDK has the request',
+      anyOf: [ErrorBody, JsonRpcErrorBody],
+    },
+  ]),
 );
 
 /** Registers POST, GET and DELETE /mcp (GET and DELETE answer as the protocol's stateless mode says: 405). */

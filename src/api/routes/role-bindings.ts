@@ -8,6 +8,7 @@ import { LEVELS } from '../../core/permissions.ts';
 import type { RoleBinding } from '../../store/role-bindings.ts';
 import { inTransaction } from '../../store/transaction.ts';
 import { authorize } from '../context.ts';
+import { errorResponses } from '../error-responses.ts';
 import type { ApiServices } from '../services.ts';
 import { parseScope } from './scope-input.ts';
 
@@ -46,7 +47,10 @@ export async function roleBindingRoutes(app: FastifyInstance, services: ApiServi
       schema: {
         tags: ['rbac'],
         summary: 'Role bindings of the caller org',
-        response: { 200: { type: 'object', properties: { bindings: { type: 'array', items: BindingSchema } } } },
+        response: {
+          200: { type: 'object', properties: { bindings: { type: 'array', items: BindingSchema } } },
+          ...errorResponses(),
+        },
       },
     },
     async (request) => {
@@ -75,7 +79,7 @@ export async function roleBindingRoutes(app: FastifyInstance, services: ApiServi
             level: { type: 'string', enum: [...LEVELS] },
           },
         },
-        response: { 201: BindingSchema },
+        response: { 201: BindingSchema, ...errorResponses(404, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -129,7 +133,7 @@ export async function roleBindingRoutes(app: FastifyInstance, services: ApiServi
         tags: ['rbac'],
         summary: 'Remove a role binding',
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-        response: { 200: { type: 'object', properties: { deleted: { type: 'boolean' } } } },
+        response: { 200: { type: 'object', properties: { deleted: { type: 'boolean' } } }, ...errorResponses(404) },
       },
     },
     async (request) => {

@@ -64,7 +64,7 @@ export async function secretStoreRoutes(app: FastifyInstance, services: ApiServi
         tags,
         summary: 'One secret store',
         params: StoreParams,
-        response: { 200: StoreObject, ...storeErrors(404, 502, 503) },
+        response: { 200: StoreObject, ...storeErrors(400, 404, 502, 503) },
       },
     },
     async (request) => stores.get(orgCaller(request), request.params.id),
@@ -79,7 +79,7 @@ export async function secretStoreRoutes(app: FastifyInstance, services: ApiServi
         params: StoreParams,
         response: {
           200: { type: 'object', properties: { items: { type: 'array', items: ReferenceObject } } },
-          ...storeErrors(404, 502, 503),
+          ...storeErrors(400, 404, 502, 503),
         },
       },
     },
@@ -125,7 +125,7 @@ export async function secretStoreRoutes(app: FastifyInstance, services: ApiServi
         params: StoreParams,
         response: {
           200: { type: 'object', properties: { deleted: { type: 'boolean' } } },
-          ...storeErrors(404, 409, 502, 503),
+          ...storeErrors(400, 404, 409, 502, 503),
         },
       },
     },

@@ -8,6 +8,31 @@ import { registerKeyCommands, scopeIdHelp, scopeOption } from './key-commands.ts
 import { render } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
+interface CanI {
+  allowed: boolean;
+  via?: {
+    source: string;
+    role?: string;
+    subject_type?: string;
+    subject_id?: string;
+    scope?: string;
+    scope_id?: string;
+    level?: string;
+  }[];
+  reason?: string;
+}
+
+/** `yes via role Owner, team abc: sync at deployment /shop` or `no: <reason>`. */
+function canIWide(a: CanI): string {
+  if (!a.allowed) return a.reason ? `no: ${a.reason}` : 'no';
+  const grants = (a.via ?? []).map((g) =>
+    g.source === 'role'
+      ? `role ${g.role}`
+      : `${g.subject_type} ${g.subject_id}: ${g.level} at ${g.scope === 'org' ? 'org' : `${g.scope} ${g.scope_id}`}`,
+  );
+  return grants.length > 0 ? `yes via ${grants.join(', ')}` : 'yes';
+}
+
 /** Registers key, can-i, audit and binding on `program`. */
 export function registerAccessCommands(program: Command): void {
   registerKeyCommands(program);
@@ -21,10 +46,11 @@ export function registerAccessCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [permission, scope, scopeId] = argsOf(cmd);
-        const answer = await api.request<{ allowed: boolean }>('POST', '/auth/can-i', {
+        const answer = await api.request<CanI>('POST', '/auth/can-i', {
           body: { permission, ...(scope ? { scope } : {}), ...(scopeId !== undefined ? { scope_id: scopeId } : {}) },
         });
-        print(render(answer, format, () => (answer.allowed ? 'yes' : 'no')));
+        // -o wide says which role or binding (a team's, too) grants it, or why not.
+        print(render(answer, format, (a, wide) => (wide ? canIWide(a) : a.allowed ? 'yes' : 'no')));
         if (!answer.allowed) process.exitCode = EXIT.failed;
       }),
     );

@@ -90,7 +90,15 @@ function createPayload(name: string | undefined, opts: Record<string, string | b
     };
   } else if (opts['image']) {
     const [repository, tag] = String(opts['image']).split(/:(?=[^/:]+$)/);
-    payload['source'] = { type: 'Image', image: { repository, tag: tag ?? 'latest' } };
+    payload['source'] = {
+      type: 'Image',
+      image: {
+        repository,
+        tag: tag ?? 'latest',
+        ...(opts['registry'] ? { registryRef: opts['registry'] } : {}),
+        ...(opts['follow'] ? { tagPolicy: 'Follow' } : {}),
+      },
+    };
   }
   const policy: Record<string, boolean> = { ...(payload['sync_policy'] as Record<string, boolean> | undefined) };
   if (opts['autoSync']) policy['automated'] = true;
@@ -121,6 +129,8 @@ export function registerAppCommands(program: Command): void {
     .option('--path <path>', 'directory of the manifests in the repository')
     .option('--branch <branch>', 'branch to deploy (default main)')
     .option('--image <repository:tag>', 'container image (source type Image)')
+    .option('--registry <name>', 'registered registry of the image; the repository is then relative to its host')
+    .option('--follow', 'image Apps: redeploy when the tag moves to a new digest (tagPolicy Follow)')
     .option('--auto-sync', 'sync automatically when the source or spec changes')
     .option('--prune', 'delete objects that leave the rendered set')
     .option('--self-heal', 'declare self-heal')

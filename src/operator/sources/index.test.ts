@@ -3,9 +3,16 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { DEPLOYABLE_SOURCE_TYPES } from '../../core/app-state.ts';
 import { InputError } from '../../core/errors.ts';
 import { RepoCache } from '../../git/index.ts';
-import { driverFor, freshness, GitDriver, gitSourceOf, sourceDrivers } from './index.ts';
+import { RegistryClient } from '../../registry/index.ts';
+import { driverFor, freshness, GitDriver, gitSourceOf, ImageDriver, sourceDrivers } from './index.ts';
 
-const drivers = sourceDrivers({ git: { repos: new RepoCache({ dir: '/nonexistent' }), maxFetchAgeMs: 15_000 } });
+const drivers = sourceDrivers({
+  git: { repos: new RepoCache({ dir: '/nonexistent' }), maxFetchAgeMs: 15_000 },
+  image: {
+    client: new RegistryClient({ policy: { scope: 'loopback', requireHttps: false } }),
+    registry: async () => ({ host: 'registry.example.com' }),
+  },
+});
 
 function app(source: AppResource['spec']['source']): AppResource {
   return {
@@ -20,12 +27,13 @@ describe('source driver registry', () => {
   it('has a driver for exactly the deployable source types of the state module', () => {
     expect(Object.keys(drivers).sort()).toEqual([...DEPLOYABLE_SOURCE_TYPES].sort());
     expect(drivers.Git).toBeInstanceOf(GitDriver);
+    expect(drivers.Image).toBeInstanceOf(ImageDriver);
   });
 
   it('answers the driver of the App type, and a stall for a type without one', () => {
     expect(driverFor(drivers, app({ type: 'Git', git: { repoURL: 'https://h/r.git' } }))).toBe(drivers.Git);
+    expect(driverFor(drivers, app({ type: 'Image', image: { repository: 'r', tag: 't' } }))).toBe(drivers.Image);
     for (const [type, message] of [
-      ['Image', 'image sources are not supported yet'],
       ['HelmChart', 'source.type HelmChart is not supported yet'],
       ['Catalog', 'source.type Catalog is not supported yet'],
     ] as const) {

@@ -7,17 +7,20 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { type DeployableSourceType, isDeployableSourceType, sourceTypeProblem } from '../../core/app-state.ts';
 import { InputError } from '../../core/errors.ts';
 import { GitDriver, type GitDriverDeps } from './git.ts';
+import { ImageDriver, type ImageDriverDeps } from './image.ts';
 import type { SourceDriver } from './types.ts';
 
 export { freshness, GitDriver, type GitDriverDeps, gitSourceOf } from './git.ts';
+export { ImageDriver, type ImageDriverDeps, imageSourceOf, keptDigest } from './image.ts';
+export { REGISTRY_LOOKUP_TTL_MS, RegistryLookup } from './registry-lookup.ts';
 export type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
 
 /** One driver per deployable source type. */
 export type SourceDrivers = Readonly<Record<DeployableSourceType, SourceDriver>>;
 
 /** The drivers of this build. */
-export function sourceDrivers(deps: { git: GitDriverDeps }): SourceDrivers {
-  return { Git: new GitDriver(deps.git) };
+export function sourceDrivers(deps: { git: GitDriverDeps; image: ImageDriverDeps }): SourceDrivers {
+  return { Git: new GitDriver(deps.git), Image: new ImageDriver(deps.image) };
 }
 
 /** The driver of the App's source type; InputError (a stall: the spec cannot work) when there is none. */

@@ -21,6 +21,10 @@ export interface ResolvedSource {
   head: string;
   /** The revision to render and, if the reconcile syncs, apply: `head` unless the request names another. */
   revision: string;
+  /** What `status.observedRevision` records, when it is not `head` (image sources: the newest digest of the tag). */
+  observed?: string;
+  /** Where `revision` came from, remembered in `status.revisionTags` when it is applied (image sources). */
+  origin?: { tag: string; image: string };
 }
 
 /** What rendering needs from the destination: its API discovery (which kinds are namespaced). */
@@ -34,4 +38,6 @@ export interface SourceDriver {
   resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource>;
   /** The App's objects at `revision` (a revision `resolve` returned), namespaced for the destination. */
   render(app: AppResource, revision: string, target: RenderTarget): Promise<KubeObject[]>;
+  /** The App's public address (`status.url`) once applied, if its source renders one (an image App's Ingress). */
+  publicURL?(app: AppResource): string | undefined;
 }

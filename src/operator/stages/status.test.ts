@@ -20,6 +20,32 @@ describe('nextStatus', () => {
     expect(failed.previousRevisions).toEqual(['r3', 'r2']);
   });
 
+  it('remembers the tag and image of every image digest still in the history, and the url of the last apply', () => {
+    const origin = (tag: string) => ({ tag, image: 'r.example/web' });
+    const apply = (revision: string, tag: string, url?: string) => ({
+      revision,
+      objectHash: revision,
+      origin: origin(tag),
+      ...(url ? { url } : {}),
+    });
+    let s = nextStatus(undefined, { now, syncStatus: 'Synced', applied: apply('d1', '1', 'https://w.example') }, 2);
+    expect(s).toMatchObject({ url: 'https://w.example', revisionTags: [{ revision: 'd1', ...origin('1') }] });
+    s = nextStatus(s, { now, syncStatus: 'Synced', applied: apply('d2', '2') }, 2);
+    expect(s.url).toBeUndefined();
+    s = nextStatus(s, { now, syncStatus: 'Synced', applied: apply('d3', '3') }, 2);
+    s = nextStatus(s, { now, syncStatus: 'Synced', applied: apply('d4', '4') }, 2);
+    expect(s.previousRevisions).toEqual(['d3', 'd2']);
+    expect(s.revisionTags?.map((e) => `${e.revision}:${e.tag}`)).toEqual(['d4:4', 'd3:3', 'd2:2']);
+    // A rollback to d2 keeps it once, first.
+    s = nextStatus(s, { now, syncStatus: 'Synced', applied: apply('d2', '2') }, 2);
+    expect(s.revisionTags?.map((e) => e.revision)).toEqual(['d2', 'd4', 'd3']);
+    // Git applies carry no origin and leave the field alone.
+    expect(
+      nextStatus(undefined, { now, syncStatus: 'Synced', applied: { revision: 'c1', objectHash: 'h' } }, 2)
+        .revisionTags,
+    ).toBeUndefined();
+  });
+
   it('sets Ready and SyncError conditions, keeping transition times while unchanged', () => {
     const applied = { revision: 'r1', objectHash: 'h1' };
     const a = nextStatus(undefined, { now, syncStatus: 'Synced', health: healthy, applied }, 50);

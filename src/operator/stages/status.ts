@@ -15,6 +15,7 @@ import type {
   InventoryEntry,
   OperationState,
   ResourceStatus,
+  RevisionTag,
   SyncStatus,
 } from '../../core/app-schema.ts';
 import type { RetryHint } from '../../core/errors.ts';
@@ -52,8 +53,12 @@ export interface Outcome {
   observedRevision?: string;
   syncStatus: SyncStatus;
   health?: { status: HealthStatus; reason: string; resources: ResourceStatus[] };
-  /** A successful apply of `revision` with rendered-set hash `objectHash`. */
-  applied?: { revision: string; objectHash: string };
+  /**
+   * A successful apply of `revision` with rendered-set hash `objectHash`; `origin` (image sources) is the tag and
+   * image it came from, kept in status.revisionTags while the revision is in the history; `url` is the App's
+   * public address (status.url), absent when it has none.
+   */
+  applied?: { revision: string; objectHash: string; origin?: { tag: string; image: string }; url?: string };
   /** The App's inventory after this reconcile (replaces status.inventory and retires status.appliedKinds). */
   inventory?: InventoryEntry[];
   operationState?: OperationState;
@@ -83,6 +88,9 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.revision = o.applied.revision;
     next.objectHash = o.applied.objectHash;
     next.lastSyncAt = o.now;
+    if (o.applied.url) next.url = o.applied.url;
+    else delete next.url;
+    if (o.applied.origin) next.revisionTags = revisionTags(next, o.applied.revision, o.applied.origin, p.revisionTags);
   }
   if (o.inventory) {
     next.inventory = o.inventory;
@@ -111,6 +119,18 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.conditions.push(condition(p.conditions, 'Stalled', 'True', failed ?? 'Stalled', o.now, o.error.message));
   }
   return next;
+}
+
+/** The origin of every revision still in the history, the applied one first. */
+function revisionTags(
+  next: AppStatus,
+  revision: string,
+  origin: { tag: string; image: string },
+  prev: RevisionTag[] | undefined,
+): RevisionTag[] {
+  const kept = new Set(next.previousRevisions ?? []);
+  const older = (prev ?? []).filter((e) => e.revision !== revision && kept.has(e.revision));
+  return [{ revision, ...origin }, ...older];
 }
 
 function notReadyReason(s: AppStatus): string {

@@ -7,11 +7,13 @@
  * `app.sync` (user_id empty) through the server channel, best effort. Answers `{matched: N}`.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../../core/app-names.ts';
 import type { AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
+import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
 import type { AuditRelay } from '../../internal/audit-relay.ts';
 import { isConflict, type ObjectClient } from '../../kube/index.ts';
@@ -172,25 +174,6 @@ export class PushReceiver {
     const b64 = (s?.['data'] as Record<string, string> | undefined)?.['secret'];
     return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
   }
-}
-
-/**
- * Runs `fn` over `items` with at most `limit` calls in flight; results in input order. Rejects with the first
- * failure once every started call has settled (none is left running unobserved).
- */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failed = settled.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return results;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

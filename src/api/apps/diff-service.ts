@@ -1,0 +1,122 @@
+/**
+ * `GET /apps/{namespace}/{name}/diff`: what a sync would change. The App's source is rendered at its upstream head
+ * exactly as the operator renders it (api/kube/desired.ts), each object is server-side applied with `dryRun=All`
+ * against the destination (what the apiserver would make of it, defaults and other managers' fields included) and
+ * compared with the live object (apps/diff.ts: noise stripped, Secret values masked). Objects the App owns
+ * (status.inventory) that left the rendered set are `extra`. The answer's `sync_status` comes from the operator's
+ * own rule (`syncStatusOf`) over the same revision (the head the operator last observed), hash and liveness, so it
+ * agrees with the App's syncStatus; when upstream moved since the operator looked, `revision.head` says so.
+ */
+import { syncStatusOf } from '../../core/app-state.ts';
+import { mapLimit } from '../../core/concurrency.ts';
+import { describeError } from '../../core/errors.ts';
+import type { AnyObject, KubeConnection, ObjectRef } from '../../kube/index.ts';
+import { entryOf, refOf } from '../../operator/stages/inventory.ts';
+import type { DesiredState } from '../kube/desired.ts';
+import type { Destinations } from '../kube/destinations.ts';
+import type { ApiServices } from '../services.ts';
+import { type Actor, AppAccess, type AppRef } from './access.ts';
+import { diffObject, type ObjectDiff } from './diff.ts';
+
+/** Dry runs and reads in flight per diff. */
+const CONCURRENCY = 8;
+
+/** The answer of the diff route. */
+export interface AppDiff {
+  name: string;
+  namespace: string;
+  /** Synced or OutOfSync by the operator's rule over this diff's head, hash and liveness. */
+  sync_status: 'Synced' | 'OutOfSync';
+  /**
+   * Synced by the rule, yet live objects differ from what a sync would apply: edited out of band. svc does not
+   * revert such edits on its own (selfHeal is not acted on, contract §3 rule 5); a Sync re-applies.
+   */
+  drifted: boolean;
+  /** The App's status.syncStatus as the operator last recorded it. */
+  recorded_sync_status: string;
+  /** The applied revision, the one compared against (what the operator last observed), and the upstream head now. */
+  revision: { applied: string; compared: string; head: string };
+  summary: { same: number; changed: number; missing: number; extra: number };
+  objects: ObjectDiff[];
+  /** Every object's unified diff, concatenated. */
+  unified: string;
+}
+
+function refOfObject(o: AnyObject): ObjectRef {
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    name: o.metadata.name,
+    ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+  };
+}
+
+/** Computes App diffs. */
+export class DiffService {
+  readonly #access: AppAccess;
+  readonly #destinations: Destinations;
+  readonly #desired: () => Promise<DesiredState>;
+
+  constructor(services: ApiServices, destinations: Destinations, desired: () => Promise<DesiredState>) {
+    this.#access = new AppAccess(services);
+    this.#destinations = destinations;
+    this.#desired = desired;
+  }
+
+  /** The diff of the App (`deployment:read`). Render failures answer with their typed error (400 / 502). */
+  async diff(actor: Actor, ref: AppRef): Promise<AppDiff> {
+    const app = await this.#access.load(actor, ref, 'deployment:read');
+    const conn = await this.#destinations.connection(actor.org.id, app.spec.destination.cluster ?? '');
+    const desired = await (await this.#desired()).render(app, conn.discovery);
+    const rendered = await mapLimit(desired.objects, CONCURRENCY, (obj) => this.#compare(conn, obj));
+    const renderedIds = new Set(desired.objects.map((o) => entryOf(o).id));
+    const owned = (app.status?.inventory ?? []).filter((e) => !renderedIds.has(e.id));
+    const extras = await mapLimit(owned, CONCURRENCY, async (entry) => {
+      const ref = refOf(entry);
+      const live = await conn.objects.get(ref).catch(() => undefined);
+      if (!live) return undefined;
+      const stub = {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { name: ref.name, namespace: ref.namespace },
+      };
+      return diffObject({ rendered: stub, live, predicted: undefined, inDesired: false });
+    });
+    const objects = [...rendered, ...extras.filter((d): d is ObjectDiff => d !== undefined)];
+    const summary = { same: 0, changed: 0, missing: 0, extra: 0 };
+    for (const o of objects) summary[o.status]++;
+    const syncStatus = syncStatusOf({
+      appliedRevision: app.status?.revision,
+      appliedHash: app.status?.objectHash,
+      head: desired.revision,
+      hash: desired.hash,
+      allLive: summary.missing === 0,
+    });
+    return {
+      name: app.metadata.name,
+      namespace: app.spec.destination.namespace,
+      sync_status: syncStatus,
+      drifted: syncStatus === 'Synced' && summary.changed > 0,
+      recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
+      revision: { applied: app.status?.revision ?? '', compared: desired.revision, head: desired.head },
+      summary,
+      objects,
+      unified: objects.map((o) => o.patch).join(''),
+    };
+  }
+
+  /** One rendered object against its live self and its dry-run apply. */
+  async #compare(conn: KubeConnection, obj: AnyObject): Promise<ObjectDiff> {
+    const live = await conn.objects.get(refOfObject(obj));
+    let predicted: AnyObject | undefined;
+    let message: string | undefined;
+    try {
+      predicted = await conn.objects.dryRunApply(obj);
+    } catch (err) {
+      // A namespace that does not exist yet (first sync) or an object the apiserver refuses: show the rendered
+      // object as it is, and say why.
+      message = `dry run refused, showing the rendered object: ${describeError(err)}`;
+    }
+    return diffObject({ rendered: obj, live, predicted, inDesired: true, ...(message ? { message } : {}) });
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The live side of an App on its destination, read on the caller's behalf (`deployment:read`): the resource tree
+ * (the App's objects from status.resources and status.inventory, read live, then the ReplicaSets, Pods and Jobs
+ * Kubernetes made of them; apps/tree.ts links them) and the logs of one of its Pods, streamed from the destination's
+ * apiserver. A Pod that is not in the App's tree reads as 404, so logs never reach beyond the App.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { AppResource } from '../../core/app-schema.ts';
+import { mapLimit } from '../../core/concurrency.ts';
+import { InputError, NotFoundError } from '../../core/errors.ts';
+import { type AnyObject, type KubeConnection, toSvcError } from '../../kube/index.ts';
+import { refOf } from '../../operator/stages/inventory.ts';
+import type { Destinations } from '../kube/destinations.ts';
+import type { ApiServices } from '../services.ts';
+import { type Actor, AppAccess, type AppRef } from './access.ts';
+import { buildTree, type ManagedObject, type TreeNode } from './tree.ts';
+
+/** Reads in flight per tree. */
+const CONCURRENCY = 8;
+/** Kinds whose children (ReplicaSets, Pods, Jobs) are looked up, and which kinds those children are. */
+const CHILD_KINDS: Record<string, { apiVersion: string; kind: string }[]> = {
+  Deployment: [
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+    { apiVersion: 'v1', kind: 'Pod' },
+  ],
+  StatefulSet: [{ apiVersion: 'v1', kind: 'Pod' }],
+  DaemonSet: [{ apiVersion: 'v1', kind: 'Pod' }],
+  ReplicaSet: [{ apiVersion: 'v1', kind: 'Pod' }],
+  Job: [{ apiVersion: 'v1', kind: 'Pod' }],
+  CronJob: [
+    { apiVersion: 'batch/v1', kind: 'Job' },
+    { apiVersion: 'v1', kind: 'Pod' },
+  ],
+};
+
+/** Most log lines asked of the apiserver at once. */
+export const LOG_TAIL_MAX = 5000;
+
+/** The query of the logs route. */
+export interface LogQuery {
+  pod: string;
+  container?: string;
+  tail?: string;
+  follow?: string;
+}
+
+/** The App's live resources. */
+export class ResourceService {
+  readonly #access: AppAccess;
+  readonly #destinations: Destinations;
+
+  constructor(services: ApiServices, destinations: Destinations) {
+    this.#access = new AppAccess(services);
+    this.#destinations = destinations;
+  }
+
+  /** The live resource tree of the App. */
+  async tree(actor: Actor, ref: AppRef): Promise<{ name: string; health: string; nodes: TreeNode[] }> {
+    const { app, conn } = await this.#open(actor, ref);
+    return {
+      name: app.metadata.name,
+      health: app.status?.healthStatus ?? 'Unknown',
+      nodes: await this.#tree(app, conn),
+    };
+  }
+
+  /** The App (`deployment:read`) and its destination's connection. */
+  async #open(actor: Actor, ref: AppRef): Promise<{ app: AppResource; conn: KubeConnection }> {
+    const app = await this.#access.load(actor, ref, 'deployment:read');
+    return { app, conn: await this.#destinations.connection(actor.org.id, app.spec.destination.cluster ?? '') };
+  }
+
+  async #tree(app: AppResource, conn: KubeConnection): Promise<TreeNode[]> {
+    const status = app.status ?? {};
+    const wanted = new Map<string, Omit<ManagedObject, 'live'>>();
+    for (const r of status.resources ?? []) {
+      const namespace = r.namespace ?? '';
+      wanted.set(`${r.kind}/${namespace}/${r.name}`, { ...r, namespace, syncStatus: r.syncStatus });
+    }
+    for (const entry of status.inventory ?? []) {
+      const r = refOf(entry);
+      const key = `${r.kind}/${r.namespace ?? ''}/${r.name}`;
+      // Owned but no longer rendered: pruned by the next sync (with syncPolicy.prune).
+      if (!wanted.has(key)) wanted.set(key, { ...r, namespace: r.namespace ?? '', syncStatus: 'OutOfSync' });
+    }
+    const managed = await mapLimit([...wanted.values()], CONCURRENCY, async (m) => ({
+      ...m,
+      live: await this.#get(conn, m),
+    }));
+    return buildTree(managed, await this.#children(conn, managed));
+  }
+
+  /**
+   * The log of one of the App's Pods as a stream (ends when `signal` aborts, or at the end without `follow`).
+   * 404 when the Pod is not the App's; 400 for a bad tail.
+   */
+  async logs(actor: Actor, ref: AppRef, query: LogQuery, signal: AbortSignal): Promise<IncomingMessage> {
+    const tail = query.tail === undefined ? 200 : Number(query.tail);
+    if (!Number.isInteger(tail) || tail < 1 || tail > LOG_TAIL_MAX) {
+      throw new InputError(`tail must be an integer from 1 to ${LOG_TAIL_MAX}`);
+    }
+    const { app, conn } = await this.#open(actor, ref);
+    const nodes = await this.#tree(app, conn);
+    const pod = nodes.find((n) => n.kind === 'Pod' && n.apiVersion === 'v1' && n.name === query.pod);
+    if (!pod) throw new NotFoundError(`pod ${query.pod} is not one of app ${ref.name}'s`);
+    const containers = (pod.info['containers'] ?? []) as string[];
+    if (query.container !== undefined && !containers.includes(query.container)) {
+      throw new NotFoundError(`pod ${query.pod} has no container ${query.container}`);
+    }
+    const path = `/api/v1/namespaces/${encodeURIComponent(pod.namespace)}/pods/${encodeURIComponent(pod.name)}/log`;
+    try {
+      return await conn.client.stream(
+        path,
+        {
+          container: query.container ?? containers[0],
+          tailLines: tail,
+          follow: query.follow === 'true',
+          timestamps: true,
+        },
+        signal,
+      );
+    } catch (err) {
+      throw toSvcError(err, `logs of pod ${pod.name}`);
+    }
+  }
+
+  async #get(conn: KubeConnection, m: Omit<ManagedObject, 'live'>): Promise<AnyObject | undefined> {
+    try {
+      return await conn.objects.get({
+        apiVersion: m.apiVersion,
+        kind: m.kind,
+        name: m.name,
+        ...(m.namespace ? { namespace: m.namespace } : {}),
+      });
+    } catch {
+      // A kind the destination does not serve (any more) reads as missing, like an absent object.
+      return undefined;
+    }
+  }
+
+  /** The ReplicaSets, Jobs and Pods of the namespaces holding the App's workloads. */
+  async #children(conn: KubeConnection, managed: readonly ManagedObject[]): Promise<AnyObject[]> {
+    const wanted = new Map<string, { apiVersion: string; kind: string; namespace: string }>();
+    for (const m of managed) {
+      if (!m.live || !m.namespace) continue;
+      for (const child of CHILD_KINDS[m.kind] ?? []) {
+        wanted.set(`${child.kind}/${m.namespace}`, { ...child, namespace: m.namespace });
+      }
+    }
+    const lists = await mapLimit([...wanted.values()], CONCURRENCY, (w) =>
+      conn.objects.list(w.apiVersion, w.kind, '', w.namespace).catch(() => []),
+    );
+    return lists.flat();
+  }
+}

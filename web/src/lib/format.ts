@@ -1,0 +1,20 @@
+/** Short forms for revisions and times. */
+
+/** The first 7 characters of a commit, the first 12 hex digits of an image digest. */
+export function shortRevision(rev: string | undefined | null): string {
+  if (!rev) return '—';
+  if (rev.startsWith('sha256:')) return rev.slice(0, 19);
+  return rev.slice(0, 7);
+}
+
+/** "3 min ago" style, from an ISO time ('' → '—'). */
+export function ago(iso: string | undefined | null, now = Date.now()): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}

@@ -1,0 +1,153 @@
+/**
+ * Role bindings: who holds which level (read, sync, admin) at which scope (GET/POST/DELETE /role-bindings); and a
+ * can-i check of the signed-in user's own permissions.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { del, get, post, seg } from '../api/client.ts';
+import { Button } from '../components/ui/button.tsx';
+import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
+import { Field, Input, Select } from '../components/ui/field.tsx';
+import { Table, Td, Th } from '../components/ui/table.tsx';
+import { CanIForm } from './can-i.tsx';
+
+interface Binding {
+  id: string;
+  subject_type: string;
+  subject_id: string;
+  scope: string;
+  scope_id: string;
+  level: string;
+  created_at: string;
+}
+interface Member {
+  userId: string;
+  user: { email: string; name: string };
+}
+
+export function AccessPage() {
+  const qc = useQueryClient();
+  const bindings = useQuery({
+    queryKey: ['bindings'],
+    queryFn: () => get<{ bindings: Binding[] }>('/api/v1/role-bindings'),
+  });
+  const members = useQuery({
+    queryKey: ['members'],
+    queryFn: () => get<{ members: Member[] }>('/api/auth/organization/list-members'),
+  });
+  const [form, setForm] = useState({ subject_id: '', scope: 'deployment', scope_id: '', level: 'read' });
+  const bind = useMutation({
+    mutationFn: () =>
+      post('/api/v1/role-bindings', {
+        subject_type: 'user',
+        subject_id: form.subject_id,
+        scope: form.scope,
+        ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
+        level: form.level,
+      }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
+  });
+  const unbind = useMutation({
+    mutationFn: (id: string) => del(`/api/v1/role-bindings/${seg(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
+  });
+  const who = (id: string) => members.data?.members.find((m) => m.userId === id)?.user.email ?? id;
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setForm({ ...form, [k]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    bind.mutate();
+  };
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Access" />
+      <form onSubmit={submit} className="grid max-w-4xl items-end gap-3 md:grid-cols-5">
+        <Field label="Member">
+          {(p) => (
+            <Select {...p} required value={form.subject_id} onChange={set('subject_id')}>
+              <option value="">Choose…</option>
+              {(members.data?.members ?? []).map((m) => (
+                <option key={m.userId} value={m.userId}>
+                  {m.user.email}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Scope">
+          {(p) => (
+            <Select {...p} value={form.scope} onChange={set('scope')}>
+              <option>org</option>
+              <option>cluster</option>
+              <option>deployment</option>
+            </Select>
+          )}
+        </Field>
+        <Field
+          label="Scope id"
+          hint={
+            form.scope === 'deployment' ? '<cluster>/<namespace>' : form.scope === 'cluster' ? 'cluster name' : 'none'
+          }
+        >
+          {(p) => <Input {...p} disabled={form.scope === 'org'} value={form.scope_id} onChange={set('scope_id')} />}
+        </Field>
+        <Field label="Level">
+          {(p) => (
+            <Select {...p} value={form.level} onChange={set('level')}>
+              <option>read</option>
+              <option>sync</option>
+              <option>admin</option>
+            </Select>
+          )}
+        </Field>
+        <Button type="submit" variant="primary" disabled={bind.isPending}>
+          Grant
+        </Button>
+      </form>
+      {bind.error ? <ErrorState error={bind.error} title="Could not grant" /> : null}
+      {unbind.error ? <ErrorState error={unbind.error} title="Could not remove" /> : null}
+      {bindings.error ? <ErrorState error={bindings.error} /> : null}
+      {bindings.isPending ? <Spinner /> : null}
+      {bindings.data && bindings.data.bindings.length === 0 ? (
+        <Empty title="No role bindings">Org roles apply everywhere; bindings add rights at a scope.</Empty>
+      ) : null}
+      {bindings.data && bindings.data.bindings.length > 0 ? (
+        <Table aria-label="Role bindings">
+          <thead>
+            <tr>
+              <Th>Who</Th>
+              <Th>Scope</Th>
+              <Th>Level</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {bindings.data.bindings.map((b) => (
+              <tr key={b.id}>
+                <Td>{b.subject_type === 'user' ? who(b.subject_id) : `team ${b.subject_id}`}</Td>
+                <Td>
+                  {b.scope}
+                  {b.scope_id ? ` ${b.scope_id}` : ''}
+                </Td>
+                <Td>{b.level}</Td>
+                <Td className="text-right">
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    aria-label={`Remove ${b.level} at ${b.scope} ${b.scope_id}`}
+                    onClick={() => unbind.mutate(b.id)}
+                  >
+                    Remove
+                  </Button>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+      <CanIForm />
+    </div>
+  );
+}

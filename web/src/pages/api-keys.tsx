@@ -1,0 +1,173 @@
+/** The caller's API keys: mint (the plaintext shown once), list (prefix and metadata), revoke. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { del, get, post, seg } from '../api/client.ts';
+import { Button } from '../components/ui/button.tsx';
+import { Dialog } from '../components/ui/dialog.tsx';
+import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
+import { Field, Input, Select } from '../components/ui/field.tsx';
+import { Table, Td, Th } from '../components/ui/table.tsx';
+import { ago } from '../lib/format.ts';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  role: string;
+  scope: string;
+  scope_id: string;
+  expires_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked: boolean;
+}
+
+export function ApiKeysPage() {
+  const qc = useQueryClient();
+  const keys = useQuery({
+    queryKey: ['api-keys'],
+    queryFn: () => get<{ api_keys: ApiKey[] }>('/api/v1/auth/api-keys'),
+  });
+  const [form, setForm] = useState({ name: '', role: 'read', scope: 'org', scope_id: '', expires_days: '30' });
+  const [minted, setMinted] = useState<string | undefined>();
+  const mint = useMutation({
+    mutationFn: () =>
+      post<ApiKey & { key: string }>('/api/v1/auth/api-keys', {
+        name: form.name,
+        role: form.role,
+        scope: form.scope,
+        ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
+        expires_days: Number(form.expires_days),
+      }),
+    onSuccess: (k) => {
+      setMinted(k.key);
+      setForm({ ...form, name: '' });
+      void qc.invalidateQueries({ queryKey: ['api-keys'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => del(`/api/v1/auth/api-keys/${seg(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys'] }),
+  });
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setForm({ ...form, [k]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    mint.mutate();
+  };
+  return (
+    <div className="space-y-6">
+      <PageHeader title="API keys" />
+      <form onSubmit={submit} className="grid max-w-4xl items-end gap-3 md:grid-cols-6">
+        <div className="md:col-span-2">
+          <Field label="Name">
+            {(p) => <Input {...p} required maxLength={100} value={form.name} onChange={set('name')} />}
+          </Field>
+        </div>
+        <Field label="Role ceiling">
+          {(p) => (
+            <Select {...p} value={form.role} onChange={set('role')}>
+              <option>read</option>
+              <option>sync</option>
+              <option>admin</option>
+            </Select>
+          )}
+        </Field>
+        <Field label="Scope">
+          {(p) => (
+            <Select {...p} value={form.scope} onChange={set('scope')}>
+              <option>org</option>
+              <option>cluster</option>
+              <option>deployment</option>
+            </Select>
+          )}
+        </Field>
+        <Field
+          label="Scope id"
+          hint={
+            form.scope === 'deployment' ? '<cluster>/<namespace>' : form.scope === 'cluster' ? 'cluster name' : 'none'
+          }
+        >
+          {(p) => <Input {...p} disabled={form.scope === 'org'} value={form.scope_id} onChange={set('scope_id')} />}
+        </Field>
+        <Field label="Expires in days" hint="0 = never">
+          {(p) => (
+            <Input {...p} type="number" min={0} max={3650} value={form.expires_days} onChange={set('expires_days')} />
+          )}
+        </Field>
+        <Button type="submit" variant="primary" disabled={mint.isPending}>
+          Create key
+        </Button>
+      </form>
+      {mint.error ? <ErrorState error={mint.error} title="Could not create the key" /> : null}
+      <Dialog
+        open={minted !== undefined}
+        onOpenChange={(o) => (o ? null : setMinted(undefined))}
+        title="Your new API key"
+        description="Copy it now: it is shown this once and never again."
+      >
+        <output
+          className="block rounded bg-zinc-100 p-2 font-mono text-sm break-all dark:bg-zinc-800"
+          data-testid="minted-key"
+        >
+          {minted}
+        </output>
+        <div className="mt-3 flex justify-end gap-2">
+          <Button onClick={() => void navigator.clipboard?.writeText(minted ?? '')}>Copy</Button>
+          <Button variant="primary" onClick={() => setMinted(undefined)}>
+            Done
+          </Button>
+        </div>
+      </Dialog>
+      {keys.error ? <ErrorState error={keys.error} /> : null}
+      {keys.isPending ? <Spinner /> : null}
+      {keys.data && keys.data.api_keys.length === 0 ? <Empty title="No API keys yet" /> : null}
+      {keys.data && keys.data.api_keys.length > 0 ? (
+        <Table aria-label="API keys">
+          <thead>
+            <tr>
+              <Th>Name</Th>
+              <Th>Prefix</Th>
+              <Th>Role</Th>
+              <Th>Scope</Th>
+              <Th>Expires</Th>
+              <Th>Last used</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.api_keys.map((k) => (
+              <tr key={k.id}>
+                <Td>{k.name}</Td>
+                <Td className="font-mono text-xs">{k.prefix}…</Td>
+                <Td>{k.role}</Td>
+                <Td>
+                  {k.scope}
+                  {k.scope_id ? ` ${k.scope_id}` : ''}
+                </Td>
+                <Td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : 'never'}</Td>
+                <Td>{ago(k.last_used_at)}</Td>
+                <Td className="text-right">
+                  {k.revoked ? (
+                    'revoked'
+                  ) : (
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      aria-label={`Revoke ${k.name}`}
+                      onClick={() => revoke.mutate(k.id)}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+    </div>
+  );
+}

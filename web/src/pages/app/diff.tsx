@@ -1,0 +1,80 @@
+/**
+ * What a sync would change (GET …/diff): the verdict by the operator's own rule, the revisions compared, then
+ * each object that differs as its unified diff (components/patch-view.tsx).
+ */
+import { useDiff } from '../../api/apps.ts';
+import type { ObjectDiff } from '../../api/types.ts';
+import { PatchView } from '../../components/patch-view.tsx';
+import { StatusBadge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { ErrorState, Spinner } from '../../components/ui/feedback.tsx';
+import { shortRevision } from '../../lib/format.ts';
+
+const STATUS_TONE: Record<string, string> = { changed: 'OutOfSync', missing: 'Missing', extra: 'Held', same: 'Synced' };
+
+function ObjectChange({ o }: { o: ObjectDiff }) {
+  const label = `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+  return (
+    <section
+      aria-label={label}
+      data-diff-object={`${o.kind}/${o.name}`}
+      className="rounded-md border border-zinc-200 dark:border-zinc-800"
+    >
+      <h3 className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 text-sm font-medium dark:border-zinc-800">
+        {label} <StatusBadge value={STATUS_TONE[o.status] ?? o.status} className="sr-only" />
+        <span className="text-xs text-zinc-500">{o.status}</span>
+      </h3>
+      {o.message ? <p className="px-3 py-1 text-xs text-amber-700 dark:text-amber-400">{o.message}</p> : null}
+      <PatchView patch={o.patch} label={label} />
+    </section>
+  );
+}
+
+export default function DiffTab({ namespace, name }: { namespace: string; name: string }) {
+  const diff = useDiff(namespace, name);
+  if (diff.error) return <ErrorState error={diff.error} title="Could not compute the diff" />;
+  if (!diff.data) return <Spinner label="Rendering and comparing with the cluster" />;
+  const d = diff.data;
+  const differing = d.objects.filter((o) => o.status !== 'same');
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <span data-testid="diff-verdict">
+          <StatusBadge value={d.sync_status} />
+        </span>
+        <span>
+          applied <code>{shortRevision(d.revision.applied)}</code>, compared{' '}
+          <code>{shortRevision(d.revision.compared)}</code>
+          {d.revision.head && d.revision.head !== d.revision.compared ? (
+            <>
+              , upstream now <code>{shortRevision(d.revision.head)}</code>
+            </>
+          ) : null}
+        </span>
+        <span className="text-zinc-500">
+          {d.summary.same} same · {d.summary.changed} changed · {d.summary.missing} missing · {d.summary.extra} extra
+        </span>
+        <Button size="sm" className="ml-auto" onClick={() => void diff.refetch()} disabled={diff.isFetching}>
+          Refresh
+        </Button>
+      </div>
+      {d.drifted ? (
+        <p role="note" className="text-sm text-amber-700 dark:text-amber-400">
+          Live objects were edited outside svc. svc does not revert such edits by itself; a Sync applies the desired
+          state again.
+        </p>
+      ) : null}
+      {d.sync_status === 'OutOfSync' && differing.length === 0 ? (
+        <p className="text-sm">
+          The objects are as desired; the applied revision is not the one observed upstream. A Sync records it.
+        </p>
+      ) : null}
+      {differing.length === 0 && d.sync_status === 'Synced' ? (
+        <p className="text-sm">No differences: the cluster is as desired.</p>
+      ) : null}
+      {differing.map((o) => (
+        <ObjectChange key={`${o.kind}/${o.namespace}/${o.name}`} o={o} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+/** The App's state and its operations; a banner follows the last operation until it ends. */
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { type OperationKind, useAppStatus, useOperation } from '../../api/apps.ts';
+import { del, seg } from '../../api/client.ts';
+import type { AppView } from '../../api/types.ts';
+import { StatusBadge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { ErrorState } from '../../components/ui/feedback.tsx';
+import { ago, shortRevision } from '../../lib/format.ts';
+import { safeHref } from '../../lib/safe-href.ts';
+import { progressOf } from './operation.ts';
+
+const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
+
+/** Tracks one operation (by id) and shows where it stands. */
+export function OperationBanner({ app, id, kind }: { app: AppView; id: string; kind: string }) {
+  const status = useAppStatus(app.namespace, app.name, true);
+  const progress = progressOf(status.data, id);
+  if (progress.state === 'running') {
+    return (
+      <div
+        role="status"
+        className="rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm dark:border-sky-900 dark:bg-sky-950"
+      >
+        {LABEL[kind] ?? kind} in progress…
+      </div>
+    );
+  }
+  const ok = progress.phase === 'Succeeded';
+  return (
+    <div
+      role="status"
+      data-phase={progress.phase}
+      className={
+        ok
+          ? 'rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm dark:border-emerald-900 dark:bg-emerald-950'
+          : 'rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-900 dark:bg-amber-950'
+      }
+    >
+      {LABEL[kind] ?? kind} {progress.phase.toLowerCase()}
+      {progress.message ? `: ${progress.message}` : ''}
+    </div>
+  );
+}
+
+/** Runs operations and remembers the last one, for the banner. */
+export function useOperations(app: AppView) {
+  const op = useOperation(app.namespace, app.name);
+  const [last, setLast] = useState<{ id: string; kind: string } | undefined>();
+  const run = (kind: OperationKind, body?: unknown) =>
+    op.mutate(
+      { kind, body },
+      {
+        onSuccess: (answer) => (answer?.operation_id ? setLast({ id: answer.operation_id, kind }) : setLast(undefined)),
+      },
+    );
+  return { run, last, error: op.error, pending: op.isPending };
+}
+
+export function AppHeader({ app }: { app: AppView }) {
+  const { run, last, error, pending } = useOperations(app);
+  const navigate = useNavigate();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>();
+  const status = useAppStatus(app.namespace, app.name, false);
+  const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
+  const source = app.source as { type?: string; git?: { repoURL?: string; path?: string; branch?: string } };
+  const repo = source.git?.repoURL;
+  const repoHref = safeHref(repo);
+  const url = safeHref(app.url);
+  return (
+    <section aria-label="App" className="space-y-3">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold">{app.name}</h1>
+          <p className="text-sm text-zinc-500">
+            {app.namespace} · {app.cluster || 'management cluster'} · {source.type}
+            {repo ? (
+              <>
+                {' · '}
+                {repoHref ? (
+                  <a href={repoHref} rel="noreferrer noopener" target="_blank">
+                    {repo}
+                  </a>
+                ) : (
+                  <span>{repo}</span>
+                )}
+                {source.git?.path ? ` (${source.git.path})` : ''}
+              </>
+            ) : null}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="primary" disabled={pending} onClick={() => run('sync')}>
+            Sync
+          </Button>
+          <Button disabled={pending} onClick={() => run('restart')}>
+            Restart
+          </Button>
+          {held ? (
+            <Button disabled={pending} onClick={() => run('approve')}>
+              Approve
+            </Button>
+          ) : null}
+          <Button disabled={pending} onClick={() => run(app.frozen ? 'unfreeze' : 'freeze')}>
+            {app.frozen ? 'Unfreeze' : 'Freeze'}
+          </Button>
+          <Link to="/apps/new" search={{ clone: `${app.namespace}/${app.name}` }} className="no-underline">
+            <Button tabIndex={-1}>Clone</Button>
+          </Link>
+          <Button variant="danger" onClick={() => setConfirmDelete(true)}>
+            Delete
+          </Button>
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-3 text-sm md:grid-cols-5">
+        <div>
+          <dt className="text-zinc-500">Sync</dt>
+          <dd data-testid="sync-status">
+            <StatusBadge value={app.sync_status} />
+            {app.frozen ? <StatusBadge value="Frozen" className="ml-1" /> : null}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-zinc-500">Health</dt>
+          <dd data-testid="health">
+            <StatusBadge value={app.health} />
+          </dd>
+        </div>
+        <div>
+          <dt className="text-zinc-500">Revision</dt>
+          <dd className="font-mono" title={app.revision}>
+            {shortRevision(app.revision)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-zinc-500">Changed</dt>
+          <dd>{ago(app.updated_at)}</dd>
+        </div>
+        <div>
+          <dt className="text-zinc-500">URL</dt>
+          <dd className="truncate">
+            {url ? (
+              <a href={url} rel="noreferrer noopener" target="_blank">
+                {app.url}
+              </a>
+            ) : (
+              app.url || '—'
+            )}
+          </dd>
+        </div>
+      </dl>
+      {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
+      {app.conditions
+        .filter((c) => (c as { type?: string }).type === 'SyncError' && (c as { status?: string }).status === 'True')
+        .map((c) => (
+          <p key="sync-error" className="text-sm text-red-700 dark:text-red-400">
+            {String((c as { message?: string }).message ?? '')}
+          </p>
+        ))}
+      {error ? <ErrorState error={error} title="The operation was refused" /> : null}
+      {last ? <OperationBanner app={app} id={last.id} kind={last.kind} /> : null}
+      <Dialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title={`Delete ${app.name}?`}
+        description="The operator deletes what the app applied, unless it is annotated to orphan it."
+      >
+        {deleteError ? <ErrorState error={deleteError} /> : null}
+        <div className="mt-3 flex justify-end gap-2">
+          <Button onClick={() => setConfirmDelete(false)}>Cancel</Button>
+          <Button
+            variant="danger"
+            onClick={() =>
+              del(`/api/v1/apps/${seg(app.namespace)}/${seg(app.name)}`).then(
+                () => navigate({ to: '/apps' }),
+                (err: unknown) => setDeleteError(err),
+              )
+            }
+          >
+            Delete
+          </Button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+/** "Can I …?": asks the server's one permission decider (POST /auth/can-i) for the signed-in user. */
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { PERMISSIONS } from '../../../src/core/permissions.ts';
+import { post } from '../api/client.ts';
+import { Button } from '../components/ui/button.tsx';
+import { ErrorState } from '../components/ui/feedback.tsx';
+import { Field, Input, Select } from '../components/ui/field.tsx';
+
+export function CanIForm() {
+  const [form, setForm] = useState({ permission: 'deployment:sync', scope: 'org', scope_id: '' });
+  const ask = useMutation({
+    mutationFn: () =>
+      post<{ allowed: boolean }>('/api/v1/auth/can-i', {
+        permission: form.permission,
+        scope: form.scope,
+        ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
+      }),
+  });
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    setForm({ ...form, [k]: e.target.value });
+    ask.reset();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    ask.mutate();
+  };
+  return (
+    <section aria-labelledby="can-i" className="space-y-3">
+      <h2 id="can-i" className="font-medium">
+        Can I…?
+      </h2>
+      <form onSubmit={submit} className="grid max-w-4xl items-end gap-3 md:grid-cols-4">
+        <Field label="Permission">
+          {(p) => (
+            <Select {...p} value={form.permission} onChange={set('permission')}>
+              {PERMISSIONS.map((perm) => (
+                <option key={perm}>{perm}</option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="At scope">
+          {(p) => (
+            <Select {...p} value={form.scope} onChange={set('scope')}>
+              <option>org</option>
+              <option>cluster</option>
+              <option>deployment</option>
+            </Select>
+          )}
+        </Field>
+        <Field label="At scope id" hint={form.scope === 'deployment' ? '<cluster>/<namespace>' : undefined}>
+          {(p) => <Input {...p} disabled={form.scope === 'org'} value={form.scope_id} onChange={set('scope_id')} />}
+        </Field>
+        <Button type="submit" disabled={ask.isPending}>
+          Check
+        </Button>
+      </form>
+      {ask.data ? (
+        <output data-testid="can-i" className="block text-sm">
+          {ask.data.allowed ? 'Allowed' : 'Not allowed'}: {form.permission} at {form.scope}
+          {form.scope === 'org' ? '' : ` ${form.scope_id}`}
+        </output>
+      ) : null}
+      {ask.error ? <ErrorState error={ask.error} title="Could not ask" /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The connection settings of a cluster as a form (server URL, kubeconfig, namespace allowlist), shared by the
+ * register and update forms. The kubeconfig is write-only: svc seals it and never answers it.
+ */
+import { Field, Input, Textarea } from '../../components/ui/field.tsx';
+
+export interface ConnectionForm {
+  server_url: string;
+  kubeconfig: string;
+  namespaces: string;
+}
+
+export function ConnectionFields({
+  form,
+  onChange,
+  kubeconfigHint,
+}: {
+  form: ConnectionForm;
+  onChange: (form: ConnectionForm) => void;
+  kubeconfigHint: string;
+}) {
+  const set = (k: keyof ConnectionForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    onChange({ ...form, [k]: e.target.value });
+  return (
+    <>
+      <Field label="Server URL" hint="https:// address of the cluster's API server">
+        {(p) => (
+          <Input
+            {...p}
+            type="url"
+            placeholder="https://10.0.0.10:6443"
+            value={form.server_url}
+            onChange={set('server_url')}
+          />
+        )}
+      </Field>
+      <Field label="Kubeconfig" hint={kubeconfigHint}>
+        {(p) => (
+          <Textarea
+            {...p}
+            rows={6}
+            autoComplete="off"
+            spellCheck={false}
+            value={form.kubeconfig}
+            onChange={set('kubeconfig')}
+          />
+        )}
+      </Field>
+      <Field label="Namespace allowlist" hint="comma-separated; empty = the whole cluster">
+        {(p) => <Input {...p} placeholder="shop, web" value={form.namespaces} onChange={set('namespaces')} />}
+      </Field>
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Every view has a URL (deep links): filters of the list and the tab of an App page live in the search params.
+ * Code-defined routes; the heavier pages load when first visited.
+ */
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { Layout, NotFound } from './components/layout.tsx';
+import { AppListPage } from './pages/app-list.tsx';
+
+// The router parses search values as JSON where it can (`?q=123` is a number): text filters take either.
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+
+export interface ListSearch {
+  q?: string | undefined;
+  sync?: string | undefined;
+  health?: string | undefined;
+  cluster?: string | undefined;
+  namespace?: string | undefined;
+  sort?: string | undefined;
+}
+
+export const APP_TABS = ['tree', 'list', 'history', 'diff', 'events', 'logs'] as const;
+export type AppTab = (typeof APP_TABS)[number];
+
+export interface AppSearch {
+  tab?: AppTab | undefined;
+  pod?: string | undefined;
+  container?: string | undefined;
+}
+
+const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
+
+const index = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/apps' });
+  },
+});
+
+const routes = [
+  index,
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/sign-in',
+    validateSearch: (s: Record<string, unknown>): { redirect?: string | undefined } => ({
+      redirect: str(s['redirect']),
+    }),
+    component: lazyRouteComponent(() => import('./pages/auth.tsx'), 'SignInPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/sign-up',
+    component: lazyRouteComponent(() => import('./pages/auth.tsx'), 'SignUpPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/orgs/new',
+    component: lazyRouteComponent(() => import('./pages/orgs.tsx'), 'OrgCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/settings/members',
+    component: lazyRouteComponent(() => import('./pages/orgs.tsx'), 'MembersPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/apps',
+    validateSearch: (s: Record<string, unknown>): ListSearch => ({
+      q: str(s['q']),
+      sync: str(s['sync']),
+      health: str(s['health']),
+      cluster: str(s['cluster']),
+      namespace: str(s['namespace']),
+      sort: str(s['sort']),
+    }),
+    component: AppListPage,
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/apps/new',
+    validateSearch: (s: Record<string, unknown>): { clone?: string | undefined } => ({ clone: str(s['clone']) }),
+    component: lazyRouteComponent(() => import('./pages/app-create.tsx'), 'AppCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/apps/$namespace/$name',
+    validateSearch: (s: Record<string, unknown>): AppSearch => ({
+      tab: APP_TABS.includes(s['tab'] as AppTab) ? (s['tab'] as AppTab) : undefined,
+      pod: str(s['pod']),
+      container: str(s['container']),
+    }),
+    component: lazyRouteComponent(() => import('./pages/app-detail.tsx'), 'AppDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/clusters',
+    component: lazyRouteComponent(() => import('./pages/clusters/list.tsx'), 'ClusterListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/clusters/new',
+    component: lazyRouteComponent(() => import('./pages/clusters/register.tsx'), 'ClusterRegisterPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/clusters/$name',
+    component: lazyRouteComponent(() => import('./pages/clusters/detail.tsx'), 'ClusterDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/secret-stores',
+    component: lazyRouteComponent(() => import('./pages/secret-stores/list.tsx'), 'SecretStoreListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/secret-stores/new',
+    component: lazyRouteComponent(() => import('./pages/secret-stores/create.tsx'), 'SecretStoreCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/secret-stores/$id',
+    component: lazyRouteComponent(() => import('./pages/secret-stores/detail.tsx'), 'SecretStoreDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/settings/api-keys',
+    component: lazyRouteComponent(() => import('./pages/api-keys.tsx'), 'ApiKeysPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/settings/audit',
+    validateSearch: (s: Record<string, unknown>): { offset?: number | undefined } => ({
+      offset: Number.isInteger(Number(s['offset'])) && Number(s['offset']) > 0 ? Number(s['offset']) : undefined,
+    }),
+    component: lazyRouteComponent(() => import('./pages/audit.tsx'), 'AuditPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/settings/access',
+    component: lazyRouteComponent(() => import('./pages/access.tsx'), 'AccessPage'),
+  }),
+];
+
+export const router = createRouter({ routeTree: rootRoute.addChildren(routes), defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
