@@ -61,7 +61,10 @@ export async function appStreamRoutes(
           },
         },
         response: {
-          200: { description: 'text/event-stream', type: 'string' },
+          200: {
+            description: 'the event stream',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
           ...appErrors(),
         },
       },
