@@ -3,9 +3,11 @@
  * can-i check of the signed-in user's own permissions.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { del, get, post, seg } from '../api/client.ts';
 import { useOrgMembers } from '../api/session.ts';
+import { useTeams } from '../api/teams.ts';
 import { type ScopeLevel, ScopeLevelFields, scopeLevelBody } from '../components/scope-level-fields.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
@@ -30,6 +32,7 @@ export function AccessPage() {
     queryFn: () => get<{ bindings: Binding[] }>('/api/v1/role-bindings'),
   });
   const members = useOrgMembers();
+  const teams = useTeams();
   const [subject, setSubject] = useState('');
   const [where, setWhere] = useState<ScopeLevel>({ scope: 'deployment', scope_id: '', level: 'read' });
   const bind = useMutation({
@@ -89,7 +92,15 @@ export function AccessPage() {
           <tbody>
             {bindings.data.bindings.map((b) => (
               <tr key={b.id}>
-                <Td>{b.subject_type === 'user' ? who(b.subject_id) : `team ${b.subject_id}`}</Td>
+                <Td>
+                  {b.subject_type === 'user' ? (
+                    who(b.subject_id)
+                  ) : (
+                    <Link to="/teams/$id" params={{ id: b.subject_id }}>
+                      team {teams.data?.teams.find((t) => t.id === b.subject_id)?.name ?? b.subject_id}
+                    </Link>
+                  )}
+                </Td>
                 <Td>
                   {b.scope}
                   {b.scope_id ? ` ${b.scope_id}` : ''}

@@ -5,6 +5,7 @@
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useAcknowledgeIncident, useIncident, useResolveIncident } from '../../api/incidents.ts';
+import { useOrgMembers } from '../../api/session.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -18,6 +19,9 @@ export function IncidentDetailPage() {
   const { id } = useParams({ from: '/incidents/$id' });
   const incident = useIncident(id);
   const acknowledge = useAcknowledgeIncident(id);
+  const members = useOrgMembers();
+  const who = (userId: string | null) =>
+    userId ? (members.data?.members.find((m) => m.userId === userId)?.user.email ?? userId) : '';
   if (incident.error) return <ErrorState error={incident.error} title={`Incident ${id}`} />;
   if (!incident.data) return <Spinner />;
   const i = incident.data;
@@ -55,10 +59,13 @@ export function IncidentDetailPage() {
             ),
           ],
           ['Cause', i.cause],
-          ['Source', i.source === 'external' ? `reported by ${i.opened_by || 'an emitter'}` : 'detected by svc'],
+          ['Source', i.source === 'external' ? `reported by ${who(i.opened_by) || 'an emitter'}` : 'detected by svc'],
           ['Message', i.message],
           ['Opened', new Date(i.opened_at).toLocaleString()],
-          ['Acknowledged', i.acknowledged_at ? new Date(i.acknowledged_at).toLocaleString() : ''],
+          [
+            'Acknowledged',
+            i.acknowledged_at ? `${new Date(i.acknowledged_at).toLocaleString()} by ${who(i.acknowledged_by)}` : '',
+          ],
           [
             'Resolved',
             i.resolved_at

@@ -50,19 +50,15 @@ export function IncidentListPage() {
           {(p) => <Input {...p} placeholder="App name" value={app} onChange={(e) => setApp(e.target.value)} />}
         </Field>
         <Field label="Cause">
-          {(p) => (
-            <>
-              <Input {...p} list="incident-causes" value={cause} onChange={(e) => setCause(e.target.value)} />
-              <datalist id="incident-causes">
-                {CAUSES.map((c) => (
-                  <option key={c} value={c} />
-                ))}
-              </datalist>
-            </>
-          )}
+          {(p) => <Input {...p} list="incident-causes" value={cause} onChange={(e) => setCause(e.target.value)} />}
         </Field>
         <Button type="submit">Filter</Button>
       </form>
+      <datalist id="incident-causes">
+        {CAUSES.map((c) => (
+          <option key={c} value={c} />
+        ))}
+      </datalist>
       {incidents.error ? <ErrorState error={incidents.error} /> : null}
       {incidents.isPending ? <Spinner /> : null}
       {incidents.data?.incidents.length === 0 ? <Empty title="No incidents match" /> : null}
