@@ -2,6 +2,11 @@
  * Serves the auth component (Better Auth) under /api/auth/*. Better Auth works on Web Requests, so the route hands
  * it the raw body and copies status, headers (every Set-Cookie) and body back. The encapsulated content-type parser
  * keeps bodies raw only inside this plugin.
+ *
+ * Client address: Better Auth keys its sign-in throttle by the `x-forwarded-for` header. A caller could send any
+ * value there and get a fresh bucket per request (throttle bypass, the CVE-2025-61560 class), so the route replaces
+ * whatever the caller sent with the address Fastify resolved for the connection (`request.ip`: the socket peer; svc
+ * does not configure `trustProxy`).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AuthComponent } from '../auth/better-auth.ts';
@@ -19,9 +24,10 @@ export async function mountAuthComponent(app: FastifyInstance, auth: AuthCompone
       handler: async (request, reply) => {
         const headers = new Headers();
         for (const [key, value] of Object.entries(request.headers)) {
-          if (value === undefined) continue;
+          if (value === undefined || key === 'x-forwarded-for') continue;
           for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
         }
+        headers.set('x-forwarded-for', request.ip);
         const hasBody = request.method !== 'GET' && typeof request.body === 'string' && request.body !== '';
         const response = await auth.handler(
           new Request(new URL(request.url, publicURL), {

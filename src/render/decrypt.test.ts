@@ -52,13 +52,12 @@ describe('decryptSources', () => {
     expect(await readFile(join(root, 'prod/secret.yaml'), 'utf8')).toBe(ENCRYPTED_YAML);
   });
 
-  it('Kustomize: follows resources, bases, components, patches and generator inputs; skips remote and unused files', async () => {
+  it('Kustomize: follows resources, bases, components, patches and generator inputs; skips unused files (remote entries are refused: kustomize-policy.test.ts)', async () => {
     await tree({
       'overlays/prod/kustomization.yaml': [
         'resources:',
         '- ../../base',
         '- secret.yaml',
-        '- https://example.com/remote.yaml',
         'components:',
         '- ../../components/extra',
         'patches:',

@@ -41,7 +41,7 @@ export async function renderHelm(
   try {
     ({ stdout } = await execFile(bin, args, { timeoutMs: 120_000 }));
   } catch (err) {
-    throw new ManifestError(rel, `helm template failed: ${reason(err)}`, { cause: err });
+    throw new ManifestError(rel, `helm template failed: ${reason(err, root)}`, { cause: err });
   }
   return parseManifests(stdout, `${rel} (helm template)`);
 }

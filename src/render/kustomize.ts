@@ -1,10 +1,13 @@
 /**
  * Kustomize renderer: applies the App's `kustomize` options with `kustomize edit` inside the private checkout
- * (each checkout is a throwaway copy, so editing it in place is safe), then runs `kustomize build`.
+ * (each checkout is a throwaway copy, so editing it in place is safe), checks the kustomization graph against the
+ * policy of ./kustomize-policy.ts (no remote references, nothing outside the checkout), then runs `kustomize build`.
  */
+import { realpathSync } from 'node:fs';
 import { relative } from 'node:path';
 import { resolveInside } from '../git/checkout.ts';
 import { ExecError, execFile, lastLine } from '../git/exec.ts';
+import { checkKustomization } from './kustomize-policy.ts';
 import { parseManifests } from './parse.ts';
 import { type KubeObject, ManifestError } from './types.ts';
 
@@ -14,7 +17,10 @@ export interface KustomizeOptions {
   components?: string[];
 }
 
-/** Renders the kustomization in `dir` (inside `root`) with the given options. Throws ManifestError. */
+/**
+ * Renders the kustomization in `dir` (inside `root`) with the given options. Throws ManifestError, or
+ * KustomizationRefused (an InputError: the App stalls) before kustomize runs when the graph breaks the policy.
+ */
 export async function renderKustomize(
   bin: string,
   root: string,
@@ -26,7 +32,7 @@ export async function renderKustomize(
     try {
       await execFile(bin, ['edit', ...args], { cwd: dir, timeoutMs: 60_000 });
     } catch (err) {
-      throw new ManifestError(rel, `kustomize edit ${args[0]} ${args[1]} failed: ${reason(err)}`, { cause: err });
+      throw new ManifestError(rel, `kustomize edit ${args[0]} ${args[1]} failed: ${reason(err, root)}`, { cause: err });
     }
   };
   for (const image of options.images ?? []) {
@@ -43,19 +49,35 @@ export async function renderKustomize(
     await resolveInside(root, relative(root, `${dir}/${component}`));
     await edit(['add', 'component', component]);
   }
+  await checkKustomization(root, dir);
   let stdout: string;
   try {
     ({ stdout } = await execFile(bin, ['build', dir], { timeoutMs: 120_000 }));
   } catch (err) {
-    throw new ManifestError(rel, `kustomize build failed: ${reason(err)}`, { cause: err });
+    throw new ManifestError(rel, `kustomize build failed: ${reason(err, root)}`, { cause: err });
   }
   return parseManifests(stdout, `${rel} (kustomize build)`);
 }
 
-/** The tool's own explanation, without paths of our temporary directories. */
-export function reason(err: unknown): string {
+/**
+ * The tool's own explanation (last line of its stderr) with the checkout's absolute path (as given and after
+ * symlinks) replaced by paths relative to the repository: kustomize and helm name the files they read by absolute
+ * path, and App status must not show where the operator keeps its checkouts.
+ */
+export function reason(err: unknown, root: string): string {
   const text = err instanceof ExecError ? err.stderr : err instanceof Error ? err.message : String(err);
-  return lastLine(text)
-    .replace(/\/tmp\/svc-checkout-[^/\s]+\/?/g, '')
-    .replace(/^Error:\s*/, '');
+  let line = lastLine(text);
+  for (const dir of new Set([root, realpathOr(root)])) {
+    if (dir.length > 1) line = line.replaceAll(`${dir}/`, '').replaceAll(dir, '.');
+  }
+  // Any other checkout (another render's, or a path under a symlinked temp dir) by its name pattern.
+  return line.replace(/\/[^\s'"]*\/svc-checkout-[^/\s'"]+\/?/g, '').replace(/^Error:\s*/, '');
 }
+
+const realpathOr = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};

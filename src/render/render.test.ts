@@ -135,8 +135,29 @@ describeWith(kustomize)('kustomize', () => {
   it('reports a broken kustomization', async () => {
     const root = await tree({ 'k/kustomization.yaml': 'resources: [missing.yaml]\n' });
     await expect(renderGitSource({ root, git: { path: 'k' }, appName: 'a', namespace: 'n', tools })).rejects.toThrow(
-      /^k: kustomize build failed: .*missing\.yaml/,
+      /^k\/kustomization\.yaml: resources entry "missing\.yaml" does not exist in the repository$/,
     );
+  });
+
+  it("names files relative to the repository in kustomize's own errors, never the checkout's absolute path", async () => {
+    // Inside the repository (the policy lets it through), but outside the overlay: kustomize's load restrictor
+    // refuses it with both absolute paths in its message.
+    const root = await tree({
+      'base/kustomization.yaml': 'resources: [cm.yaml]\n',
+      'base/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+      'base/p.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: y}\n',
+      'overlay/kustomization.yaml': 'resources: [../base]\npatches: [{path: ../base/p.yaml}]\n',
+    });
+    const err = await renderGitSource({ root, git: { path: 'overlay' }, appName: 'a', namespace: 'n', tools }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(ManifestError);
+    expect(err?.message).toMatch(
+      /^overlay: kustomize build failed: .*security; file 'base\/p\.yaml' is not in or below 'overlay'/,
+    );
+    expect(err?.message).not.toContain(root);
+    expect(err?.message).not.toContain(tmpdir());
   });
 });
 
