@@ -63,7 +63,21 @@ export async function appStreamRoutes(
         response: {
           200: {
             description: 'the event stream',
-            content: { 'text/event-stream': { schema: { type: 'string' } } },
+            // Each event as an SSE parser sees it: `data` is JSON text ({type, app} for `app`; {reason} for `reset`;
+            // {resource_version} for `ready`).
+            content: {
+              'text/event-stream': {
+                schema: {
+                  type: 'object',
+                  required: ['event', 'data'],
+                  properties: {
+                    event: { type: 'string', enum: ['app', 'reset', 'ready'] },
+                    data: { type: 'string' },
+                    id: { type: 'string' },
+                  },
+                },
+              },
+            },
           },
           ...appErrors(),
         },
