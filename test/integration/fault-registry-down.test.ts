@@ -12,6 +12,11 @@ import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { getApp, getObject, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
+/** The image of a Deployment's first container. */
+const imageOf = (deployment: Json | undefined) =>
+  (deployment?.['spec'] as { template: { spec: { containers: Json[] } } } | undefined)?.template.spec.containers[0]?.[
+    'image'
+  ];
 const condition = (a: AppResource | undefined, type: string) => a?.status?.conditions?.find((c) => c.type === type);
 
 describe('fault: a registry down and back', () => {
@@ -67,7 +72,8 @@ describe('fault: a registry down and back', () => {
       suite.org.orgNs,
       'web',
       'the deploy operation Failed',
-      (a) => a.status?.operationState?.id === deploy.body['operation_id'] && a.status.operationState.phase === 'Failed',
+      (a) =>
+        a.status?.operationState?.id === deploy.body['operation_id'] && a.status?.operationState?.phase === 'Failed',
     );
     expect(failed.status?.operationState?.message).toContain(`registry ${host}`);
     // Still failing after more reconciles (retried, not stalled), until the registry is back.
@@ -99,8 +105,7 @@ describe('fault: a registry down and back', () => {
     const during = await getObject('apps/v1', 'Deployment', dest, 'web');
     expect(during?.metadata['uid']).toBe(before?.metadata['uid']);
     expect(during?.metadata['generation']).toBe(before?.metadata['generation']);
-    const containers = (during?.['spec'] as { template: { spec: { containers: Json[] } } }).template.spec.containers;
-    expect(containers[0]?.['image']).toBe(runningImage);
+    expect(imageOf(during)).toBe(runningImage);
     expect((await getApp(suite.org.orgNs, 'web'))?.status?.revision).toBe(images.v1.digest);
 
     registry = await startRegistry({ port });
@@ -111,7 +116,6 @@ describe('fault: a registry down and back', () => {
     expect(condition(recovered, 'SyncError')?.status).toBe('False');
     const after = await getObject('apps/v1', 'Deployment', dest, 'web');
     expect(after?.metadata['uid']).toBe(before?.metadata['uid']);
-    const image = (after?.['spec'] as { template: { spec: { containers: Json[] } } }).template.spec.containers[0];
-    expect(image?.['image']).toBe(`${host}/svc/web@${images.v2.digest}`);
+    expect(imageOf(after)).toBe(`${host}/svc/web@${images.v2.digest}`);
   });
 });
