@@ -15,14 +15,8 @@
  * exactly while the App is held for approval and replaces the held request.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type AppResource,
-  type Operation,
-  type OperationKind,
-  type OperationState,
-  SOURCE_TYPES,
-  type SourceType,
-} from './app-schema.ts';
+import { SOURCE_TYPES } from './app-names.ts';
+import type { AppResource, Operation, OperationKind, OperationState, SourceType } from './app-schema.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 
 /** `operationState.message` of a request held because the App is frozen (`spec.freeze`). */

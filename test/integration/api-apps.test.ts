@@ -315,8 +315,4 @@ describe('apps API', () => {
     expect(await audit('app.delete', 'web-copy')).toHaveLength(1);
     expect((await api.call('GET', '/api/v1/apps/staging/web-copy', { cookie: owner.cookie })).status).toBe(404);
   });
-
-  it('has no diff route', async () => {
-    expect((await api.call('GET', '/api/v1/apps/web/web/diff', { cookie: owner.cookie })).status).toBe(404);
-  });
 });
