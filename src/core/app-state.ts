@@ -308,9 +308,10 @@ export function sourceTypeProblem(type: unknown): string | undefined {
 
 /**
  * Remote repository URLs only: `http(s)://`, `ssh://`, `git://`, or scp-like `user@host:path`. Never `file://`
- * or a plain path (they would read the server's or operator's own disk), never a leading `-` (an option to git).
+ * or a plain path (they would read the server's or operator's own disk), never a leading `-` in the user or host
+ * (an option to git or ssh: `ssh://git@-oProxyCommand=…`, CVE-2017-1000117).
  */
-const REPO_URL = /^(https?|ssh|git):\/\/[^\s/-][^\s]*$|^\w[\w.-]*@[\w.-]+:[^\s]+$/;
+const REPO_URL = /^(https?|ssh|git):\/\/(?:[^\s/@-][^\s/@]*@)?[^\s/@-][^\s/@]*(?:\/\S*)?$|^\w[\w.-]*@\w[\w.-]*:\S+$/;
 
 /** Why `url` is not an acceptable `source.git.repoURL`, or undefined when it is. */
 export function repoURLProblem(url: unknown): string | undefined {

@@ -66,6 +66,7 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
         new DesiredState({
           cacheDir: services.config.cacheDir,
           toolsDir: services.config.toolsDir,
+          limits: services.config.render,
           image: {
             client: services.images.client,
             registry: (namespace, name) => registryOf(services, namespace, name),
