@@ -5,6 +5,7 @@
  */
 import { connect } from '../src/kube/index.ts';
 import { apiserverRequestCounts, type ControlPlane, startGitServer } from '../test/harness/index.ts';
+import { runFlux } from './flux.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
@@ -26,10 +27,14 @@ export interface ConvergeParams {
   cpuProfile: boolean;
   /** Skip the operator (measure the limit only). */
   limitOnly: boolean;
+  /** Skip the limit (e.g. a before/after pair of operator-only runs). */
+  noLimit?: boolean;
   /** Seconds to keep watching after convergence (steady-state cost); 0 skips. */
   steadySeconds: number;
   /** The operator's `--sync-period` when set (default its own, 60s). */
   syncPeriod?: string;
+  /** Run Flux's kustomize-controller beside svc (./flux.ts); its `--concurrent` and Kustomization `wait`. */
+  flux?: { concurrent: number; wait: boolean };
 }
 
 /** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
@@ -155,9 +160,12 @@ async function runLimitOnFreshPlane(params: ConvergeParams, makeApplier: (plane:
 
 /** Runs converge at `params.n` and writes bench/results/converge-<n>.json. */
 export async function converge(params: ConvergeParams, log: (line: string) => void): Promise<string> {
-  log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
-  const limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
-  log(`  limit: ${limit.totalSeconds} s`);
+  let limit: Awaited<ReturnType<typeof runLimitOnFreshPlane>> | undefined;
+  if (!params.noLimit) {
+    log(`converge n=${params.n}: limit (bare apply loop, concurrency ${params.concurrency})`);
+    limit = await runLimitOnFreshPlane(params, (plane) => svcApplier(plane.kubeconfigPath));
+    log(`  limit: ${limit.totalSeconds} s`);
+  }
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
   if (!params.limitOnly) {
     log(`converge n=${params.n}: svc operator`);
@@ -166,17 +174,34 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
       `  ours: ${ours.totalSeconds} s, operator peak RSS ${ours.operator.peakRssMiB} MiB, ${ours.operator.cpuSeconds} CPU s`,
     );
   }
+  let flux: Awaited<ReturnType<typeof runFlux>> | undefined;
+  if (!params.limitOnly && params.flux) {
+    log(
+      `converge n=${params.n}: Flux kustomize-controller (--concurrent=${params.flux.concurrent}, wait: ${params.flux.wait})`,
+    );
+    flux = await runFlux(
+      { n: params.n, ...params.flux, createConcurrency: params.createConcurrency, timeoutMs: params.timeoutMs },
+      log,
+    );
+    log(
+      `  flux: ${flux.totalSeconds} s, controller peak RSS ${flux.controllerProcess.peakRssMiB} MiB, ${flux.controllerProcess.cpuSeconds} CPU s`,
+    );
+  }
+  const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+    a && b ? Number((a / b).toFixed(2)) : undefined;
   return writeResult(`converge-${params.n}`, {
     parameters: { ...params, controlPlane: BENCH_THROUGHPUT },
     summary: {
       n: params.n,
       oursSeconds: ours?.totalSeconds,
-      limitSeconds: limit.totalSeconds,
-      oursOverLimit:
-        ours?.totalSeconds && limit.totalSeconds
-          ? Number((ours.totalSeconds / limit.totalSeconds).toFixed(2))
-          : undefined,
+      limitSeconds: limit?.totalSeconds,
+      oursOverLimit: ratio(ours?.totalSeconds, limit?.totalSeconds),
       oursCompleted: ours?.completed,
+      fluxSeconds: flux?.totalSeconds,
+      fluxCompleted: flux?.completed,
+      fluxOverOurs: ratio(flux?.totalSeconds, ours?.totalSeconds),
+      fluxPeakRssMiB: flux?.controllerProcess.peakRssMiB,
+      fluxCpuSeconds: flux?.controllerProcess.cpuSeconds,
       operatorPeakRssMiB: ours?.operator.peakRssMiB,
       operatorCpuSeconds: ours?.operator.cpuSeconds,
       steadyOperatorCpuPerSecond: ours?.steady?.operatorCpuPerSecond,
@@ -184,6 +209,7 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
       steadyPlaneCpuPerSecond: ours?.steady?.planeCpuPerSecond,
     },
     ours,
+    flux,
     limit,
   });
 }

@@ -14,14 +14,20 @@ const log = (line: string) => console.log(`[${new Date().toISOString().slice(11,
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
+  allowNegative: true,
   options: {
     n: { type: 'string', default: '100,500,1000' },
     // The operator's reconcile workers (src/operator/controller.ts).
     concurrency: { type: 'string', default: '8' },
     'cpu-prof': { type: 'boolean', default: false },
     'limit-only': { type: 'boolean', default: false },
+    limit: { type: 'boolean', default: true },
     steady: { type: 'string', default: '60' },
     'sync-period': { type: 'string' },
+    // Flux's kustomize-controller beside svc in converge (built into ~/.cache/svc on first use; needs go).
+    flux: { type: 'boolean', default: true },
+    'flux-concurrent': { type: 'string', default: '20' },
+    'flux-wait': { type: 'boolean', default: true },
     timeout: { type: 'string', default: '900' },
     apps: { type: 'string', default: '100' },
     rounds: { type: 'string', default: '5' },
@@ -62,8 +68,12 @@ for (const name of names) {
           timeoutMs: Number(values.timeout) * 1000,
           cpuProfile: values['cpu-prof'],
           limitOnly: values['limit-only'],
+          noLimit: !values.limit,
           steadySeconds: Number(values.steady),
           ...(values['sync-period'] ? { syncPeriod: values['sync-period'] } : {}),
+          ...(values.flux
+            ? { flux: { concurrent: Number(values['flux-concurrent']), wait: values['flux-wait'] } }
+            : {}),
         },
         log,
       );

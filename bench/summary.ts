@@ -51,6 +51,30 @@ if (converge.length > 0) {
     `- within 1.5× of the limit: ${ok(converge.every((r) => r['summary'].oursOverLimit !== undefined) ? converge.every((r) => r['summary'].oursOverLimit <= 1.5) : undefined)}`,
   );
   emit('');
+  const sideBySide = converge.filter((r) => r['flux']);
+  if (sideBySide.length > 0) {
+    emit(
+      '| N, one run | svc | Flux kustomize-controller | limit | Flux ÷ svc | svc ÷ limit | peak RSS svc / Flux | CPU s svc / Flux | Flux flags | load avg at end |',
+    );
+    emit('|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of sideBySide) {
+      const s = r['summary'];
+      const timed = (x: number | null | undefined, done: number | undefined) =>
+        x === undefined ? '–' : x === null ? `timeout (${done}/${s.n})` : `${x} s`;
+      emit(
+        `| ${s.n} | ${timed(s.oursSeconds, s.oursCompleted)} | ${timed(s.fluxSeconds, s.fluxCompleted)} | ${fmt(s.limitSeconds, ' s')} | ${fmt(s.fluxOverOurs, '×')} | ${fmt(s.oursOverLimit, '×')} | ${fmt(s.operatorPeakRssMiB)} / ${fmt(s.fluxPeakRssMiB)} MiB | ${fmt(s.operatorCpuSeconds)} / ${fmt(s.fluxCpuSeconds)} | \`${(r['flux'].flags as string[]).filter((f) => /concurrent|qps|burst|requeue/.test(f)).join(' ')}\`, wait: ${r['flux'].kustomization.wait} | ${r['machine'].loadAverage1m5m15m?.[0] ?? '–'} |`,
+      );
+    }
+    emit('');
+    emit(
+      `- at least 3× faster than Flux at every N measured: ${ok(sideBySide.every((r) => typeof r['summary'].fluxOverOurs === 'number') ? sideBySide.every((r) => r['summary'].fluxOverOurs >= 3) : undefined)}`,
+    );
+  }
+  emit(
+    `- converge ≤ 1.3× the limit at 1000 Apps: ${ok(big?.oursOverLimit === undefined ? undefined : big.oursOverLimit <= 1.3)}`,
+  );
+  emit(`- operator peak RSS ≤ 150 MiB at 1000 Apps: ${ok(big ? big.operatorPeakRssMiB <= 150 : undefined)}`);
+  emit('');
 }
 
 const push = read('push.json');

@@ -12,6 +12,7 @@ import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
 import type { OutboundPolicy } from './net/guard.ts';
 import type { RetryPolicy } from './ops/backoff.ts';
+import type { RenderLimits } from './render/limits.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */
 export interface ListenAddress {
@@ -92,6 +93,8 @@ export interface Config {
   sessionCookieName: string;
   /** Image tag poller interval (SVC_TAG_POLL_INTERVAL, default 5m). */
   tagPollIntervalMs: number;
+  /** Bounds of one render (SVC_RENDER_TIMEOUT, default 2m; SVC_RENDER_MAX_MIB, default 64): src/render/limits.ts. */
+  render: RenderLimits;
   /**
    * Where svc may call on a user's behalf (secret stores, registries, webhooks): SVC_OUTBOUND_SCOPE, default
    * `private` in production and `loopback` otherwise; https required in production (src/net/addresses.ts).
@@ -247,6 +250,14 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     problems.push('SESSION_COOKIE_NAME must be a valid cookie name');
   }
   const tagPollIntervalMs = duration('SVC_TAG_POLL_INTERVAL', env['SVC_TAG_POLL_INTERVAL'] || undefined, '5m', 1000);
+  const renderMaxMiB = Number(env['SVC_RENDER_MAX_MIB'] || '64');
+  if (!Number.isInteger(renderMaxMiB) || renderMaxMiB < 1 || renderMaxMiB > 4096) {
+    problems.push('SVC_RENDER_MAX_MIB must be a whole number from 1 to 4096');
+  }
+  const render: RenderLimits = {
+    timeoutMs: duration('SVC_RENDER_TIMEOUT', env['SVC_RENDER_TIMEOUT'] || undefined, '2m', 1000),
+    maxBytes: renderMaxMiB * 1024 * 1024,
+  };
   const scope = (env['SVC_OUTBOUND_SCOPE'] || (production ? 'private' : 'loopback')) as OutboundScope;
   if (!OUTBOUND_SCOPES.includes(scope))
     problems.push(`SVC_OUTBOUND_SCOPE must be one of ${OUTBOUND_SCOPES.join(', ')}`);
@@ -328,6 +339,7 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
     authSecret,
     sessionCookieName,
     tagPollIntervalMs,
+    render,
     outbound: { scope, requireHttps: production },
     shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
     operator,

@@ -13,6 +13,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Authenticator } from '../auth/authenticator.ts';
 import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } from '../auth/better-auth.ts';
 import { OperatorAuthenticator } from '../auth/operator-auth.ts';
+import { readCookie } from '../auth/session-cookie.ts';
 import type { Config } from '../config.ts';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.ts';
 import { orgNamespace } from '../core/names.ts';
@@ -35,10 +36,12 @@ import { orgIdOfNamespace } from '../store/orgs.ts';
 import { RegistryStore } from '../store/registries.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
 import { AppEventHub } from './apps/app-events.ts';
+import { ErrorBody } from './apps/schemas.ts';
 import { mountAuthComponent } from './auth-mount.ts';
 import { ClusterConnections } from './clusters/connections.ts';
 import { StoredClusterDirectory } from './clusters/directory.ts';
 import { ShellJanitor } from './clusters/shell-janitor.ts';
+import { allowedOrigins, checkCookieWrite, isUnsafeMethod } from './csrf.ts';
 import { handleError, handleFrameworkError } from './error-handler.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { destinationsOf } from './kube/destinations.ts';
@@ -68,6 +71,12 @@ import { SecretStoreService } from './secret-stores/service.ts';
 import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from './secret-stores/tuning.ts';
 import type { ApiServices } from './services.ts';
 import { serveWebUi } from './web-ui.ts';
+
+/** The 415 a cookie-authenticated write with a non-JSON body gets (src/api/csrf.ts), for every write route. */
+const COOKIE_WRITE_415 = {
+  description: 'request body that is not JSON (session-cookie writes take JSON only)',
+  ...ErrorBody,
+};
 
 /** Message of every /apps answer while no management cluster is configured. */
 export const NO_MGMT_CLUSTER_MESSAGE =
@@ -309,7 +318,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       throw new UnavailableError('the App cache has not synced with the management cluster yet');
     return { status: 'ready' };
   });
-  await mountAuthComponent(app, auth, config.publicURL);
+  await mountAuthComponent(app, auth, config.publicURL, allowedOrigins(config.publicURL, config.trustedOrigins));
 
   await app.register(
     async (api) => {
@@ -321,8 +330,20 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
         else jsonParser(request, body as string, done);
       });
 
+      // CSRF: a write carrying the session cookie must be same-origin JSON (src/api/csrf.ts); every such route
+      // documents the 415 this can answer (403 is in every route's errors already).
+      const origins = allowedOrigins(config.publicURL, config.trustedOrigins);
+      api.addHook('onRoute', (route) => {
+        const response = route.schema?.response as Record<string, unknown> | undefined;
+        if (!response || ![route.method].flat().some((m) => isUnsafeMethod(m))) return;
+        if (!('415' in response)) route.schema = { ...route.schema, response: { ...response, 415: COOKIE_WRITE_415 } };
+      });
+
       api.addHook('onRequest', async (request) => {
         const path = request.url.split('?')[0] ?? '';
+        if (readCookie(request.headers.cookie, config.sessionCookieName) !== undefined) {
+          checkCookieWrite(request.method, request.headers, origins, { form: request.routeOptions.config.formPost });
+        }
         if (!kube && /^\/api\/v1\/apps(\/|$)/.test(path)) throw new UnavailableError(NO_MGMT_CLUSTER_MESSAGE);
         if (request.is404 || request.routeOptions.config.public) return;
         request.caller = await services.authenticator.authenticate({

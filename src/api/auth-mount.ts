@@ -11,9 +11,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthComponent } from '../auth/better-auth.ts';
 import { AUTH_BASE_PATH } from '../auth/better-auth.ts';
+import { checkCookieWrite } from './csrf.ts';
 
-/** Registers /api/auth/* on `app`, forwarding to `auth.handler`. `publicURL` is the origin Better Auth sees. */
-export async function mountAuthComponent(app: FastifyInstance, auth: AuthComponent, publicURL: string): Promise<void> {
+/**
+ * Registers /api/auth/* on `app`, forwarding to `auth.handler`. `publicURL` is the origin Better Auth sees; every
+ * write (sign-in, sign-up, sign-out, organization changes) must come from one of `origins` with a JSON body or none
+ * (src/api/csrf.ts): a cross-site form cannot sign a browser in or out, or act with its session cookie.
+ */
+export async function mountAuthComponent(
+  app: FastifyInstance,
+  auth: AuthComponent,
+  publicURL: string,
+  origins: ReadonlySet<string>,
+): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -22,6 +32,7 @@ export async function mountAuthComponent(app: FastifyInstance, auth: AuthCompone
       url: `${AUTH_BASE_PATH}/*`,
       schema: { hide: true },
       handler: async (request, reply) => {
+        checkCookieWrite(request.method, request.headers, origins);
         const headers = new Headers();
         for (const [key, value] of Object.entries(request.headers)) {
           if (value === undefined || key === 'x-forwarded-for') continue;

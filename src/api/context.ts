@@ -18,6 +18,8 @@ declare module 'fastify' {
     sessionOnly?: boolean;
     /** The MCP endpoint: the one route API keys with a tool allowlist may call. */
     mcp?: boolean;
+    /** An HTML form of svc's own takes cookie-authenticated form posts here (src/api/csrf.ts). */
+    formPost?: boolean;
   }
 }
 

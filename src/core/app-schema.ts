@@ -4,16 +4,19 @@
  * validation (`./create-request.ts`). Fields, enums and defaults follow contract §2.3–2.5.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type APP_API_VERSION, type APP_KIND, SOURCE_TYPES } from './app-names.ts';
 
-export const APP_GROUP = 'cd.svc.space';
-export const APP_VERSION = 'v1alpha1';
-export const APP_API_VERSION = `${APP_GROUP}/${APP_VERSION}`;
-export const APP_KIND = 'App';
-export const APP_PLURAL = 'apps';
-export const APP_SINGULAR = 'app';
-export const APP_SHORT_NAME = 'app';
-/** Label carried by every object the operator applies for an App; its value is the App's name. */
-export const MANAGED_LABEL = 'cd.svc.space/app';
+export {
+  APP_API_VERSION,
+  APP_GROUP,
+  APP_KIND,
+  APP_PLURAL,
+  APP_SHORT_NAME,
+  APP_SINGULAR,
+  APP_VERSION,
+  MANAGED_LABEL,
+  SOURCE_TYPES,
+} from './app-names.ts';
 
 /** A string restricted to the given values; rendered as `enum` in JSON Schema and the CRD. */
 function StringEnum<const T extends readonly string[]>(
@@ -30,7 +33,6 @@ function StringMap(description: string) {
 
 const closed = { additionalProperties: false } as const;
 
-export const SOURCE_TYPES = ['Git', 'Image', 'HelmChart', 'Catalog'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 export const MANIFEST_TYPES = ['Auto', 'Raw', 'Helm', 'Kustomize'] as const;
 export type ManifestType = (typeof MANIFEST_TYPES)[number];

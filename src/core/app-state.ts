@@ -15,14 +15,8 @@
  * exactly while the App is held for approval and replaces the held request.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type AppResource,
-  type Operation,
-  type OperationKind,
-  type OperationState,
-  SOURCE_TYPES,
-  type SourceType,
-} from './app-schema.ts';
+import { SOURCE_TYPES } from './app-names.ts';
+import type { AppResource, Operation, OperationKind, OperationState, SourceType } from './app-schema.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 
 /** `operationState.message` of a request held because the App is frozen (`spec.freeze`). */
@@ -314,9 +308,10 @@ export function sourceTypeProblem(type: unknown): string | undefined {
 
 /**
  * Remote repository URLs only: `http(s)://`, `ssh://`, `git://`, or scp-like `user@host:path`. Never `file://`
- * or a plain path (they would read the server's or operator's own disk), never a leading `-` (an option to git).
+ * or a plain path (they would read the server's or operator's own disk), never a leading `-` in the user or host
+ * (an option to git or ssh: `ssh://git@-oProxyCommand=…`, CVE-2017-1000117).
  */
-const REPO_URL = /^(https?|ssh|git):\/\/[^\s/-][^\s]*$|^\w[\w.-]*@[\w.-]+:[^\s]+$/;
+const REPO_URL = /^(https?|ssh|git):\/\/(?:[^\s/@-][^\s/@]*@)?[^\s/@-][^\s/@]*(?:\/\S*)?$|^\w[\w.-]*@\w[\w.-]*:\S+$/;
 
 /** Why `url` is not an acceptable `source.git.repoURL`, or undefined when it is. */
 export function repoURLProblem(url: unknown): string | undefined {

@@ -3,8 +3,9 @@
  * resource spec. Used by create, clone and preview, so each rejects bad input with the same messages.
  */
 import { type AppSpec, AppSpecSchema } from './app-schema.ts';
-import { repoURLProblem, sourceTypeProblem } from './app-state.ts';
+import { sourceTypeProblem } from './app-state.ts';
 import { InputError } from './errors.ts';
+import { gitArgProblems } from './git-source-args.ts';
 import { imageSourceProblems } from './image-ref.ts';
 import { dnsLabelProblem } from './names.ts';
 import { schemaProblems } from './validator.ts';
@@ -40,17 +41,16 @@ function sourceProblems(source: unknown): string[] {
   }
   const body = source[expected];
   if (!isObject(body)) return [...problems, `source.${expected} is required when source.type is ${type}`];
-  if (type === 'Git') {
-    const urlProblem = repoURLProblem(body['repoURL']);
-    if (urlProblem) problems.push(urlProblem);
-  }
+  // Fields that reach git/kustomize/helm command lines: nothing a tool could read as an option is stored.
+  if (type === 'Git') problems.push(...gitArgProblems(body, 'source.git'));
   return problems;
 }
 
 /**
  * Validates an API create payload and builds the App spec it asks for. Throws InputError listing every problem:
  * DNS-1123 name, namespace and cluster; a deployable `source.type` (Git or Image: HelmChart and Catalog are not
- * supported yet) with exactly one source block matching it; Git needs a remote `git.repoURL`; Image needs a
+ * supported yet) with exactly one source block matching it; Git needs a remote `git.repoURL` and command-line-safe
+ * branch, path and helm/kustomize options (src/core/git-source-args.ts); Image needs a
  * repository, a tag or digest and a consistent workload (src/core/image-ref.ts); unknown fields and wrong types
  * anywhere. Schema defaults are filled in.
  */

@@ -57,6 +57,11 @@ export class PayloadTooLargeError extends SvcError {
   override readonly code = 'payload_too_large';
 }
 
+/** A request body in a media type the route does not take (415). */
+export class UnsupportedMediaTypeError extends SvcError {
+  override readonly code = 'unsupported_media_type';
+}
+
 /** Too many requests from one caller or address (429). */
 export class RateLimitedError extends SvcError {
   override readonly code = 'rate_limited';
@@ -89,6 +94,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   upstream_failed: 502,
   unavailable: 503,

@@ -29,6 +29,8 @@ export interface ExecOptions {
   cwd?: string;
   /** Kills the process after this many milliseconds (default 120 s). */
   timeoutMs?: number;
+  /** Kills the process once its standard output exceeds this many bytes (default: no bound). */
+  maxOutputBytes?: number;
   /** Bytes written to the child's stdin, then closed. */
   input?: string | Buffer;
 }
@@ -38,18 +40,23 @@ export interface ExecResult {
   stderr: string;
 }
 
-/** A child process that failed to start, exited non-zero or timed out. `stderr` is the child's own words. */
+/**
+ * A child process that failed to start, exited non-zero or was stopped. `stderr` is the child's own words;
+ * `limit` says which bound of ExecOptions stopped it (its stderr then ends with a line saying so).
+ */
 export class ExecError extends Error {
   readonly command: string;
   readonly exitCode: number | null;
   readonly stderr: string;
-  constructor(command: string, exitCode: number | null, stderr: string, cause?: unknown) {
+  readonly limit: 'timeout' | 'output' | undefined;
+  constructor(command: string, exitCode: number | null, stderr: string, cause?: unknown, limit?: 'timeout' | 'output') {
     const detail = stderr.trim().split('\n').slice(-5).join('\n') || (cause instanceof Error ? cause.message : '');
     super(`${command} failed${exitCode === null ? '' : ` (exit ${exitCode})`}: ${detail}`, { cause });
     this.name = 'ExecError';
     this.command = command;
     this.exitCode = exitCode;
     this.stderr = stderr;
+    this.limit = limit;
   }
 }
 
@@ -63,30 +70,51 @@ export function lastLine(text: string): string {
 }
 
 /**
- * Runs `file args...` and resolves with its output when it exits 0; rejects with ExecError otherwise.
+ * Runs `file args...` and resolves with its output when it exits 0; rejects with ExecError otherwise. The process
+ * is killed (SIGKILL) when it runs longer than `timeoutMs` or writes more than `maxOutputBytes` to stdout; the
+ * ExecError's last stderr line then says "timed out after …" or "output exceeded … bytes" and `limit` is set.
  * Output is decoded as UTF-8.
  */
 export function execFile(file: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 120_000,
-      killSignal: 'SIGKILL',
-      env: childEnvironment(),
-    });
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const child = spawn(file, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: childEnvironment() });
+    let limit: 'timeout' | 'output' | undefined;
+    const stop = (why: 'timeout' | 'output') => {
+      limit ??= why;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => reject(new ExecError(file, null, Buffer.concat(err).toString('utf8'), e)));
+    let outBytes = 0;
+    child.stdout.on('data', (b: Buffer) => {
+      outBytes += b.length;
+      // Past the bound nothing more is kept: memory stays at the bound however much the child writes.
+      if (options.maxOutputBytes !== undefined && outBytes > options.maxOutputBytes) stop('output');
+      else out.push(b);
+    });
+    let errBytes = 0;
+    child.stderr.on('data', (b: Buffer) => {
+      // Only the end of stderr is ever shown; 1 MiB of it is plenty and bounds memory.
+      errBytes += b.length;
+      if (errBytes <= 1024 * 1024) err.push(b);
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new ExecError(file, null, Buffer.concat(err).toString('utf8'), e));
+    });
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
       const stderr = Buffer.concat(err).toString('utf8');
-      if (code === 0) resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr });
-      else
-        reject(
-          new ExecError(`${file} ${args[0] ?? ''}`.trim(), code, signal ? `${stderr}\nkilled by ${signal}` : stderr),
-        );
+      const command = `${file} ${args[0] ?? ''}`.trim();
+      if (limit === 'timeout') {
+        reject(new ExecError(command, null, `${stderr}\ntimed out after ${timeoutMs} ms`, undefined, 'timeout'));
+      } else if (limit === 'output') {
+        const why = `output exceeded ${options.maxOutputBytes} bytes`;
+        reject(new ExecError(command, null, `${stderr}\n${why}`, undefined, 'output'));
+      } else if (code === 0) resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr });
+      else reject(new ExecError(command, code, signal ? `${stderr}\nkilled by ${signal}` : stderr));
     });
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');

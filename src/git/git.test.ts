@@ -42,6 +42,16 @@ describe('RepoCache', () => {
     expect(cache.fetchCount.get(repo.url)).toBe(1);
   });
 
+  it('argument injection (git --upload-pack=, -c core.sshCommand=): a URL or revision shaped like an option never runs anything', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    const marker = join(cacheDir, 'pwned');
+    for (const url of [`--upload-pack=touch ${marker}`, `-c core.sshCommand=touch ${marker}`]) {
+      await expect(cache.resolveBranch(url, 'main')).rejects.toBeInstanceOf(GitFetchError);
+    }
+    await expect(cache.resolveRevision(repo.url, `--output=${marker}`)).rejects.toBeInstanceOf(GitRefError);
+    expect(await readdir(cacheDir)).not.toContain('pwned');
+  });
+
   it('reports an unknown branch and an unreachable remote', async () => {
     const cache = new RepoCache({ dir: cacheDir });
     await expect(cache.resolveBranch(repo.url, 'nope')).rejects.toBeInstanceOf(GitRefError);

@@ -108,6 +108,8 @@ export class RepoCache {
           '--prune',
           '--force',
           '--no-tags',
+          // The URL is a positional after `--`: even one that slipped past the repoURL rule is never an option.
+          '--',
           url,
           '+refs/heads/*:refs/heads/*',
           '+refs/tags/*:refs/tags/*',

@@ -119,6 +119,7 @@ export async function startOperator(
         repos,
         renders: new RenderCache(RENDER_CACHE_ENTRIES),
         tools: { ...toolPaths(config.toolsDir), ...options.tools },
+        limits: config.render,
         // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
         maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
         ...(serverChannel ? { keys: serverChannel } : {}),

@@ -2,7 +2,7 @@
  * The labels and annotations svc puts on what it manages. Every applied object carries the App's name AND the
  * App's own namespace, so two orgs' Apps with the same name never see (or prune) each other's objects.
  */
-import { MANAGED_LABEL } from '../core/app-schema.ts';
+import { MANAGED_LABEL } from '../core/app-names.ts';
 
 export { MANAGED_LABEL };
 /** The namespace of the App resource (the org namespace) that owns an object. Beyond the contract. */

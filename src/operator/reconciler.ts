@@ -13,14 +13,8 @@
  * re-queues an App when one of its objects changes health; what the App owns is its inventory (status.inventory).
  */
 import type { Logger } from 'pino';
-import {
-  APP_API_VERSION,
-  APP_KIND,
-  type AppResource,
-  type Operation,
-  type OperationState,
-  type SyncStatus,
-} from '../core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
+import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';

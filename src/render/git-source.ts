@@ -9,6 +9,7 @@ import { decryptSources } from './decrypt.ts';
 import { detectManifestType, type ManifestKind } from './detect.ts';
 import { type HelmOptions, renderHelm } from './helm.ts';
 import { type KustomizeOptions, renderKustomize } from './kustomize.ts';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './limits.ts';
 import { defaultNamespace, type ScopeLookup } from './namespaces.ts';
 import { renderRaw } from './raw.ts';
 import { type Decrypt, isEncryptedObject } from './sops.ts';
@@ -32,6 +33,8 @@ export interface GitRenderRequest {
   /** Destination namespace: the default for namespaced objects and Helm's `--namespace`. */
   namespace: string;
   tools?: ToolPaths;
+  /** Time and size bounds of the render (default DEFAULT_RENDER_LIMITS). */
+  limits?: RenderLimits;
   scope?: ScopeLookup;
   /**
    * Decrypts SOPS-encrypted inputs before rendering (src/render/decrypt.ts says which); set when the App has
@@ -62,13 +65,15 @@ export async function renderManifests(req: GitRenderRequest): Promise<RenderResu
   if (!(await isDirectory(dir))) throw new GitPathError(`path "${path}" is not a directory`);
   const manifestType = detectManifestType(dir, req.git.manifestType);
   if (req.decrypt) await decryptSources(req.root, dir, manifestType, req.decrypt);
+  const limits = req.limits ?? DEFAULT_RENDER_LIMITS;
   let objects: KubeObject[];
   if (manifestType === 'Kustomize') {
-    objects = await renderKustomize(findTool('kustomize', req.tools), req.root, dir, req.git.kustomize);
+    objects = await renderKustomize(findTool('kustomize', req.tools), req.root, dir, req.git.kustomize, limits);
   } else if (manifestType === 'Helm') {
-    objects = await renderHelm(findTool('helm', req.tools), req.root, dir, req.appName, req.namespace, req.git.helm);
+    const helm = findTool('helm', req.tools);
+    objects = await renderHelm(helm, req.root, dir, req.appName, req.namespace, req.git.helm, limits);
   } else {
-    objects = await renderRaw(req.root, dir);
+    objects = await renderRaw(req.root, dir, limits.maxBytes);
   }
   return { objects, manifestType };
 }

@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import { resolveInside } from '../git/checkout.ts';
 import { execFile } from '../git/exec.ts';
 import { reason } from './kustomize.ts';
+import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './limits.ts';
 import { parseManifests } from './parse.ts';
 import { type KubeObject, ManifestError } from './types.ts';
 
@@ -17,7 +18,11 @@ export interface HelmOptions {
   inlineValues?: Record<string, string>;
 }
 
-/** Renders the chart in `dir` (inside `root`). Throws ManifestError. */
+/**
+ * Renders the chart in `dir` (inside `root`). Every value from the App is one argument in `--flag=value` form and
+ * the positionals follow `--`, so nothing (a release name, a namespace, a values key) can be read as a Helm option.
+ * Throws ManifestError (also when helm outlives `limits.timeoutMs` or writes more than `limits.maxBytes`).
+ */
 export async function renderHelm(
   bin: string,
   root: string,
@@ -25,21 +30,23 @@ export async function renderHelm(
   appName: string,
   namespace: string,
   options: HelmOptions = {},
+  limits: RenderLimits = DEFAULT_RENDER_LIMITS,
 ): Promise<KubeObject[]> {
   const rel = relative(root, dir) || '.';
   const release = options.releaseName || appName;
-  const args = ['template', release, dir, '--namespace', options.namespace || namespace];
+  const args = ['template', `--namespace=${options.namespace || namespace}`];
   if (options.valuesFile) {
     const values = await resolveInside(root, relative(root, `${dir}/${options.valuesFile}`));
-    args.push('--values', values);
+    args.push(`--values=${values}`);
   }
   for (const [key, value] of Object.entries(options.inlineValues ?? {})) {
-    if (!/^[\w.[\]-]+$/.test(key)) throw new ManifestError(rel, `invalid helm inline value key "${key}"`);
-    args.push('--set-string', `${key}=${value.replace(/([\\,])/g, '\\$1')}`);
+    if (!/^[\w[][\w.[\]-]*$/.test(key)) throw new ManifestError(rel, `invalid helm inline value key "${key}"`);
+    args.push(`--set-string=${key}=${value.replace(/([\\,])/g, '\\$1')}`);
   }
+  args.push('--', release, dir);
   let stdout: string;
   try {
-    ({ stdout } = await execFile(bin, args, { timeoutMs: 120_000 }));
+    ({ stdout } = await execFile(bin, args, { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxBytes }));
   } catch (err) {
     throw new ManifestError(rel, `helm template failed: ${reason(err, root)}`, { cause: err });
   }

@@ -8,6 +8,7 @@ import { relative } from 'node:path';
 import { resolveInside } from '../git/checkout.ts';
 import { ExecError, execFile, lastLine } from '../git/exec.ts';
 import { checkKustomization } from './kustomize-policy.ts';
+import { DEFAULT_RENDER_LIMITS, RENDER_LIMIT_SETTINGS, type RenderLimits } from './limits.ts';
 import { parseManifests } from './parse.ts';
 import { type KubeObject, ManifestError } from './types.ts';
 
@@ -18,41 +19,49 @@ export interface KustomizeOptions {
 }
 
 /**
- * Renders the kustomization in `dir` (inside `root`) with the given options. Throws ManifestError, or
- * KustomizationRefused (an InputError: the App stalls) before kustomize runs when the graph breaks the policy.
+ * Renders the kustomization in `dir` (inside `root`) with the given options. Values from the App follow `--`, so
+ * none is read as a kustomize option. Throws ManifestError (also when kustomize outlives `limits.timeoutMs` or
+ * writes more than `limits.maxBytes`), or KustomizationRefused (an InputError: the App stalls) before kustomize
+ * runs when the graph breaks the policy.
  */
 export async function renderKustomize(
   bin: string,
   root: string,
   dir: string,
   options: KustomizeOptions = {},
+  limits: RenderLimits = DEFAULT_RENDER_LIMITS,
 ): Promise<KubeObject[]> {
   const rel = relative(root, dir) || '.';
-  const edit = async (args: string[]) => {
+  const edit = async (verb: string, what: string, value: string) => {
     try {
-      await execFile(bin, ['edit', ...args], { cwd: dir, timeoutMs: 60_000 });
+      await execFile(bin, ['edit', verb, what, '--', value], { cwd: dir, timeoutMs: limits.timeoutMs });
     } catch (err) {
-      throw new ManifestError(rel, `kustomize edit ${args[0]} ${args[1]} failed: ${reason(err, root)}`, { cause: err });
+      throw new ManifestError(rel, `kustomize edit ${verb} ${what} failed: ${reason(err, root)}`, { cause: err });
     }
   };
   for (const image of options.images ?? []) {
-    if (!/^[^\s=]+(=[^\s=]+)?$/.test(image)) throw new ManifestError(rel, `invalid kustomize image "${image}"`);
-    await edit(['set', 'image', image]);
+    if (!/^[^\s=-][^\s=]*(=[^\s=-][^\s=]*)?$/.test(image)) {
+      throw new ManifestError(rel, `invalid kustomize image "${image}"`);
+    }
+    await edit('set', 'image', image);
   }
   if (options.namePrefix) {
     if (!/^[a-z0-9][-a-z0-9.]*$/.test(options.namePrefix)) {
       throw new ManifestError(rel, `invalid namePrefix "${options.namePrefix}"`);
     }
-    await edit(['set', 'nameprefix', options.namePrefix]);
+    await edit('set', 'nameprefix', options.namePrefix);
   }
   for (const component of options.components ?? []) {
     await resolveInside(root, relative(root, `${dir}/${component}`));
-    await edit(['add', 'component', component]);
+    await edit('add', 'component', component);
   }
   await checkKustomization(root, dir);
   let stdout: string;
   try {
-    ({ stdout } = await execFile(bin, ['build', dir], { timeoutMs: 120_000 }));
+    ({ stdout } = await execFile(bin, ['build', '--', dir], {
+      timeoutMs: limits.timeoutMs,
+      maxOutputBytes: limits.maxBytes,
+    }));
   } catch (err) {
     throw new ManifestError(rel, `kustomize build failed: ${reason(err, root)}`, { cause: err });
   }
@@ -65,6 +74,11 @@ export async function renderKustomize(
  * path, and App status must not show where the operator keeps its checkouts.
  */
 export function reason(err: unknown, root: string): string {
+  if (err instanceof ExecError && err.limit) {
+    // The tool was stopped by a render bound: say which, and the setting that raises it.
+    const setting = RENDER_LIMIT_SETTINGS[err.limit === 'timeout' ? 'timeoutMs' : 'maxBytes'];
+    return `${lastLine(err.stderr)} (render limit, ${setting})`;
+  }
   const text = err instanceof ExecError ? err.stderr : err instanceof Error ? err.message : String(err);
   let line = lastLine(text);
   for (const dir of new Set([root, realpathOr(root)])) {

@@ -5,6 +5,12 @@
 import { parseAllDocuments } from 'yaml';
 import { type KubeObject, ManifestError } from './types.ts';
 
+/**
+ * How far YAML aliases may expand (the yaml library's `maxAliasCount`, weighted by the size of what each alias
+ * copies): real manifests use a handful; an alias bomb (billion laughs) stops here instead of filling memory.
+ */
+const MAX_ALIAS_COUNT = 100;
+
 /** Parses manifest text; `file` names the source in errors. Throws ManifestError. */
 export function parseManifests(text: string, file: string): KubeObject[] {
   const docs = parseAllDocuments(text, { prettyErrors: false });
@@ -14,7 +20,14 @@ export function parseManifests(text: string, file: string): KubeObject[] {
     index++;
     const first = doc.errors[0];
     if (first) throw new ManifestError(file, `document ${index}: invalid YAML: ${first.message.split('\n')[0]}`);
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      // The yaml library stops alias expansion past the bound ("billion laughs") with a ReferenceError.
+      const why = err instanceof Error ? err.message : String(err);
+      throw new ManifestError(file, `document ${index}: YAML aliases expand too far (over ${MAX_ALIAS_COUNT}): ${why}`);
+    }
     if (value === null || value === undefined) continue;
     flatten(value, file, index, out);
   }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -196,5 +196,143 @@ describeWith(helm)('helm', () => {
         tools,
       }),
     ).rejects.toThrow(/escapes/);
+  });
+});
+
+const CHART = 'apiVersion: v2\nname: demo\nversion: 0.1.0\n';
+const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\n`;
+
+describe('hostile sources: YAML bombs and huge files (issue 17)', () => {
+  it('YAML bomb (billion laughs, alias expansion): a clear ManifestError, nothing expanded', async () => {
+    // Nine levels of nine aliases each: 9^9 (~387 million) strings if the parser expanded them.
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const next = String.fromCharCode(97 + i);
+      levels.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const root = await tree({
+      'deploy/bomb.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\ndata:\n${levels.map((l) => `  ${l}`).join('\n')}\n`,
+    });
+    const err = await renderGitSource({ root, git: { path: 'deploy' }, appName: 'a', namespace: 'n' }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as Error).message).toMatch(/deploy\/bomb\.yaml: document 1: YAML aliases expand too far/);
+  });
+
+  it('huge file: manifests over the render size bound are refused before they are read, naming the bound', async () => {
+    const root = await tree({
+      'deploy/a.yaml': CM('a'),
+      'deploy/big.yaml': `${CM('big')}data: {x: "${'x'.repeat(4096)}"}\n`,
+    });
+    const limits = { timeoutMs: 60_000, maxBytes: 2048 };
+    const err = await renderGitSource({ root, git: { path: 'deploy' }, appName: 'a', namespace: 'n', limits }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as Error).message).toBe(
+      'deploy: manifests exceed 2048 bytes (render limit, SVC_RENDER_MAX_MIB) at deploy/big.yaml',
+    );
+    // Under the bound the same tree renders.
+    const ok = await renderGitSource({
+      root,
+      git: { path: 'deploy' },
+      appName: 'a',
+      namespace: 'n',
+      limits: { ...limits, maxBytes: 8192 },
+    });
+    expect(ids(ok.objects)).toEqual(['ConfigMap/n/a', 'ConfigMap/n/big']);
+  });
+});
+
+describeWith(helm)('hostile sources: helm (issue 17)', () => {
+  it('a chart that renders forever: helm is killed at the render timeout and the error names it', async () => {
+    // 10^12 iterations: never finishes on any machine; the timeout is what ends it.
+    const root = await tree({
+      'chart/Chart.yaml': CHART,
+      'chart/templates/loop.yaml': `${CM('loop')}data:\n{{- range $i := until 1000000 }}{{ range $j := until 1000000 }}{{ end }}{{ end }}\n`,
+    });
+    const limits = { timeoutMs: 1000, maxBytes: 1024 * 1024 };
+    const err = await renderGitSource({
+      root,
+      git: { path: 'chart' },
+      appName: 'a',
+      namespace: 'n',
+      tools,
+      limits,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as Error).message).toBe(
+      'chart: helm template failed: timed out after 1000 ms (render limit, SVC_RENDER_TIMEOUT)',
+    );
+  });
+
+  it('huge render: helm output over the size bound is cut off and named, memory stays at the bound', async () => {
+    const root = await tree({
+      'chart/Chart.yaml': CHART,
+      'chart/templates/many.yaml':
+        '{{- range $i := until 5000 }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-{{ $i }}}\n{{- end }}\n',
+    });
+    const limits = { timeoutMs: 60_000, maxBytes: 16 * 1024 };
+    const err = await renderGitSource({
+      root,
+      git: { path: 'chart' },
+      appName: 'a',
+      namespace: 'n',
+      tools,
+      limits,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as Error).message).toBe(
+      'chart: helm template failed: output exceeded 16384 bytes (render limit, SVC_RENDER_MAX_MIB)',
+    );
+  });
+
+  it('argument injection (GHSA-fw5c-w8rc-j7fx class): a release name or namespace shaped like a Helm flag stays a value', async () => {
+    const marker = join(await tree({}), 'pwned');
+    const root = await tree({
+      'chart/Chart.yaml': CHART,
+      'chart/templates/cm.yaml': `${CM('cm')}data: {ns: {{ .Release.Namespace | quote }}}\n`,
+    });
+    const render = (helmOptions: Record<string, string>) =>
+      renderGitSource({ root, git: { path: 'chart', helm: helmOptions }, appName: 'a', namespace: 'n', tools });
+    for (const releaseName of [`--post-renderer=/bin/touch ${marker}`, '--kube-context=prod']) {
+      const err = await render({ releaseName }).catch((e: unknown) => e);
+      expect(err, releaseName).toBeInstanceOf(ManifestError);
+      expect((err as Error).message).toMatch(/invalid release name/);
+    }
+    // `--namespace=<value>`: the value is the namespace Helm renders for, never a second flag.
+    const { objects } = await render({ namespace: '--dry-run=server' });
+    expect((objects[0] as unknown as { data: Record<string, string> }).data).toEqual({ ns: '--dry-run=server' });
+    await expect(stat(marker)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describeWith(kustomize)('hostile sources: kustomize (issue 17)', () => {
+  it('argument injection: an image or a component shaped like a kustomize flag is never read as one', async () => {
+    const root = await tree({
+      'k/kustomization.yaml': 'resources: [cm.yaml]\n',
+      'k/cm.yaml': CM('cm'),
+    });
+    const image = await renderGitSource({
+      root,
+      git: { path: 'k', kustomize: { images: ['--help'] } },
+      appName: 'a',
+      namespace: 'n',
+      tools,
+    }).catch((e: unknown) => e);
+    expect((image as Error).message).toBe('k: invalid kustomize image "--help"');
+    // A component named like a flag is a path after `--`: kustomize looks for the directory and says it is not there.
+    const component = await renderGitSource({
+      root,
+      git: { path: 'k', kustomize: { components: ['--stack-trace'] } },
+      appName: 'a',
+      namespace: 'n',
+      tools,
+    }).catch((e: unknown) => e);
+    expect(component).toBeInstanceOf(Error);
+    expect((component as Error).message).toMatch(/--stack-trace/);
+    expect((component as Error).message).not.toMatch(/Usage:|Flags:/);
   });
 });

@@ -73,6 +73,7 @@ function toIncident(r: IncidentTable): Incident {
 export interface IncidentFilter {
   state?: IncidentState;
   app?: string;
+  cause?: string;
   limit: number;
   offset: number;
 }
@@ -138,7 +139,7 @@ export class IncidentStore {
     return row ? toIncident(row) : undefined;
   }
 
-  /** The org's incidents, newest first, filtered by state and App name. */
+  /** The org's incidents, newest first, filtered by state, App name and cause. */
   async list(orgId: string, f: IncidentFilter): Promise<Incident[]> {
     const rows = await this.#db
       .selectFrom('incident')
@@ -146,6 +147,7 @@ export class IncidentStore {
       .where('org_id', '=', orgId)
       .$if(f.state !== undefined, (q) => q.where('state', '=', f.state as string))
       .$if(f.app !== undefined, (q) => q.where('app_name', '=', f.app as string))
+      .$if(f.cause !== undefined, (q) => q.where('cause', '=', f.cause as string))
       .orderBy('opened_at', 'desc')
       .orderBy('id', 'desc')
       .limit(f.limit)

@@ -3,6 +3,7 @@
  * The management control plane is started once per run by ./global-setup.ts (`inject('mgmtKubeconfig')`).
  */
 
+export { type AdmissionHold, type AdmissionRecord, startAdmissionHold } from './admission-hold.ts';
 export { CHROMIUM, chromiumRequirement, launchBrowser } from './browser.ts';
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
 export {

@@ -80,8 +80,13 @@ export async function signUpWithOrg(page: Page, slug: string): Promise<void> {
   await page.getByText('No apps yet').waitFor();
 }
 
-/** The `{"error"}` the API answers `method path body` with, asked from the page (with its session cookie). */
-export function serverError(page: Page, method: string, path: string, body?: unknown): Promise<string> {
+/** What the API answers `method path body`, asked from the page (with its session cookie). */
+export function apiCall<T = Record<string, unknown>>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ([m, p, b]) => {
       const res = await fetch(p, {
@@ -89,8 +94,14 @@ export function serverError(page: Page, method: string, path: string, body?: unk
         headers: b === undefined ? {} : { 'content-type': 'application/json' },
         body: b === undefined ? undefined : JSON.stringify(b),
       });
-      return String(((await res.json()) as { error?: unknown }).error);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
     [method, path, body] as [string, string, unknown],
   );
+}
+
+/** The `{"error"}` the API answers `method path body` with, asked from the page (with its session cookie). */
+export async function serverError(page: Page, method: string, path: string, body?: unknown): Promise<string> {
+  return String((await apiCall<{ error?: unknown }>(page, method, path, body)).body.error);
 }

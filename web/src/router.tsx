@@ -18,6 +18,13 @@ export interface ListSearch {
   sort?: string | undefined;
 }
 
+/** Filters of the incident list (GET /incidents): state, App name, cause. */
+export interface IncidentSearch {
+  state?: 'open' | 'resolved' | undefined;
+  app?: string | undefined;
+  cause?: string | undefined;
+}
+
 export const APP_TABS = ['tree', 'list', 'history', 'diff', 'events', 'logs'] as const;
 export type AppTab = (typeof APP_TABS)[number];
 
@@ -120,6 +127,61 @@ const routes = [
     getParentRoute: () => rootRoute,
     path: '/secret-stores/$id',
     component: lazyRouteComponent(() => import('./pages/secret-stores/detail.tsx'), 'SecretStoreDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/registries',
+    component: lazyRouteComponent(() => import('./pages/registries/list.tsx'), 'RegistryListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/registries/new',
+    component: lazyRouteComponent(() => import('./pages/registries/create.tsx'), 'RegistryCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/registries/$id',
+    component: lazyRouteComponent(() => import('./pages/registries/detail.tsx'), 'RegistryDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/teams',
+    component: lazyRouteComponent(() => import('./pages/teams/list.tsx'), 'TeamListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/teams/$id',
+    component: lazyRouteComponent(() => import('./pages/teams/detail.tsx'), 'TeamDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/webhooks',
+    component: lazyRouteComponent(() => import('./pages/webhooks/list.tsx'), 'WebhookListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/webhooks/new',
+    component: lazyRouteComponent(() => import('./pages/webhooks/create.tsx'), 'WebhookCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/webhooks/$id',
+    component: lazyRouteComponent(() => import('./pages/webhooks/detail.tsx'), 'WebhookDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/incidents',
+    validateSearch: (s: Record<string, unknown>): IncidentSearch => ({
+      state: s['state'] === 'open' || s['state'] === 'resolved' ? s['state'] : undefined,
+      app: str(s['app']),
+      cause: str(s['cause']),
+    }),
+    component: lazyRouteComponent(() => import('./pages/incidents/list.tsx'), 'IncidentListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/incidents/$id',
+    component: lazyRouteComponent(() => import('./pages/incidents/detail.tsx'), 'IncidentDetailPage'),
   }),
   createRoute({
     getParentRoute: () => rootRoute,

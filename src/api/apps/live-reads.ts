@@ -39,6 +39,7 @@ export function liveReadsOf(services: ApiServices): LiveReads {
         new DesiredState({
           cacheDir: services.config.cacheDir,
           toolsDir: services.config.toolsDir,
+          limits: services.config.render,
           image: {
             client: services.images.client,
             registry: (namespace, name) => registryOf(services, namespace, name),

@@ -69,7 +69,7 @@ export class IncidentService {
   /** The org's incidents the caller may read, newest first. 403 for a caller who may read none. */
   async list(
     actor: Actor,
-    filter: { state?: IncidentState; app?: string; limit: number; offset: number },
+    filter: { state?: IncidentState; app?: string; cause?: string; limit: number; offset: number },
   ): Promise<Incident[]> {
     if (!canAnywhere(actor.caller, 'incident:read')) throw new ForbiddenError('missing permission incident:read');
     const all = await this.#incidents.list(actor.org.id, filter);

@@ -14,6 +14,7 @@ import type { ImageDriverDeps } from '../../operator/sources/image.ts';
 import { driverFor, type SourceDrivers, sourceDrivers } from '../../operator/sources/index.ts';
 import { hashObjects, prepareObjects } from '../../operator/stages/apply.ts';
 import { RenderCache, toolPaths } from '../../render/index.ts';
+import type { RenderLimits } from '../../render/limits.ts';
 
 /** The rendered desired state of an App. */
 export interface DesiredSet {
@@ -30,13 +31,14 @@ export class DesiredState {
   readonly #drivers: SourceDrivers;
 
   /** `image`: the server's registry client and its org registry lookup (image Apps resolve their tag as the operator does). */
-  constructor(options: { cacheDir: string; toolsDir: string; image: ImageDriverDeps }) {
+  constructor(options: { cacheDir: string; toolsDir: string; limits?: RenderLimits; image: ImageDriverDeps }) {
     this.#drivers = sourceDrivers({
       image: options.image,
       git: {
         repos: new RepoCache({ dir: join(options.cacheDir, 'git-api') }),
         renders: new RenderCache(64),
         tools: toolPaths(options.toolsDir),
+        ...(options.limits ? { limits: options.limits } : {}),
         // A diff shows the branch as it is: a fetch older than 5 s is repeated.
         maxFetchAgeMs: 5_000,
       },

@@ -152,7 +152,10 @@ export async function appLiveRoutes(app: FastifyInstance, services: ApiServices)
           },
         },
         response: {
-          200: { description: 'log lines', content: { 'text/plain': { schema: { type: 'string' } } } },
+          200: {
+            description: 'timestamped log lines',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
           ...appErrors({ app: true, also: [502] }),
         },
       },

@@ -62,17 +62,18 @@ export async function appStreamRoutes(
         },
         response: {
           200: {
-            description: 'server-sent events: app (data: {type, app}), ready, reset; heartbeat comments',
+            description: 'the event stream',
+            // Each event as an SSE parser sees it: `data` is JSON text ({type, app} for `app`; {reason} for `reset`;
+            // {resource_version} for `ready`).
             content: {
               'text/event-stream': {
-                // One event, as SSE parsers (and schemathesis) read it.
                 schema: {
                   type: 'object',
+                  required: ['event', 'data'],
                   properties: {
-                    event: { type: 'string', enum: ['app', 'ready', 'reset'] },
-                    data: { type: 'string', description: 'JSON' },
+                    event: { type: 'string', enum: ['app', 'reset', 'ready'] },
+                    data: { type: 'string' },
                     id: { type: 'string' },
-                    retry: { type: 'integer' },
                   },
                 },
               },

@@ -179,7 +179,7 @@ with role ceiling <strong>${escapeHtml(handoff.role)}</strong>; it ${expiry}. On
     scope.post<{ Body: Record<string, string> }>(
       '/auth/cli-login',
       {
-        config: { public: true },
+        config: { public: true, formPost: true },
         schema: {
           tags: ['auth'],
           summary:

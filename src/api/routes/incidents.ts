@@ -97,18 +97,19 @@ const REMEDIATION_MEANINGS = {
 export async function incidentRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
   const incidents = new IncidentService(services);
 
-  app.get<{ Querystring: { state?: IncidentState; app?: string; limit?: string; offset?: string } }>(
+  app.get<{ Querystring: { state?: IncidentState; app?: string; cause?: string; limit?: string; offset?: string } }>(
     '/incidents',
     {
       schema: {
         tags: ['incidents'],
-        summary: 'Incidents the caller may read, newest first; filter by state (open, resolved) and App name',
+        summary: 'Incidents the caller may read, newest first; filter by state (open, resolved), App name and cause',
         querystring: {
           type: 'object',
           additionalProperties: false,
           properties: {
             state: { type: 'string', enum: ['open', 'resolved'] },
             app: { type: 'string', minLength: 1, maxLength: 253 },
+            cause: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9]{0,62}$' },
             ...PageQueryProperties,
           },
         },
@@ -131,6 +132,7 @@ export async function incidentRoutes(app: FastifyInstance, services: ApiServices
         ...page,
         ...(request.query.state ? { state: request.query.state } : {}),
         ...(request.query.app ? { app: request.query.app } : {}),
+        ...(request.query.cause ? { cause: request.query.cause } : {}),
       });
       return { incidents: list.map(incidentView), ...page };
     },

@@ -10,10 +10,8 @@ import { ErrorBody } from '../apps/schemas.ts';
 import { orgCaller } from '../context.ts';
 import { MAX_CA_BYTES } from '../registries/input.ts';
 import { type CreateRegistryBody, RegistryService, type UpdateRegistryBody } from '../registries/service.ts';
+import { registryView } from '../registries/view.ts';
 import type { ApiServices } from '../services.ts';
-
-/** Path of a registry's notification endpoint below the public URL (see ./registry-notifications.ts). */
-export const notificationPath = (id: string) => `/api/v1/registries/${id}/notifications`;
 
 const RegistryView = {
   type: 'object',
@@ -92,25 +90,6 @@ const ERRORS: Record<number, string> = {
 
 function errors(...statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, { description: ERRORS[s], ...ErrorBody }]));
-}
-
-/** The API view of a registry: never the password or the notification token. */
-export function registryView(r: RegistryRecord, publicURL: string) {
-  return {
-    id: r.id,
-    name: r.name,
-    host: r.host,
-    insecure: r.insecure,
-    ca: r.ca,
-    username: r.username,
-    has_password: r.hasPassword,
-    status: r.status,
-    status_detail: r.statusDetail,
-    last_tested_at: r.lastTestedAt,
-    notification_url: `${publicURL}${notificationPath(r.id)}`,
-    created_at: r.createdAt,
-    updated_at: r.updatedAt,
-  };
 }
 
 /** Registers the registry routes. */

@@ -4,11 +4,10 @@
  * bindings (`POST /auth/can-i` names the binding that grants).
  */
 import type { FastifyInstance } from 'fastify';
-import type { RoleBinding } from '../../store/role-bindings.ts';
 import { orgCaller } from '../context.ts';
 import { errorAnswers, IdParams } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';
-import { TeamService } from '../teams/service.ts';
+import { TeamService, teamBindingView } from '../teams/service.ts';
 
 const TeamObject = {
   type: 'object',
@@ -64,14 +63,6 @@ const MEANINGS = {
   409: 'a team of that name exists, the user is already a member, or the org would lose its last team',
 };
 
-const bindingView = (b: RoleBinding) => ({
-  id: b.id,
-  scope: b.scope,
-  scope_id: b.scopeId,
-  level: b.level,
-  created_at: b.createdAt,
-});
-
 /** Registers the /teams routes (`team:read` to read, `team:manage` to change). */
 export async function teamRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
   const teams = new TeamService(services);
@@ -116,7 +107,7 @@ export async function teamRoutes(app: FastifyInstance, services: ApiServices): P
     },
     async (request) => {
       const team = await teams.get(orgCaller(request), request.params.id);
-      return { ...team, bindings: team.bindings.map(bindingView) };
+      return { ...team, bindings: team.bindings.map(teamBindingView) };
     },
   );
 

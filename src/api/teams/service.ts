@@ -30,6 +30,14 @@ export interface TeamView {
   member_count: number;
 }
 
+/** A role binding of a team as GET /teams/{id} shows it (the subject is the team). */
+export function teamBindingView(b: RoleBinding) {
+  return { id: b.id, scope: b.scope, scope_id: b.scopeId, level: b.level, created_at: b.createdAt };
+}
+
+/** A role binding of a team as the API shows it. */
+export type TeamBindingView = ReturnType<typeof teamBindingView>;
+
 const iso = (v: Date | string | number | null | undefined): string | null =>
   v === null || v === undefined ? null : (v instanceof Date ? v : new Date(v)).toISOString();
 

@@ -11,8 +11,8 @@
  * The render cache never holds a decrypted render.
  */
 import type { AppResource, GitSource, Operation } from '../../core/app-schema.ts';
-import { repoURLProblem } from '../../core/app-state.ts';
 import { InputError, UnavailableError } from '../../core/errors.ts';
+import { gitArgProblems } from '../../core/git-source-args.ts';
 import { exportRevision, type FetchOptions, type RepoCache } from '../../git/index.ts';
 import type { ServerChannel } from '../../internal/channel.ts';
 import {
@@ -27,6 +27,7 @@ import {
   type ToolPaths,
   withSecretDigests,
 } from '../../render/index.ts';
+import type { RenderLimits } from '../../render/limits.ts';
 import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
 
 /** What the Git driver shares across Apps. */
@@ -35,6 +36,8 @@ export interface GitDriverDeps {
   /** Shared across Apps; without one every render runs the renderer. */
   renders?: RenderCache;
   tools?: ToolPaths;
+  /** Time and size bounds of each render (config `render`; default DEFAULT_RENDER_LIMITS). */
+  limits?: RenderLimits;
   workDir?: string;
   /** A reconcile without an operation reuses a fetch younger than this (see `freshness`). */
   maxFetchAgeMs: number;
@@ -44,12 +47,15 @@ export interface GitDriverDeps {
   secretWorkDir?: string;
 }
 
-/** The Git block of an App; InputError (a stall: the spec cannot work) when it is missing or not remote. */
+/**
+ * The Git block of an App; InputError (a stall: the spec cannot work) when it is missing, not remote, or has a field
+ * a tool could read as an option (an App edited past the API's create rules).
+ */
 export function gitSourceOf(app: AppResource): GitSource {
   const git = app.spec.source.git;
   if (!git) throw new InputError('spec.source.git is required when source.type is Git');
-  const problem = repoURLProblem(git.repoURL);
-  if (problem) throw new InputError(problem.replace(/^source\./, 'spec.source.'));
+  const problems = gitArgProblems(git, 'spec.source.git');
+  if (problems.length > 0) throw new InputError(problems.join('; '));
   return git;
 }
 
@@ -91,7 +97,14 @@ export class GitDriver implements SourceDriver {
     const produce = async (decrypt?: Decrypt, dir = workDir): Promise<RenderResult> => {
       const checkout = await exportRevision(repos, git.repoURL, revision, dir);
       try {
-        const request = { root: checkout.root, git, appName, namespace, ...(tools ? { tools } : {}) };
+        const request = {
+          root: checkout.root,
+          git,
+          appName,
+          namespace,
+          ...(tools ? { tools } : {}),
+          ...(this.#d.limits ? { limits: this.#d.limits } : {}),
+        };
         return await renderManifests(decrypt ? { ...request, decrypt } : request);
       } finally {
         await checkout.dispose();

@@ -4,6 +4,8 @@
  * the reconcile so a stale reconcile can never overwrite a newer one). A failed stage becomes the SyncError
  * condition with the stage's reason, and a stall (a spec that cannot work) the Stalled condition.
  */
+
+import { APP_API_VERSION, APP_KIND } from '../../core/app-names.ts';
 import type {
   AppResource,
   AppStatus,
@@ -16,7 +18,6 @@ import type {
   RevisionTag,
   SyncStatus,
 } from '../../core/app-schema.ts';
-import { APP_API_VERSION, APP_KIND } from '../../core/app-schema.ts';
 import type { RetryHint } from '../../core/errors.ts';
 import type { ObjectClient } from '../../kube/index.ts';
 import type { Stage } from '../stage-error.ts';

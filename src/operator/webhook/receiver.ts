@@ -10,7 +10,8 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { APP_API_VERSION, APP_KIND, type AppResource } from '../../core/app-schema.ts';
+import { APP_API_VERSION, APP_KIND } from '../../core/app-names.ts';
+import type { AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';

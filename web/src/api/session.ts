@@ -75,3 +75,19 @@ export function useSetActiveOrg() {
     onSuccess: reset,
   });
 }
+
+/** A member of the active org, as the auth component lists them. */
+export interface OrgMember {
+  id: string;
+  userId: string;
+  role: string;
+  user: { email: string; name: string };
+}
+
+/** The active org's members (shared cache key with the members page). */
+export function useOrgMembers() {
+  return useQuery({
+    queryKey: ['members'],
+    queryFn: () => get<{ members: OrgMember[] }>('/api/auth/organization/list-members'),
+  });
+}

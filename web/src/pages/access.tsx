@@ -3,11 +3,15 @@
  * can-i check of the signed-in user's own permissions.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { del, get, post, seg } from '../api/client.ts';
+import { useOrgMembers } from '../api/session.ts';
+import { useTeams } from '../api/teams.ts';
+import { type ScopeLevel, ScopeLevelFields, scopeLevelBody } from '../components/scope-level-fields.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
-import { Field, Input, Select } from '../components/ui/field.tsx';
+import { Field, Select } from '../components/ui/field.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 import { CanIForm } from './can-i.tsx';
 
@@ -20,10 +24,6 @@ interface Binding {
   level: string;
   created_at: string;
 }
-interface Member {
-  userId: string;
-  user: { email: string; name: string };
-}
 
 export function AccessPage() {
   const qc = useQueryClient();
@@ -31,20 +31,13 @@ export function AccessPage() {
     queryKey: ['bindings'],
     queryFn: () => get<{ bindings: Binding[] }>('/api/v1/role-bindings'),
   });
-  const members = useQuery({
-    queryKey: ['members'],
-    queryFn: () => get<{ members: Member[] }>('/api/auth/organization/list-members'),
-  });
-  const [form, setForm] = useState({ subject_id: '', scope: 'deployment', scope_id: '', level: 'read' });
+  const members = useOrgMembers();
+  const teams = useTeams();
+  const [subject, setSubject] = useState('');
+  const [where, setWhere] = useState<ScopeLevel>({ scope: 'deployment', scope_id: '', level: 'read' });
   const bind = useMutation({
     mutationFn: () =>
-      post('/api/v1/role-bindings', {
-        subject_type: 'user',
-        subject_id: form.subject_id,
-        scope: form.scope,
-        ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
-        level: form.level,
-      }),
+      post('/api/v1/role-bindings', { subject_type: 'user', subject_id: subject, ...scopeLevelBody(where) }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
   });
   const unbind = useMutation({
@@ -52,8 +45,6 @@ export function AccessPage() {
     onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
   });
   const who = (id: string) => members.data?.members.find((m) => m.userId === id)?.user.email ?? id;
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm({ ...form, [k]: e.target.value });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     bind.mutate();
@@ -64,7 +55,7 @@ export function AccessPage() {
       <form onSubmit={submit} className="grid max-w-4xl items-end gap-3 md:grid-cols-5">
         <Field label="Member">
           {(p) => (
-            <Select {...p} required value={form.subject_id} onChange={set('subject_id')}>
+            <Select {...p} required value={subject} onChange={(e) => setSubject(e.target.value)}>
               <option value="">Choose…</option>
               {(members.data?.members ?? []).map((m) => (
                 <option key={m.userId} value={m.userId}>
@@ -74,32 +65,7 @@ export function AccessPage() {
             </Select>
           )}
         </Field>
-        <Field label="Scope">
-          {(p) => (
-            <Select {...p} value={form.scope} onChange={set('scope')}>
-              <option>org</option>
-              <option>cluster</option>
-              <option>deployment</option>
-            </Select>
-          )}
-        </Field>
-        <Field
-          label="Scope id"
-          hint={
-            form.scope === 'deployment' ? '<cluster>/<namespace>' : form.scope === 'cluster' ? 'cluster name' : 'none'
-          }
-        >
-          {(p) => <Input {...p} disabled={form.scope === 'org'} value={form.scope_id} onChange={set('scope_id')} />}
-        </Field>
-        <Field label="Level">
-          {(p) => (
-            <Select {...p} value={form.level} onChange={set('level')}>
-              <option>read</option>
-              <option>sync</option>
-              <option>admin</option>
-            </Select>
-          )}
-        </Field>
+        <ScopeLevelFields value={where} onChange={setWhere} />
         <Button type="submit" variant="primary" disabled={bind.isPending}>
           Grant
         </Button>
@@ -126,7 +92,15 @@ export function AccessPage() {
           <tbody>
             {bindings.data.bindings.map((b) => (
               <tr key={b.id}>
-                <Td>{b.subject_type === 'user' ? who(b.subject_id) : `team ${b.subject_id}`}</Td>
+                <Td>
+                  {b.subject_type === 'user' ? (
+                    who(b.subject_id)
+                  ) : (
+                    <Link to="/teams/$id" params={{ id: b.subject_id }}>
+                      team {teams.data?.teams.find((t) => t.id === b.subject_id)?.name ?? b.subject_id}
+                    </Link>
+                  )}
+                </Td>
                 <Td>
                   {b.scope}
                   {b.scope_id ? ` ${b.scope_id}` : ''}

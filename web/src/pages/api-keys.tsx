@@ -3,9 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { del, get, post, seg } from '../api/client.ts';
 import { Button } from '../components/ui/button.tsx';
-import { Dialog } from '../components/ui/dialog.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../components/ui/field.tsx';
+import { ShownOnce } from '../components/ui/shown-once.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 import { ago } from '../lib/format.ts';
 
@@ -100,25 +100,7 @@ export function ApiKeysPage() {
         </Button>
       </form>
       {mint.error ? <ErrorState error={mint.error} title="Could not create the key" /> : null}
-      <Dialog
-        open={minted !== undefined}
-        onOpenChange={(o) => (o ? null : setMinted(undefined))}
-        title="Your new API key"
-        description="Copy it now: it is shown this once and never again."
-      >
-        <output
-          className="block rounded bg-zinc-100 p-2 font-mono text-sm break-all dark:bg-zinc-800"
-          data-testid="minted-key"
-        >
-          {minted}
-        </output>
-        <div className="mt-3 flex justify-end gap-2">
-          <Button onClick={() => void navigator.clipboard?.writeText(minted ?? '')}>Copy</Button>
-          <Button variant="primary" onClick={() => setMinted(undefined)}>
-            Done
-          </Button>
-        </div>
-      </Dialog>
+      <ShownOnce value={minted} title="Your new API key" testId="minted-key" onDone={() => setMinted(undefined)} />
       {keys.error ? <ErrorState error={keys.error} /> : null}
       {keys.isPending ? <Spinner /> : null}
       {keys.data && keys.data.api_keys.length === 0 ? <Empty title="No API keys yet" /> : null}

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { api, get } from '../api/client.ts';
-import { useCreateOrg, useSession } from '../api/session.ts';
+import { useCreateOrg, useOrgMembers, useSession } from '../api/session.ts';
 import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../components/ui/field.tsx';
@@ -49,12 +49,6 @@ export function OrgCreatePage() {
   );
 }
 
-interface Member {
-  id: string;
-  userId: string;
-  role: string;
-  user: { email: string; name: string };
-}
 interface Invitation {
   id: string;
   email: string;
@@ -69,10 +63,7 @@ const ROLES = ['viewer', 'contributor', 'admin', 'owner'];
 export function MembersPage() {
   const qc = useQueryClient();
   const session = useSession();
-  const members = useQuery({
-    queryKey: ['members'],
-    queryFn: () => get<{ members: Member[] }>('/api/auth/organization/list-members'),
-  });
+  const members = useOrgMembers();
   const invitations = useQuery({
     queryKey: ['invitations'],
     queryFn: () => get<Invitation[]>('/api/auth/organization/list-invitations'),

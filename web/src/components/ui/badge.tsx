@@ -14,6 +14,16 @@ const TONES: Record<string, string> = {
   connected: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
   disconnected: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   error: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  delivered: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  resolved: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  executed: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  pending: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300',
+  proposed: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300',
+  approved: 'bg-violet-100 text-violet-800 dark:bg-violet-950 dark:text-violet-300',
+  open: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  failed: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  critical: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  warning: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300',
   Missing: 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
 };
 

@@ -10,6 +10,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { ErrorState } from '../../components/ui/feedback.tsx';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
+import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
 import { progressOf } from './operation.ts';
 
 const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
@@ -91,6 +92,7 @@ export function AppHeader({ app }: { app: AppView }) {
               </>
             ) : null}
           </p>
+          <OpenIncidentsLink app={app.name} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="primary" disabled={pending} onClick={() => run('sync')}>

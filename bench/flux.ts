@@ -1,0 +1,223 @@
+/**
+ * Flux's side of converge: kustomize-controller (./lib/flux-build.ts) as a local process on a fresh plane of its
+ * own, N Kustomizations over the same fixture objects into the same namespaces, timed like svc's side (clock
+ * started before the first object is created, stopped when the last Kustomization is Ready at the artifact's
+ * revision), with the controller's peak RSS and CPU seconds sampled from /proc.
+ *
+ * The source is an ExternalArtifact whose status points at a tar.gz on a loopback server the benchmark runs
+ * (./lib/artifact-server.ts): source-controller does not build here. So Flux's side leaves out a git clone, while
+ * svc's side includes its git fetch.
+ */
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { connect, type AnyObject as Obj } from '../src/kube/index.ts';
+import { apiserverRequestCounts, freePort, kubectl, waitUntil } from '../test/harness/index.ts';
+import { makeTempDir, removeTempDir, startProcess } from '../test/harness/process.ts';
+import { startArtifactServer } from './lib/artifact-server.ts';
+import { APPS_NAMESPACE, appName, destinationNamespace } from './lib/fixture.ts';
+import { ensureFluxTools } from './lib/flux-build.ts';
+import { startBenchPlane } from './lib/plane.ts';
+import { forEachLimit } from './lib/pool.ts';
+import { childPids, cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
+import { summarize } from './lib/stats.ts';
+import { waitForAll } from './lib/wait.ts';
+
+/** Parameters of Flux's side. */
+export interface FluxParams {
+  n: number;
+  /** kustomize-controller `--concurrent` (its benchmark's tuning: 20). */
+  concurrent: number;
+  /** Kustomization `spec.wait` (its benchmark's tuning: true; Ready then means every object healthy). */
+  wait: boolean;
+  createConcurrency: number;
+  timeoutMs: number;
+}
+
+/** Namespace kustomize-controller runs "in" (RUNTIME_NAMESPACE). */
+const RUNTIME_NAMESPACE = 'flux-system';
+const ARTIFACT_NAME = 'bench-fixture';
+const KUSTOMIZATION_INTERVAL = '60m';
+
+/**
+ * Controller flags besides the addresses: `--concurrent` as given; the client's QPS/burst raised to the plane's
+ * own (1000/2000; defaults 50/300) so a client-side rate limit is not what is measured, as svc's client has none;
+ * `--requeue-dependency=5s` from Flux's vertical-scaling guide; `--concurrent-ssa` left at its default (4).
+ */
+export function fluxFlags(params: Pick<FluxParams, 'concurrent'>): string[] {
+  return [
+    `--concurrent=${params.concurrent}`,
+    '--kube-api-qps=1000',
+    '--kube-api-burst=2000',
+    '--requeue-dependency=5s',
+    '--feature-gates=ExternalArtifact=true',
+    '--enable-leader-election=false',
+    '--watch-all-namespaces=true',
+    // Closest to svc's `warn`: Flux has debug, info and error.
+    '--log-level=error',
+  ];
+}
+
+/** The i-th Kustomization: the fixture from the shared ExternalArtifact into namespace `bench-<i>`, pruned. */
+export function kustomization(i: number, wait: boolean): Obj {
+  return {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: { name: appName(i), namespace: APPS_NAMESPACE },
+    spec: {
+      interval: KUSTOMIZATION_INTERVAL,
+      sourceRef: { kind: 'ExternalArtifact', name: ARTIFACT_NAME },
+      path: './',
+      prune: true,
+      wait,
+      timeout: '10m',
+      targetNamespace: destinationNamespace(i),
+    },
+  };
+}
+
+/** Key of a Kustomization Ready at `revision` (Flux's "applied and, with wait, healthy"), else undefined. */
+export function kustomizationReadyKey(revision: string) {
+  return (obj: Obj): string | undefined => {
+    const status = (obj['status'] ?? {}) as {
+      lastAppliedRevision?: string;
+      observedGeneration?: number;
+      conditions?: { type: string; status: string }[];
+    };
+    const ready = status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+    const current = (status.observedGeneration ?? 0) >= Number(obj.metadata.generation ?? 1);
+    return ready && current && status.lastAppliedRevision === revision ? obj.metadata.name : undefined;
+  };
+}
+
+const kustomizationsPath = `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/kustomizations`;
+const artifactPath = `/apis/source.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/externalartifacts/${ARTIFACT_NAME}`;
+
+/** Runs Flux's side on a fresh plane and answers its figures (the `flux` part of converge-<n>.json). */
+export async function runFlux(params: FluxParams, log: (line: string) => void) {
+  const tools = ensureFluxTools(log);
+  const plane = await startBenchPlane('bench-flux');
+  const artifacts = await startArtifactServer();
+  const dir = makeTempDir('bench-flux');
+  const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
+  try {
+    for (const file of tools.crdFiles) {
+      for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
+        const crd = doc.toJS() as Obj | null;
+        if (crd) await objects.apply(crd);
+      }
+    }
+    await kubectl(plane.kubeconfigPath, ['wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s']);
+    for (const name of [APPS_NAMESPACE, RUNTIME_NAMESPACE]) {
+      await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    }
+    const artifact = artifacts.publish('v1');
+    await objects.apply({
+      apiVersion: 'source.toolkit.fluxcd.io/v1',
+      kind: 'ExternalArtifact',
+      metadata: { name: ARTIFACT_NAME, namespace: APPS_NAMESPACE },
+      spec: {},
+    });
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    await client.request(`${artifactPath}/status`, {
+      method: 'PATCH',
+      contentType: 'application/merge-patch+json',
+      body: {
+        status: {
+          artifact: { ...artifact, lastUpdateTime: now },
+          conditions: [
+            { type: 'Ready', status: 'True', reason: 'Succeeded', message: 'bench artifact', lastTransitionTime: now },
+          ],
+        },
+      },
+    });
+
+    const [metrics, health] = await Promise.all([freePort(), freePort()]);
+    const proc = startProcess(
+      'flux-kustomize-controller',
+      tools.binary,
+      [...fluxFlags(params), `--metrics-addr=127.0.0.1:${metrics}`, `--health-addr=127.0.0.1:${health}`],
+      {
+        logDir: dir,
+        env: { ...process.env, KUBECONFIG: plane.kubeconfigPath, RUNTIME_NAMESPACE, TMPDIR: dir },
+      },
+    );
+    try {
+      await waitUntil(async () => (await fetch(`http://127.0.0.1:${health}/readyz`)).status === 200, {
+        what: 'kustomize-controller /readyz',
+        process: proc,
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+      const pid = childPids(proc.pid).find((child) => {
+        try {
+          return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('kustomize-controller');
+        } catch {
+          return false;
+        }
+      });
+      if (pid === undefined) throw new Error('could not find kustomize-controller under its guard');
+      const sampler = sampleProcess(pid);
+      const planeBefore = cpuByCommand(plane.dir);
+      const requestsBefore = await apiserverRequestCounts(client);
+      const idle = sampler.last();
+      const start = performance.now();
+      const ready = waitForAll(
+        client,
+        kustomizationsPath,
+        params.n,
+        kustomizationReadyKey(artifact.revision),
+        start,
+        params.timeoutMs,
+        (count) => {
+          if (count % Math.max(1, Math.floor(params.n / 10)) === 0) log(`  ${count}/${params.n} Ready`);
+        },
+      );
+      ready.catch(() => undefined);
+      const createdAt: number[] = [];
+      // Flux applies into existing namespaces: a user creates each one beside its Kustomization, so does this loop
+      // (inside the clock, as svc's operator creates its namespaces inside it).
+      await forEachLimit(params.n, params.createConcurrency, async (i) => {
+        await client.request('/api/v1/namespaces', {
+          method: 'POST',
+          body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destinationNamespace(i) } },
+        });
+        await client.request(kustomizationsPath, { method: 'POST', body: kustomization(i, params.wait) });
+        createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
+      });
+      const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
+      const at = await ready;
+      const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
+      const apiserverRequests = cpuDelta(requestsBefore, await apiserverRequestCounts(client));
+      const samples = sampler.stop();
+      const final = samples.at(-1);
+      const readySeconds = [...at.values()];
+      if (at.size < params.n) log(`  flux: ${at.size}/${params.n} Ready; log tail:\n${proc.logTail(20)}`);
+      return {
+        controller: `fluxcd/kustomize-controller ${tools.version}`,
+        flags: fluxFlags(params),
+        kustomization: { interval: KUSTOMIZATION_INTERVAL, wait: params.wait, prune: true, timeout: '10m' },
+        gomaxprocs: 'Go default (all cores)',
+        completed: at.size,
+        totalSeconds: at.size === params.n ? Math.max(...readySeconds) : null,
+        planeCpuSeconds,
+        apiserverRequests,
+        artifactRequests: artifacts.requests(),
+        allCreatedSeconds,
+        ready: summarize(readySeconds),
+        controllerProcess: {
+          peakRssMiB: final?.hwmMiB,
+          idleRssMiB: idle?.rssMiB,
+          cpuSeconds: final && idle ? Number((final.cpuSeconds - idle.cpuSeconds).toFixed(2)) : undefined,
+        },
+        samples: { createdSeconds: createdAt, readySeconds, controller: samples },
+      };
+    } finally {
+      await proc.stop();
+    }
+  } finally {
+    await client.dropConnections();
+    await artifacts.stop();
+    removeTempDir(dir);
+    await plane.stop();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The App resource's names (group, version, kind, plural, managed label, source types) without its schema: `./app-schema.ts`
+ * re-exports them, and the operator imports them from here so `svc operator` does not load TypeBox (about 16 MiB
+ * of resident memory, bench/README.md) for a handful of strings; it needs the schema's types only.
+ */
+export const APP_GROUP = 'cd.svc.space';
+export const APP_VERSION = 'v1alpha1';
+export const APP_API_VERSION = `${APP_GROUP}/${APP_VERSION}`;
+export const APP_KIND = 'App';
+export const APP_PLURAL = 'apps';
+export const APP_SINGULAR = 'app';
+export const APP_SHORT_NAME = 'app';
+/** Label carried by every object the operator applies for an App; its value is the App's name. */
+export const MANAGED_LABEL = 'cd.svc.space/app';
+/** The source types an App may name (`spec.source.type`); which of them deploy is `DEPLOYABLE_SOURCE_TYPES`. */
+export const SOURCE_TYPES = ['Git', 'Image', 'HelmChart', 'Catalog'] as const;

@@ -1,0 +1,78 @@
+/**
+ * Rules for the fields of `source.git` that reach a command line (git, kustomize, helm). Every value svc passes to
+ * those tools is an argument of its own (no shell) and sits after `--` or in `--flag=value` form where the tool
+ * allows it; these rules are the second fence: a value that a tool could read as an option (a leading `-`), or that
+ * its own syntax would split (whitespace, `=` in an image name), is refused by the API at create (400) and stalls
+ * the App in the operator (an edited resource), so it never reaches a process. The argument-injection class of
+ * git's `--upload-pack=`/`-oProxyCommand=` advisories (CVE-2017-1000117, CVE-2018-17456) and Argo's
+ * GHSA-fw5c-w8rc-j7fx (Helm options from a repository).
+ */
+import { repoURLProblem } from './app-state.ts';
+
+/** Helm's own release-name rule (`helm template` refuses anything else): DNS-1123 subdomain, at most 53 characters. */
+const HELM_RELEASE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A branch name git accepts and no tool reads as an option: no leading `-`, no space or control character. */
+const BRANCH = /^[\w.][\w./+@-]*$/;
+/** `kustomize edit set image` syntax: `name`, `name=newName[:tag]`, `name:tag`, `name@digest`; no whitespace. */
+const KUSTOMIZE_IMAGE = /^[^\s=-][^\s=]*(=[^\s=-][^\s=]*)?$/;
+const NAME_PREFIX = /^[a-z0-9][-a-z0-9.]*$/;
+/** Keys of `--set-string key=value`: Helm's path syntax, never starting with `-`. */
+const INLINE_VALUE_KEY = /^[\w[][\w.[\]-]*$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Every problem with the command-line-bound fields of a Git source, each message starting with `prefix` (e.g.
+ * `source.git` for the API, `spec.source.git` in the operator). Values are not echoed back (a repoURL may carry
+ * credentials; the messages land in App conditions). Pure; an empty list means the fields are safe to pass on.
+ * Wrong types are left to the schema validator.
+ */
+export function gitArgProblems(source: object, prefix: string): string[] {
+  const git = source as Record<string, unknown>;
+  const problems: string[] = [];
+  const urlProblem = repoURLProblem(git['repoURL']);
+  if (urlProblem) problems.push(urlProblem.replace(/^source\.git/, prefix));
+  const check = (field: string, value: unknown, rule: RegExp, what: string) => {
+    if (typeof value === 'string' && !rule.test(value)) problems.push(`${prefix}.${field} ${what}`);
+  };
+  check('branch', git['branch'], BRANCH, 'must be a branch name (letters, digits, . _ / + @ -; not starting with -)');
+  for (const [field, value] of [
+    ['path', git['path']],
+    ['helm.valuesFile', isObject(git['helm']) ? git['helm']['valuesFile'] : undefined],
+  ] as const) {
+    if (typeof value === 'string' && /^-|[\0\n\r]/.test(value)) {
+      problems.push(`${prefix}.${field} must not start with - or contain control characters`);
+    }
+  }
+  const helm = git['helm'];
+  if (isObject(helm)) {
+    check('helm.releaseName', helm['releaseName'], HELM_RELEASE, 'must be a Helm release name (DNS-1123, at most 53)');
+    if (typeof helm['releaseName'] === 'string' && helm['releaseName'].length > 53) {
+      problems.push(`${prefix}.helm.releaseName must be at most 53 characters`);
+    }
+    check('helm.namespace', helm['namespace'], DNS_LABEL, 'must be a namespace name (DNS-1123 label)');
+    if (isObject(helm['inlineValues'])) {
+      for (const key of Object.keys(helm['inlineValues'])) {
+        if (!INLINE_VALUE_KEY.test(key)) problems.push(`${prefix}.helm.inlineValues key "${key}" is not a value path`);
+      }
+    }
+  }
+  const kustomize = git['kustomize'];
+  if (isObject(kustomize)) {
+    if (Array.isArray(kustomize['images'])) {
+      for (const image of kustomize['images']) {
+        check('kustomize.images', image, KUSTOMIZE_IMAGE, `entry "${image}" must be name[=newName[:tag]] without -`);
+      }
+    }
+    check('kustomize.namePrefix', kustomize['namePrefix'], NAME_PREFIX, 'must be lower-case letters, digits, - and .');
+    if (Array.isArray(kustomize['components'])) {
+      for (const component of kustomize['components']) {
+        if (typeof component === 'string' && /^-|[\0\n\r]/.test(component)) {
+          problems.push(`${prefix}.kustomize.components entry "${component}" must not start with -`);
+        }
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,51 @@
+/**
+ * Where and how much a role binding grants: scope (org, cluster, deployment), its id and the level (read, sync,
+ * admin), as the Access and team pages ask it.
+ */
+import { Field, Input, Select } from './ui/field.tsx';
+
+export interface ScopeLevel {
+  scope: string;
+  scope_id: string;
+  level: string;
+}
+
+/** The body fields of POST /role-bindings for a choice (no scope_id at org scope). */
+export function scopeLevelBody(v: ScopeLevel): { scope: string; scope_id?: string; level: string } {
+  return { scope: v.scope, ...(v.scope === 'org' ? {} : { scope_id: v.scope_id }), level: v.level };
+}
+
+export function ScopeLevelFields({ value, onChange }: { value: ScopeLevel; onChange: (v: ScopeLevel) => void }) {
+  const set = (k: keyof ScopeLevel) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    onChange({ ...value, [k]: e.target.value });
+  return (
+    <>
+      <Field label="Scope">
+        {(p) => (
+          <Select {...p} value={value.scope} onChange={set('scope')}>
+            <option>org</option>
+            <option>cluster</option>
+            <option>deployment</option>
+          </Select>
+        )}
+      </Field>
+      <Field
+        label="Scope id"
+        hint={
+          value.scope === 'deployment' ? '<cluster>/<namespace>' : value.scope === 'cluster' ? 'cluster name' : 'none'
+        }
+      >
+        {(p) => <Input {...p} disabled={value.scope === 'org'} value={value.scope_id} onChange={set('scope_id')} />}
+      </Field>
+      <Field label="Level">
+        {(p) => (
+          <Select {...p} value={value.level} onChange={set('level')}>
+            <option>read</option>
+            <option>sync</option>
+            <option>admin</option>
+          </Select>
+        )}
+      </Field>
+    </>
+  );
+}
