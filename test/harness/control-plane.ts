@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { KubeClient } from '../../src/kube/index.ts';
 import { createPlaneCerts, readPem } from './certs.ts';
 import { type KubeCredentials, kubeClient, kubeconfigYaml, kubectl } from './kube.ts';
+import { registerSecret } from './leak-registry.ts';
 import { binary, componentDir, repoRoot } from './paths.ts';
 import { freePort } from './ports.ts';
 import { type ManagedProcess, makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
@@ -473,6 +474,7 @@ export async function serviceAccountToken(
     options.name,
     `--duration=${options.duration ?? '1h'}`,
   ]);
+  registerSecret(`ServiceAccount ${account} token`, token.trim());
   return token.trim();
 }
 

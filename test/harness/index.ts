@@ -36,6 +36,7 @@ export {
   kubectlPath,
   type MetricSample,
 } from './kube.ts';
+export { captureForLeakScan, LeakScanLog, registerSecret } from './leak-registry.ts';
 export { type OpenBao, startOpenBao } from './openbao.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
 export { freePort } from './ports.ts';

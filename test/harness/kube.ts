@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { connect, type KubeClient } from '../../src/kube/index.ts';
+import { registerSecret } from './leak-registry.ts';
 import { binary } from './paths.ts';
 
 /** Credentials for talking to an apiserver: the CA plus a client cert/key pair or a bearer token (PEM text). */
@@ -14,11 +15,25 @@ export interface KubeCredentials {
 }
 
 /**
+ * The second base64 line of a PEM key: key material alone (the first line is mostly the ASN.1 structure every key of
+ * the kind shares), so a key printed in part or inside another text is still recognised by the leak check.
+ */
+function keyMaterialLine(pem: string): string | undefined {
+  return pem.split('\n').filter((line) => line && !line.startsWith('-----'))[1];
+}
+
+/**
  * Renders a kubeconfig (YAML) with everything inline, so the file alone is enough for any client. Exactly one of
  * client cert/key or token is expected; no exec plugin is ever used.
  */
 export function kubeconfigYaml(name: string, creds: KubeCredentials): string {
   const b64 = (text: string) => Buffer.from(text).toString('base64');
+  if (creds.token) registerSecret(`kubeconfig ${name} token`, creds.token);
+  if (creds.clientKeyPEM) {
+    registerSecret(`kubeconfig ${name} client key`, creds.clientKeyPEM);
+    const keyLine = keyMaterialLine(creds.clientKeyPEM);
+    if (keyLine) registerSecret(`kubeconfig ${name} client key (one line of it)`, keyLine);
+  }
   const user: Record<string, string> = {};
   if (creds.token) user['token'] = creds.token;
   if (creds.clientCertPEM) user['client-certificate-data'] = b64(creds.clientCertPEM);

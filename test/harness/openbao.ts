@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { registerSecret, registerSecretData } from './leak-registry.ts';
 import { binary } from './paths.ts';
 import { freePort } from './ports.ts';
 import { makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
@@ -89,6 +90,9 @@ export async function startOpenBao(): Promise<OpenBao> {
       .role_id;
     const secretId = ((await api('POST', `auth/approle/role/${role}/secret-id`)) as { data: { secret_id: string } })
       .data.secret_id;
+    registerSecret('OpenBao root token', rootToken);
+    registerSecret('OpenBao policy token', created.auth.client_token);
+    registerSecret('OpenBao AppRole secret-id', secretId);
     return {
       address,
       rootToken,
@@ -102,6 +106,7 @@ export async function startOpenBao(): Promise<OpenBao> {
           auth: { client_token: string };
         };
         const token = short.auth.client_token;
+        registerSecret('OpenBao expired token', token);
         await waitUntil(
           async () =>
             (await fetch(`${address}/v1/auth/token/lookup-self`, { headers: { 'x-vault-token': token } })).status ===
@@ -111,6 +116,7 @@ export async function startOpenBao(): Promise<OpenBao> {
         return token;
       },
       async writeSecret(path, data) {
+        registerSecretData(`OpenBao secret ${path}`, data);
         const res = (await api('POST', `secret/data/${path}`, { data })) as { data: { version: number } };
         return res.data.version;
       },

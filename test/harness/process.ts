@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { captureForLeakScan } from './leak-registry.ts';
 
 /*
  * Every process the harness starts runs under a small bash guard, as leader of its own process group:
@@ -73,6 +74,11 @@ export interface StartProcessOptions {
   logDir: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Hand the log to the run's leak check (test/harness/leak-registry.ts) under this name when the process stops: for
+   * svc's own servers and operators. Peers are left out: OpenBao's dev server prints its root token, by design.
+   */
+  leakScanAs?: string;
 }
 
 /**
@@ -133,6 +139,7 @@ export function startProcess(
       // Anything left in the group (the guard's watcher) goes too.
       killGroup(pid, 'SIGKILL');
       child.stdin?.destroy();
+      if (options.leakScanAs) captureForLeakScan(options.leakScanAs, readFileSync(logPath));
     },
   };
 }

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { stringify } from 'yaml';
 import { createCA, issueCert, readPem } from './certs.ts';
 import { request } from './http.ts';
+import { registerSecret } from './leak-registry.ts';
 import { binary } from './paths.ts';
 import { freePort } from './ports.ts';
 import { makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
@@ -79,6 +80,9 @@ export interface Registry {
 /** Starts a registry with a temp config and storage, anonymous or with htpasswd auth. */
 export async function startRegistry(options: RegistryOptions = {}): Promise<Registry> {
   const dir = makeTempDir('registry');
+  if (options.htpasswd) registerSecret('registry htpasswd password', options.htpasswd.password);
+  if (options.token) registerSecret('registry token-auth password', options.token.password);
+  if (options.notifications) registerSecret('registry notifications token', options.notifications.token);
   let issuer: { stop(): Promise<void> } | undefined;
   try {
     const port = options.port ?? (await freePort());

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { captureForLeakScan } from './leak-registry.ts';
 import { repoRoot } from './paths.ts';
 import { freePort } from './ports.ts';
 import { waitUntil } from './process.ts';
@@ -69,6 +70,7 @@ export async function startSvc(options: {
       child.kill('SIGTERM');
       await exited;
     }
+    captureForLeakScan('svc start log', output.join(''));
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {

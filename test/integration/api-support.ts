@@ -23,7 +23,8 @@ import {
   type ObjectClient,
 } from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
-import { createPostgresDatabase } from '../harness/index.ts';
+import { createPostgresDatabase, LeakScanLog } from '../harness/index.ts';
+import { captureResponse } from '../harness/leak-responses.ts';
 
 const appRef = (namespace: string, name: string) => ({ apiVersion: APP_API_VERSION, kind: APP_KIND, namespace, name });
 
@@ -92,12 +93,17 @@ export async function startTestApi(
     cwd: dir,
   });
   const lines = options.logLines;
-  const logger = lines
-    ? pino(
-        { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-        { write: (l: string) => lines.push(l) },
-      )
-    : pino({ level: 'silent' });
+  // Every server logs at info, as in production, into the run's leak check (and the test's lines when asked).
+  const log = new LeakScanLog('in-process API server log');
+  const logger = pino(
+    { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    {
+      write: (l: string) => {
+        lines?.push(l);
+        log.write(l);
+      },
+    },
+  );
   const app = await buildApiServer({
     config,
     logger,
@@ -124,6 +130,7 @@ export async function startTestApi(
         headers,
         ...(payload !== undefined ? { payload } : {}),
       });
+      captureResponse(method, url, res.statusCode, res.body);
       let body: unknown = res.body;
       try {
         body = JSON.parse(res.body);
@@ -134,6 +141,7 @@ export async function startTestApi(
     },
     async close() {
       await app.close();
+      log.flush();
       await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -147,11 +155,14 @@ export interface TestUser {
   cookie: string;
 }
 
+/** Every test user's password (registered with the run's leak check by test/harness/leak-setup.ts). */
+const TEST_PASSWORD = 'correct horse battery';
+
 /** Signs a new user up through /api/auth/sign-up/email and returns its session cookie. */
 export async function signUp(api: TestApi, name: string, cookieName = SESSION_COOKIE): Promise<TestUser> {
   const email = `${name}-${randomBytes(4).toString('hex')}@example.test`;
   const res = await api.call<{ user: { id: string } }>('POST', '/api/auth/sign-up/email', {
-    body: { email, password: 'correct horse battery', name },
+    body: { email, password: TEST_PASSWORD, name },
   });
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.user.id, email, cookie: cookieFrom(res.headers['set-cookie'], cookieName) };
@@ -160,7 +171,7 @@ export async function signUp(api: TestApi, name: string, cookieName = SESSION_CO
 /** Signs an existing user in again (a second session). */
 export async function signIn(api: TestApi, user: TestUser): Promise<string> {
   const res = await api.call('POST', '/api/auth/sign-in/email', {
-    body: { email: user.email, password: 'correct horse battery' },
+    body: { email: user.email, password: TEST_PASSWORD },
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   return cookieFrom(res.headers['set-cookie']);

@@ -190,6 +190,7 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     const svcBin = join(repoRoot, 'bin/svc.js');
     server = startProcess('svc-server', process.execPath, [svcBin, ...chartArgs('svc-server')], {
       logDir: dir,
+      leakScanAs: 'svc server log (chart RBAC)',
       env: {
         ...(await chartEnv('svc-server')),
         ...local(makeTempDir('chart-rbac-server')),
@@ -213,6 +214,7 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
         '--health-probe-bind-address=127.0.0.1:0',
       ],
       {
+        leakScanAs: 'svc operator log (chart RBAC)',
         logDir: dir,
         env: {
           ...(await chartEnv('svc-operator')),

@@ -175,7 +175,7 @@ describeWith(imageTools())('the svc image (npm run image)', () => {
         AUTH_SECRET: randomBytes(24).toString('hex'),
         SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
       }),
-      { logDir: dir },
+      { logDir: dir, leakScanAs: 'svc server log (image)' },
     );
     await waitUntil(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok === true, {
       what: `svc server in the image serving /healthz (log: ${server.logPath})`,

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
-import { binary, type GitRepo, type GitServer, startGitServer } from '../harness/index.ts';
+import { binary, type GitRepo, type GitServer, registerSecret, startGitServer } from '../harness/index.ts';
 import { type OrgApi, startOrgApi } from './api-support.ts';
 import {
   deleteNamespaces,
@@ -127,6 +127,10 @@ describe('SOPS decryption at apply', () => {
   beforeAll(async () => {
     goodKey = await generateX25519Identity();
     otherKey = await generateX25519Identity();
+    // The run's leak check looks for the SOPS plaintexts and both age identities everywhere, beyond this file's scans.
+    for (const [i, plain] of PLAINTEXTS.entries()) registerSecret(`SOPS plaintext #${i + 1}`, plain);
+    registerSecret('age identity (store key)', goodKey);
+    registerSecret('age identity (other key)', otherKey);
     const recipient = await identityToRecipient(goodKey);
     [org, git] = await Promise.all([startOrgApi('sops', undefined, { logLines: apiLogs }), startGitServer()]);
     const good = await call('POST', '/api/v1/secret-stores', {

@@ -14,7 +14,7 @@ import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../..
 import { type AnyObject, connect, type ObjectClient } from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { type OperatorOptions, type RunningOperator, startOperator } from '../../src/operator/index.ts';
-import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
+import { type GitServer, LeakScanLog, startGitServer, waitUntil } from '../harness/index.ts';
 
 export const kube = (): ObjectClient => connect({ kubeconfigPath: inject('mgmtKubeconfig') }).objects;
 
@@ -52,12 +52,20 @@ export async function startTestOperator(
     cwd: dataDir,
   });
   const lines = options.logLines;
-  const logger = lines
-    ? pino(
-        { level: 'trace', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-        { write: (l: string) => lines.push(l) },
-      )
-    : pino({ level: process.env['SVC_TEST_LOG'] ?? 'silent' });
+  // Every operator logs (info, as in production; trace when the test collects lines) into the run's leak check;
+  // SVC_TEST_LOG=<level> also prints them.
+  const log = new LeakScanLog('in-process operator log');
+  const printLevel = process.env['SVC_TEST_LOG'];
+  const logger = pino(
+    { level: lines ? 'trace' : (printLevel ?? 'info'), redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    {
+      write: (l: string) => {
+        lines?.push(l);
+        log.write(l);
+        if (printLevel) process.stdout.write(l);
+      },
+    },
+  );
   const op = await startOperator(config, logger, {
     ...options,
     watchNamespace: namespace,
@@ -68,6 +76,7 @@ export async function startTestOperator(
     dataDir,
     stop: async () => {
       await op.stop();
+      log.flush();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,54 @@
+/**
+ * API responses handed to the run's leak check (test/harness/leak-registry.ts) by the test clients. The contract has
+ * svc show a few secrets exactly once, in the answer that creates them; those fields are the only legitimate places
+ * and are taken out narrowly — that field, of that route's success answer — after registering the value, so the same
+ * secret anywhere else (a later GET, a log, an Event) still fails the run.
+ */
+import { captureForLeakScan, registerSecret } from './leak-registry.ts';
+
+interface ShownOnce {
+  method: string;
+  path: RegExp;
+  field: string;
+  label: string;
+}
+
+/** The answers that carry a freshly made secret, and its field (docs/api.md). */
+const SHOWN_ONCE: ShownOnce[] = [
+  // The API key's plaintext: only its hash is stored.
+  { method: 'POST', path: /^\/api\/v1\/auth\/api-keys$/, field: 'key', label: 'minted API key' },
+  // The webhook signing secret (sealed at rest).
+  { method: 'POST', path: /^\/api\/v1\/webhooks$/, field: 'secret', label: 'webhook signing secret' },
+  // The registry's notification token: at create, and at update with rotate_notification_token.
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/registries$/,
+    field: 'notification_token',
+    label: 'registry notification token',
+  },
+  {
+    method: 'PATCH',
+    path: /^\/api\/v1\/registries\/[^/]+$/,
+    field: 'notification_token',
+    label: 'registry notification token',
+  },
+];
+
+/**
+ * Hands one API response to the leak check: `body` as received (text), for `method url` answered `status`. A
+ * shown-once secret in a 2xx answer is registered, then replaced in what is captured.
+ */
+export function captureResponse(method: string, url: string, status: number, body: string): void {
+  const path = url.split('?')[0] ?? url;
+  let text = body;
+  const rule = SHOWN_ONCE.find((r) => r.method === method.toUpperCase() && r.path.test(path));
+  if (rule && status >= 200 && status < 300) {
+    const parsed: unknown = JSON.parse(body);
+    const value = (parsed as Record<string, unknown>)[rule.field];
+    if (typeof value === 'string') {
+      registerSecret(rule.label, value);
+      text = JSON.stringify({ ...(parsed as object), [rule.field]: '[shown once]' });
+    }
+  }
+  captureForLeakScan(`response ${method.toUpperCase()} ${path} ${status}`, text);
+}

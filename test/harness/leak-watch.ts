@@ -1,0 +1,54 @@
+/**
+ * What the shared plane shows users, for the run's leak check: a `kubectl get --watch` of every Event and every App
+ * (status included) in all namespaces, from the global setup to the teardown, each written to a `stream-*.log` file
+ * of the leak spool (scanned in chunks by scanLeakSpool). Watching, not listing at the end, because tests delete their
+ * namespaces, and the Events and Apps in them, when they finish.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { kubectlPath } from './kube.ts';
+
+/** The running watches; `stop()` ends them and resolves once their output is complete. */
+export interface PlaneWatch {
+  stop(): Promise<void>;
+}
+
+/** Starts the Event and App watches of the plane whose admin kubeconfig is `kubeconfigPath`, into `spoolDir`. */
+export function watchPlaneForLeaks(kubeconfigPath: string, spoolDir: string): PlaneWatch {
+  const resources = { 'plane Events': 'events', 'plane Apps': 'apps.cd.svc.space' };
+  const children: ChildProcess[] = Object.entries(resources).map(([name, resource]) => {
+    const out = openSync(join(spoolDir, `stream-${name}.log`), 'a', 0o600);
+    const child = spawn(
+      kubectlPath(),
+      [
+        '--kubeconfig',
+        kubeconfigPath,
+        '--cache-dir',
+        join(dirname(kubeconfigPath), 'kubectl-cache'),
+        'get',
+        resource,
+        '--all-namespaces',
+        '--watch',
+        '--output=json',
+      ],
+      { stdio: ['ignore', out, out] },
+    );
+    closeSync(out);
+    return child;
+  });
+  return {
+    async stop() {
+      await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              child.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}
