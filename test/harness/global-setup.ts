@@ -32,7 +32,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
     if (scan.leaks.length > 0) {
       const lines = scan.leaks.map((leak) => `  ${leak.secret} — in ${leak.where}`);
-      throw new Error(`secrets leaked during the integration run:\n${lines.join('\n')}`);
+      // Vitest 4 only logs an error thrown by a global teardown ("error during close") and exits 0: the exit status
+      // is set here so the run fails.
+      process.exitCode = 1;
+      throw new Error(`LEAK SCAN FAILED: secrets leaked during the integration run:\n${lines.join('\n')}`);
     }
   };
 }

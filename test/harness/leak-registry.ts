@@ -219,5 +219,9 @@ export function scanLeakSpool(dir: string): SpoolScan {
       for (const secret of matcher.labelsIn(bytes)) scan.leaks.push({ secret, where });
     }
   }
+  // A place may quote a secret itself (a request path carrying one): the report names it by label there too.
+  for (const leak of scan.leaks) {
+    for (const { label, value } of secrets) leak.where = leak.where.replaceAll(value, `[${label}]`);
+  }
   return scan;
 }

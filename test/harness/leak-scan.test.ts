@@ -116,6 +116,16 @@ describe('the run-wide leak spool', () => {
     ]);
   });
 
+  it('never prints a value, even where the place itself quotes it', () => {
+    const planted = secret();
+    registerSecret('planted', planted);
+    captureResponse('GET', `/api/v1/apps/${planted}`, 404, JSON.stringify({ error: `no app ${planted}` }));
+    const [leak] = scanLeakSpool(dir).leaks;
+    expect(leak?.where).toBe(
+      'test/integration/example.test.ts: response GET /api/v1/apps/[planted (registered by test/integration/example.test.ts)] 404',
+    );
+  });
+
   it('does nothing outside the integration run (no spool)', () => {
     delete process.env[LEAK_DIR_ENV];
     registerSecret('planted', secret());

@@ -1,6 +1,6 @@
 /**
  * What the shared plane shows users, for the run's leak check: a `kubectl get --watch` of every Event and every App
- * (status included) in all namespaces, from the global setup to the teardown, each written to a `stream-*.log` file
+ * (its status) in all namespaces, from the global setup to the teardown, each written to a `stream-*.log` file
  * of the leak spool (scanned in chunks by scanLeakSpool). Watching, not listing at the end, because tests delete their
  * namespaces, and the Events and Apps in them, when they finish.
  */
@@ -16,8 +16,16 @@ export interface PlaneWatch {
 
 /** Starts the Event and App watches of the plane whose admin kubeconfig is `kubeconfigPath`, into `spoolDir`. */
 export function watchPlaneForLeaks(kubeconfigPath: string, spoolDir: string): PlaneWatch {
-  const resources = { 'plane Events': 'events', 'plane Apps': 'apps.cd.svc.space' };
-  const children: ChildProcess[] = Object.entries(resources).map(([name, resource]) => {
+  // Apps: their status only. The spec is what the test wrote (a Helm value may be a secret on purpose); the status
+  // is what svc wrote.
+  const resources: Record<string, [resource: string, output: string]> = {
+    'plane Events': ['events', '--output=json'],
+    'plane App statuses': [
+      'apps.cd.svc.space',
+      '--output=jsonpath={.metadata.namespace}/{.metadata.name} {.status}{"\\n"}',
+    ],
+  };
+  const children: ChildProcess[] = Object.entries(resources).map(([name, [resource, output]]) => {
     const out = openSync(join(spoolDir, `stream-${name}.log`), 'a', 0o600);
     const child = spawn(
       kubectlPath(),
@@ -30,7 +38,7 @@ export function watchPlaneForLeaks(kubeconfigPath: string, spoolDir: string): Pl
         resource,
         '--all-namespaces',
         '--watch',
-        '--output=json',
+        output,
       ],
       { stdio: ['ignore', out, out] },
     );
