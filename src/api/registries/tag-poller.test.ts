@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, ImageSource } from '../../core/app-schema.ts';
-import { followKey, isFollowing } from './tag-poller.ts';
+import { followKey, isFollowing, stillMoved } from './tag-poller.ts';
 
 function app(image: Partial<ImageSource>, extra: Partial<AppResource> = {}, observed = 'sha256:x'): AppResource {
   return {
@@ -24,6 +24,21 @@ describe('tag poller rules', () => {
     const base = app({});
     expect(isFollowing({ ...base, spec: { ...base.spec, freeze: true } })).toBe(false);
     expect(isFollowing({ ...base, metadata: { ...base.metadata, deletionTimestamp: 'now' } })).toBe(false);
+  });
+
+  it('still deploys when only the cache lagged (an operation finished meanwhile), not when the spec or digest moved', () => {
+    const read = app({}, { metadata: { name: 'a', generation: 2 } }, 'sha256:old');
+    const finished = { ...read, status: { ...read.status, operationState: { phase: 'Succeeded' } } } as AppResource;
+    expect(stillMoved(read, finished, 'sha256:new')).toBe(true);
+    expect(stillMoved(read, { ...finished, metadata: { ...finished.metadata, generation: 3 } }, 'sha256:new')).toBe(
+      false,
+    );
+    expect(stillMoved(read, app({}, { metadata: { name: 'a', generation: 2 } }, 'sha256:new'), 'sha256:new')).toBe(
+      false,
+    );
+    expect(
+      stillMoved(read, app({ tagPolicy: 'Pinned' }, { metadata: { name: 'a', generation: 2 } }), 'sha256:new'),
+    ).toBe(false);
   });
 
   it('asks once per registry (and whose credentials), repository and tag, however many Apps follow it', () => {

@@ -69,6 +69,18 @@ export function followKey(f: FollowApp): string {
   return `${owner}\0${f.image.repository}\0${f.image.tag}`;
 }
 
+/**
+ * Whether a Deploy of `digest` decided on `read` (from the cache) is still due on `fresh` (from the apiserver): the
+ * same spec generation, still following, and `digest` not yet seen. The pending-operation rule is checked apart.
+ */
+export function stillMoved(read: AppResource, fresh: AppResource, digest: string): boolean {
+  return (
+    read.metadata.generation === fresh.metadata.generation &&
+    isFollowing(fresh) &&
+    fresh.status?.observedRevision !== digest
+  );
+}
+
 /** Whether the poller watches this App: an image App following its tag, seen by the operator, not frozen. */
 export function isFollowing(app: AppResource): boolean {
   const image = app.spec.source.type === 'Image' ? app.spec.source.image : undefined;
@@ -193,11 +205,14 @@ export class TagPoller {
     const ns = app.metadata.namespace ?? '';
     let id: string;
     try {
-      id = await writeOperation(operationIO(this.#d.kube, ns, app.metadata.name), app, {
-        kind: 'Deploy',
-        revision: digest,
-        triggeredBy: POLLER_IDENTITY,
-      });
+      id = await writeOperation(
+        operationIO(this.#d.kube, ns, app.metadata.name),
+        app,
+        { kind: 'Deploy', revision: digest, triggeredBy: POLLER_IDENTITY },
+        // The cache may lag the App (a Sync that just finished, as when a push follows it at once): what the
+        // poller decided on still holds if the spec is the same, it still follows, and it has not seen the digest.
+        { stillValid: (read, fresh) => stillMoved(read, fresh, digest) },
+      );
     } catch (err) {
       if (err instanceof ConflictError) return false;
       this.#d.logger.warn({ app: `${ns}/${app.metadata.name}`, err: describeError(err) }, 'tag poller: deploy failed');
