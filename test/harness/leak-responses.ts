@@ -35,14 +35,25 @@ const SHOWN_ONCE: ShownOnce[] = [
 ];
 
 /**
+ * Answers whose whole purpose is to hand over a credential, to the one caller entitled to it, and so are not captured:
+ * the operator's internal channel (authenticated by SVC_OPERATOR_TOKEN, docs/api.md "internal") serves it the
+ * kubeconfig of a registered cluster so it can deploy there. Success answers only: its errors are still scanned.
+ */
+const CREDENTIAL_ANSWERS: { method: string; path: RegExp }[] = [
+  { method: 'GET', path: /^\/internal\/clusters\/[^/]+\/kubeconfig$/ },
+];
+
+/**
  * Hands one API response to the leak check: `body` as received (text), for `method url` answered `status`. A
- * shown-once secret in a 2xx answer is registered, then replaced in what is captured.
+ * shown-once secret in a 2xx answer is registered, then replaced in what is captured; a credential answer is left out.
  */
 export function captureResponse(method: string, url: string, status: number, body: string): void {
   const path = url.split('?')[0] ?? url;
+  const ok = status >= 200 && status < 300;
+  if (ok && CREDENTIAL_ANSWERS.some((r) => r.method === method.toUpperCase() && r.path.test(path))) return;
   let text = body;
   const rule = SHOWN_ONCE.find((r) => r.method === method.toUpperCase() && r.path.test(path));
-  if (rule && status >= 200 && status < 300) {
+  if (rule && ok) {
     const parsed: unknown = JSON.parse(body);
     const value = (parsed as Record<string, unknown>)[rule.field];
     if (typeof value === 'string') {

@@ -116,6 +116,20 @@ describe('the run-wide leak spool', () => {
     ]);
   });
 
+  it("leaves out only the operator channel's successful kubeconfig answer", () => {
+    const token = secret();
+    registerSecret('cluster token', token);
+    const kubeconfig = `users: [{user: {token: ${token}}}]`;
+    captureResponse('GET', '/internal/clusters/north/kubeconfig?org_namespace=org-a', 200, kubeconfig);
+    expect(scanLeakSpool(dir).leaks).toEqual([]);
+    captureResponse('GET', '/internal/clusters/north/kubeconfig', 502, JSON.stringify({ error: kubeconfig }));
+    captureResponse('GET', '/api/v1/clusters/north', 200, kubeconfig);
+    expect(scanLeakSpool(dir).leaks.map((l) => l.where)).toEqual([
+      'test/integration/example.test.ts: response GET /internal/clusters/north/kubeconfig 502',
+      'test/integration/example.test.ts: response GET /api/v1/clusters/north 200',
+    ]);
+  });
+
   it('never prints a value, even where the place itself quotes it', () => {
     const planted = secret();
     registerSecret('planted', planted);
