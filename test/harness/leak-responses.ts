@@ -2,9 +2,12 @@
  * API responses handed to the run's leak check (test/harness/leak-registry.ts) by the test clients. The contract has
  * svc show a few secrets exactly once, in the answer that creates them; those fields are the only legitimate places
  * and are taken out narrowly — that field, of that route's success answer — after registering the value, so the same
- * secret anywhere else (a later GET, a log, an Event) still fails the run.
+ * secret anywhere else (a later GET, a log, an Event) still fails the run. Credentials a test sends to svc (registry
+ * password, store credentials, a cluster's kubeconfig token or key) are registered from the request
+ * ({@link registerRequestSecrets}), so a test need not list them.
  */
-import { captureForLeakScan, registerSecret } from './leak-registry.ts';
+import { parse } from 'yaml';
+import { captureForLeakScan, registerSecret, registerSecretData } from './leak-registry.ts';
 
 interface ShownOnce {
   method: string;
@@ -62,4 +65,43 @@ export function captureResponse(method: string, url: string, status: number, bod
     }
   }
   captureForLeakScan(`response ${method.toUpperCase()} ${path} ${status}`, text);
+}
+
+/** The string values of a kubeconfig's users (token, client-key-data, password); none when it does not parse. */
+function kubeconfigSecrets(text: string): Record<string, string> {
+  try {
+    const config = parse(text) as { users?: { name?: string; user?: Record<string, unknown> }[] } | null;
+    const found: Record<string, string> = {};
+    for (const { name, user } of config?.users ?? []) {
+      for (const field of ['token', 'client-key-data', 'password']) {
+        const value = user?.[field];
+        if (typeof value === 'string') found[`user ${name} ${field}`] = value;
+      }
+    }
+    return found;
+  } catch {
+    return {}; // a malformed kubeconfig on purpose: svc refuses it, and there is nothing to register
+  }
+}
+
+/**
+ * Registers the credentials in a request body sent to svc: `password` of a registry, every `credentials` value of a
+ * secret store, the user credentials of a cluster's `kubeconfig` (create and update). Values under 8 characters are
+ * skipped (registerSecretData).
+ */
+export function registerRequestSecrets(method: string, url: string, body: unknown): void {
+  if (!['POST', 'PATCH', 'PUT'].includes(method.toUpperCase()) || typeof body !== 'object' || body === null) return;
+  const path = url.split('?')[0] ?? url;
+  const fields = body as Record<string, unknown>;
+  if (/^\/api\/v1\/registries(\/[^/]+)?$/.test(path) && typeof fields['password'] === 'string') {
+    registerSecretData('registry', { password: fields['password'] });
+  }
+  const credentials = fields['credentials'];
+  if (/^\/api\/v1\/secret-stores(\/[^/]+)?$/.test(path) && typeof credentials === 'object' && credentials) {
+    const strings = Object.entries(credentials).filter((e): e is [string, string] => typeof e[1] === 'string');
+    registerSecretData('secret-store credential', Object.fromEntries(strings));
+  }
+  if (/^\/api\/v1\/clusters(\/[^/]+)?$/.test(path) && typeof fields['kubeconfig'] === 'string') {
+    registerSecretData('cluster kubeconfig', kubeconfigSecrets(fields['kubeconfig']));
+  }
 }

@@ -13,7 +13,7 @@ import {
   setLeakContext,
   startLeakSpool,
 } from './leak-registry.ts';
-import { captureResponse } from './leak-responses.ts';
+import { captureResponse, registerRequestSecrets } from './leak-responses.ts';
 import { findLeaks, SecretMatcher } from './leak-scan.ts';
 
 const secret = () => `planted-${randomBytes(12).toString('hex')}`;
@@ -127,6 +127,22 @@ describe('the run-wide leak spool', () => {
     expect(scanLeakSpool(dir).leaks.map((l) => l.where)).toEqual([
       'test/integration/example.test.ts: response GET /internal/clusters/north/kubeconfig 502',
       'test/integration/example.test.ts: response GET /api/v1/clusters/north 200',
+    ]);
+  });
+
+  it('registers the credentials a request hands to svc: registry password, store credentials, kubeconfig token', () => {
+    const [password, storeToken, clusterToken] = [secret(), secret(), secret()];
+    registerRequestSecrets('POST', '/api/v1/registries', { name: 'r', password });
+    registerRequestSecrets('PATCH', '/api/v1/secret-stores/s1', { credentials: { token: storeToken, role: 'x' } });
+    registerRequestSecrets('POST', '/api/v1/clusters', {
+      kubeconfig: `users: [{name: u, user: {token: ${clusterToken}}}]`,
+    });
+    registerRequestSecrets('POST', '/api/v1/clusters', { kubeconfig: ': not yaml [' });
+    captureResponse('GET', '/api/v1/everything', 200, JSON.stringify([password, storeToken, clusterToken]));
+    expect(scanLeakSpool(dir).leaks.map((l) => l.secret)).toEqual([
+      'registry password (registered by test/integration/example.test.ts)',
+      'secret-store credential token (registered by test/integration/example.test.ts)',
+      'cluster kubeconfig user u token (registered by test/integration/example.test.ts)',
     ]);
   });
 

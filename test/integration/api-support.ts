@@ -24,7 +24,7 @@ import {
 } from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
 import { createPostgresDatabase, LeakScanLog } from '../harness/index.ts';
-import { captureResponse } from '../harness/leak-responses.ts';
+import { captureResponse, registerRequestSecrets } from '../harness/leak-responses.ts';
 
 const appRef = (namespace: string, name: string) => ({ apiVersion: APP_API_VERSION, kind: APP_KIND, namespace, name });
 
@@ -130,6 +130,7 @@ export async function startTestApi(
         headers,
         ...(payload !== undefined ? { payload } : {}),
       });
+      registerRequestSecrets(method, url, opts.body);
       captureResponse(method, url, res.statusCode, res.body);
       let body: unknown = res.body;
       try {
