@@ -25,7 +25,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await watch.stop();
     const scan = scanLeakSpool(spool);
     await plane.stop();
-    removeLeakSpool(spool);
+    // SVC_TEST_LEAK_KEEP=1 keeps the spool (the run's secrets and captures) to look at after a failed scan.
+    if (process.env['SVC_TEST_LEAK_KEEP'] === '1') console.log(`leak spool kept in ${spool}`);
+    else removeLeakSpool(spool);
     const mib = (scan.bytes / (1 << 20)).toFixed(1);
     console.log(
       `leak scan: ${scan.secrets} secrets, ${scan.captures} captures (${mib} MiB), ${scan.leaks.length} leaks`,
