@@ -93,7 +93,10 @@ export interface Config {
   sessionCookieName: string;
   /** Image tag poller interval (SVC_TAG_POLL_INTERVAL, default 5m). */
   tagPollIntervalMs: number;
-  /** Bounds of one render (SVC_RENDER_TIMEOUT, default 2m; SVC_RENDER_MAX_MIB, default 64): src/render/limits.ts. */
+  /**
+   * Bounds of one render (SVC_RENDER_TIMEOUT, default 2m; SVC_RENDER_MAX_MIB, default 64; SVC_CHECKOUT_MAX_MIB,
+   * default 1024): src/render/limits.ts.
+   */
   render: RenderLimits;
   /**
    * Where svc may call on a user's behalf (secret stores, registries, webhooks): SVC_OUTBOUND_SCOPE, default
@@ -254,9 +257,14 @@ export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = 
   if (!Number.isInteger(renderMaxMiB) || renderMaxMiB < 1 || renderMaxMiB > 4096) {
     problems.push('SVC_RENDER_MAX_MIB must be a whole number from 1 to 4096');
   }
+  const checkoutMaxMiB = Number(env['SVC_CHECKOUT_MAX_MIB'] || '1024');
+  if (!Number.isInteger(checkoutMaxMiB) || checkoutMaxMiB < 1 || checkoutMaxMiB > 1024 * 1024) {
+    problems.push('SVC_CHECKOUT_MAX_MIB must be a whole number from 1 to 1048576');
+  }
   const render: RenderLimits = {
     timeoutMs: duration('SVC_RENDER_TIMEOUT', env['SVC_RENDER_TIMEOUT'] || undefined, '2m', 1000),
     maxBytes: renderMaxMiB * 1024 * 1024,
+    maxCheckoutBytes: checkoutMaxMiB * 1024 * 1024,
   };
   const scope = (env['SVC_OUTBOUND_SCOPE'] || (production ? 'private' : 'loopback')) as OutboundScope;
   if (!OUTBOUND_SCOPES.includes(scope))

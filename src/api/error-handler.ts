@@ -2,12 +2,14 @@
  * The one place errors become HTTP responses: `{"error": "<message>"}` with the status of contract §7.
  * SvcErrors map through `httpStatusOf`; Fastify's own client errors (schema validation, malformed JSON, body limit,
  * media type) keep their 4xx status with a readable message naming the field; messages of unexpected errors are not
- * shown to callers (they may hold internals), they are logged instead. Every 5xx is logged with its whole cause
+ * shown to callers (they may hold internals), they are logged instead; the database being unreachable is a 503
+ * (src/store/unavailable.ts). Every 5xx is logged with its whole cause
  * chain (`describeError`: messages only, which never hold a secret by SvcError's contract), so an operator can tell
  * why a request failed.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { describeError, httpStatusOf, InputError, SvcError } from '../core/errors.ts';
+import { databaseUnavailable } from '../store/unavailable.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -55,6 +57,12 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
           ? 'request bodies must be JSON (Content-Type: application/json)'
           : fe.message;
     void reply.code(status).send({ error: message });
+    return;
+  }
+  // The database restarting or unreachable: the request may be retried as is (503), not an internal fault.
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) {
+    handleError(unavailable, request, reply);
     return;
   }
   request.log.error({ err }, 'request failed');

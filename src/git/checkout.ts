@@ -19,20 +19,31 @@ export interface Checkout {
   dispose(): Promise<void>;
 }
 
+/** Bounds of one export: its size (the tar stream, about the tree's size on disk) and how long it may take. */
+export interface ExportBounds {
+  maxBytes: number;
+  timeoutMs: number;
+  /** What raises each bound, named in the error. */
+  settings: { maxBytes: string; timeoutMs: string };
+}
+
 /**
  * Exports the full commit `revision` (already in the cache, see RepoCache.resolveRevision) of `url` into a new
- * temporary directory under `workDir` (default the OS temp dir).
+ * temporary directory under `workDir` (default the OS temp dir). With `bounds`, an export larger or slower than
+ * them is stopped and removed, and the error names the setting to raise (a hostile or huge repository cannot fill
+ * the operator's disk).
  */
 export async function exportRevision(
   cache: RepoCache,
   url: string,
   revision: string,
   workDir: string = tmpdir(),
+  bounds?: ExportBounds,
 ): Promise<Checkout> {
   const root = await mkdtemp(join(workDir, 'svc-checkout-'));
   const dispose = () => rm(root, { recursive: true, force: true });
   try {
-    await pipeArchive(cache.gitBin, cache.repoDir(url), revision, root);
+    await pipeArchive(cache.gitBin, cache.repoDir(url), revision, root, bounds);
     await removeEscapingSymlinks(root);
   } catch (err) {
     await dispose();
@@ -85,8 +96,17 @@ export async function removeEscapingSymlinks(root: string): Promise<string[]> {
   return removed;
 }
 
-/** `git archive <rev> | tar -x -C <dest>` with both exit codes checked. */
-function pipeArchive(gitBin: string, gitDir: string, revision: string, dest: string): Promise<void> {
+const MIB = 1024 * 1024;
+const sizeText = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`);
+
+/** `git archive <rev> | tar -x -C <dest>` with both exit codes checked, stopped past `bounds`. */
+function pipeArchive(
+  gitBin: string,
+  gitDir: string,
+  revision: string,
+  dest: string,
+  bounds: ExportBounds | undefined,
+): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const git = spawn(gitBin, ['--git-dir', gitDir, 'archive', '--format=tar', revision], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,6 +123,28 @@ function pipeArchive(gitBin: string, gitDir: string, revision: string, dest: str
     git.stdout.pipe(tar.stdin);
     let pending = 2;
     let failed = false;
+    const stop = (why: string) => {
+      if (failed) return;
+      failed = true;
+      git.kill('SIGKILL');
+      tar.kill('SIGKILL');
+      reject(new Error(`the checkout of ${revision} ${why}`));
+    };
+    if (bounds) {
+      let bytes = 0;
+      git.stdout.on('data', (b: Buffer) => {
+        bytes += b.length;
+        if (bytes > bounds.maxBytes) {
+          stop(`is larger than ${sizeText(bounds.maxBytes)} (${bounds.settings.maxBytes})`);
+        }
+      });
+      const timer = setTimeout(
+        () => stop(`took longer than ${bounds.timeoutMs / 1000}s (${bounds.settings.timeoutMs})`),
+        bounds.timeoutMs,
+      );
+      timer.unref();
+      tar.on('close', () => clearTimeout(timer));
+    }
     const done = (what: string) => (code: number | null) => {
       if (code !== 0 && !failed) {
         failed = true;

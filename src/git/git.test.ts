@@ -145,6 +145,27 @@ describe('exportRevision and resolveInside', () => {
       await co.dispose();
     }
   });
+
+  it('stops an export larger than its bound, naming the setting, and leaves nothing behind (huge repositories)', async () => {
+    const cache = new RepoCache({ dir: cacheDir });
+    const rev = await cache.resolveRevision(repo.url, first);
+    const work = await mkdtemp(join(tmpdir(), 'svc-export-bound-'));
+    try {
+      const bounds = {
+        maxBytes: 1024,
+        timeoutMs: 60_000,
+        settings: { maxBytes: 'SVC_CHECKOUT_MAX_MIB', timeoutMs: 'T' },
+      };
+      await expect(exportRevision(cache, repo.url, rev, work, bounds)).rejects.toThrow(
+        /is larger than 1024 bytes \(SVC_CHECKOUT_MAX_MIB\)/,
+      );
+      expect(await readdir(work)).toEqual([]);
+      const roomy = await exportRevision(cache, repo.url, rev, work, { ...bounds, maxBytes: 1024 * 1024 });
+      await roomy.dispose();
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('childEnvironment', () => {

@@ -10,13 +10,26 @@ export interface RenderLimits {
   timeoutMs: number;
   /** Largest manifest text of one render in bytes (Raw files summed, or one tool's standard output). */
   maxBytes: number;
+  /** Largest checkout in bytes (the `git archive` stream of the revision: the whole tree, not only the path). */
+  maxCheckoutBytes: number;
 }
 
-/** 2 minutes and 64 MiB: far above any real chart or overlay, small enough to keep the operator's memory bounded. */
-export const DEFAULT_RENDER_LIMITS: RenderLimits = { timeoutMs: 120_000, maxBytes: 64 * 1024 * 1024 };
+/**
+ * 2 minutes and 64 MiB: far above any real chart or overlay, small enough to keep the operator's memory bounded;
+ * checkouts up to 1 GiB on disk (a monorepo's tree, not its history).
+ */
+export const DEFAULT_RENDER_LIMITS: RenderLimits = {
+  timeoutMs: 120_000,
+  maxBytes: 64 * 1024 * 1024,
+  maxCheckoutBytes: 1024 * 1024 * 1024,
+};
 
 /** The setting that changes each bound, named in errors so the reader knows what to raise. */
-export const RENDER_LIMIT_SETTINGS = { timeoutMs: 'SVC_RENDER_TIMEOUT', maxBytes: 'SVC_RENDER_MAX_MIB' } as const;
+export const RENDER_LIMIT_SETTINGS = {
+  timeoutMs: 'SVC_RENDER_TIMEOUT',
+  maxBytes: 'SVC_RENDER_MAX_MIB',
+  maxCheckoutBytes: 'SVC_CHECKOUT_MAX_MIB',
+} as const;
 
 /** "2m" / "1.5 s" style text for an error message. */
 export function describeMs(ms: number): string {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describeWith, type Requirement } from '../../test/harness/requirements.ts';
 import { execFile } from '../git/exec.ts';
 import { findTool, type KubeObject, ManifestError, renderGitSource, type ToolPaths } from './index.ts';
+import { DEFAULT_RENDER_LIMITS } from './limits.ts';
 
 // Tests may point at specific binaries; src/ code never reads the environment itself.
 const tools: ToolPaths = {
@@ -226,7 +227,7 @@ describe('hostile sources: YAML bombs and huge files (issue 17)', () => {
       'deploy/a.yaml': CM('a'),
       'deploy/big.yaml': `${CM('big')}data: {x: "${'x'.repeat(4096)}"}\n`,
     });
-    const limits = { timeoutMs: 60_000, maxBytes: 2048 };
+    const limits = { ...DEFAULT_RENDER_LIMITS, timeoutMs: 60_000, maxBytes: 2048 };
     const err = await renderGitSource({ root, git: { path: 'deploy' }, appName: 'a', namespace: 'n', limits }).catch(
       (e: unknown) => e,
     );
@@ -253,7 +254,7 @@ describeWith(helm)('hostile sources: helm (issue 17)', () => {
       'chart/Chart.yaml': CHART,
       'chart/templates/loop.yaml': `${CM('loop')}data:\n{{- range $i := until 1000000 }}{{ range $j := until 1000000 }}{{ end }}{{ end }}\n`,
     });
-    const limits = { timeoutMs: 1000, maxBytes: 1024 * 1024 };
+    const limits = { ...DEFAULT_RENDER_LIMITS, timeoutMs: 1000, maxBytes: 1024 * 1024 };
     const err = await renderGitSource({
       root,
       git: { path: 'chart' },
@@ -274,7 +275,7 @@ describeWith(helm)('hostile sources: helm (issue 17)', () => {
       'chart/templates/many.yaml':
         '{{- range $i := until 5000 }}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-{{ $i }}}\n{{- end }}\n',
     });
-    const limits = { timeoutMs: 60_000, maxBytes: 16 * 1024 };
+    const limits = { ...DEFAULT_RENDER_LIMITS, timeoutMs: 60_000, maxBytes: 16 * 1024 };
     const err = await renderGitSource({
       root,
       git: { path: 'chart' },

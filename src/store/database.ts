@@ -374,6 +374,10 @@ export function openStore(config: DatabaseConfig): Store {
   // An idle connection the server closed (restart, failover, admin termination) is dropped by the pool and the next
   // query opens a fresh one; without a listener the pool's 'error' event would crash the process.
   pool.on('error', () => undefined);
+  // A connection the server drops while it is checked out (a query or transaction in flight) rejects that query, and
+  // node-postgres also emits 'error' on the client, where the pool listens only while the client is idle: this
+  // listener keeps that event from crashing the process (the pool discards the broken client on release).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

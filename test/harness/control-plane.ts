@@ -66,6 +66,13 @@ export interface ControlPlane {
    */
   down(): Promise<void>;
   up(): Promise<void>;
+  /**
+   * Freezes etcd (SIGSTOP to its process group): the apiserver keeps listening but every request that reaches storage
+   * hangs, as with a stalled disk or a partitioned etcd. `resumeEtcd()` (SIGCONT) lets it go on where it stopped.
+   * Both are no-ops when already so; stop() resumes a paused etcd first.
+   */
+  pauseEtcd(): void;
+  resumeEtcd(): void;
   /** Stops every process and removes the directory. */
   stop(): Promise<void>;
 }
@@ -98,6 +105,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   }
 }
 
+/** SIGCONT to a process group that may be gone already. */
+function continueGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGCONT');
+  } catch {
+    // Already exited: nothing to resume.
+  }
+}
+
 async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   const name = options.name ?? 'plane';
   const withControllers = options.controllers ?? true;
@@ -106,8 +122,11 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   const processes: ManagedProcess[] = [];
   let stopped: Promise<void> | undefined;
   let client: KubeClient | undefined;
+  let etcdPaused = false;
   const stop = () => {
     stopped ??= (async () => {
+      // A stopped process cannot act on SIGTERM: let a paused etcd run again so it can shut down.
+      if (etcdPaused) for (const proc of processes) continueGroup(proc.pid);
       // Reverse start order: clients first, etcd last, so nothing logs errors about a vanished apiserver for long.
       for (const proc of [...processes].reverse()) await proc.stop();
       removeTempDir(dir);
@@ -303,7 +322,18 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
 
     await api.dropConnections();
     let apiserverDown = false;
+    const signalEtcd = (signal: NodeJS.Signals) => process.kill(-etcd.pid, signal);
     return {
+      pauseEtcd() {
+        if (etcdPaused) return;
+        signalEtcd('SIGSTOP');
+        etcdPaused = true;
+      },
+      resumeEtcd() {
+        if (!etcdPaused) return;
+        signalEtcd('SIGCONT');
+        etcdPaused = false;
+      },
       async down() {
         if (apiserverDown) return;
         apiserverDown = true;

@@ -41,6 +41,7 @@ export { type OpenBao, startOpenBao } from './openbao.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
 export { freePort } from './ports.ts';
 export { createPostgresDatabase, freshDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';
+export { type PostgresInstance, postgresBinariesRequirement, startPostgresInstance } from './postgres-instance.ts';
 export { PREVIOUS_RELEASE, previousRelease, previousReleaseMissing } from './previous-release.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';

@@ -321,6 +321,17 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     expect(adoptable.body.workloads.map((w: { name: string }) => w.name)).toEqual(['legacy']);
   });
 
+  it('reads what the App deployed for the diff and resource tree (the kinds the operator applies, read-only)', async () => {
+    const diff = await call('GET', `/api/v1/apps/${destination}/web/diff`);
+    expect(diff.status, JSON.stringify(diff.body)).toBe(200);
+    expect(diff.body.objects.map((o: { kind: string }) => o.kind).sort()).toEqual(['ConfigMap', 'Deployment']);
+    const resources = await call('GET', `/api/v1/apps/${destination}/web/resources`);
+    expect(resources.status, JSON.stringify(resources.body)).toBe(200);
+    expect(resources.body.nodes.map((n: { kind: string }) => n.kind)).toEqual(
+      expect.arrayContaining(['ConfigMap', 'Deployment', 'ReplicaSet']),
+    );
+  });
+
   it('verifies a signed push event with the org Secret and prunes what left the source', async () => {
     const next = await repo.commit({ 'manifests/settings.yaml': null }, 'drop the settings');
     revisions.push(next);

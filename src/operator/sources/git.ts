@@ -27,7 +27,7 @@ import {
   type ToolPaths,
   withSecretDigests,
 } from '../../render/index.ts';
-import type { RenderLimits } from '../../render/limits.ts';
+import { RENDER_LIMIT_SETTINGS, type RenderLimits } from '../../render/limits.ts';
 import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
 
 /** What the Git driver shares across Apps. */
@@ -95,7 +95,15 @@ export class GitDriver implements SourceDriver {
     const appName = app.metadata.name;
     const { repos, renders, tools, workDir } = this.#d;
     const produce = async (decrypt?: Decrypt, dir = workDir): Promise<RenderResult> => {
-      const checkout = await exportRevision(repos, git.repoURL, revision, dir);
+      const limits = this.#d.limits;
+      const bounds = limits
+        ? {
+            maxBytes: limits.maxCheckoutBytes,
+            timeoutMs: limits.timeoutMs,
+            settings: { maxBytes: RENDER_LIMIT_SETTINGS.maxCheckoutBytes, timeoutMs: RENDER_LIMIT_SETTINGS.timeoutMs },
+          }
+        : undefined;
+      const checkout = await exportRevision(repos, git.repoURL, revision, dir, bounds);
       try {
         const request = {
           root: checkout.root,
