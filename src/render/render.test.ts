@@ -1,4 +1,6 @@
 import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -267,6 +269,32 @@ describeWith(helm)('hostile sources: helm (issue 17)', () => {
     expect((err as Error).message).toBe(
       'chart: helm template failed: timed out after 1000 ms (render limit, SVC_RENDER_TIMEOUT)',
     );
+  });
+
+  it('Helm dependencies (GHSA-9v9p-x54c-58gc class): a chart naming remote or file dependencies fetches nothing and reads nothing outside', async () => {
+    const hits: string[] = [];
+    const listener = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      const root = await tree({
+        'chart/Chart.yaml': `${CHART}dependencies:\n  - name: remote\n    version: 1.0.0\n    repository: http://127.0.0.1:${port}/charts\n  - name: local\n    version: 1.0.0\n    repository: file:///etc\n`,
+        'chart/templates/cm.yaml': CM('cm'),
+      });
+      const err = await renderGitSource({ root, git: { path: 'chart' }, appName: 'a', namespace: 'n', tools }).catch(
+        (e: unknown) => e,
+      );
+      // helm template never downloads or builds dependencies: it refuses the chart until they are vendored.
+      expect(err).toBeInstanceOf(ManifestError);
+      expect((err as Error).message).toMatch(/missing in charts\/ directory/);
+      expect((err as Error).message).not.toContain(root);
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((r) => listener.close(r));
+    }
   });
 
   it('huge render: helm output over the size bound is cut off and named, memory stays at the bound', async () => {
