@@ -112,7 +112,7 @@ describe('outboundFetch against real loopback listeners', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reaches loopback only when the policy allows it, also through a host name', async () => {
+  it('SSRF (Kargo CVE-2026-32828): reaches loopback only when the policy allows it, also through a host name', async () => {
     expect(await (await outboundFetch(`${plainURL}/x`, {}, loopback)).text()).toBe('ok GET');
     await expect(outboundFetch(`${plainURL}/x`, {}, privateOnly)).rejects.toBeInstanceOf(OutboundRefusedError);
     const byName = plainURL.replace('127.0.0.1', 'localhost');
@@ -121,7 +121,7 @@ describe('outboundFetch against real loopback listeners', () => {
     expect(networkErrorClass(err)).toBe('refused');
   });
 
-  it('follows redirects hop by hop and refuses one to a metadata address', async () => {
+  it('SSRF (Kargo CVE-2026-32828, Fleet CVE-2026-44936): follows redirects hop by hop and refuses one to a metadata address', async () => {
     const res = await outboundFetch(`${plainURL}/to-self`, { method: 'POST', body: 'x' }, loopback);
     expect(await res.text()).toBe('ok POST');
     await expect(outboundFetch(`${plainURL}/to-metadata`, {}, loopback)).rejects.toThrow(/link-local/);

@@ -95,7 +95,7 @@ describe('raw', () => {
     );
   });
 
-  it('refuses a path or a symlinked file escaping the repository', async () => {
+  it('path traversal (CVE-2026-47680 class): refuses a path or a symlinked file escaping the repository', async () => {
     const root = await tree({ 'm/link.yaml': 'symlink:/etc/hostname' });
     await expect(renderGitSource({ root, git: { path: 'm' }, appName: 'a', namespace: 'n' })).rejects.toThrow(
       /symlink/,

@@ -72,7 +72,7 @@ describe('diff, resource tree and logs of an App', () => {
     expect(d['revision']).toMatchObject({ applied: '', compared: await repo.head() });
   });
 
-  it('after a sync: Synced on both sides, every object the same, no Secret value anywhere', async () => {
+  it('secrets leaked through diffs (CVE-2026-42880, CVE-2025-23216): after a sync, Synced on both sides, every object the same, no Secret value anywhere', async () => {
     expect((await call('POST', `/api/v1/apps/${dest}/web/sync`)).status).toBe(200);
     const synced = await call<Json>('GET', `/api/v1/apps/${dest}/web/status?wait=90s`);
     expect(synced.body).toMatchObject({ sync_status: 'Synced', health: 'Healthy' });

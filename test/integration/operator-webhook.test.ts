@@ -90,7 +90,7 @@ describe('push receiver', () => {
     expect((await post('/webhook/gitB', body, { 'X-Gitlab-Token': SECRET })).body).toEqual({ matched: 1 });
   });
 
-  it('malformed bodies get 400, oversized 413, then the per-address rate limit answers 429', async () => {
+  it('webhook DoS (CVE-2025-59531/59537/59538): malformed bodies get 400, oversized 413, then the per-address rate limit answers 429', async () => {
     expect((await post('/webhook/gitA', '{not json')).status).toBe(400);
     expect((await post('/webhook/gitA', JSON.stringify({ pad: 'x'.repeat(1_200_000) }))).status).toBe(413);
     expect((await post('/webhook/gitA', { ref: 'refs/heads/main' })).status).toBe(400);

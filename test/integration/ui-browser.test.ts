@@ -191,7 +191,7 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await accessible();
   });
 
-  it('renders hostile event messages, URLs and deep links as inert text', async () => {
+  it('stored XSS (CVE-2026-45738): renders hostile event messages, URLs and deep links as inert text', async () => {
     const mgmt = connect({ kubeconfigPath: inject('mgmtKubeconfig') });
     const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     await mgmt.client.request(`/api/v1/namespaces/org-${slug}/events`, {

@@ -27,7 +27,7 @@ describe('cli-login handoff parameters', () => {
     expect(() => parseHandoff({ ...good, expires_days: '-1' })).toThrow(/expires_days/);
   });
 
-  it('escapes HTML', () => {
+  it('stored XSS (CVE-2026-45738): escapes HTML', () => {
     expect(escapeHtml(`<script>alert("x")</script>&'`)).toBe(
       '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;',
     );
