@@ -55,6 +55,7 @@ describeWith(postgresRequirement())('fault: the server killed during a migration
       [join(repoRoot, 'bin/svc.js'), 'server'],
       {
         logDir: dir,
+        leakScanAs: `svc server log (${name}, fault-migration-kill)`,
         env: {
           PATH: process.env['PATH'] ?? '',
           HOME: data,

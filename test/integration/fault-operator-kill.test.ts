@@ -63,6 +63,7 @@ function startOperatorProcess(name: string): ManagedProcess {
     ],
     {
       logDir: dir,
+      leakScanAs: `svc operator log (${name}, fault-operator-kill)`,
       env: {
         PATH: process.env['PATH'] ?? '',
         HOME: process.env['HOME'] ?? '',
