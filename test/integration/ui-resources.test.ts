@@ -162,7 +162,7 @@ describeWith(chromiumRequirement())('the clusters, secret stores and access page
     await ui.accessible();
     await page.locator('[data-store="age"]').getByRole('link', { name: 'age' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete store' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete secret store' }).click();
     await page.locator('[data-store="bao"]').waitFor();
     expect(await page.locator('[data-store="age"]').count()).toBe(0);
   });

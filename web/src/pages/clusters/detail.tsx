@@ -14,7 +14,7 @@ import {
 import type { Cluster } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Checkbox } from '../../components/ui/field.tsx';
@@ -129,30 +129,14 @@ function UpdateCluster({ cluster }: { cluster: Cluster }) {
 function RemoveCluster({ name }: { name: string }) {
   const remove = useRemoveCluster(name);
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Remove
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Remove cluster ${name}?`}
-        description="svc forgets the cluster and its credentials; nothing on the cluster is deleted. Refused while Apps deploy there."
-      >
-        {remove.error ? <ErrorState error={remove.error} title="Could not remove the cluster" /> : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(undefined, { onSuccess: () => navigate({ to: '/clusters' }) })}
-          >
-            Remove cluster
-          </Button>
-        </div>
-      </Dialog>
-    </>
+    <ConfirmDelete
+      verb="Remove"
+      noun="cluster"
+      name={name}
+      description="svc forgets the cluster and its credentials; nothing on the cluster is deleted. Refused while Apps deploy there."
+      remove={remove}
+      onDone={() => navigate({ to: '/clusters' })}
+    />
   );
 }

@@ -14,7 +14,7 @@ import {
 import type { Registry } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Checkbox, Field, Input } from '../../components/ui/field.tsx';
@@ -168,30 +168,13 @@ function EditRegistry({ registry }: { registry: Registry }) {
 function DeleteRegistry({ registry }: { registry: Registry }) {
   const remove = useDeleteRegistry(registry.id);
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Delete
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Delete registry ${registry.name}?`}
-        description="Its sealed credentials go with it. Refused while Apps name it in registryRef."
-      >
-        {remove.error ? <ErrorState error={remove.error} title="Could not delete the registry" /> : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(undefined, { onSuccess: () => navigate({ to: '/registries' }) })}
-          >
-            Delete registry
-          </Button>
-        </div>
-      </Dialog>
-    </>
+    <ConfirmDelete
+      noun="registry"
+      name={registry.name}
+      description="Its sealed credentials go with it. Refused while Apps name it in registryRef."
+      remove={remove}
+      onDone={() => navigate({ to: '/registries' })}
+    />
   );
 }

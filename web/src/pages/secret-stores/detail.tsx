@@ -15,7 +15,7 @@ import {
 import type { SecretStore } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
@@ -165,30 +165,13 @@ function EditStore({ store }: { store: SecretStore }) {
 function DeleteStore({ store }: { store: SecretStore }) {
   const remove = useDeleteStore(store.id);
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Delete
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Delete secret store ${store.name}?`}
-        description="Its sealed credentials are deleted with it. Refused while Apps use the store."
-      >
-        {remove.error ? <ErrorState error={remove.error} title="Could not delete the store" /> : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(undefined, { onSuccess: () => navigate({ to: '/secret-stores' }) })}
-          >
-            Delete store
-          </Button>
-        </div>
-      </Dialog>
-    </>
+    <ConfirmDelete
+      noun="secret store"
+      name={store.name}
+      description="Its sealed credentials are deleted with it. Refused while Apps use the store."
+      remove={remove}
+      onDone={() => navigate({ to: '/secret-stores' })}
+    />
   );
 }

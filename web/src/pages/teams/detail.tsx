@@ -17,7 +17,7 @@ import {
 } from '../../api/teams.ts';
 import { type ScopeLevel, ScopeLevelFields, scopeLevelBody } from '../../components/scope-level-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
@@ -212,30 +212,13 @@ function Bindings({ team }: { team: TeamDetail }) {
 function DeleteTeam({ team }: { team: TeamDetail }) {
   const remove = useDeleteTeam(team.id);
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Delete
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Delete team ${team.name}?`}
-        description="Its members stay in the organization; the team's role bindings are removed with it."
-      >
-        {remove.error ? <ErrorState error={remove.error} title="Could not delete the team" /> : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(undefined, { onSuccess: () => navigate({ to: '/teams' }) })}
-          >
-            Delete team
-          </Button>
-        </div>
-      </Dialog>
-    </>
+    <ConfirmDelete
+      noun="team"
+      name={team.name}
+      description="Its members stay in the organization; the team's role bindings are removed with it."
+      remove={remove}
+      onDone={() => navigate({ to: '/teams' })}
+    />
   );
 }

@@ -3,11 +3,10 @@
  * latency, last error) and deletion (its queue and log go with it).
  */
 import { useNavigate, useParams } from '@tanstack/react-router';
-import { useState } from 'react';
 import { useDeleteWebhook, useDeliveries, useTestWebhook, useWebhook } from '../../api/webhooks.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
@@ -113,30 +112,13 @@ function DeliveryLog({ id }: { id: string }) {
 function DeleteWebhook({ id, name }: { id: string; name: string }) {
   const remove = useDeleteWebhook(id);
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Delete
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Delete webhook ${name}?`}
-        description="Deliveries still queued for it are dropped, and its delivery log goes with it."
-      >
-        {remove.error ? <ErrorState error={remove.error} title="Could not delete the webhook" /> : null}
-        <div className="mt-3 flex justify-end gap-2">
-          <Button onClick={() => setOpen(false)}>Cancel</Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate(undefined, { onSuccess: () => navigate({ to: '/webhooks' }) })}
-          >
-            Delete webhook
-          </Button>
-        </div>
-      </Dialog>
-    </>
+    <ConfirmDelete
+      noun="webhook"
+      name={name}
+      description="Deliveries still queued for it are dropped, and its delivery log goes with it."
+      remove={remove}
+      onDone={() => navigate({ to: '/webhooks' })}
+    />
   );
 }
