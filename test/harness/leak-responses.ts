@@ -12,6 +12,7 @@ import { captureForLeakScan, registerSecret, registerSecretData } from './leak-r
 interface ShownOnce {
   method: string;
   path: RegExp;
+  /** The field holding the secret; dots reach into nested objects (`shell.attach.token`). */
   field: string;
   label: string;
 }
@@ -35,6 +36,14 @@ const SHOWN_ONCE: ShownOnce[] = [
     field: 'notification_token',
     label: 'registry notification token',
   },
+  // A shell's attach token (a short-lived TokenRequest token that may only exec into that shell's Pod), answered
+  // once to the caller who spawned it (docs/api.md "Clusters").
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/clusters\/[^/]+\/shell$/,
+    field: 'shell.attach.token',
+    label: 'cluster shell attach token',
+  },
 ];
 
 /**
@@ -44,6 +53,8 @@ const SHOWN_ONCE: ShownOnce[] = [
  */
 const CREDENTIAL_ANSWERS: { method: string; path: RegExp }[] = [
   { method: 'GET', path: /^\/internal\/clusters\/[^/]+\/kubeconfig$/ },
+  // …and the registry an image App names, with its password opened, so it can resolve and pull-check digests.
+  { method: 'GET', path: /^\/internal\/registries\/[^/]+\/[^/]+$/ },
 ];
 
 /**
@@ -57,11 +68,16 @@ export function captureResponse(method: string, url: string, status: number, bod
   let text = body;
   const rule = SHOWN_ONCE.find((r) => r.method === method.toUpperCase() && r.path.test(path));
   if (rule && ok) {
-    const parsed: unknown = JSON.parse(body);
-    const value = (parsed as Record<string, unknown>)[rule.field];
-    if (typeof value === 'string') {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const keys = rule.field.split('.');
+    const last = keys.pop() as string;
+    let holder: Record<string, unknown> | undefined = parsed;
+    for (const k of keys) holder = holder?.[k] as Record<string, unknown> | undefined;
+    const value = holder?.[last];
+    if (holder && typeof value === 'string') {
       registerSecret(rule.label, value);
-      text = JSON.stringify({ ...(parsed as object), [rule.field]: '[shown once]' });
+      holder[last] = '[shown once]';
+      text = JSON.stringify(parsed);
     }
   }
   captureForLeakScan(`response ${method.toUpperCase()} ${path} ${status}`, text);

@@ -116,6 +116,17 @@ describe('the run-wide leak spool', () => {
     ]);
   });
 
+  it('takes a nested shown-once field (a shell attach token) out of its own answer only', () => {
+    const token = secret();
+    const shell = { shell: { id: 's1', attach: { server: 'https://x', token } } };
+    captureResponse('POST', '/api/v1/clusters/east/shell', 201, JSON.stringify(shell));
+    expect(scanLeakSpool(dir).leaks).toEqual([]);
+    captureResponse('GET', '/api/v1/clusters/east', 200, JSON.stringify({ cluster: { note: token } }));
+    expect(scanLeakSpool(dir).leaks.map((l) => l.where)).toEqual([
+      'test/integration/example.test.ts: response GET /api/v1/clusters/east 200',
+    ]);
+  });
+
   it("leaves out only the operator channel's successful kubeconfig answer", () => {
     const token = secret();
     registerSecret('cluster token', token);
