@@ -84,6 +84,16 @@ describe('fault: etcd paused', () => {
     expect((await createApp('steady', repo.url, dest)).status).toBe(201);
     const c1 = await repo.head();
     const first = await waitForApp('steady', 'first sync', syncedAt(c1));
+    // The list below is answered from the API's App cache, which must have loaded first (readiness says so) and
+    // seen the first sync: on a loaded machine its first list can come after the App synced.
+    await waitUntil(
+      async () => {
+        if ((await api.call('GET', '/readyz')).status !== 200) return undefined;
+        const res = await api.call<Json>('GET', '/api/v1/apps', { cookie: owner.cookie });
+        return JSON.stringify(res.body).includes(c1) ? res : undefined;
+      },
+      { what: "the API's App cache synced with the first sync", timeoutMs: 120_000 },
+    );
 
     plane.pauseEtcd();
     let c2: string;
