@@ -12,7 +12,7 @@ import { forEachLimit } from './lib/pool.ts';
 import { cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { keepProfiles, scrapeMetrics, startOperatorProcess } from './lib/svc-process.ts';
+import { keepProfiles, scrapeMetrics, stageTimes, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appsPath, waitForAll } from './lib/wait.ts';
 import { type Applier, runLimit, svcApplier } from './limit.ts';
 
@@ -102,6 +102,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
             final && idle ? Number((final.childCpuSeconds - idle.childCpuSeconds).toFixed(2)) : undefined,
           profiles,
           metrics,
+          stages: stageTimes(metrics),
         },
         samples: { createdSeconds: createdAt, readySeconds, operator: samples },
       };

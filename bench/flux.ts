@@ -13,9 +13,9 @@ import { parseAllDocuments } from 'yaml';
 import { connect, type AnyObject as Obj } from '../src/kube/index.ts';
 import { apiserverRequestCounts, freePort, kubectl, waitUntil } from '../test/harness/index.ts';
 import { makeTempDir, removeTempDir, startProcess } from '../test/harness/process.ts';
-import { startArtifactServer } from './lib/artifact-server.ts';
+import { type PublishedArtifact, startArtifactServer } from './lib/artifact-server.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace } from './lib/fixture.ts';
-import { ensureFluxTools } from './lib/flux-build.ts';
+import { ensureFluxTools, FLUX_KUSTOMIZE_CONTROLLER_VERSION } from './lib/flux-build.ts';
 import { startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { childPids, cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
@@ -92,13 +92,39 @@ export function kustomizationReadyKey(revision: string) {
 const kustomizationsPath = `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/kustomizations`;
 const artifactPath = `/apis/source.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/externalartifacts/${ARTIFACT_NAME}`;
 
-/** Runs Flux's side on a fresh plane and answers its figures (the `flux` part of converge-<n>.json). */
-export async function runFlux(params: FluxParams, log: (line: string) => void) {
+/** A running Flux side: a fresh plane with Flux's CRDs, the artifact server and kustomize-controller. */
+interface FluxSide {
+  client: ReturnType<typeof connect>['client'];
+  plane: Awaited<ReturnType<typeof startBenchPlane>>;
+  /** The controller's own pid (not its process guard's), for /proc sampling. */
+  pid: number;
+  /** Packs the fixture with `marker` and serves it (not yet announced). */
+  pack(marker: string): PublishedArtifact;
+  /** Points the ExternalArtifact's status at `artifact` (what source-controller does after a fetch). */
+  announce(artifact: PublishedArtifact): Promise<void>;
+  /** Creates namespace `bench-<i>` and Kustomization i for i in [0, n), `concurrency` at a time; answers each moment. */
+  create(n: number, wait: boolean, concurrency: number, start: number): Promise<number[]>;
+  artifactRequests(): number;
+  logTail(lines: number): string;
+  stop(): Promise<void>;
+}
+
+/** Starts Flux's side: plane, CRDs, namespaces, the ExternalArtifact (no artifact yet) and the controller. */
+async function startFlux(concurrent: number, log: (line: string) => void): Promise<FluxSide> {
   const tools = ensureFluxTools(log);
   const plane = await startBenchPlane('bench-flux');
   const artifacts = await startArtifactServer();
   const dir = makeTempDir('bench-flux');
   const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
+  const stops: (() => Promise<void> | void)[] = [
+    () => plane.stop(),
+    () => removeTempDir(dir),
+    () => artifacts.stop(),
+    () => client.dropConnections(),
+  ];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step();
+  };
   try {
     for (const file of tools.crdFiles) {
       for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
@@ -110,114 +136,255 @@ export async function runFlux(params: FluxParams, log: (line: string) => void) {
     for (const name of [APPS_NAMESPACE, RUNTIME_NAMESPACE]) {
       await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
-    const artifact = artifacts.publish('v1');
     await objects.apply({
       apiVersion: 'source.toolkit.fluxcd.io/v1',
       kind: 'ExternalArtifact',
       metadata: { name: ARTIFACT_NAME, namespace: APPS_NAMESPACE },
       spec: {},
     });
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    await client.request(`${artifactPath}/status`, {
-      method: 'PATCH',
-      contentType: 'application/merge-patch+json',
-      body: {
-        status: {
-          artifact: { ...artifact, lastUpdateTime: now },
-          conditions: [
-            { type: 'Ready', status: 'True', reason: 'Succeeded', message: 'bench artifact', lastTransitionTime: now },
-          ],
-        },
-      },
-    });
-
     const [metrics, health] = await Promise.all([freePort(), freePort()]);
     const proc = startProcess(
       'flux-kustomize-controller',
       tools.binary,
-      [...fluxFlags(params), `--metrics-addr=127.0.0.1:${metrics}`, `--health-addr=127.0.0.1:${health}`],
+      [...fluxFlags({ concurrent }), `--metrics-addr=127.0.0.1:${metrics}`, `--health-addr=127.0.0.1:${health}`],
       {
         logDir: dir,
         env: { ...process.env, KUBECONFIG: plane.kubeconfigPath, RUNTIME_NAMESPACE, TMPDIR: dir },
       },
     );
-    try {
-      await waitUntil(async () => (await fetch(`http://127.0.0.1:${health}/readyz`)).status === 200, {
-        what: 'kustomize-controller /readyz',
-        process: proc,
-        timeoutMs: 60_000,
-        intervalMs: 200,
-      });
-      const pid = childPids(proc.pid).find((child) => {
-        try {
-          return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('kustomize-controller');
-        } catch {
-          return false;
-        }
-      });
-      if (pid === undefined) throw new Error('could not find kustomize-controller under its guard');
-      const sampler = sampleProcess(pid);
-      const planeBefore = cpuByCommand(plane.dir);
-      const requestsBefore = await apiserverRequestCounts(client);
-      const idle = sampler.last();
+    stops.push(() => proc.stop());
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${health}/readyz`)).status === 200, {
+      what: 'kustomize-controller /readyz',
+      process: proc,
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
+    const pid = childPids(proc.pid).find((child) => {
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('kustomize-controller');
+      } catch {
+        return false;
+      }
+    });
+    if (pid === undefined) throw new Error('could not find kustomize-controller under its guard');
+    return {
+      client,
+      plane,
+      pid,
+      pack: (marker) => artifacts.publish(marker),
+      async announce(artifact) {
+        const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+        await client.request(`${artifactPath}/status`, {
+          method: 'PATCH',
+          contentType: 'application/merge-patch+json',
+          body: {
+            status: {
+              artifact: { ...artifact, lastUpdateTime: now },
+              conditions: [
+                {
+                  type: 'Ready',
+                  status: 'True',
+                  reason: 'Succeeded',
+                  message: 'bench artifact',
+                  lastTransitionTime: now,
+                },
+              ],
+            },
+          },
+        });
+      },
+      async create(n, wait, concurrency, start) {
+        const createdAt: number[] = [];
+        // Flux applies into existing namespaces: a user creates each one beside its Kustomization, so does this
+        // loop (inside the clock, as svc's operator creates its namespaces inside it).
+        await forEachLimit(n, concurrency, async (i) => {
+          await client.request('/api/v1/namespaces', {
+            method: 'POST',
+            body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destinationNamespace(i) } },
+          });
+          await client.request(kustomizationsPath, { method: 'POST', body: kustomization(i, wait) });
+          createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
+        });
+        return createdAt;
+      },
+      artifactRequests: () => artifacts.requests(),
+      logTail: (lines) => proc.logTail(lines),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Runs Flux's side of converge on a fresh plane and answers its figures (the `flux` part of converge-<n>.json). */
+export async function runFlux(params: FluxParams, log: (line: string) => void) {
+  const flux = await startFlux(params.concurrent, log);
+  const { client, plane } = flux;
+  try {
+    const artifact = flux.pack('v1');
+    await flux.announce(artifact);
+    const sampler = sampleProcess(flux.pid);
+    const planeBefore = cpuByCommand(plane.dir);
+    const requestsBefore = await apiserverRequestCounts(client);
+    const idle = sampler.last();
+    const start = performance.now();
+    const ready = waitForAll(
+      client,
+      kustomizationsPath,
+      params.n,
+      kustomizationReadyKey(artifact.revision),
+      start,
+      params.timeoutMs,
+      (count) => {
+        if (count % Math.max(1, Math.floor(params.n / 10)) === 0) log(`  ${count}/${params.n} Ready`);
+      },
+    );
+    ready.catch(() => undefined);
+    const createdAt = await flux.create(params.n, params.wait, params.createConcurrency, start);
+    const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
+    const at = await ready;
+    const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
+    const apiserverRequests = cpuDelta(requestsBefore, await apiserverRequestCounts(client));
+    const samples = sampler.stop();
+    const final = samples.at(-1);
+    const readySeconds = [...at.values()];
+    if (at.size < params.n) log(`  flux: ${at.size}/${params.n} Ready; log tail:\n${flux.logTail(20)}`);
+    return {
+      controller: `fluxcd/kustomize-controller ${FLUX_KUSTOMIZE_CONTROLLER_VERSION}`,
+      flags: fluxFlags(params),
+      kustomization: { interval: KUSTOMIZATION_INTERVAL, wait: params.wait, prune: true, timeout: '10m' },
+      gomaxprocs: 'Go default (all cores)',
+      completed: at.size,
+      totalSeconds: at.size === params.n ? Math.max(...readySeconds) : null,
+      planeCpuSeconds,
+      apiserverRequests,
+      artifactRequests: flux.artifactRequests(),
+      allCreatedSeconds,
+      ready: summarize(readySeconds),
+      controllerProcess: {
+        peakRssMiB: final?.hwmMiB,
+        idleRssMiB: idle?.rssMiB,
+        cpuSeconds: final && idle ? Number((final.cpuSeconds - idle.cpuSeconds).toFixed(2)) : undefined,
+      },
+      samples: { createdSeconds: createdAt, readySeconds, controller: samples },
+    };
+  } finally {
+    await flux.stop();
+  }
+}
+
+/** Parameters of Flux's side of push. */
+export interface FluxPushParams {
+  apps: number;
+  rounds: number;
+  concurrent: number;
+  timeoutMs: number;
+}
+
+/** Key of a Kustomization whose last applied revision is `revision` (whatever its readiness), else undefined. */
+function kustomizationAppliedKey(revision: string) {
+  return (obj: Obj): string | undefined =>
+    (obj['status'] as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision === revision
+      ? obj.metadata.name
+      : undefined;
+}
+
+/**
+ * Flux's side of push: `apps` Kustomizations (wait: true) on the shared ExternalArtifact, converged first; then per
+ * round what Flux's notification-controller Receiver and source-controller would do for a push: a new artifact is
+ * published (status of the ExternalArtifact) and every Kustomization of it is annotated
+ * `reconcile.fluxcd.io/requestedAt` (16 PATCHes at a time, as svc's receiver writes). Timed per Kustomization from
+ * the publication until its lastAppliedRevision is the new revision, and until Ready at it.
+ */
+export async function runFluxPush(params: FluxPushParams, log: (line: string) => void) {
+  const flux = await startFlux(params.concurrent, log);
+  const { client } = flux;
+  try {
+    const first = flux.pack('v1');
+    await flux.announce(first);
+    const setupStart = performance.now();
+    const settled = waitForAll(
+      client,
+      kustomizationsPath,
+      params.apps,
+      kustomizationReadyKey(first.revision),
+      setupStart,
+      params.timeoutMs,
+    );
+    settled.catch(() => undefined);
+    await flux.create(params.apps, true, 8, setupStart);
+    const setup = await settled;
+    if (setup.size < params.apps)
+      throw new Error(`flux: only ${setup.size}/${params.apps} Kustomizations Ready before the timeout`);
+    log(`  flux: all Ready after ${Math.max(...setup.values())} s`);
+    const sampler = sampleProcess(flux.pid);
+    const idle = sampler.last();
+    const rounds = [];
+    for (let round = 1; round <= params.rounds; round++) {
+      // Packed before the clock, as svc's side commits before it.
+      const artifact = flux.pack(`v${round + 1}`);
+      const { revision } = artifact;
       const start = performance.now();
+      const applied = waitForAll(
+        client,
+        kustomizationsPath,
+        params.apps,
+        kustomizationAppliedKey(revision),
+        start,
+        params.timeoutMs,
+      );
       const ready = waitForAll(
         client,
         kustomizationsPath,
-        params.n,
-        kustomizationReadyKey(artifact.revision),
+        params.apps,
+        kustomizationReadyKey(revision),
         start,
         params.timeoutMs,
-        (count) => {
-          if (count % Math.max(1, Math.floor(params.n / 10)) === 0) log(`  ${count}/${params.n} Ready`);
-        },
       );
+      applied.catch(() => undefined);
       ready.catch(() => undefined);
-      const createdAt: number[] = [];
-      // Flux applies into existing namespaces: a user creates each one beside its Kustomization, so does this loop
-      // (inside the clock, as svc's operator creates its namespaces inside it).
-      await forEachLimit(params.n, params.createConcurrency, async (i) => {
-        await client.request('/api/v1/namespaces', {
-          method: 'POST',
-          body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destinationNamespace(i) } },
+      await flux.announce(artifact);
+      const requestedAt = new Date().toISOString();
+      await forEachLimit(params.apps, 16, async (i) => {
+        await client.request(`${kustomizationsPath}/${appName(i)}`, {
+          method: 'PATCH',
+          contentType: 'application/merge-patch+json',
+          body: { metadata: { annotations: { 'reconcile.fluxcd.io/requestedAt': requestedAt } } },
         });
-        await client.request(kustomizationsPath, { method: 'POST', body: kustomization(i, params.wait) });
-        createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
       });
-      const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
-      const at = await ready;
-      const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
-      const apiserverRequests = cpuDelta(requestsBefore, await apiserverRequestCounts(client));
-      const samples = sampler.stop();
-      const final = samples.at(-1);
-      const readySeconds = [...at.values()];
-      if (at.size < params.n) log(`  flux: ${at.size}/${params.n} Ready; log tail:\n${proc.logTail(20)}`);
-      return {
-        controller: `fluxcd/kustomize-controller ${tools.version}`,
-        flags: fluxFlags(params),
-        kustomization: { interval: KUSTOMIZATION_INTERVAL, wait: params.wait, prune: true, timeout: '10m' },
-        gomaxprocs: 'Go default (all cores)',
-        completed: at.size,
-        totalSeconds: at.size === params.n ? Math.max(...readySeconds) : null,
-        planeCpuSeconds,
-        apiserverRequests,
-        artifactRequests: artifacts.requests(),
-        allCreatedSeconds,
+      const requestedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
+      const appliedSeconds = [...(await applied).values()];
+      const readySeconds = [...(await ready).values()];
+      const summary = summarize(appliedSeconds);
+      log(
+        `  flux round ${round}: requested in ${requestedSeconds} s; applied p50 ${summary.p50} s, p95 ${summary.p95} s, max ${summary.max} s`,
+      );
+      rounds.push({
+        round,
+        revision,
+        requestedSeconds,
+        revisionApplied: summary,
         ready: summarize(readySeconds),
-        controllerProcess: {
-          peakRssMiB: final?.hwmMiB,
-          idleRssMiB: idle?.rssMiB,
-          cpuSeconds: final && idle ? Number((final.cpuSeconds - idle.cpuSeconds).toFixed(2)) : undefined,
-        },
-        samples: { createdSeconds: createdAt, readySeconds, controller: samples },
-      };
-    } finally {
-      await proc.stop();
+        samples: { revisionAppliedSeconds: appliedSeconds, readySeconds },
+      });
     }
+    const samples = sampler.stop();
+    const final = samples.at(-1);
+    return {
+      controller: `fluxcd/kustomize-controller ${FLUX_KUSTOMIZE_CONTROLLER_VERSION}`,
+      flags: fluxFlags(params),
+      kustomization: { interval: KUSTOMIZATION_INTERVAL, wait: true, prune: true, timeout: '10m' },
+      setupReadySeconds: Math.max(...setup.values()),
+      revisionApplied: summarize(rounds.flatMap((r) => r.samples.revisionAppliedSeconds)),
+      ready: summarize(rounds.flatMap((r) => r.samples.readySeconds)),
+      controllerProcess: {
+        peakRssMiB: final?.hwmMiB,
+        cpuSeconds: final && idle ? Number((final.cpuSeconds - idle.cpuSeconds).toFixed(2)) : undefined,
+      },
+      rounds,
+    };
   } finally {
-    await client.dropConnections();
-    await artifacts.stop();
-    removeTempDir(dir);
-    await plane.stop();
+    await flux.stop();
   }
 }

@@ -4,14 +4,15 @@
  * each App reports the new revision as applied (p50, p95, max), and until it is Synced and Healthy at it.
  */
 import { connect } from '../src/kube/index.ts';
-import { startGitServer } from '../test/harness/index.ts';
+import { apiserverRequestCounts, startGitServer } from '../test/harness/index.ts';
+import { runFluxPush } from './flux.ts';
 import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
-import { sampleProcess } from './lib/proc.ts';
+import { cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
 import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
-import { keepProfiles, scrapeMetrics, startOperatorProcess } from './lib/svc-process.ts';
+import { keepProfiles, scrapeMetrics, stageTimes, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts';
 
 /** Parameters of the push benchmark. */
@@ -20,10 +21,32 @@ export interface PushParams {
   rounds: number;
   timeoutMs: number;
   cpuProfile: boolean;
+  /** Flux's side beside svc's (./flux.ts runFluxPush), with kustomize-controller's `--concurrent`. */
+  flux?: { concurrent: number };
 }
 
-/** Runs the push benchmark and writes bench/results/push.json. */
+/** Runs the push benchmark (svc's side, then Flux's unless left out) and writes bench/results/push.json. */
 export async function push(params: PushParams, log: (line: string) => void): Promise<string> {
+  const ours = await pushOurs(params, log);
+  let flux: Awaited<ReturnType<typeof runFluxPush>> | undefined;
+  if (params.flux) {
+    log(`push: Flux kustomize-controller (--concurrent=${params.flux.concurrent}), ${params.apps} Kustomizations`);
+    flux = await runFluxPush({ ...params, concurrent: params.flux.concurrent }, log);
+  }
+  return writeResult('push', {
+    ...ours,
+    summary: {
+      ...ours.summary,
+      fluxRevisionApplied: flux?.revisionApplied,
+      fluxReady: flux?.ready,
+      fluxPeakRssMiB: flux?.controllerProcess.peakRssMiB,
+    },
+    flux,
+  });
+}
+
+/** svc's side: the operator as a child process, its receiver POSTed a GitHub-style push per round. */
+async function pushOurs(params: PushParams, log: (line: string) => void) {
   const plane = await startBenchPlane('bench-push');
   const git = await startGitServer();
   const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
@@ -50,6 +73,10 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
         throw new Error(`only ${setup.size}/${params.apps} Apps converged before the timeout`);
       log(`  all Synced+Healthy after ${Math.max(...setup.values())} s`);
 
+      const metricsAfterSetup = await scrapeMetrics(operator.metricsURL);
+      const planeBefore = cpuByCommand(plane.dir);
+      const requestsBefore = await apiserverRequestCounts(client);
+      const operatorBefore = sampler.last();
       const rounds = [];
       for (let round = 1; round <= params.rounds; round++) {
         const sha = await repo.commit(fixtureFiles(`v${round + 1}`), `bench push round ${round}`);
@@ -95,10 +122,13 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
           samples: { revisionAppliedSeconds: appliedSeconds, syncedHealthySeconds: healthySeconds },
         });
       }
+      const planeCpuSeconds = cpuDelta(planeBefore, cpuByCommand(plane.dir));
+      const apiserverRequests = cpuDelta(requestsBefore, await apiserverRequestCounts(client));
       const operatorSamples = sampler.stop();
+      const operatorAfter = operatorSamples.at(-1);
       const operatorMetrics = await scrapeMetrics(operator.metricsURL);
       const all = rounds.flatMap((r) => r.samples.revisionAppliedSeconds);
-      return await writeResult('push', {
+      return {
         parameters: { ...params, webhookSecret: false, controlPlane: BENCH_THROUGHPUT },
         summary: {
           apps: params.apps,
@@ -106,12 +136,21 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
           revisionApplied: summarize(all),
           syncedHealthy: summarize(rounds.flatMap((r) => r.samples.syncedHealthySeconds)),
           operatorPeakRssMiB: operatorSamples.at(-1)?.hwmMiB,
+          // Where the operator's time went in the rounds (not the setup): per reconcile step.
+          roundStages: stageTimes(operatorMetrics, metricsAfterSetup),
+          // CPU seconds over the rounds: the plane's components, and the operator's own.
+          roundPlaneCpuSeconds: planeCpuSeconds,
+          roundApiserverRequests: apiserverRequests,
+          roundOperatorCpuSeconds:
+            operatorAfter && operatorBefore
+              ? Number((operatorAfter.cpuSeconds - operatorBefore.cpuSeconds).toFixed(2))
+              : undefined,
         },
         setupConvergeSeconds: Math.max(...setup.values()),
         rounds,
         operatorSamples,
         operatorMetrics,
-      });
+      };
     } finally {
       await operator.stop();
       if (operator.profileDir) log(`  profiles: ${(await keepProfiles(operator.profileDir, 'push')).join(', ')}`);

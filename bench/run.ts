@@ -81,7 +81,16 @@ for (const name of names) {
     }
   } else if (name === 'push') {
     log(
-      `wrote ${await push({ apps: Number(values.apps), rounds: Number(values.rounds), timeoutMs: Number(values.timeout) * 1000, cpuProfile: values['cpu-prof'] }, log)}`,
+      `wrote ${await push(
+        {
+          apps: Number(values.apps),
+          rounds: Number(values.rounds),
+          timeoutMs: Number(values.timeout) * 1000,
+          cpuProfile: values['cpu-prof'],
+          ...(values.flux ? { flux: { concurrent: Number(values['flux-concurrent']) } } : {}),
+        },
+        log,
+      )}`,
     );
   } else if (name === 'registry') {
     const options = {

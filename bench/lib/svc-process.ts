@@ -175,3 +175,24 @@ export async function scrapeMetrics(metricsURL: string): Promise<Record<string, 
   }
   return out;
 }
+
+/**
+ * Where reconcile time went: per step of svc_reconcile_stage_duration_seconds (from `scrapeMetrics`), how many
+ * times it ran, its total and mean milliseconds. `before` (an earlier scrape) is subtracted when given.
+ */
+export function stageTimes(
+  metrics: Record<string, number>,
+  before: Record<string, number> = {},
+): Record<string, { count: number; totalMs: number; meanMs: number }> {
+  const out: Record<string, { count: number; totalMs: number; meanMs: number }> = {};
+  for (const [series, value] of Object.entries(metrics)) {
+    const m = /^svc_reconcile_stage_duration_seconds_count\{stage="([^"]+)"\}$/.exec(series);
+    if (!m) continue;
+    const stage = m[1] as string;
+    const sumKey = `svc_reconcile_stage_duration_seconds_sum{stage="${stage}"}`;
+    const count = value - (before[series] ?? 0);
+    const total = ((metrics[sumKey] ?? 0) - (before[sumKey] ?? 0)) * 1000;
+    if (count > 0) out[stage] = { count, totalMs: Math.round(total), meanMs: Number((total / count).toFixed(2)) };
+  }
+  return out;
+}

@@ -19,6 +19,7 @@ export interface ControllerOptions {
   reconciler: Reconciler;
   metrics: OperatorMetrics;
   logger: Logger;
+  /** Reconcile workers (default 8); as many more serve requested operations alone. */
   workers?: number;
   /** Watch only this namespace (default: all namespaces). */
   namespace?: string;
@@ -39,6 +40,17 @@ function relevant(obj: AppResource, old: AppResource | undefined): boolean {
   );
 }
 
+/**
+ * True when `obj` carries an operation `old` did not (a sync, deploy, rollback… just requested by a user or a push):
+ * its reconcile goes ahead of the queue.
+ */
+function operationRequested(obj: AppResource, old: AppResource | undefined): boolean {
+  const op = obj.spec.operation;
+  if (!op) return false;
+  const before = old?.spec.operation;
+  return !before || before.id !== op.id || before.initiatedAt !== op.initiatedAt || before.kind !== op.kind;
+}
+
 /** Watches Apps and reconciles them while leading. */
 export class Controller {
   readonly #o: ControllerOptions;
@@ -53,7 +65,7 @@ export class Controller {
       `/apis/${APP_GROUP}/${APP_VERSION}${scope}/${APP_PLURAL}`,
       {
         onUpsert: (obj, old) => {
-          if (relevant(obj, old)) this.#queue?.add(cacheKey(obj));
+          if (relevant(obj, old)) this.#queue?.add(cacheKey(obj), operationRequested(obj, old));
         },
         onDelete: (obj) => {
           this.#queue?.forget(cacheKey(obj));
@@ -80,6 +92,11 @@ export class Controller {
     return this.#informer.synced ? this.#informer.list() : undefined;
   }
 
+  /** The App as the informer last saw it (without managedFields), or undefined (not seen, or before the first list). */
+  cached(app: AppKey): AppResource | undefined {
+    return this.#informer.synced ? this.#informer.get(`${app.namespace}/${app.name}`) : undefined;
+  }
+
   /**
    * Queues the App `app` now, if it is one this controller watches (an App of another namespace, or one already
    * deleted, is ignored). For events from outside the App informer: a managed object's health changed.
@@ -99,7 +116,9 @@ export class Controller {
     if (this.#queue) return;
     const queue = new WorkQueue(this.#o.backoff);
     this.#queue = queue;
-    queue.start(this.#o.workers ?? 8, (key) => this.#handle(key));
+    const workers = this.#o.workers ?? 8;
+    // As many again for requested operations: a push to a shared repository requests a sync of every App on it.
+    queue.start(workers, (key) => this.#handle(key), workers);
     for (const app of this.#informer.list()) queue.add(cacheKey(app));
   }
 

@@ -145,6 +145,7 @@ export async function startOperator(
     onUnreachable: (app: AppResource) =>
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
+    cachedApp: (key) => controller?.cached(key),
     publicURL: config.publicURL,
     outbound: config.outbound,
     identity,

@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics of the operator (own registry, so several operators in one process never collide):
- * reconciles by result, reconcile errors, reconcile duration, an info gauge per App with its sync and health
+ * reconciles by result, reconcile errors, reconcile duration and its steps, an info gauge per App with its sync and health
  * status, sync operations by kind and phase, and leadership.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -26,6 +26,13 @@ export class OperatorMetrics {
     help: 'Duration of one App reconcile by result',
     labelNames: ['result'],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly #stages = new Histogram({
+    name: 'svc_reconcile_stage_duration_seconds',
+    help: 'Time one reconcile spent in each step (load, mark_running, destination, source, render, inventory, namespace, apply, prune, health, status, announce)',
+    labelNames: ['stage'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [this.registry],
   });
   readonly #info = new Gauge({
@@ -57,6 +64,11 @@ export class OperatorMetrics {
     this.#reconciles.inc({ result });
     if (result === 'error') this.#errors.inc();
     this.#duration.observe({ result }, seconds);
+  }
+
+  /** Records the time one reconcile spent in one step (where reconcile time goes: bench/README.md). */
+  stage(stage: string, seconds: number): void {
+    this.#stages.observe({ stage }, seconds);
   }
 
   /** Sets the App's info series (removing its previous one). */

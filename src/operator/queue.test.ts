@@ -52,6 +52,34 @@ describe('WorkQueue', () => {
     await q.stop();
   });
 
+  it('runs urgent keys before queued ones, moves a queued key ahead when it turns urgent, and keeps urgency across a re-run', async () => {
+    const q = new WorkQueue();
+    const seen: string[] = [];
+    for (const k of ['a', 'b', 'c']) q.add(k);
+    q.add('d', true);
+    q.add('b', true);
+    q.add('d'); // a plain add never demotes an urgent key
+    let gate: () => void = () => {};
+    const first = new Promise<void>((r) => {
+      gate = r;
+    });
+    q.start(1, async (k) => {
+      seen.push(k);
+      if (seen.length === 1) await first;
+      return undefined;
+    });
+    await tick();
+    // 'd' is running: a plain add and an urgent add of another key while it runs.
+    q.add('e');
+    q.add('c', true);
+    q.add('d', true);
+    gate();
+    await tick(10);
+    expect(seen).toEqual(['d', 'b', 'c', 'd', 'a', 'e']);
+    expect(q.length).toBe(0);
+    await q.stop();
+  });
+
   afterEach(() => {
     vi.useRealTimers();
   });

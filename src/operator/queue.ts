@@ -3,7 +3,10 @@
  * once; adding a key that is queued is a no-op (bursts coalesce); adding a key being processed marks it dirty so
  * it runs once more afterwards; delayed adds keep only the earliest due time. A handler that answers `backoff`
  * (a transient failure) is retried after a per-key exponential delay with jitter, like client-go's
- * ItemExponentialFailureRateLimiter; any other answer resets that key's delay.
+ * ItemExponentialFailureRateLimiter; any other answer resets that key's delay. A key added as urgent (a user or a push
+ * asked for something) goes ahead of the keys queued by watches and timers, so a burst of health changes never
+ * delays a requested sync; `urgentWorkers` more workers serve urgent keys alone (as Argo CD keeps operation
+ * processors apart from status processors).
  */
 import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
 
@@ -19,15 +22,21 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1_000, maxMs: 30_000, ji
 /** Keyed work queue with a fixed number of workers. */
 export class WorkQueue {
   readonly #queue: string[] = [];
-  readonly #queued = new Set<string>();
+  /** Urgent keys, taken before `#queue`. */
+  readonly #urgent: string[] = [];
+  /** Queued keys, each in exactly one of the two lanes: true when urgent. */
+  readonly #queued = new Map<string, boolean>();
   readonly #processing = new Set<string>();
-  readonly #dirty = new Set<string>();
+  /** Keys added while being processed: run once more afterwards (true when any of those adds was urgent). */
+  readonly #dirty = new Map<string, boolean>();
   readonly #timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   /** Consecutive `backoff` answers per key. */
   readonly #failures = new Map<string, number>();
   readonly #backoff: BackoffPolicy;
   #handler: Handler | undefined;
   #workers = 0;
+  /** Workers beyond `#workers` that only urgent keys may use. */
+  #urgentWorkers = 0;
   #active = 0;
   #stopped = false;
   readonly #idle: (() => void)[] = [];
@@ -36,8 +45,8 @@ export class WorkQueue {
     this.#backoff = backoff;
   }
 
-  /** Queues `key` now. */
-  add(key: string): void {
+  /** Queues `key` now; `urgent` puts it ahead of every key not urgent (moving it there when already queued). */
+  add(key: string, urgent = false): void {
     if (this.#stopped) return;
     const t = this.#timers.get(key);
     if (t) {
@@ -45,12 +54,14 @@ export class WorkQueue {
       this.#timers.delete(key);
     }
     if (this.#processing.has(key)) {
-      this.#dirty.add(key);
+      this.#dirty.set(key, urgent || this.#dirty.get(key) === true);
       return;
     }
-    if (this.#queued.has(key)) return;
-    this.#queued.add(key);
-    this.#queue.push(key);
+    const lane = this.#queued.get(key);
+    if (lane === true || (lane === false && !urgent)) return;
+    if (lane === false) this.#queue.splice(this.#queue.indexOf(key), 1);
+    this.#queued.set(key, urgent);
+    (urgent ? this.#urgent : this.#queue).push(key);
     this.#pump();
   }
 
@@ -87,7 +98,8 @@ export class WorkQueue {
   }
 
   /** Starts `workers` workers calling `handler`; its answer says when to run the key again (see Requeue). */
-  start(workers: number, handler: Handler): void {
+  start(workers: number, handler: Handler, urgentWorkers = 0): void {
+    this.#urgentWorkers = urgentWorkers;
     this.#handler = handler;
     this.#workers = workers;
     this.#stopped = false;
@@ -100,6 +112,7 @@ export class WorkQueue {
     for (const t of this.#timers.values()) clearTimeout(t.timer);
     this.#timers.clear();
     this.#queue.length = 0;
+    this.#urgent.length = 0;
     this.#queued.clear();
     this.#dirty.clear();
     this.#failures.clear();
@@ -109,12 +122,14 @@ export class WorkQueue {
 
   /** Keys waiting or running (for tests and metrics). */
   get length(): number {
-    return this.#queue.length + this.#processing.size;
+    return this.#queue.length + this.#urgent.length + this.#processing.size;
   }
 
   #pump(): void {
-    while (!this.#stopped && this.#handler && this.#active < this.#workers) {
-      const key = this.#queue.shift();
+    while (!this.#stopped && this.#handler) {
+      const urgent = this.#urgent.length > 0;
+      if (this.#active >= this.#workers + (urgent ? this.#urgentWorkers : 0)) return;
+      const key = urgent ? this.#urgent.shift() : this.#queue.shift();
       if (key === undefined) return;
       this.#queued.delete(key);
       this.#processing.add(key);
@@ -134,7 +149,9 @@ export class WorkQueue {
     this.#active--;
     if (!this.#stopped) {
       const delay = this.#delayFor(key, requeue);
-      if (this.#dirty.delete(key)) this.add(key);
+      const dirty = this.#dirty.get(key);
+      this.#dirty.delete(key);
+      if (dirty !== undefined) this.add(key, dirty);
       else if (delay !== undefined) this.addAfter(key, delay);
     }
     if (this.#active === 0) for (const r of this.#idle.splice(0)) r();

@@ -17,7 +17,7 @@ import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
-import { type AnyObject, isConflict, type ObjectClient } from '../kube/index.ts';
+import { type AnyObject, compareVersions, isConflict, type ObjectClient } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { FencedError } from './fence.ts';
@@ -26,7 +26,7 @@ import { type DestinationCache, destinationOf, type LiveCache } from './live/ind
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
 import { driverFor, type SourceDrivers } from './sources/index.ts';
-import { hintOf, inStage, isUnreachable, StageError } from './stage-error.ts';
+import { hintOf, inStage, isUnreachable, type Stage, StageError } from './stage-error.ts';
 import { applyObjects, ensureNamespace, hashObjects, prepareObjects } from './stages/apply.ts';
 import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
@@ -75,6 +75,11 @@ export interface ReconcilerDeps {
   onUnreachable?: (app: AppResource) => void;
   /** The live state of every destination (watch caches of the managed objects). */
   live: LiveCache;
+  /**
+   * The App as the controller's informer holds it: a reconcile reads it there (or this process's own newer write)
+   * instead of GETting it. Without it, or when the cache does not have the App, the reconcile GETs it.
+   */
+  cachedApp?: (key: AppKey) => AppResource | undefined;
   publicURL: string;
   /** Where notifications may go (SVC_OUTBOUND_SCOPE). */
   outbound: OutboundPolicy;
@@ -122,6 +127,11 @@ function operationOf(intent: Intent): Operation | undefined {
 export class Reconciler {
   readonly #d: ReconcilerDeps;
   readonly #announcer: Announcer;
+  /**
+   * The App as this process last wrote it (`namespace/name` → the write's answer), until the informer's copy is as
+   * new: the watch lags a write by milliseconds, and a reconcile must not start from the version before its own.
+   */
+  readonly #written = new Map<string, AppResource>();
 
   constructor(deps: ReconcilerDeps) {
     this.#d = deps;
@@ -136,8 +146,11 @@ export class Reconciler {
   /** Runs every stage for `key`. Never throws: failures are recorded on the App and answered with a requeue. */
   async reconcile(key: AppKey): Promise<ReconcileResult> {
     try {
-      const app = await this.#load(key);
-      if (!app) return { requeue: undefined, result: 'gone' };
+      const app = await this.#timed('load', () => this.#load(key));
+      if (!app) {
+        this.#written.delete(`${key.namespace}/${key.name}`);
+        return { requeue: undefined, result: 'gone' };
+      }
       if (app.metadata.deletionTimestamp) return await this.#finalize(app);
       // A stalled App waits for a new generation, whatever else woke it (leadership, annotations, workloads).
       if (isStalled(app)) return { requeue: undefined, result: 'skipped' };
@@ -158,14 +171,47 @@ export class Reconciler {
     return hint === 'wait' ? this.#d.tuning.errorRequeueMs : undefined;
   }
 
+  /** Runs one step of a reconcile and records its duration (svc_reconcile_stage_duration_seconds{stage}). */
+  async #timed<T>(step: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      this.#d.metrics.stage(step, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** A stage (inStage: its failure becomes a StageError of `stage`), timed under `step` (default the stage). */
+  #stage<T>(stage: Stage, run: () => T | Promise<T>, step: string = stage): Promise<T> {
+    return this.#timed(step, () => inStage(stage, run));
+  }
+
   /** Write barrier: throws FencedError when this process may no longer write. */
   #fence(): void {
     if (this.#d.mayWrite && !this.#d.mayWrite()) throw new FencedError();
   }
 
+  /**
+   * The App to reconcile: the newer of the informer's copy and this process's last write of it, else a GET (not in
+   * the cache yet, or no cache). A copy that another writer has since replaced only costs a conflict on write
+   * (every write carries the resourceVersion it read), and that writer's change queues the App again anyway.
+   */
   async #load(key: AppKey): Promise<AppResource | undefined> {
+    const id = `${key.namespace}/${key.name}`;
+    const cached = this.#d.cachedApp?.(key);
+    const written = this.#written.get(id);
+    if (written && cached && compareVersions(cached.metadata.resourceVersion, written.metadata.resourceVersion) !== -1)
+      this.#written.delete(id);
+    const known = this.#written.get(id) ?? cached;
+    if (known) return known;
     const obj = await this.#d.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key });
     return obj as unknown as AppResource | undefined;
+  }
+
+  /** Remembers what a write of the App answered (see `#written`); answers it. */
+  #wrote(app: AppResource): AppResource {
+    this.#written.set(`${app.metadata.namespace ?? ''}/${app.metadata.name}`, app);
+    return app;
   }
 
   #ref(app: AppResource) {
@@ -188,7 +234,7 @@ export class Reconciler {
     const patch = {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: [...finalizers, FINALIZER] },
     };
-    return (await this.#d.mgmt.mergePatch(this.#ref(app), patch)) as unknown as AppResource;
+    return this.#wrote((await this.#d.mgmt.mergePatch(this.#ref(app), patch)) as unknown as AppResource);
   }
 
   /** The main path for a live App. */
@@ -202,25 +248,33 @@ export class Reconciler {
     const progress: Progress = { syncAttempted: false };
     let app = read;
     let target: ObjectClient | undefined;
+    let running: Promise<AppResource> | undefined;
     try {
-      target = await inStage('destination', () => this.#d.targetFor(app));
-      const driver = await inStage('source', () => driverFor(this.#d.sources, app));
+      target = await this.#stage('destination', () => this.#d.targetFor(app));
+      const driver = await this.#stage('source', () => driverFor(this.#d.sources, app));
       if (intent.kind === 'reject') throw new StageError('operation', new InputError(intent.message), 'wait');
-      // Mark a picked-up operation Running first: if this process dies, the next leader sees it still pending.
-      if (runs && app.status?.operationState?.phase !== 'Running') app = await this.#markRunning(app, intent.operation);
+      // Mark a picked-up operation Running while the source is resolved, rendered and applied (not before: that would
+      // put one status write on every operation's path). The outcome is written only once that mark has landed, from
+      // its answer; a failed mark fails the reconcile like any write (a conflict re-runs it). If this process dies
+      // meanwhile, the operation is still pending (spec.operation is not consumed) and the next leader runs it.
+      running =
+        runs && app.status?.operationState?.phase !== 'Running'
+          ? this.#timed('mark_running', () => this.#markRunning(read, intent.operation))
+          : undefined;
+      running?.catch(() => undefined); // awaited below on every path; not an unhandled rejection meanwhile
       progress.syncAttempted = runs || app.spec.syncPolicy?.automated === true;
       const resolving = app;
-      const source = await inStage('source', () =>
+      const source = await this.#stage('source', () =>
         driver.resolve(resolving, { target: intent.kind === 'sync' ? intent.revision : 'head', operation: op }),
       );
       const { head, revision } = source;
       Object.assign(progress, { head, revision, observed: source.observed ?? head });
       const dest = target;
-      const rendered = await inStage('render', () => driver.render(resolving, revision, dest));
+      const rendered = await this.#stage('render', () => driver.render(resolving, revision, dest));
       const objects = prepareObjects(rendered, key);
       progress.objects = objects;
       const hash = hashObjects(objects);
-      const inventory = await inStage('inventory', () => loadInventory(dest, resolving));
+      const inventory = await this.#stage('inventory', () => loadInventory(dest, resolving));
       // An inventory just built from a pre-inventory status is written even when nothing is synced.
       if (inventory.migrated) progress.inventory = inventory.entries;
       const live = this.#live(app, dest);
@@ -260,24 +314,28 @@ export class Reconciler {
           ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
           : undefined;
       } else if (intent.kind === 'restart') {
-        const done = await inStage('apply', () => restartWorkloads(live, key, inventory.entries, now));
+        const done = await this.#stage('apply', () => restartWorkloads(live, key, inventory.entries, now));
         opOutcome = { operation: intent.operation, phase: 'Succeeded', message: `restarted ${done.length} workloads` };
       }
 
+      if (running) app = await running;
       const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
       const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
       const upToDate = appliedRevision === head && appliedHash === hash;
-      const health = await inStage('health', () => this.#assess(live, objects, upToDate));
+      const health = await this.#stage('health', () => this.#assess(live, objects, upToDate));
       const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
       outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head, hash, allLive });
       outcome.health = health;
       if (progress.inventory) outcome.inventory = progress.inventory;
       if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
-      await this.#write(app, outcome);
-      await this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined);
+      await this.#timed('status', () => this.#write(app, outcome));
+      await this.#timed('announce', () =>
+        this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined),
+      );
       this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
       return { requeue: tuning.syncPeriodMs, result: 'success' };
     } catch (err) {
+      if (running) app = await running;
       if (!(err instanceof StageError)) throw err;
       return this.#fail(app, target, err, this.#failedOperation(intent, err.message, progress), progress);
     }
@@ -309,10 +367,23 @@ export class Reconciler {
   ): Promise<void> {
     const key = this.#key(app);
     this.#fence();
-    await inStage('apply', () => ensureNamespace(live.client, app.spec.destination.namespace, key));
-    const { applied, errors, hint } = await inStage('apply', () =>
-      applyObjects(live.client, objects, () => this.#fence()),
-    );
+    const namespace = app.spec.destination.namespace;
+    const ensure = async () => {
+      const created = await this.#stage('apply', () => ensureNamespace(live.client, namespace, key), 'namespace');
+      live.knownNamespaces.add(namespace);
+      return created;
+    };
+    const apply = () => this.#stage('apply', () => applyObjects(live.client, objects, () => this.#fence()));
+    const checked = !live.knownNamespaces.has(namespace);
+    if (checked) await ensure();
+    let result = await apply();
+    // The namespace was taken as existing and something failed: it may have been deleted since; if so, create it
+    // and apply once more.
+    if (!checked && result.errors.length > 0) {
+      live.knownNamespaces.delete(namespace);
+      if (await ensure()) result = await apply();
+    }
+    const { applied, errors, hint } = result;
     live.remember(applied);
     // Until prune ran, the App owns what it owned before plus whatever this apply created.
     progress.inventory = mergeInventory(previous, applied.map(entryOf));
@@ -332,7 +403,7 @@ export class Reconciler {
     progress: Progress,
   ): Promise<void> {
     this.#fence();
-    const pruned = await inStage('prune', () => prune(live, this.#key(app), previous, objects));
+    const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects));
     progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
     if (pruned.deleted.length > 0) {
       await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
@@ -444,7 +515,7 @@ export class Reconciler {
         message: `picked up by ${this.#d.identity}`,
       },
     };
-    return writeStatus(this.#d.mgmt, app, status);
+    return this.#wrote(await writeStatus(this.#d.mgmt, app, status));
   }
 
   async #write(app: AppResource, outcome: Outcome): Promise<void> {
@@ -452,7 +523,7 @@ export class Reconciler {
     // A resync that changed nothing writes nothing (no etcd write, no watch event every period).
     if (JSON.stringify(next) === JSON.stringify(app.status ?? {})) return;
     this.#fence();
-    await writeStatus(this.#d.mgmt, app, next);
+    this.#wrote(await writeStatus(this.#d.mgmt, app, next));
   }
 
   /**
@@ -493,6 +564,7 @@ export class Reconciler {
     await this.#d.mgmt.mergePatch(this.#ref(app), {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },
     });
+    this.#written.delete(`${app.metadata.namespace ?? ''}/${app.metadata.name}`);
     return { requeue: undefined, result: 'gone' };
   }
 }

@@ -77,6 +77,11 @@ export class DestinationCache implements LiveReader {
   readonly #byApp = new Map<string, Set<string>>();
   #stopped = false;
   #sweptAt = Date.now();
+  /**
+   * Namespaces this process has seen exist or created here: a sync into one of them skips the existence check
+   * (a GET per sync). An apply that fails there checks again (the namespace may have been deleted since).
+   */
+  readonly knownNamespaces = new Set<string>();
 
   constructor(options: DestinationCacheOptions) {
     this.#o = options;

@@ -1,9 +1,10 @@
 /**
  * Apply: stamps the managed labels on every rendered object, orders the set (Namespaces, then CRDs, then the
  * rest), makes sure the destination namespace exists, and server-side applies each object (field manager
- * svc-operator, forced). Every object is attempted; failures are collected so one bad object names itself.
+ * svc-operator, forced), the objects of one rank a few at a time. Every object is attempted; failures are collected so one bad object names itself.
  */
 import { createHash } from 'node:crypto';
+import { mapLimit } from '../../core/concurrency.ts';
 import { describeError, type RetryHint } from '../../core/errors.ts';
 import { type AnyObject, isConflict, isNotFound, type ObjectClient } from '../../kube/index.ts';
 import { type KubeObject, SECRET_DIGEST_ANNOTATION } from '../../render/index.ts';
@@ -71,35 +72,54 @@ export interface ApplyResult {
   hint: RetryHint;
 }
 
+/** Objects of one rank applied at once: an App's Deployment, Service and ConfigMaps go out together. */
+const APPLY_CONCURRENCY = 4;
+
 /**
- * Applies `objects` in order. CRDs are waited for (Established) before the objects after them. `beforeEach` runs
- * before every write and may throw to stop (fencing).
+ * Applies `objects` (as `prepareObjects` ordered them) rank by rank: Namespaces, then CRDs (waited for until
+ * Established), then everything else, up to APPLY_CONCURRENCY objects of a rank at once; `applied` keeps the input
+ * order. `beforeEach` runs before every write and may throw to stop (fencing).
  */
 export async function applyObjects(
   target: ObjectClient,
   objects: AnyObject[],
   beforeEach: () => void = () => {},
 ): Promise<ApplyResult> {
-  const applied: AnyObject[] = [];
+  const results: (AnyObject | undefined)[] = [];
   const errors: string[] = [];
   let hint: RetryHint = 'wait';
-  let crdsPending: AnyObject[] = [];
-  for (const obj of objects) {
-    if (obj.kind !== 'CustomResourceDefinition' && crdsPending.length > 0) {
-      await waitForCrds(target, crdsPending);
-      crdsPending = [];
-    }
+  const applyOne = async (obj: AnyObject): Promise<AnyObject | undefined> => {
     beforeEach();
     try {
-      applied.push(await target.apply(obj));
-      if (obj.kind === 'CustomResourceDefinition') crdsPending.push(obj);
+      return await target.apply(obj);
     } catch (err) {
       const where = obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
       errors.push(`${obj.kind} ${where}: ${describeError(err)}`);
       if (hintOf(err) === 'retry') hint = 'retry';
+      return undefined;
     }
+  };
+  for (const rank of ranks(objects)) {
+    const done = await mapLimit(rank, APPLY_CONCURRENCY, applyOne);
+    results.push(...done);
+    // The objects after the CRDs may be their custom resources: wait until the CRDs just applied are served.
+    const crds = rank.filter((o, i) => o.kind === 'CustomResourceDefinition' && done[i] !== undefined);
+    if (crds.length > 0) await waitForCrds(target, crds);
   }
-  return { applied, errors, hint };
+  return { applied: results.filter((o): o is AnyObject => o !== undefined), errors, hint };
+}
+
+/** `objects` (already in apply order) cut into runs of the same rank. */
+function ranks(objects: AnyObject[]): AnyObject[][] {
+  const out: AnyObject[][] = [];
+  let last: number | undefined;
+  for (const o of objects) {
+    const rank = ORDER[o.kind] ?? 2;
+    if (rank !== last) out.push([]);
+    out.at(-1)?.push(o);
+    last = rank;
+  }
+  return out;
 }
 
 async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<void> {
