@@ -113,18 +113,26 @@ describe('fault: the operator SIGKILLed mid-apply', () => {
     });
     await waitForApp(org, 'kill', 'observed', (x) => x.status?.observedRevision !== undefined);
 
-    // The leader's apply is held at cm-2: provably mid-apply.
+    // The leader's apply is held at cm-2: provably mid-apply. The objects of one rank go out a few at a time, so the
+    // other four pass meanwhile; the operation cannot finish while cm-2 hangs. Wait for all four before the kill, so
+    // every write after it is the new leader's.
     const held = hold?.arm('cm-2');
     if (!held) throw new Error('no admission hold');
     const id = await requestOperation(org, 'kill', 'Sync');
+    const writesTo = () =>
+      (hold?.requests ?? []).filter((r) => r.namespace === dest && r.fieldManager === 'svc-operator');
     await waitUntil(() => held.waiting() || undefined, {
       what: 'the apply of cm-2 held',
       timeoutMs: 60_000,
       intervalMs: 50,
     });
-    const applied = (hold?.requests ?? []).filter((r) => r.namespace === dest).map((r) => r.name);
-    expect(applied).toContain('cm-2');
-    expect(applied).not.toContain('cm-3');
+    await waitUntil(() => writesTo().length === 5 || undefined, {
+      what: 'the four other objects applied by the leader',
+      timeoutMs: 60_000,
+      intervalMs: 50,
+    });
+    const beforeKill = writesTo();
+    expect(beforeKill.map((r) => r.name).sort()).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4']);
 
     process.kill(-a.pid, 'SIGKILL');
     await waitUntil(() => a.exitCode() !== undefined || undefined, { what: 'operator-a dead', timeoutMs: 30_000 });
@@ -157,14 +165,11 @@ describe('fault: the operator SIGKILLed mid-apply', () => {
     expect(succeeded).toHaveLength(1);
     expect(succeeded[0]?.reportingInstance).toBe(bIdentity);
     expect(events.filter((e) => e.reason === 'OperationFailed')).toHaveLength(0);
-    // Applies counted at admission: the killed leader wrote cm-0, cm-1 and was held at cm-2; after the handover the
-    // new leader applied every object exactly once (one apply pass: the operation ran once).
-    const writes = (hold?.requests ?? []).filter((r) => r.namespace === dest && r.fieldManager === 'svc-operator');
-    const heldAt = writes.findIndex((r) => r.name === 'cm-2');
-    expect(writes.slice(0, heldAt).map((r) => r.name)).toEqual(['cm-0', 'cm-1']);
+    // Applies counted at admission: the killed leader wrote all five and hung at cm-2; after the handover the new
+    // leader applied every object exactly once (one apply pass: the operation ran once).
     expect(
-      writes
-        .slice(heldAt + 1)
+      writesTo()
+        .slice(beforeKill.length)
         .map((r) => r.name)
         .sort(),
     ).toEqual(['cm-0', 'cm-1', 'cm-2', 'cm-3', 'cm-4']);
