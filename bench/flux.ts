@@ -36,6 +36,8 @@ export interface FluxParams {
 /** Namespace kustomize-controller runs "in" (RUNTIME_NAMESPACE). */
 const RUNTIME_NAMESPACE = 'flux-system';
 const ARTIFACT_NAME = 'bench-fixture';
+/** The artifact of the Kustomizations a push does not touch (push among more). */
+const QUIET_ARTIFACT_NAME = 'bench-quiet';
 const KUSTOMIZATION_INTERVAL = '60m';
 
 /**
@@ -58,14 +60,14 @@ export function fluxFlags(params: Pick<FluxParams, 'concurrent'>): string[] {
 }
 
 /** The i-th Kustomization: the fixture from the shared ExternalArtifact into namespace `bench-<i>`, pruned. */
-export function kustomization(i: number, wait: boolean): Obj {
+export function kustomization(i: number, wait: boolean, artifact = ARTIFACT_NAME): Obj {
   return {
     apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
     kind: 'Kustomization',
     metadata: { name: appName(i), namespace: APPS_NAMESPACE },
     spec: {
       interval: KUSTOMIZATION_INTERVAL,
-      sourceRef: { kind: 'ExternalArtifact', name: ARTIFACT_NAME },
+      sourceRef: { kind: 'ExternalArtifact', name: artifact },
       path: './',
       prune: true,
       wait,
@@ -90,7 +92,8 @@ export function kustomizationReadyKey(revision: string) {
 }
 
 const kustomizationsPath = `/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/kustomizations`;
-const artifactPath = `/apis/source.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/externalartifacts/${ARTIFACT_NAME}`;
+const artifactPath = (name: string) =>
+  `/apis/source.toolkit.fluxcd.io/v1/namespaces/${APPS_NAMESPACE}/externalartifacts/${name}`;
 
 /** A running Flux side: a fresh plane with Flux's CRDs, the artifact server and kustomize-controller. */
 interface FluxSide {
@@ -100,17 +103,30 @@ interface FluxSide {
   pid: number;
   /** Packs the fixture with `marker` and serves it (not yet announced). */
   pack(marker: string): PublishedArtifact;
-  /** Points the ExternalArtifact's status at `artifact` (what source-controller does after a fetch). */
-  announce(artifact: PublishedArtifact): Promise<void>;
-  /** Creates namespace `bench-<i>` and Kustomization i for i in [0, n), `concurrency` at a time; answers each moment. */
-  create(n: number, wait: boolean, concurrency: number, start: number): Promise<number[]>;
+  /** Points ExternalArtifact `name`'s status at `artifact` (what source-controller does after a fetch). */
+  announce(artifact: PublishedArtifact, name?: string): Promise<void>;
+  /**
+   * Creates namespace `bench-<i>` and Kustomization i for i in [0, n), `concurrency` at a time, on the artifact
+   * `artifactOf(i)` names (default the fixture's); answers each moment.
+   */
+  create(
+    n: number,
+    wait: boolean,
+    concurrency: number,
+    start: number,
+    artifactOf?: (i: number) => string,
+  ): Promise<number[]>;
   artifactRequests(): number;
   logTail(lines: number): string;
   stop(): Promise<void>;
 }
 
-/** Starts Flux's side: plane, CRDs, namespaces, the ExternalArtifact (no artifact yet) and the controller. */
-async function startFlux(concurrent: number, log: (line: string) => void): Promise<FluxSide> {
+/** Starts Flux's side: plane, CRDs, namespaces, the ExternalArtifacts `names` (no artifact yet) and the controller. */
+async function startFlux(
+  concurrent: number,
+  log: (line: string) => void,
+  names: readonly string[] = [ARTIFACT_NAME],
+): Promise<FluxSide> {
   const tools = ensureFluxTools(log);
   const plane = await startBenchPlane('bench-flux');
   const artifacts = await startArtifactServer();
@@ -136,12 +152,14 @@ async function startFlux(concurrent: number, log: (line: string) => void): Promi
     for (const name of [APPS_NAMESPACE, RUNTIME_NAMESPACE]) {
       await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
-    await objects.apply({
-      apiVersion: 'source.toolkit.fluxcd.io/v1',
-      kind: 'ExternalArtifact',
-      metadata: { name: ARTIFACT_NAME, namespace: APPS_NAMESPACE },
-      spec: {},
-    });
+    for (const name of names) {
+      await objects.apply({
+        apiVersion: 'source.toolkit.fluxcd.io/v1',
+        kind: 'ExternalArtifact',
+        metadata: { name, namespace: APPS_NAMESPACE },
+        spec: {},
+      });
+    }
     const [metrics, health] = await Promise.all([freePort(), freePort()]);
     const proc = startProcess(
       'flux-kustomize-controller',
@@ -172,9 +190,9 @@ async function startFlux(concurrent: number, log: (line: string) => void): Promi
       plane,
       pid,
       pack: (marker) => artifacts.publish(marker),
-      async announce(artifact) {
+      async announce(artifact, name = ARTIFACT_NAME) {
         const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-        await client.request(`${artifactPath}/status`, {
+        await client.request(`${artifactPath(name)}/status`, {
           method: 'PATCH',
           contentType: 'application/merge-patch+json',
           body: {
@@ -193,7 +211,7 @@ async function startFlux(concurrent: number, log: (line: string) => void): Promi
           },
         });
       },
-      async create(n, wait, concurrency, start) {
+      async create(n, wait, concurrency, start, artifactOf = () => ARTIFACT_NAME) {
         const createdAt: number[] = [];
         // Flux applies into existing namespaces: a user creates each one beside its Kustomization, so does this
         // loop (inside the clock, as svc's operator creates its namespaces inside it).
@@ -202,7 +220,7 @@ async function startFlux(concurrent: number, log: (line: string) => void): Promi
             method: 'POST',
             body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: destinationNamespace(i) } },
           });
-          await client.request(kustomizationsPath, { method: 'POST', body: kustomization(i, wait) });
+          await client.request(kustomizationsPath, { method: 'POST', body: kustomization(i, wait, artifactOf(i)) });
           createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
         });
         return createdAt;
@@ -276,7 +294,10 @@ export async function runFlux(params: FluxParams, log: (line: string) => void) {
 
 /** Parameters of Flux's side of push. */
 export interface FluxPushParams {
+  /** Kustomizations on the pushed artifact. */
   apps: number;
+  /** Kustomizations in all: the others on a second artifact nobody pushes to. */
+  among: number;
   rounds: number;
   concurrent: number;
   timeoutMs: number;
@@ -298,25 +319,30 @@ function kustomizationAppliedKey(revision: string) {
  * the publication until its lastAppliedRevision is the new revision, and until Ready at it.
  */
 export async function runFluxPush(params: FluxPushParams, log: (line: string) => void) {
-  const flux = await startFlux(params.concurrent, log);
+  const quiet = params.among > params.apps;
+  const flux = await startFlux(params.concurrent, log, quiet ? [ARTIFACT_NAME, QUIET_ARTIFACT_NAME] : [ARTIFACT_NAME]);
   const { client } = flux;
   try {
+    // Both artifacts hold the same files, so one revision: every Kustomization is Ready at it.
     const first = flux.pack('v1');
     await flux.announce(first);
+    if (quiet) await flux.announce(first, QUIET_ARTIFACT_NAME);
     const setupStart = performance.now();
     const settled = waitForAll(
       client,
       kustomizationsPath,
-      params.apps,
+      params.among,
       kustomizationReadyKey(first.revision),
       setupStart,
       params.timeoutMs,
     );
     settled.catch(() => undefined);
-    await flux.create(params.apps, true, 8, setupStart);
+    await flux.create(params.among, true, 8, setupStart, (i) =>
+      i < params.apps ? ARTIFACT_NAME : QUIET_ARTIFACT_NAME,
+    );
     const setup = await settled;
-    if (setup.size < params.apps)
-      throw new Error(`flux: only ${setup.size}/${params.apps} Kustomizations Ready before the timeout`);
+    if (setup.size < params.among)
+      throw new Error(`flux: only ${setup.size}/${params.among} Kustomizations Ready before the timeout`);
     log(`  flux: all Ready after ${Math.max(...setup.values())} s`);
     const sampler = sampleProcess(flux.pid);
     const idle = sampler.last();

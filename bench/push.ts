@@ -1,7 +1,9 @@
 /**
- * push: 100 Apps on one repository with push events enabled. Per round: commit (a pod-template change, so a real
- * rollout follows), POST the GitHub-style push event to the operator's receiver (/webhook/gitA), and time until
- * each App reports the new revision as applied (p50, p95, max), and until it is Synced and Healthy at it.
+ * push: `apps` Apps (100) on one repository with push events enabled, optionally among `among` Apps in all (the
+ * others on a second repository, converged first too). Per round: commit (a pod-template change, so a real rollout
+ * follows), POST the GitHub-style push event to the operator's receiver (/webhook/gitA), and time until each pushed
+ * App reports the new revision as applied (p50, p95, max), and until it is Synced and Healthy at it. Flux's side
+ * (./flux.ts runFluxPush) does the same with Kustomizations.
  */
 import { connect } from '../src/kube/index.ts';
 import { apiserverRequestCounts, startGitServer } from '../test/harness/index.ts';
@@ -17,7 +19,10 @@ import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts
 
 /** Parameters of the push benchmark. */
 export interface PushParams {
+  /** Apps on the pushed repository. */
   apps: number;
+  /** Apps in all (default `apps`): the others deploy from a second repository nobody pushes to. */
+  among?: number;
   rounds: number;
   timeoutMs: number;
   cpuProfile: boolean;
@@ -25,15 +30,21 @@ export interface PushParams {
   flux?: { concurrent: number };
 }
 
-/** Runs the push benchmark (svc's side, then Flux's unless left out) and writes bench/results/push.json. */
+/**
+ * Runs the push benchmark (svc's side, then Flux's unless left out) and writes bench/results/push.json, or
+ * push-<apps>-of-<among>.json when the pushed Apps are among more.
+ */
 export async function push(params: PushParams, log: (line: string) => void): Promise<string> {
+  const among = Math.max(params.among ?? params.apps, params.apps);
   const ours = await pushOurs(params, log);
   let flux: Awaited<ReturnType<typeof runFluxPush>> | undefined;
   if (params.flux) {
-    log(`push: Flux kustomize-controller (--concurrent=${params.flux.concurrent}), ${params.apps} Kustomizations`);
-    flux = await runFluxPush({ ...params, concurrent: params.flux.concurrent }, log);
+    log(
+      `push: Flux kustomize-controller (--concurrent=${params.flux.concurrent}), ${params.apps} of ${among} Kustomizations`,
+    );
+    flux = await runFluxPush({ ...params, among, concurrent: params.flux.concurrent }, log);
   }
-  return writeResult('push', {
+  return writeResult(among > params.apps ? `push-${params.apps}-of-${among}` : 'push', {
     ...ours,
     summary: {
       ...ours.summary,
@@ -47,11 +58,13 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
 
 /** svc's side: the operator as a child process, its receiver POSTed a GitHub-style push per round. */
 async function pushOurs(params: PushParams, log: (line: string) => void) {
+  const among = Math.max(params.among ?? params.apps, params.apps);
   const plane = await startBenchPlane('bench-push');
   const git = await startGitServer();
   const { client, objects } = connect({ kubeconfigPath: plane.kubeconfigPath });
   try {
     const repo = await git.createRepo('bench-push', fixtureFiles('v1'));
+    const quiet = among > params.apps ? await git.createRepo('bench-quiet', fixtureFiles('v1')) : undefined;
     const operator = await startOperatorProcess({
       kubeconfigPath: plane.kubeconfigPath,
       cpuProfile: params.cpuProfile,
@@ -59,18 +72,21 @@ async function pushOurs(params: PushParams, log: (line: string) => void) {
     try {
       await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: APPS_NAMESPACE } });
       const sampler = sampleProcess(operator.pid);
-      log(`push: creating ${params.apps} Apps with push events enabled`);
+      log(`push: creating ${params.apps} Apps with push events enabled${quiet ? ` among ${among}` : ''}`);
       const setupStart = performance.now();
-      const settled = waitForAll(client, appsPath, params.apps, appReadyKey(), setupStart, params.timeoutMs);
+      const settled = waitForAll(client, appsPath, among, appReadyKey(), setupStart, params.timeoutMs);
       settled.catch(() => undefined);
-      await forEachLimit(params.apps, 8, (i) =>
+      // Apps 0…apps-1 are pushed to; the rest deploy from the quiet repository.
+      await forEachLimit(among, 8, (i) =>
         client
-          .request(appsPath, { method: 'POST', body: appResource(i, repo.url, { webhook: true }) })
+          .request(appsPath, {
+            method: 'POST',
+            body: i < params.apps || !quiet ? appResource(i, repo.url, { webhook: true }) : appResource(i, quiet.url),
+          })
           .then(() => undefined),
       );
       const setup = await settled;
-      if (setup.size < params.apps)
-        throw new Error(`only ${setup.size}/${params.apps} Apps converged before the timeout`);
+      if (setup.size < among) throw new Error(`only ${setup.size}/${among} Apps converged before the timeout`);
       log(`  all Synced+Healthy after ${Math.max(...setup.values())} s`);
 
       const metricsAfterSetup = await scrapeMetrics(operator.metricsURL);
@@ -132,6 +148,7 @@ async function pushOurs(params: PushParams, log: (line: string) => void) {
         parameters: { ...params, webhookSecret: false, controlPlane: BENCH_THROUGHPUT },
         summary: {
           apps: params.apps,
+          among,
           rounds: params.rounds,
           revisionApplied: summarize(all),
           syncedHealthy: summarize(rounds.flatMap((r) => r.samples.syncedHealthySeconds)),

@@ -74,22 +74,46 @@ if (converge.length > 0) {
     `- converge ≤ 1.3× the limit at 1000 Apps: ${ok(big?.oursOverLimit === undefined ? undefined : big.oursOverLimit <= 1.3)}`,
   );
   emit(`- operator peak RSS ≤ 150 MiB at 1000 Apps: ${ok(big ? big.operatorPeakRssMiB <= 150 : undefined)}`);
+  const huge = converge.find((r) => r['summary'].n === 5000)?.['summary'];
+  const steady5000 =
+    huge?.steadyOperatorCpuPerSecond === undefined
+      ? undefined
+      : Number((huge.steadyOperatorCpuPerSecond + (huge.steadyChildCpuPerSecond ?? 0)).toFixed(3));
+  emit(
+    `- steady state at 5000 Apps below 10 % of one core (operator and its children): ${ok(steady5000 === undefined ? undefined : steady5000 < 0.1)}${steady5000 === undefined ? '' : ` (${(steady5000 * 100).toFixed(1)} %)`}`,
+  );
+  const perApp = converge
+    .filter((r) => r['ours']?.operator?.peakRssMiB !== undefined && r['ours']?.operator?.idleRssMiB !== undefined)
+    .map((r) => {
+      const o = r['ours'].operator;
+      return `${r['summary'].n}: ${(((o.peakRssMiB - o.idleRssMiB) / r['summary'].n) * 1024).toFixed(0)} KiB`;
+    });
+  if (perApp.length > 0) emit(`- operator memory per App, (peak − idle RSS) ÷ N: ${perApp.join(', ')}`);
   emit('');
 }
 
-const push = read('push.json');
-if (push) {
-  const s = push['summary'];
+const pushes = readdirSync(resultsDir)
+  .filter((f) => /^push(-\d+-of-\d+)?\.json$/.test(f))
+  .map((f) => read(f) as Json)
+  .sort((a, b) => (a['summary'].among ?? a['summary'].apps) - (b['summary'].among ?? b['summary'].apps));
+if (pushes.length > 0) {
   emit(
-    '| push: Apps × rounds | receiver answered (s, per round) | revision applied p50 | p95 | max | Synced+Healthy at it p95 | operator peak RSS |',
+    '| push: Apps pushed of all × rounds | receiver answered (s, per round) | svc: revision applied p50 | p95 | max | Synced+Healthy at it p95 | Flux: applied p50 | p95 | Ready at it p95 | Flux ÷ svc (applied p95) | peak RSS svc / Flux | load avg at end |',
   );
-  emit('|---|---|---|---|---|---|---|');
-  const answered = (push['rounds'] as Json[]).map((r) => r['receiverAnsweredSeconds']).join(', ');
-  emit(
-    `| ${s.apps} × ${s.rounds} | ${answered} | ${s.revisionApplied.p50} s | ${s.revisionApplied.p95} s | ${s.revisionApplied.max} s | ${s.syncedHealthy.p95} s | ${fmt(s.operatorPeakRssMiB, ' MiB')} |`,
-  );
+  emit('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const push of pushes) {
+    const s = push['summary'];
+    const answered = (push['rounds'] as Json[]).map((r) => r['receiverAnsweredSeconds']).join(', ');
+    const fluxP95 = s.fluxRevisionApplied?.p95;
+    emit(
+      `| ${s.apps} of ${s.among ?? s.apps} × ${s.rounds} | ${answered} | ${s.revisionApplied.p50} s | ${s.revisionApplied.p95} s | ${s.revisionApplied.max} s | ${s.syncedHealthy.p95} s | ${fmt(s.fluxRevisionApplied?.p50, ' s')} | ${fmt(fluxP95, ' s')} | ${fmt(s.fluxReady?.p95, ' s')} | ${typeof fluxP95 === 'number' ? `${(fluxP95 / s.revisionApplied.p95).toFixed(1)}×` : '–'} | ${fmt(s.operatorPeakRssMiB)} / ${fmt(s.fluxPeakRssMiB)} MiB | ${push['machine'].loadAverage1m5m15m?.[0] ?? '–'} |`,
+    );
+  }
+  const hundred = pushes.find((p) => p['summary'].apps === 100 && (p['summary'].among ?? 100) === 100)?.['summary'];
   emit('');
-  emit(`- push p95 under 2 s: ${ok(s.revisionApplied.p95 < 2)}`);
+  emit(
+    `- push → applied p95 ≤ 2 s for 100 Apps on one repository: ${ok(hundred ? hundred.revisionApplied.p95 <= 2 : undefined)}`,
+  );
   emit('');
 }
 

@@ -73,8 +73,8 @@ export class Controller {
         },
         onError: (err) => options.logger.warn({ err: describeError(err) }, 'App watch failed; relisting'),
       },
-      // The cache only queues work and lists Apps (each reconcile GETs its App afresh): managedFields, the bulk of an
-      // App with a status, is dead weight in it, held for every App (bench/README.md, issue 18).
+      // The cache queues work, lists Apps and is what a reconcile reads, and nothing of that reads managedFields: the
+      // bulk of an App with a status, dead weight held for every App (bench/README.md, issue 18).
       { transform: withoutManagedFields },
     );
   }
