@@ -190,7 +190,8 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       '--endpoint-reconciler-type=none',
       // Cheaper on 2 cores; flow control matters nothing for tests.
       '--enable-priority-and-fairness=false',
-      '--profiling=false',
+      // Benchmarks may take a CPU profile of the apiserver (GET /debug/pprof/profile, admin only); tests need none.
+      `--profiling=${options.throughput ? 'true' : 'false'}`,
       // The fake node's "kubelet" (kwok's server, for Pod logs) is reached by its InternalIP, 127.0.0.1.
       '--kubelet-preferred-address-types=InternalIP',
       ...(options.throughput
