@@ -69,6 +69,7 @@ export class Controller {
         },
         onDelete: (obj) => {
           this.#queue?.forget(cacheKey(obj));
+          options.reconciler.forget({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
           options.metrics.forgetApp({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
         },
         onError: (err) => options.logger.warn({ err: describeError(err) }, 'App watch failed; relisting'),

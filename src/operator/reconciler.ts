@@ -138,6 +138,11 @@ export class Reconciler {
     this.#announcer = new Announcer(deps);
   }
 
+  /** Forgets what this process remembers of a deleted App (its last write). */
+  forget(key: AppKey): void {
+    this.#written.delete(`${key.namespace}/${key.name}`);
+  }
+
   /** Waits for the notifications still being sent (a clean shutdown). */
   drain(): Promise<void> {
     return this.#announcer.drain();
@@ -192,18 +197,22 @@ export class Reconciler {
   }
 
   /**
-   * The App to reconcile: the newer of the informer's copy and this process's last write of it, else a GET (not in
-   * the cache yet, or no cache). A copy that another writer has since replaced only costs a conflict on write
-   * (every write carries the resourceVersion it read), and that writer's change queues the App again anyway.
+   * The App to reconcile: the newer of the informer's copy and this process's last write of it; a GET when the cache
+   * does not have the App (not listed yet, no cache, or deleted: then a remembered write is stale and dropped). A
+   * copy that another writer has since replaced only costs a conflict on write (every write carries the
+   * resourceVersion it read), and that writer's change queues the App again anyway.
    */
   async #load(key: AppKey): Promise<AppResource | undefined> {
     const id = `${key.namespace}/${key.name}`;
     const cached = this.#d.cachedApp?.(key);
     const written = this.#written.get(id);
-    if (written && cached && compareVersions(cached.metadata.resourceVersion, written.metadata.resourceVersion) !== -1)
+    if (cached) {
+      if (written && compareVersions(written.metadata.resourceVersion, cached.metadata.resourceVersion) === 1)
+        return written;
       this.#written.delete(id);
-    const known = this.#written.get(id) ?? cached;
-    if (known) return known;
+      return cached;
+    }
+    this.#written.delete(id);
     const obj = await this.#d.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key });
     return obj as unknown as AppResource | undefined;
   }
