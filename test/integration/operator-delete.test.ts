@@ -9,6 +9,7 @@ import {
   getApp,
   getObject,
   kube,
+  requestOperation,
   unique,
   useOperatorSuite,
   waitForApp,
@@ -66,5 +67,29 @@ describe('deleting an App', () => {
     await gone('wedged');
     const events = await eventsAbout(org, 'wedged');
     expect(events.map((e) => e.reason)).toContain('DeleteAbandoned');
+  });
+});
+
+describe("a destination namespace deleted behind svc's back", () => {
+  it('is created again by the next sync (the operator remembers namespaces it made, and checks again when an apply there fails)', async () => {
+    const dest = await deployed('ns-gone');
+    await kube().delete({ apiVersion: 'v1', kind: 'Namespace', name: dest });
+    await waitUntil(async () => (await getObject('v1', 'Namespace', undefined, dest)) === undefined, {
+      what: `namespace ${dest} deleted`,
+      timeoutMs: 90_000,
+    });
+    const id = await requestOperation(org, 'ns-gone', 'Sync');
+    const done = await waitForApp(
+      org,
+      'ns-gone',
+      'the sync after the namespace was deleted',
+      (a) => a.status?.operationState?.id === id && a.status.operationState.phase !== 'Running',
+      60_000,
+    );
+    expect(done.status?.operationState?.phase).toBe('Succeeded');
+    const ns = await getObject('v1', 'Namespace', undefined, dest);
+    expect(ns?.metadata.labels?.['cd.svc.space/created-for-app']).toBe('ns-gone');
+    expect(await getObject('v1', 'ConfigMap', dest, 'cm')).toBeDefined();
+    expect(await getObject('apps/v1', 'Deployment', dest, 'web')).toBeDefined();
   });
 });
