@@ -3,8 +3,9 @@
  * (no git, no render, no status) with the operator's concurrency, then waited on until every Deployment is
  * healthy. Its time is the floor the control plane allows; converge reads as ours ÷ this.
  */
+
+import { ensureNamespace } from '../src/engine/apply.ts';
 import { connect, type AnyObject as Obj } from '../src/kube/index.ts';
-import { ensureNamespace } from '../src/operator/stages/apply.ts';
 import { apiserverRequestCounts, type ControlPlane } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace, renderedObjects } from './lib/fixture.ts';
 import { forEachLimit } from './lib/pool.ts';

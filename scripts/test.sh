@@ -2,7 +2,8 @@
 # `npm test`: the whole gate, set up by itself, the same on a developer machine and in CI (`.ci/run` runs exactly this).
 #   1. machine setup (scripts/ci-setup.sh: apt packages as root, pinned binaries cached in ~/.cache/svc, the test
 #      PostgreSQL); idempotent and quick when everything is there; its `export` lines reach the test run;
-#   2. typecheck (tsc) and lint (Biome): seconds, and a failure there fails the run like a failing test;
+#   2. typecheck (tsc), lint (Biome) and the layering rules (dependency-cruiser, scripts/check-layers.sh): seconds,
+#      and a failure there fails the run like a failing test;
 #   3. vitest (unit and integration projects; arguments after `npm test --` go to vitest), ending with one line a
 #      reader of the log can count: "N passed, N failed, N skipped".
 # A failed setup stops the run; a failed typecheck or lint does not (one run reports everything), and the exit
@@ -29,13 +30,17 @@ if tsc --noEmit && tsc --noEmit -p web; then checks+=("typecheck ok"); else fail
 step "lint"
 if biome check .; then checks+=("lint ok"); else fail $?; checks+=("lint FAILED"); fi
 
+step "layers"
+if bash scripts/check-layers.sh; then checks+=("layers ok"); else fail $?; checks+=("layers FAILED"); fi
+
 step "vitest"
 results="$(mktemp --suffix=.json)"
 trap 'rm -f "$results"' EXIT
 vitest_rc=0
 vitest run --reporter=default --reporter=json --outputFile.json="$results" "$@" || vitest_rc=$?
 ((vitest_rc == 0)) || fail "$vitest_rc"
-printf '\n%s; %s (%ss)\n' "${checks[0]}" "${checks[1]}" "$((SECONDS - started))"
+summary="$(printf '%s; ' "${checks[@]}")"
+printf '\n%s (%ss)\n' "${summary%; }" "$((SECONDS - started))"
 # The closing line: tests counted by vitest's JSON report.
 # A run whose tests all passed can still fail after them (the run-wide leak scan in the global teardown): say so.
 node -e '

@@ -5,13 +5,13 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { RetryPolicy } from './core/backoff.ts';
 import { parseDuration } from './core/duration.ts';
 import { ConfigError } from './core/errors.ts';
 import { isDnsLabel } from './core/names.ts';
 import { SERVICE_ACCOUNT_DIR } from './kube/in-cluster.ts';
 import { OUTBOUND_SCOPES, type OutboundScope } from './net/addresses.ts';
 import type { OutboundPolicy } from './net/guard.ts';
-import type { RetryPolicy } from './ops/backoff.ts';
 import type { RenderLimits } from './render/limits.ts';
 
 /** A listen address: host '' means all interfaces; port 0 means any free port. */

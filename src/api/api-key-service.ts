@@ -5,8 +5,8 @@
  */
 import type { Caller, CallerOrg } from '../auth/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
+import { isToolName } from '../core/mcp-tools.ts';
 import { type Level, scopeContains } from '../core/permissions.ts';
-import { isToolName } from '../mcp/catalogue.ts';
 import type { ApiKeyRecord } from '../store/api-keys.ts';
 import type { Store } from '../store/database.ts';
 import { inTransaction } from '../store/transaction.ts';

@@ -14,15 +14,14 @@ import { Authenticator } from '../auth/authenticator.ts';
 import { type AuthComponentOptions, createAuthComponent, migrateAuthSchema } from '../auth/better-auth.ts';
 import { OperatorAuthenticator } from '../auth/operator-auth.ts';
 import { readCookie } from '../auth/session-cookie.ts';
+import { BackgroundJobs } from '../background/jobs.ts';
 import type { Config } from '../config.ts';
 import { ForbiddenError, NotFoundError, UnavailableError } from '../core/errors.ts';
 import { orgNamespace } from '../core/names.ts';
 import type { ServerChannel } from '../internal/channel.ts';
-import { LocalServerChannel } from '../internal/local-channel.ts';
 import { connect, type InClusterOptions, type KubeConnection, managementSource, reviewToken } from '../kube/index.ts';
 import type { Logger } from '../log.ts';
 import { RateLimiter } from '../net/rate-limit.ts';
-import { OpsRuntime } from '../ops/runtime.ts';
 import { RegistryClient } from '../registry/index.ts';
 import { Sealer } from '../secrets/seal.ts';
 import { ApiKeyStore } from '../store/api-keys.ts';
@@ -43,6 +42,7 @@ import { StoredClusterDirectory } from './clusters/directory.ts';
 import { ShellJanitor } from './clusters/shell-janitor.ts';
 import { allowedOrigins, checkCookieWrite, isUnsafeMethod } from './csrf.ts';
 import { handleError, handleFrameworkError } from './error-handler.ts';
+import { LocalServerChannel } from './internal/local-channel.ts';
 import { KubeApps } from './kube/apps-repo.ts';
 import { destinationsOf } from './kube/destinations.ts';
 import { OrgImages } from './registries/images.ts';
@@ -59,7 +59,6 @@ import { cliLoginRoutes } from './routes/cli-login.ts';
 import { clusterRoutes } from './routes/clusters.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
-import { mcpRoutes } from './routes/mcp.ts';
 import { registryRoutes } from './routes/registries.ts';
 import { registryNotificationRoutes } from './routes/registry-notifications.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
@@ -100,7 +99,15 @@ export interface ApiServerDeps {
   webDist?: string;
   /** Timing of GET /apps/stream (heartbeat, re-authentication); tests shorten it. */
   stream?: Partial<StreamOptions>;
+  /**
+   * More route groups under /api/v1, registered after the API's own with the same authentication and errors: the
+   * MCP endpoint (src/server.ts), which builds on the API's services and so is not imported by the API.
+   */
+  routes?: ApiRoutes[];
 }
+
+/** A group of routes under /api/v1, given the API's services. */
+export type ApiRoutes = (api: FastifyInstance, services: ApiServices) => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -159,7 +166,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const apiKeys = new ApiKeyStore(store.db);
   const bindings = new RoleBindingStore(store.db);
   const sealer = new Sealer(config.credentialsKey);
-  const ops = new OpsRuntime({ db: store.db, config, sealer, logger, kube });
+  const jobs = new BackgroundJobs({ db: store.db, config, sealer, logger, kube });
   const clusterConnections = new ClusterConnections(sealer, {
     outbound: config.outbound,
     ...(deps.inCluster ? { inCluster: deps.inCluster } : {}),
@@ -205,7 +212,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     destinations: destinationsOf(mgmt, clusters),
     sealer,
     auth,
-    ops,
+    jobs,
     clusterConnections,
     secretStores,
     registries,
@@ -245,13 +252,13 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   app.addHook('onReady', async () => {
     services.appEvents?.start();
     kube?.start();
-    ops.start();
+    jobs.start();
     shellJanitor.start();
     services.tagPoller?.start();
   });
   app.addHook('onClose', async () => {
     services.appEvents?.stop();
-    await ops.stop();
+    await jobs.stop();
     await shellJanitor.stop();
     await clusterConnections.close();
     await services.tagPoller?.stop();
@@ -382,7 +389,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await clusterRoutes(api, services);
       await registryRoutes(api, services);
       await registryNotificationRoutes(api, services);
-      await mcpRoutes(api, services);
+      for (const routes of deps.routes ?? []) await routes(api, services);
     },
     { prefix: '/api/v1' },
   );

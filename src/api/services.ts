@@ -1,8 +1,8 @@
 /** Everything route plugins use, built once per server and passed in explicitly. */
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { AuthComponent } from '../auth/better-auth.ts';
+import type { BackgroundJobs } from '../background/jobs.ts';
 import type { Config } from '../config.ts';
-import type { OpsRuntime } from '../ops/runtime.ts';
 import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
@@ -38,7 +38,7 @@ export interface ApiServices {
   /** The auth component (teams live in its organization plugin). */
   auth: AuthComponent;
   /** Webhook deliveries and incident detection of this process. */
-  ops: OpsRuntime;
+  jobs: BackgroundJobs;
   /** Connections to registered clusters (probes, namespaces, events, shells). */
   clusterConnections: ClusterConnections;
   registries: RegistryStore;

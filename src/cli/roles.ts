@@ -13,8 +13,8 @@ export interface Running {
 
 /** Starts the API/auth/UI server on `config.listen`; `channel` is its side of the operator's internal channel. */
 export async function runServer(config: Config, logger: Logger): Promise<Running & { channel: ServerChannel }> {
-  const { buildApiServer } = await import('../api/app.ts');
-  const app = await buildApiServer({ config, logger });
+  const { buildServer } = await import('../server.ts');
+  const app = await buildServer({ config, logger });
   await app.listen({ host: config.listen.host || '::', port: config.listen.port });
   return { stop: () => app.close(), channel: app.serverChannel };
 }

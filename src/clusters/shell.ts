@@ -13,8 +13,7 @@
  * `cd.svc.space/shell=<id>` and removed when the shell expires (src/api/clusters/shell-janitor.ts); the Pod also
  * carries `activeDeadlineSeconds`, so it stops at expiry even if no svc server is running.
  */
-import { type AnyObject, isNotFound, type KubeConnection } from '../kube/index.ts';
-import type { ShellObjectRef } from '../store/cluster-shells.ts';
+import { type AnyObject, isNotFound, type KubeConnection, type ObjectRef } from '../kube/index.ts';
 
 /** svc's namespace for shell pods on every cluster. */
 export const SHELL_NAMESPACE = 'svc-shell';
@@ -146,7 +145,7 @@ function clusterRoleOf(spec: ShellSpec): string {
 }
 
 /** The refs of `objects` in removal order (the Pod first: that ends sessions; then the token's Secret anchor). */
-export function removalOrder(objects: readonly AnyObject[]): ShellObjectRef[] {
+export function removalOrder(objects: readonly AnyObject[]): ObjectRef[] {
   return [...objects].reverse().map((o) => ({
     apiVersion: o.apiVersion,
     kind: o.kind,
@@ -208,6 +207,6 @@ export async function createShell(
 }
 
 /** Deletes every object of a shell (already gone is fine). Throws KubeApiError when the cluster refuses. */
-export async function removeShell(conn: KubeConnection, refs: readonly ShellObjectRef[]): Promise<void> {
+export async function removeShell(conn: KubeConnection, refs: readonly ObjectRef[]): Promise<void> {
   for (const ref of refs) await conn.objects.delete(ref);
 }

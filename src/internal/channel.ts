@@ -113,6 +113,17 @@ export interface ServerChannel {
   registry(orgNamespace: string, name: string): Promise<RegistryEndpoint>;
 }
 
+/** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
+export interface ClusterAccessBody {
+  name: string;
+  org_namespace: string;
+  server_url: string;
+  namespaces: string[];
+  credentials: 'kubeconfig' | 'in-cluster';
+  kubeconfig?: string;
+  revision: string;
+}
+
 /** Path of the cluster route below `/internal`: `/clusters/{name}/kubeconfig?org_namespace=<ns>` (contract §4.3). */
 export const internalClusterPath = (name: string): string => `/clusters/${encodeURIComponent(name)}/kubeconfig`;
 

@@ -3,7 +3,15 @@
  * apiserver's own reason and message); `toSvcError` is the one place where it becomes one of svc's typed errors, so
  * the API and the operator say the same thing about the same failure.
  */
-import { ConflictError, InputError, NotFoundError, SvcError, UnavailableError, UpstreamError } from '../core/errors.ts';
+import {
+  ConflictError,
+  InputError,
+  NotFoundError,
+  type RetryHint,
+  SvcError,
+  UnavailableError,
+  UpstreamError,
+} from '../core/errors.ts';
 
 /**
  * A kubeconfig (or the in-cluster environment) that cannot be used: the message names the file or context, the
@@ -54,4 +62,27 @@ export function toSvcError(err: unknown, what: string): SvcError {
     return new UpstreamError(`${what}: cluster answered ${err.status} ${err.detail}`.trim(), { cause: err });
   }
   return new UnavailableError(`${what}: cluster unreachable`, { cause: err });
+}
+
+/** The retry hint of any error: an SvcError's own, by HTTP status for the Kubernetes API, else transient. */
+export function hintOf(err: unknown): RetryHint {
+  if (err instanceof SvcError) return err.retry;
+  if (err instanceof KubeApiError) {
+    // Unreachable (0), throttled, timed out or failing servers are transient; any other refusal (invalid object,
+    // unknown kind, forbidden) needs a change in the repository or the cluster: retry at the error period.
+    return err.status === 0 || err.status === 408 || err.status === 429 || err.status >= 500 ? 'retry' : 'wait';
+  }
+  return 'retry';
+}
+
+/**
+ * True when `err` or a cause along its chain is a KubeApiError without an HTTP status: the cluster did not answer
+ * (refused, reset, timed out). For the SyncError reason ClusterUnreachable of remote destinations.
+ */
+export function isUnreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 16; depth++) {
+    if (e instanceof KubeApiError && e.status === 0) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
 }

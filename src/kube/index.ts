@@ -5,8 +5,10 @@ export { TokenFile } from './credentials.ts';
 export { apiPrefix, Discovery, type ResourceInfo } from './discovery.ts';
 export {
   CredentialError,
+  hintOf,
   isConflict,
   isNotFound,
+  isUnreachable,
   KubeApiError,
   KubeconfigError,
   toSvcError,

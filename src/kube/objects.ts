@@ -2,6 +2,8 @@
  * Object-level operations on any kind: server-side apply, read, delete, merge patch, list by label across
  * namespaces. Paths come from discovery so custom resources work like built-in ones.
  */
+
+import type { AnyObject, ObjectRef } from '../core/kube-object.ts';
 import type { KubeClient } from './client.ts';
 import { apiPrefix, type Discovery } from './discovery.ts';
 import { isNotFound } from './errors.ts';
@@ -9,29 +11,7 @@ import { isNotFound } from './errors.ts';
 /** The field manager of every write the operator makes. */
 export const FIELD_MANAGER = 'svc-operator';
 
-/** Identity of an object. */
-export interface ObjectRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
-
-/** Any object as JSON. */
-export interface AnyObject {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    uid?: string;
-    resourceVersion?: string;
-    [k: string]: unknown;
-  };
-  [k: string]: unknown;
-}
+export type { AnyObject, ObjectRef } from '../core/kube-object.ts';
 
 /** Typed access to objects of any kind on one API server. */
 export class ObjectClient {

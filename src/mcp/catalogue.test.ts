@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller, KeyCeiling } from '../auth/caller.ts';
+import { isToolName, TOOL_NAMES } from '../core/mcp-tools.ts';
 import type { OrgRole } from '../core/permissions.ts';
-import { isToolName, TOOL_NAMES, visibleTools } from './catalogue.ts';
+import { visibleTools } from './catalogue.ts';
 import { TOOLS } from './tools.ts';
 
 function keyCaller(role: OrgRole, key: Omit<KeyCeiling, 'id'>, bindings: Caller['bindings'] = []): Caller {

@@ -8,11 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, fromJsonSchema, type JsonSchemaType, McpServer } from '@modelcontextprotocol/server';
 import type { TSchema } from '@sinclair/typebox';
-import type { Actor } from '../api/apps/access.ts';
+import type { Actor } from '../api/actor.ts';
 import { httpStatusOf, SvcError } from '../core/errors.ts';
+import { TOOL_CATALOGUE, type ToolName } from '../core/mcp-tools.ts';
 import { schemaProblems } from '../core/validator.ts';
 import type { Logger } from '../log.ts';
-import { TOOL_CATALOGUE, type ToolName, visibleTools } from './catalogue.ts';
+import { visibleTools } from './catalogue.ts';
 import { redactCredentials } from './redact.ts';
 import { TOOLS, type ToolServices } from './tools.ts';
 

@@ -5,7 +5,7 @@
  * ./server.ts wraps them for the protocol and strips credentials.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import type { Actor } from '../api/apps/access.ts';
+import type { Actor } from '../api/actor.ts';
 import { type LiveReads, liveReadsOf } from '../api/apps/live-reads.ts';
 import { AppOperations } from '../api/apps/operation-service.ts';
 import { AppService } from '../api/apps/service.ts';
@@ -15,8 +15,8 @@ import { requirePermission } from '../api/context.ts';
 import { parseScope } from '../api/routes/scope-input.ts';
 import type { ApiServices } from '../api/services.ts';
 import { canI } from '../auth/rbac.ts';
+import type { ToolName } from '../core/mcp-tools.ts';
 import { AUDIT_PAGE_MAX } from '../store/audit.ts';
-import type { ToolName } from './catalogue.ts';
 import { diffDigest, LOG_TOOL_TAIL_MAX, readLogTail } from './live.ts';
 
 /** The services the tools call, built once per server. */

@@ -9,13 +9,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, UnavailableError } from '../core/errors.ts';
+import { RegistryLookup, sourceDrivers } from '../engine/sources/index.ts';
 import { memoryBackedDir, RepoCache } from '../git/index.ts';
-import { AuditRelay, type AuditRelayOptions } from '../internal/audit-relay.ts';
 import type { ServerChannel } from '../internal/channel.ts';
-import { httpChannelFromConfig } from '../internal/http-channel.ts';
 import { connect, LeaderElector, managementSource } from '../kube/index.ts';
 import { RegistryClient } from '../registry/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
+import { AuditRelay, type AuditRelayOptions } from './channel/audit-relay.ts';
+import { httpChannelFromConfig } from './channel/http-channel.ts';
 import { Controller } from './controller.ts';
 import { LiveCache } from './live/index.ts';
 import { OperatorMetrics } from './metrics.ts';
@@ -23,7 +24,6 @@ import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { RemoteClusters } from './remote-clusters.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
-import { RegistryLookup, sourceDrivers } from './sources/index.ts';
 import { PushReceiver } from './webhook/receiver.ts';
 
 /** Renders kept by the operator's render cache (one per source, revision and renderer options). */

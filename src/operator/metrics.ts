@@ -5,7 +5,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { HealthStatus, SyncStatus } from '../core/app-schema.ts';
-import type { AppKey } from './labels.ts';
+import type { AppKey } from '../engine/labels.ts';
 
 /** The operator's metrics. */
 export class OperatorMetrics {

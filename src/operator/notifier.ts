@@ -8,9 +8,9 @@
  */
 import type { Logger } from 'pino';
 import type { AppResource } from '../core/app-schema.ts';
+import { type RetryPolicy, retryDelayMs } from '../core/backoff.ts';
 import { describeNetworkFailure } from '../net/errors.ts';
 import { type OutboundPolicy, outboundFetch } from '../net/outbound.ts';
-import { type RetryPolicy, retryDelayMs } from '../ops/backoff.ts';
 import { bodyFor, type Channel, type NotificationPayload } from './notify.ts';
 
 /** Attempts and backoff of one notification. */

@@ -17,21 +17,29 @@ import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
-import { type AnyObject, compareVersions, isConflict, type ObjectClient } from '../kube/index.ts';
+import { applyObjects, ensureNamespace } from '../engine/apply.ts';
+import { hashObjects, prepareObjects } from '../engine/desired.ts';
+import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
+import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
+import { type AppKey, FINALIZER } from '../engine/labels.ts';
+import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
+import {
+  type AnyObject,
+  compareVersions,
+  hintOf,
+  isConflict,
+  isUnreachable,
+  type ObjectClient,
+} from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { FencedError } from './fence.ts';
-import { type AppKey, FINALIZER } from './labels.ts';
 import { type DestinationCache, destinationOf, type LiveCache } from './live/index.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
-import { driverFor, type SourceDrivers } from './sources/index.ts';
-import { hintOf, inStage, isUnreachable, type Stage, StageError } from './stage-error.ts';
-import { applyObjects, ensureNamespace, hashObjects, prepareObjects } from './stages/apply.ts';
+import { inStage, type Stage, StageError } from './stage-error.ts';
 import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
-import { assessHealth, type HealthResult } from './stages/health.ts';
-import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from './stages/inventory.ts';
 import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, UpstreamError } from '../core/errors.ts';
 import { GitFetchError, GitPathError, GitRefError } from '../git/index.ts';
-import { KubeApiError } from '../kube/index.ts';
+import { hintOf, isUnreachable, KubeApiError } from '../kube/index.ts';
 import { ManifestError } from '../render/index.ts';
 import { FencedError } from './fence.ts';
-import { hintOf, inStage, isUnreachable, StageError } from './stage-error.ts';
+import { inStage, StageError } from './stage-error.ts';
 
 describe('hintOf', () => {
   it('takes the hint errors carry: spec problems stall, upstream fixes wait, outages retry', () => {

@@ -5,7 +5,7 @@
  * stage into the condition reason (`SourceFailed`, `RenderFailed`, …).
  */
 import { describeError, type RetryHint, SvcError } from '../core/errors.ts';
-import { KubeApiError } from '../kube/index.ts';
+import { hintOf } from '../kube/index.ts';
 import { FencedError } from './fence.ts';
 
 /** The stages that can fail, in reconcile order. */
@@ -26,17 +26,6 @@ export type Stage = (typeof STAGES)[number];
  * spec's fault, so it is retried (backoff or the error period) and never stalls the App.
  */
 const NEVER_STALLS: ReadonlySet<Stage> = new Set(['inventory']);
-
-/** The retry hint of any error: an SvcError's own, by HTTP status for the Kubernetes API, else transient. */
-export function hintOf(err: unknown): RetryHint {
-  if (err instanceof StageError || err instanceof SvcError) return err.retry;
-  if (err instanceof KubeApiError) {
-    // Unreachable (0), throttled, timed out or failing servers are transient; any other refusal (invalid object,
-    // unknown kind, forbidden) needs a change in the repository or the cluster: retry at the error period.
-    return err.status === 0 || err.status === 408 || err.status === 429 || err.status >= 500 ? 'retry' : 'wait';
-  }
-  return 'retry';
-}
 
 /** A failed stage: `stage`, the cause (with its chain in `message`) and the hint taken from the cause. */
 export class StageError extends SvcError {
@@ -60,16 +49,4 @@ export async function inStage<T>(stage: Stage, run: () => T | Promise<T>): Promi
     if (err instanceof StageError || err instanceof FencedError) throw err;
     throw new StageError(stage, err);
   }
-}
-
-/**
- * True when `err` or a cause along its chain is a KubeApiError without an HTTP status: the cluster did not answer
- * (refused, reset, timed out). For the SyncError reason ClusterUnreachable of remote destinations.
- */
-export function isUnreachable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 16; depth++) {
-    if (e instanceof KubeApiError && e.status === 0) return true;
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return false;
 }

@@ -3,11 +3,11 @@
  * Kubernetes objects; the operator applies them. Renderers never talk to a cluster.
  */
 import { InputError } from '../core/errors.ts';
-import type { AnyObject } from '../kube/objects.ts';
+import type { AnyObject } from '../core/kube-object.ts';
 
 /**
- * A rendered Kubernetes object, as plain JSON. It is the object shape of src/kube (one definition): what a renderer
- * returns is what the operator applies. Only the type is shared; renderers still never talk to a cluster.
+ * A rendered Kubernetes object, as plain JSON: the one object shape of src/core/kube-object.ts, so what a renderer
+ * returns is what the operator applies. Renderers never talk to a cluster.
  */
 export type KubeObject = AnyObject;
 

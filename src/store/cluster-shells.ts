@@ -3,15 +3,11 @@
  * expires, so that whichever server replica sweeps next removes it. A row is ended once its objects are gone.
  */
 import type { Kysely } from 'kysely';
+import type { ObjectRef } from '../core/kube-object.ts';
 import type { ClusterShellTable, Tables } from './database.ts';
 
-/** A Kubernetes object created for a shell (removed when the shell ends). */
-export interface ShellObjectRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
+/** What a shell is made of: the objects to remove when it ends. */
+export type ShellObjectRef = ObjectRef;
 
 export interface ShellRecord {
   id: string;

@@ -9,6 +9,9 @@ import { ConflictError } from '../core/errors.ts';
 import type { ClusterTable, Tables } from './database.ts';
 
 /** The stored status of a cluster: unknown until probed. */
+/** The sealing context of a cluster's kubeconfig (AAD: a sealed value opens only in its own row and field). */
+export const kubeconfigContext = (clusterId: string): string => `cluster:${clusterId}:kubeconfig`;
+
 export type ClusterStatus = 'connected' | 'disconnected' | 'unknown';
 
 /** A cluster row as svc uses it. */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { EventApp } from '../ops/event-types.ts';
+import type { EventApp } from '../core/events.ts';
 import type { IncidentTable, Tables } from './database.ts';
 
 export type IncidentState = 'open' | 'resolved';

@@ -1,6 +1,6 @@
 /** What the incident detector last saw of each App (src/ops/observe.ts), and its last healthy revision. */
 import type { Kysely } from 'kysely';
-import type { Facts } from '../ops/observe.ts';
+import type { Facts } from '../core/observation.ts';
 import { isPostgres, type Tables } from './database.ts';
 
 export interface Observation {

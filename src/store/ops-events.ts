@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { deliveryBody, type EventApp, type EventType, isWebhookEvent, type SvcEvent } from '../ops/event-types.ts';
+import { deliveryBody, type EventApp, type EventType, isWebhookEvent, type SvcEvent } from '../core/events.ts';
 import { orderedStamp } from './clock.ts';
 import type { OpsEventTable, Tables } from './database.ts';
 import { DeliveryStore } from './deliveries.ts';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { RemediationAction } from '../ops/remediation-plan.ts';
+import type { RemediationAction } from '../core/remediation-plan.ts';
 import { orderedStamp } from './clock.ts';
 import type { RemediationTable, Tables } from './database.ts';
 

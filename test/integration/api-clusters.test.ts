@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpServerChannel } from '../../src/internal/http-channel.ts';
 import type { InClusterOptions } from '../../src/kube/index.ts';
+import { HttpServerChannel } from '../../src/operator/channel/http-channel.ts';
 import { openStore } from '../../src/store/database.ts';
 import {
   type ControlPlane,

@@ -4,7 +4,7 @@
  * write must not turn the request into a 409, while another operation written in between must.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { operationIO } from '../../src/api/apps/access.ts';
+import { operationIO } from '../../src/api/apps/scope.ts';
 import { KubeApps } from '../../src/api/kube/apps-repo.ts';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
 import { type OperationRequest, writeOperation } from '../../src/core/app-state.ts';

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { expect, inject } from 'vitest';
-import { buildApiServer } from '../../src/api/app.ts';
 import type { StreamOptions } from '../../src/api/routes/app-stream.ts';
 import type { SecretStoreTuning } from '../../src/api/secret-stores/tuning.ts';
 import { type DatabaseConfig, loadConfig } from '../../src/config.ts';
@@ -23,6 +22,7 @@ import {
   type ObjectClient,
 } from '../../src/kube/index.ts';
 import { REDACTED_PATHS } from '../../src/log.ts';
+import { buildServer } from '../../src/server.ts';
 import { createPostgresDatabase, LeakScanLog } from '../harness/index.ts';
 import { captureResponse, registerRequestSecrets } from '../harness/leak-responses.ts';
 
@@ -104,7 +104,7 @@ export async function startTestApi(
       },
     },
   );
-  const app = await buildApiServer({
+  const app = await buildServer({
     config,
     logger,
     ...(options.secretStores ? { secretStores: options.secretStores } : {}),

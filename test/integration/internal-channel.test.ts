@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generateX25519Identity } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HttpServerChannel } from '../../src/internal/http-channel.ts';
+import { HttpServerChannel } from '../../src/operator/channel/http-channel.ts';
 import { type GitRepo, type GitServer, serviceAccountToken, startGitServer, waitUntil } from '../harness/index.ts';
 import { auditEntries, mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import { deleteNamespaces, getApp, startTestOperator, type TestOperator } from './operator-support.ts';

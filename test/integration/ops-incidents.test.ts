@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS } from '../../src/ops/event-types.ts';
+import { WEBHOOK_EVENTS } from '../../src/core/events.ts';
 import { type ChatSink, type GitServer, startChatSink, startGitServer, waitUntil } from '../harness/index.ts';
 import {
   auditEntries,

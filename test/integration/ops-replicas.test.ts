@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { DETECTOR_LEASE } from '../../src/ops/detector.ts';
+import { DETECTOR_LEASE } from '../../src/incidents/detector.ts';
 import { openStore } from '../../src/store/database.ts';
 import {
   type ChatSink,

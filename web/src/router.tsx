@@ -2,8 +2,10 @@
  * Every view has a URL (deep links): filters of the list and the tab of an App page live in the search params.
  * Code-defined routes; the heavier pages load when first visited.
  */
+
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { Layout, NotFound } from './components/layout.tsx';
+import { APP_TABS, type AppTab } from './pages/app/tabs.ts';
 import { AppListPage } from './pages/app-list.tsx';
 
 // The router parses search values as JSON where it can (`?q=123` is a number): text filters take either.
@@ -24,9 +26,6 @@ export interface IncidentSearch {
   app?: string | undefined;
   cause?: string | undefined;
 }
-
-export const APP_TABS = ['tree', 'list', 'history', 'diff', 'events', 'logs'] as const;
-export type AppTab = (typeof APP_TABS)[number];
 
 export interface AppSearch {
   tab?: AppTab | undefined;

@@ -3,71 +3,18 @@
  * destination namespace and name, authorize the caller on its deployment scope (or on a new destination) through
  * `canI`, write through the management cluster's App client, and audit (contract §6.4).
  */
-import type { Caller, CallerOrg } from '../../auth/caller.ts';
-import { canI } from '../../auth/rbac.ts';
+
 import { APP_API_VERSION, APP_KIND, type AppResource, type AppSpec } from '../../core/app-schema.ts';
-import { type OperationIO, type OperationRequest, writeOperation } from '../../core/app-state.ts';
+import { type OperationRequest, writeOperation } from '../../core/app-state.ts';
 import type { CreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError, NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { deploymentScopeId } from '../../core/permissions.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
-import { type KubeApps, StaleVersionError } from '../kube/apps-repo.ts';
+import type { KubeApps } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
-
-/** The authenticated caller acting in its org. */
-export interface Actor {
-  caller: Caller;
-  org: CallerOrg;
-  /** The MCP tool acting for the caller, when the call came through /api/v1/mcp; audit entries name it. */
-  tool?: string;
-}
-
-/** An App named by a request path: destination namespace and name. */
-export interface AppRef {
-  namespace: string;
-  name: string;
-}
-
-/** The deployment scope id `<cluster>/<namespace>` of an App's destination. */
-export function scopeOfApp(app: AppResource): string {
-  return deploymentScopeId(app.spec.destination.cluster ?? '', app.spec.destination.namespace);
-}
-
-/**
- * `scope → may the actor exercise permission there`, deciding each deployment scope once (canI depends only on
- * the scope, and many Apps share one): for lists and streams that filter App by App.
- */
-export function scopeFilter(actor: { caller: Caller }, permission: string): (scope: string) => boolean {
-  const decided = new Map<string, boolean>();
-  return (scope) => {
-    let ok = decided.get(scope);
-    if (ok === undefined) {
-      ok = canI(actor.caller, permission, 'deployment', scope);
-      decided.set(scope, ok);
-    }
-    return ok;
-  };
-}
-
-/**
- * The I/O of writing an operation (app-state.ts `writeOperation`) through the API's App client: reads go to the
- * apiserver, patches carry the resourceVersion checked (a stale one answers false).
- */
-export function operationIO(kube: Pick<KubeApps, 'get' | 'mergePatch'>, namespace: string, name: string): OperationIO {
-  return {
-    read: () => kube.get(namespace, name),
-    patch: async (patch, resourceVersion) => {
-      try {
-        await kube.mergePatch(namespace, name, patch, resourceVersion);
-        return true;
-      } catch (err) {
-        if (err instanceof StaleVersionError) return false;
-        throw err;
-      }
-    },
-  };
-}
+import { type AppRef, operationIO, scopeOfApp } from './scope.ts';
 
 /** What an audit entry says about an App. */
 function auditTarget(app: AppResource) {

@@ -9,9 +9,10 @@ import { newStamp } from '../../core/app-state.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ConflictError, InputError, NotFoundError } from '../../core/errors.ts';
 import { isDnsLabel } from '../../core/names.ts';
+import type { Actor } from '../actor.ts';
 import { listWorkloads, type Workload } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess } from './access.ts';
+import { AppAccess } from './access.ts';
 import { adoptedImageSource, adoptionProblem } from './adopt-image.ts';
 
 /** A workload as the adoptable list shows it. */

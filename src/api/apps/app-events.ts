@@ -20,7 +20,7 @@ import type { AppResource } from '../../core/app-schema.ts';
 import type { InformerEvent } from '../../kube/index.ts';
 import { compareVersions } from '../../kube/resource-version.ts';
 import type { AppEntry } from '../kube/app-store.ts';
-import { scopeOfApp } from './access.ts';
+import { scopeOfApp } from './scope.ts';
 
 /** What the hub needs of the App cache (KubeApps). */
 export interface AppEventSource {

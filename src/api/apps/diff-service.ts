@@ -10,13 +10,15 @@
 import { syncStatusOf } from '../../core/app-state.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { describeError } from '../../core/errors.ts';
+import type { DesiredState } from '../../engine/desired-state.ts';
+import { diffObject, type ObjectDiff } from '../../engine/diff.ts';
+import { entryOf, refOf } from '../../engine/inventory.ts';
 import type { AnyObject, KubeConnection, ObjectRef } from '../../kube/index.ts';
-import { entryOf, refOf } from '../../operator/stages/inventory.ts';
-import type { DesiredState } from '../kube/desired.ts';
+import type { Actor } from '../actor.ts';
 import type { Destinations } from '../kube/destinations.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef } from './access.ts';
-import { diffObject, type ObjectDiff } from './diff.ts';
+import { AppAccess } from './access.ts';
+import type { AppRef } from './scope.ts';
 
 /** Dry runs and reads in flight per diff. */
 const CONCURRENCY = 8;

@@ -4,9 +4,9 @@
  * and one git cache directory, whoever asks.
  */
 import { ConflictError } from '../../core/errors.ts';
+import type { DesiredState } from '../../engine/desired-state.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
-import type { DesiredState } from '../kube/desired.ts';
 import type { ApiServices } from '../services.ts';
 import { DiffService } from './diff-service.ts';
 import { ResourceService } from './resource-service.ts';
@@ -34,7 +34,7 @@ export function liveReadsOf(services: ApiServices): LiveReads {
   // The render code (git, kustomize, helm drivers) loads with the first diff, not with every server.
   let desired: Promise<DesiredState> | undefined;
   const loadDesired = () => {
-    desired ??= import('../kube/desired.ts').then(
+    desired ??= import('../../engine/desired-state.ts').then(
       ({ DesiredState }) =>
         new DesiredState({
           cacheDir: services.config.cacheDir,

@@ -8,9 +8,11 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { heldRevision, inHistory } from '../../core/app-state.ts';
 import { ConflictError, InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { isDigest, isReference } from '../../core/image-ref.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef, scopeOfApp } from './access.ts';
+import { AppAccess } from './access.ts';
+import { type AppRef, scopeOfApp } from './scope.ts';
 
 /** The answer of an operation use-case (routes present it as is). */
 export interface OperationAnswer {

@@ -9,12 +9,14 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { parseDuration } from '../../core/duration.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
+import { refOf } from '../../engine/inventory.ts';
+import { buildTree, type ManagedObject, type TreeNode } from '../../engine/tree.ts';
 import { type AnyObject, type KubeConnection, toSvcError } from '../../kube/index.ts';
-import { refOf } from '../../operator/stages/inventory.ts';
+import type { Actor } from '../actor.ts';
 import type { Destinations } from '../kube/destinations.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef } from './access.ts';
-import { buildTree, type ManagedObject, type TreeNode } from './tree.ts';
+import { AppAccess } from './access.ts';
+import type { AppRef } from './scope.ts';
 
 /** Reads in flight per tree. */
 const CONCURRENCY = 8;

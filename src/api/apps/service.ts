@@ -10,9 +10,11 @@ import { ForbiddenError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
+import type { Actor } from '../actor.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef, scopeFilter, scopeOfApp } from './access.ts';
+import { AppAccess } from './access.ts';
 import { type ListPage, type ListQuery, pageOf, parseListQuery } from './list-query.ts';
+import { type AppRef, scopeFilter, scopeOfApp } from './scope.ts';
 
 /** What a preview resolves (contract §4.2 rule 13). */
 export interface PreviewResult {

@@ -11,8 +11,10 @@ import { describeError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { eventTime, type KubeEvent, listEvents } from '../../kube/index.ts';
 import type { Logger } from '../../log.ts';
+import type { Actor } from '../actor.ts';
 import type { ApiServices } from '../services.ts';
-import { type Actor, AppAccess, type AppRef } from './access.ts';
+import { AppAccess } from './access.ts';
+import type { AppRef } from './scope.ts';
 
 /** Longest status wait (contract §8). */
 export const STATUS_WAIT_MAX_MS = 120_000;

@@ -5,10 +5,10 @@
  */
 import { type AccessOptions, type ClusterAccess, connectCluster } from '../../clusters/access.ts';
 import { InputError, UnavailableError } from '../../core/errors.ts';
-import { kubeconfigContext } from '../../internal/local-channel.ts';
 import type { KubeConnection } from '../../kube/index.ts';
 import type { Sealer } from '../../secrets/seal.ts';
 import type { ClusterRecord } from '../../store/clusters.ts';
+import { kubeconfigContext } from '../../store/clusters.ts';
 
 export class ClusterConnections {
   readonly #sealer: Sealer;

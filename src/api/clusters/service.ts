@@ -18,13 +18,18 @@ import {
   UpstreamError,
 } from '../../core/errors.ts';
 import { dnsLabelProblem, orgNamespace } from '../../core/names.ts';
-import { kubeconfigContext } from '../../internal/local-channel.ts';
 import { toSvcError } from '../../kube/index.ts';
 import { checkOutboundHost } from '../../net/guard.ts';
 import { ClusterShellStore } from '../../store/cluster-shells.ts';
-import { type ClusterChanges, type ClusterRecord, ClusterStore, type ProbeRecord } from '../../store/clusters.ts';
+import {
+  type ClusterChanges,
+  type ClusterRecord,
+  ClusterStore,
+  kubeconfigContext,
+  type ProbeRecord,
+} from '../../store/clusters.ts';
 import { inTransaction } from '../../store/transaction.ts';
-import type { Actor } from '../apps/access.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { appsTargeting, deploymentCounts } from './deployments.ts';

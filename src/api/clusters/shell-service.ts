@@ -18,7 +18,7 @@ import {
 import { ForbiddenError } from '../../core/errors.ts';
 import { toSvcError } from '../../kube/index.ts';
 import { ClusterShellStore } from '../../store/cluster-shells.ts';
-import type { Actor } from '../apps/access.ts';
+import type { Actor } from '../actor.ts';
 import type { ApiServices } from '../services.ts';
 import type { ClusterService } from './service.ts';
 import { removeShellObjects } from './shell-janitor.ts';

@@ -10,16 +10,17 @@
  */
 import { canAnywhere, canI } from '../../auth/rbac.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import type { EventApp } from '../../core/events.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { deploymentScopeId } from '../../core/permissions.ts';
-import type { EventApp } from '../../ops/event-types.ts';
-import { eventAppOf, incidentData, proposeFor } from '../../ops/record-observation.ts';
+import { eventAppOf, incidentData, proposeFor } from '../../incidents/record-observation.ts';
 import type { Incident, IncidentState } from '../../store/incidents.ts';
 import { IncidentStore } from '../../store/incidents.ts';
 import type { Remediation, RemediationState } from '../../store/remediations.ts';
 import { RemediationStore } from '../../store/remediations.ts';
 import { inTransaction, type TransactionStores } from '../../store/transaction.ts';
-import { type Actor, AppAccess } from '../apps/access.ts';
+import type { Actor } from '../actor.ts';
+import { AppAccess } from '../apps/access.ts';
 import { AppOperations } from '../apps/operation-service.ts';
 import { AppService } from '../apps/service.ts';
 import type { ApiServices } from '../services.ts';
@@ -147,7 +148,7 @@ export class IncidentService {
       if (twin) return { incident: twin, created: false };
       throw err;
     });
-    this.#s.ops.queued();
+    this.#s.jobs.queued();
     return result;
   }
 
@@ -193,7 +194,7 @@ export class IncidentService {
       });
       await this.#audit(tx, actor, 'incident.resolve', incident, { resolution });
     });
-    this.#s.ops.queued();
+    this.#s.jobs.queued();
     return this.#find(actor, id);
   }
 
@@ -291,7 +292,7 @@ export class IncidentService {
         },
       });
     });
-    this.#s.ops.queued();
+    this.#s.jobs.queued();
     return (await this.#remediations.get(actor.org.id, id)) as Remediation;
   }
 
@@ -324,7 +325,7 @@ export class IncidentService {
         details: { incident_id: incident.id, action: remediation.action, reason: reason ?? '' },
       });
     });
-    this.#s.ops.queued();
+    this.#s.jobs.queued();
     return (await this.#remediations.get(actor.org.id, id)) as Remediation;
   }
 

@@ -1,5 +1,5 @@
 /** How incidents, remediations and an incident's timeline look in the API (docs/incidents.md). */
-import type { SvcEvent } from '../../ops/event-types.ts';
+import type { SvcEvent } from '../../core/events.ts';
 import type { Delivery } from '../../store/deliveries.ts';
 import type { Incident } from '../../store/incidents.ts';
 import type { Remediation } from '../../store/remediations.ts';

@@ -10,7 +10,7 @@ import { RegistryError } from '../../registry/index.ts';
 import { isUniqueViolation } from '../../store/database.ts';
 import { type RegistryChanges, type RegistryRecord, RegistryStore } from '../../store/registries.ts';
 import { inTransaction, type TransactionStores } from '../../store/transaction.ts';
-import type { Actor } from '../apps/access.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 import { type ConnectionInput, checkConnection, checkRegistryName } from './input.ts';

@@ -17,7 +17,7 @@ import { ConflictError, describeError } from '../../core/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { AuditStore } from '../../store/audit.ts';
 import type { DbLease } from '../../store/lease.ts';
-import { operationIO } from '../apps/access.ts';
+import { operationIO } from '../apps/scope.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
 import type { OrgImages } from './images.ts';
 

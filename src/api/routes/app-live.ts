@@ -4,10 +4,10 @@
  * streamed as text. Parse → DiffService / ResourceService → present.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppRef } from '../apps/access.ts';
 import { liveReadsOf } from '../apps/live-reads.ts';
 import { LOG_TAIL_MAX, type LogQuery } from '../apps/resource-service.ts';
 import { AppParams, appErrors } from '../apps/schemas.ts';
+import type { AppRef } from '../apps/scope.ts';
 import { orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 

@@ -4,9 +4,9 @@
  * another is requested, running or held).
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppRef } from '../apps/access.ts';
 import { AppOperations } from '../apps/operation-service.ts';
 import { AppParams, appErrors, EmptyBody, OperationResult } from '../apps/schemas.ts';
+import type { AppRef } from '../apps/scope.ts';
 import { AppService } from '../apps/service.ts';
 import { orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../log.ts';
-import type { AppRef } from '../apps/access.ts';
 import { AppParams, appErrors, StatusView } from '../apps/schemas.ts';
+import type { AppRef } from '../apps/scope.ts';
 import { AppStatusService, waitMsOf } from '../apps/status-service.ts';
 import { statusView } from '../apps/view.ts';
 import { orgCaller } from '../context.ts';

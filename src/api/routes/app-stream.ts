@@ -10,9 +10,9 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { canAnywhere } from '../../auth/rbac.ts';
 import { ForbiddenError, UnavailableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
-import { scopeFilter } from '../apps/access.ts';
 import type { StreamClient } from '../apps/app-events.ts';
 import { appErrors } from '../apps/schemas.ts';
+import { scopeFilter } from '../apps/scope.ts';
 import { orgCaller } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 

@@ -2,9 +2,9 @@
  * /apps routes that read, create, clone, preview and delete Apps (contract §4.2): parse → AppService → present.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppRef } from '../apps/access.ts';
 import { LIST_LIMIT_MAX, LIST_SORTS, type ListQueryParams, parseListQuery } from '../apps/list-query.ts';
 import { AppObject, AppParams, appErrors, CreateBody, OpenObject } from '../apps/schemas.ts';
+import type { AppRef } from '../apps/scope.ts';
 import { AppService } from '../apps/service.ts';
 import { appView } from '../apps/view.ts';
 import { appListJson } from '../apps/view-json.ts';

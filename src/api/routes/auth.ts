@@ -5,8 +5,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { canAnywhere, decide, type Grant } from '../../auth/rbac.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { TOOL_NAMES } from '../../core/mcp-tools.ts';
 import { LEVELS } from '../../core/permissions.ts';
-import { TOOL_NAMES } from '../../mcp/catalogue.ts';
 import { inTransaction } from '../../store/transaction.ts';
 import { keyView, type MintRequest, mintApiKey } from '../api-key-service.ts';
 import { callerOf, orgCaller } from '../context.ts';

@@ -3,7 +3,7 @@
  * with their timeline; the remediations svc proposes, approved (run as a normal operation) or rejected.
  */
 import type { FastifyInstance } from 'fastify';
-import { REMEDIATION_ACTIONS } from '../../ops/remediation-plan.ts';
+import { REMEDIATION_ACTIONS } from '../../core/remediation-plan.ts';
 import type { IncidentState } from '../../store/incidents.ts';
 import type { RemediationState } from '../../store/remediations.ts';
 import { orgCaller } from '../context.ts';

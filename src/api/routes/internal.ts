@@ -25,6 +25,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
+import type { ClusterAccessBody } from '../../internal/channel.ts';
 import {
   type EnvStoreRef,
   INTERNAL_AUDIT_PATH,
@@ -36,7 +37,6 @@ import {
   SYSTEM_AUDIT_ACTIONS,
   type SystemAuditAction,
 } from '../../internal/channel.ts';
-import type { ClusterAccessBody } from '../../internal/http-channel.ts';
 
 interface AuditBody {
   org_namespace: string;

@@ -3,7 +3,7 @@
  * deliveries are signed (`X-Svc-Signature`), retried with backoff and logged (`GET /webhooks/{id}/deliveries`).
  */
 import type { FastifyInstance } from 'fastify';
-import { WEBHOOK_EVENTS } from '../../ops/event-types.ts';
+import { WEBHOOK_EVENTS } from '../../core/events.ts';
 import { orgCaller } from '../context.ts';
 import { errorAnswers, IdParams, PageQueryProperties, pageOf } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';

@@ -26,7 +26,7 @@ import type { AuditStore } from '../../store/audit.ts';
 import type { Store } from '../../store/database.ts';
 import { credentialsContext, type SecretStoreRecord, SecretStoreStore } from '../../store/secret-stores.ts';
 import { inTransaction } from '../../store/transaction.ts';
-import type { Actor } from '../apps/access.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
 import { type ReferenceView, type StoreView, storeView } from './view.ts';

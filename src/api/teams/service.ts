@@ -9,7 +9,7 @@ import { actingAs } from '../../auth/acting-user.ts';
 import { orgAdapterOf } from '../../auth/better-auth.ts';
 import { ConflictError, InputError, NotFoundError } from '../../core/errors.ts';
 import type { RoleBinding } from '../../store/role-bindings.ts';
-import type { Actor } from '../apps/access.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 

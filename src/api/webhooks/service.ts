@@ -6,16 +6,16 @@
  */
 import { canI } from '../../auth/rbac.ts';
 import { InputError, NotFoundError } from '../../core/errors.ts';
+import { deliveryBody, type SvcEvent } from '../../core/events.ts';
 import { OutboundRefusedError } from '../../net/errors.ts';
 import { checkOutboundHost, checkOutboundURL } from '../../net/outbound.ts';
-import { outcomeOf, postDelivery } from '../../ops/deliver.ts';
-import { deliveryBody, type SvcEvent } from '../../ops/event-types.ts';
-import { newWebhookSecret } from '../../ops/signature.ts';
 import { type Delivery, newDeliveryId } from '../../store/deliveries.ts';
 import { newEventId } from '../../store/ops-events.ts';
 import { inTransaction } from '../../store/transaction.ts';
 import { newWebhookId, type Webhook, WebhookStore, webhookSecretContext } from '../../store/webhooks.ts';
-import type { Actor } from '../apps/access.ts';
+import { outcomeOf, postDelivery } from '../../webhooks/deliver.ts';
+import { newWebhookSecret } from '../../webhooks/signature.ts';
+import type { Actor } from '../actor.ts';
 import { requirePermission } from '../context.ts';
 import type { ApiServices } from '../services.ts';
 

@@ -12,6 +12,9 @@
  */
 import type { Logger } from 'pino';
 import { describeError } from '../../core/errors.ts';
+import type { LiveReader } from '../../engine/health/assess.ts';
+import { type LiveObject, resourceHealth } from '../../engine/health/index.ts';
+import { type AppKey, MANAGED_LABEL, ownerOf } from '../../engine/labels.ts';
 import {
   type AnyObject,
   apiPrefix,
@@ -22,19 +25,12 @@ import {
   type ObjectClient,
   type ObjectRef,
 } from '../../kube/index.ts';
-import { type LiveObject, resourceHealth } from '../health/index.ts';
-import { type AppKey, MANAGED_LABEL, ownerOf } from '../labels.ts';
 import { slim } from './slim.ts';
 
 /** How long an object this process wrote may be preferred over the cache at most (the watch lags by ms). */
 const WRITTEN_TTL_MS = 60_000;
 /** A kind that could not be watched (not served yet, no watch verb, watch failing with 404) is retried after this. */
 const RETRY_UNWATCHABLE_MS = 30_000;
-
-/** What health and prune need of the live state: the object as it is now, or undefined when it does not exist. */
-export interface LiveReader {
-  get(ref: ObjectRef): Promise<AnyObject | undefined>;
-}
 
 /** Options of a DestinationCache. */
 export interface DestinationCacheOptions {

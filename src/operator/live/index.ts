@@ -6,11 +6,11 @@
  */
 import type { Logger } from 'pino';
 import type { AppResource } from '../../core/app-schema.ts';
+import type { AppKey } from '../../engine/labels.ts';
 import type { ObjectClient } from '../../kube/index.ts';
-import type { AppKey } from '../labels.ts';
 import { DestinationCache } from './destination.ts';
 
-export { DestinationCache, type LiveReader } from './destination.ts';
+export { DestinationCache } from './destination.ts';
 
 /**
  * The key of an App's destination in the LiveCache: empty for the management cluster, else `<org namespace>/<cluster>`

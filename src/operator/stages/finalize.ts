@@ -4,9 +4,9 @@
  * namespace it created carries other labels and stays.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import { DELETE_POLICY_ANNOTATION } from '../labels.ts';
+import { loadInventory } from '../../engine/inventory.ts';
+import { DELETE_POLICY_ANNOTATION } from '../../engine/labels.ts';
 import type { DestinationCache } from '../live/index.ts';
-import { loadInventory } from './inventory.ts';
 import { removeOwned } from './prune.ts';
 
 /** True when the App asks to keep what it applied (`cd.svc.space/delete-policy: orphan`). */

@@ -6,10 +6,10 @@
  * the inventory.
  */
 import { describeError } from '../../core/errors.ts';
+import { type InventoryEntry, inventoryId, refOf } from '../../engine/inventory.ts';
+import { type AppKey, isOwnedBy } from '../../engine/labels.ts';
 import { type AnyObject, isConflict, type ObjectRef } from '../../kube/index.ts';
-import { type AppKey, isOwnedBy } from '../labels.ts';
 import type { DestinationCache } from '../live/index.ts';
-import { type InventoryEntry, inventoryId, refOf } from './inventory.ts';
 
 export interface RemoveResult {
   /** `Kind namespace/name` of every object deleted. */

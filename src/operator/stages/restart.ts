@@ -3,10 +3,11 @@
  * which makes its controller roll the pods. A merge patch (not apply), so the annotation is not owned by the apply
  * field set and the next sync does not remove it again.
  */
+
+import { type InventoryEntry, refOf } from '../../engine/inventory.ts';
+import { type AppKey, isOwnedBy, RESTARTED_AT_ANNOTATION } from '../../engine/labels.ts';
 import { isNotFound } from '../../kube/index.ts';
-import { type AppKey, isOwnedBy, RESTARTED_AT_ANNOTATION } from '../labels.ts';
 import type { DestinationCache } from '../live/index.ts';
-import { type InventoryEntry, refOf } from './inventory.ts';
 
 const WORKLOADS = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet']);
 

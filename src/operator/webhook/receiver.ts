@@ -15,9 +15,9 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
-import type { AuditRelay } from '../../internal/audit-relay.ts';
 import { isConflict, type ObjectClient } from '../../kube/index.ts';
 import { RateLimiter } from '../../net/rate-limit.ts';
+import type { AuditRelay } from '../channel/audit-relay.ts';
 import { matchesPush, type Provider, type PushEvent, parsePush, verifyDelivery } from './push.ts';
 
 const MAX_BODY = 1024 * 1024;

@@ -3,9 +3,7 @@
  * so a change of a view on the server is a type error here.
  */
 
-export type { ObjectDiff } from '../../../src/api/apps/diff.ts';
 export type { AppDiff } from '../../../src/api/apps/diff-service.ts';
-export type { TreeNode } from '../../../src/api/apps/tree.ts';
 export type { AppView } from '../../../src/api/apps/view.ts';
 export type { ClusterJson as Cluster } from '../../../src/api/clusters/view.ts';
 export type { TimelineEntry } from '../../../src/api/incidents/views.ts';
@@ -16,6 +14,8 @@ export type {
   TeamMemberView as TeamMember,
   TeamView as Team,
 } from '../../../src/api/teams/service.ts';
+export type { ObjectDiff } from '../../../src/engine/diff.ts';
+export type { TreeNode } from '../../../src/engine/tree.ts';
 export type { TestOutcome as StoreTestResult } from '../../../src/secrets/tester.ts';
 
 import type { AppEvent } from '../../../src/api/apps/status-service.ts';

@@ -7,12 +7,12 @@ import { Tabs } from 'radix-ui';
 import { lazy, Suspense } from 'react';
 import { useApp } from '../api/apps.ts';
 import { ErrorState, Spinner } from '../components/ui/feedback.tsx';
-import { APP_TABS, type AppTab } from '../router.tsx';
 import { EventsTab } from './app/events.tsx';
 import { AppHeader } from './app/header.tsx';
 import { HistoryTab } from './app/history.tsx';
 import { LogsTab } from './app/logs.tsx';
 import { ResourceList } from './app/resource-list.tsx';
+import { APP_TABS, type AppTab } from './app/tabs.ts';
 
 const ResourceGraph = lazy(() => import('./app/resource-graph.tsx'));
 const DiffTab = lazy(() => import('./app/diff.tsx'));

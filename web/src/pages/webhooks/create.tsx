@@ -4,7 +4,7 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { WEBHOOK_EVENTS } from '../../../../src/ops/event-types.ts';
+import { WEBHOOK_EVENTS } from '../../../../src/core/events.ts';
 import { useCreateWebhook } from '../../api/webhooks.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../../components/ui/feedback.tsx';

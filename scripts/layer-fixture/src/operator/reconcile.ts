@@ -1,0 +1,2 @@
+/** Fixture for scripts/check-layers.test.ts: an operator module. */
+export const reconcile = (): string => 'reconciled';

@@ -1,0 +1,126 @@
+/**
+ * The server's side of the internal channel: what `/internal/*` routes do, and what `svc start` hands its operator
+ * directly (no HTTP). Audit entries land in the org owning the App's namespace, with an empty user_id; cluster
+ * lookups open the org's sealed kubeconfig (the only place it is opened for the operator); secret-store fetches go to
+ * the server's resolver (src/api/secret-stores/resolver.ts), which holds the store credentials; registry lookups
+ * open the registry's sealed password.
+ */
+import type { Kysely } from 'kysely';
+import { NotFoundError, UnavailableError } from '../../core/errors.ts';
+import type {
+  ClusterAccessAnswer,
+  DecryptionKeyRequest,
+  EnvValuesRequest,
+  ResolvedEnv,
+  ServerChannel,
+  SystemAuditEntry,
+} from '../../internal/channel.ts';
+import type { RegistryEndpoint } from '../../registry/index.ts';
+import type { Sealer } from '../../secrets/seal.ts';
+import type { AuditStore } from '../../store/audit.ts';
+import { ClusterStore, kubeconfigContext } from '../../store/clusters.ts';
+import type { Tables } from '../../store/database.ts';
+import { orgIdOfNamespace } from '../../store/orgs.ts';
+import type { RegistryStore } from '../../store/registries.ts';
+
+/** The server's secret-store fetches (the resolver), as the channel needs them. */
+export type SecretValues = Pick<ServerChannel, 'decryptionKey' | 'envValues'>;
+
+/** What the channel reads besides the database: sealed kubeconfigs, registries, secret-store values. */
+export interface LocalChannelParts {
+  sealer: Sealer;
+  registries: RegistryStore;
+  /** Without it, decryption keys and env.store values answer UnavailableError. */
+  secrets?: SecretValues;
+}
+
+export class LocalServerChannel implements ServerChannel {
+  readonly #db: Kysely<Tables>;
+  readonly #audit: AuditStore;
+  readonly #clusters: ClusterStore;
+  readonly #sealer: Sealer;
+  readonly #secrets: SecretValues | undefined;
+  readonly #registries: RegistryStore;
+
+  constructor(db: Kysely<Tables>, audit: AuditStore, parts: LocalChannelParts) {
+    this.#db = db;
+    this.#audit = audit;
+    this.#clusters = new ClusterStore(db);
+    this.#sealer = parts.sealer;
+    this.#secrets = parts.secrets;
+    this.#registries = parts.registries;
+  }
+
+  /** The id of the org owning an org namespace; NotFoundError with `retry` when there is none. */
+  async #orgOf(orgNamespace: string, retry: 'stall' | 'wait'): Promise<string> {
+    const orgId = await orgIdOfNamespace(this.#db, orgNamespace);
+    if (!orgId) throw new NotFoundError(`no organization owns namespace "${orgNamespace}"`, { retry });
+    return orgId;
+  }
+
+  /** Records the entry as the system; NotFoundError (not retried) when no org owns the namespace. */
+  async recordAudit(entry: SystemAuditEntry): Promise<void> {
+    const orgId = await this.#orgOf(entry.orgNamespace, 'stall');
+    await this.#audit.record({
+      orgId,
+      userId: '',
+      action: entry.action,
+      resourceType: entry.resourceType,
+      ...(entry.resourceId ? { resourceId: entry.resourceId } : {}),
+      resourceName: entry.resourceName,
+      details: entry.details,
+    });
+  }
+
+  /** The org's cluster with its kubeconfig opened; NotFoundError (hint `wait`: it may be registered later). */
+  async clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer> {
+    const orgId = await orgIdOfNamespace(this.#db, orgNamespace);
+    const record = orgId ? await this.#clusters.get(orgId, name) : undefined;
+    if (!record) {
+      throw new NotFoundError(
+        `cluster "${name}" is not registered in the organization of namespace "${orgNamespace}"`,
+        {
+          retry: 'wait',
+        },
+      );
+    }
+    const revision = `${record.id}.${record.revision}`;
+    if (known === revision) return { changed: false };
+    return {
+      changed: true,
+      cluster: {
+        name: record.name,
+        orgNamespace,
+        serverURL: record.serverURL,
+        namespaces: record.namespaces,
+        ...(record.kubeconfig === null
+          ? {}
+          : { kubeconfig: this.#sealer.open(record.kubeconfig, kubeconfigContext(record.id)) }),
+        revision,
+      },
+    };
+  }
+
+  decryptionKey(request: DecryptionKeyRequest): Promise<string> {
+    return this.#values().decryptionKey(request);
+  }
+
+  envValues(request: EnvValuesRequest): Promise<ResolvedEnv[]> {
+    return this.#values().envValues(request);
+  }
+
+  #values(): SecretValues {
+    if (!this.#secrets) throw new UnavailableError('this server resolves no secret-store values');
+    return this.#secrets;
+  }
+
+  /** The org's registry `name` with its opened credentials (see ServerChannel.registry). */
+  async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {
+    const orgId = await this.#orgOf(orgNamespace, 'wait');
+    const endpoint = await this.#registries.endpoint(orgId, name);
+    if (!endpoint) {
+      throw new NotFoundError(`registry "${name}" is not registered in this organization`, { retry: 'wait' });
+    }
+    return endpoint;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * What the incident detector reads from an App's status (docs/incidents.md): the facts it keeps per App, the edges
+ * between two observations (the events webhooks receive), the causes of incidents, and when an App counts as
+ * recovered. Pure: the detector (./detector.ts) supplies the previous facts and stores the next ones.
+ *
+ * Level-based like the operator: every decision comes from the App as it is now and the facts stored the last time,
+ * never from the watch event that brought it, so an observation missed while no server ran is made up for (the
+ * edges between the stored facts and now) when one runs again.
+ */
+import type { AppResource } from './app-schema.ts';
+import { isStalled } from './app-state.ts';
+import type { WebhookEvent } from './events.ts';
+
+/** Incident causes the detector opens incidents for (external emitters may name others). */
+export const DETECTED_CAUSES = ['Degraded', 'SyncFailed', 'Stalled'] as const;
+export type DetectedCause = (typeof DETECTED_CAUSES)[number];
+
+/** What is kept of an App between observations. */
+export interface Facts {
+  health: string;
+  /** The SyncError condition's reason while it is True, else ''. */
+  syncError: string;
+  stalled: boolean;
+  lastSyncAt: string;
+  revision: string;
+  /** `<id>|<initiatedAt>|<phase>` of the recorded operation, '' without one. */
+  operation: string;
+}
+
+/** The facts of `app` as it is now. */
+export function factsOf(app: AppResource): Facts {
+  const s = app.status;
+  const op = s?.operationState;
+  return {
+    health: s?.healthStatus ?? 'Unknown',
+    syncError: conditionOf(app, 'SyncError')?.reason ?? '',
+    stalled: isStalled(app),
+    lastSyncAt: s?.lastSyncAt ?? '',
+    revision: s?.revision ?? '',
+    operation: op ? `${op.id ?? ''}|${op.initiatedAt}|${op.phase}` : '',
+  };
+}
+
+function conditionOf(app: AppResource, type: string) {
+  return app.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+}
+
+/** An event an observation produced, before it is recorded. */
+export interface ObservedEvent {
+  type: WebhookEvent | 'operation.finished';
+  data: Record<string, unknown>;
+}
+
+/**
+ * The events between the stored facts `prev` and `app` now: a sync succeeded (lastSyncAt moved), a sync failed
+ * (SyncError turned True, or an operation ended Failed), health turned Degraded or recovered from it, an operation
+ * finished. Without `prev` (an App seen for the first time) the current state is the baseline: no edges.
+ */
+export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[] {
+  if (!prev) return [];
+  const now = factsOf(app);
+  const s = app.status;
+  const op = s?.operationState;
+  const out: ObservedEvent[] = [];
+  const opFinished = now.operation !== prev.operation && (op?.phase === 'Succeeded' || op?.phase === 'Failed');
+  if (opFinished && op) {
+    out.push({
+      type: 'operation.finished',
+      data: {
+        kind: op.kind,
+        id: op.id ?? '',
+        phase: op.phase,
+        revision: op.revision ?? '',
+        message: op.message ?? '',
+        triggered_by: op.triggeredBy ?? '',
+      },
+    });
+  }
+  if (now.lastSyncAt !== '' && now.lastSyncAt !== prev.lastSyncAt) {
+    out.push({
+      type: 'sync.succeeded',
+      data: { revision: now.revision, last_sync_at: now.lastSyncAt, ...(opFinished ? { operation_id: op?.id } : {}) },
+    });
+  }
+  const opFailed = opFinished && op?.phase === 'Failed';
+  if ((now.syncError !== '' && prev.syncError === '') || opFailed) {
+    const condition = conditionOf(app, 'SyncError');
+    out.push({
+      type: 'sync.failed',
+      data: {
+        reason: now.syncError || 'OperationFailed',
+        message: condition?.message || op?.message || '',
+        revision: (opFailed ? op?.revision : undefined) || s?.observedRevision || '',
+        ...(opFailed ? { operation_id: op?.id } : {}),
+      },
+    });
+  }
+  if (now.health === 'Degraded' && prev.health !== 'Degraded') {
+    out.push({ type: 'health.degraded', data: { reason: s?.healthReason ?? '', revision: now.revision } });
+  }
+  if (prev.health === 'Degraded' && now.health === 'Healthy') {
+    out.push({ type: 'health.recovered', data: { revision: now.revision } });
+  }
+  return out;
+}
+
+/** The incident causes `app` shows now: Degraded health, a stall, or (otherwise) a failing sync. */
+export function causesOf(app: AppResource): DetectedCause[] {
+  const f = factsOf(app);
+  const causes: DetectedCause[] = [];
+  if (f.health === 'Degraded') causes.push('Degraded');
+  if (f.stalled) causes.push('Stalled');
+  else if (f.syncError !== '') causes.push('SyncFailed');
+  return causes;
+}
+
+/**
+ * Whether the App is well again, which resolves its detected incidents: Healthy, and its last sync did not fail (no
+ * SyncError, not Stalled). OutOfSync alone is not a failure: upstream may have moved on an App without automated
+ * sync, or a rollback paused automated sync on purpose.
+ */
+export function recovered(app: AppResource): boolean {
+  const f = factsOf(app);
+  return f.health === 'Healthy' && f.syncError === '' && !f.stalled && app.status?.syncStatus !== 'Syncing';
+}
+
+/** The revision to remember as the last healthy one: the applied revision while the App is recovered, else none. */
+export function healthyRevisionOf(app: AppResource): string | undefined {
+  return recovered(app) && app.status?.revision ? app.status.revision : undefined;
+}
+
+/** A title and message for an incident of `cause` about `app`. */
+export function describeCause(app: AppResource, cause: DetectedCause): { title: string; message: string } {
+  const name = app.metadata.name;
+  const sync = conditionOf(app, 'SyncError');
+  switch (cause) {
+    case 'Degraded':
+      return { title: `${name} is Degraded`, message: app.status?.healthReason ?? '' };
+    case 'Stalled':
+      return { title: `${name} is Stalled (${sync?.reason ?? 'Stalled'})`, message: sync?.message ?? '' };
+    default:
+      return { title: `${name}: sync failed (${sync?.reason ?? 'SyncFailed'})`, message: sync?.message ?? '' };
+  }
+}
+
+/** What an incident or remediation keeps as evidence of the App's state (no spec, no secret). */
+export function evidenceOf(app: AppResource): Record<string, unknown> {
+  const s = app.status;
+  return {
+    health: s?.healthStatus ?? 'Unknown',
+    health_reason: s?.healthReason ?? '',
+    sync_status: s?.syncStatus ?? 'Unknown',
+    revision: s?.revision ?? '',
+    observed_revision: s?.observedRevision ?? '',
+    last_sync_at: s?.lastSyncAt ?? '',
+    frozen: app.spec.freeze === true,
+    automated: app.spec.syncPolicy?.automated === true,
+    conditions: (s?.conditions ?? []).map((c) => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason ?? '',
+      message: c.message ?? '',
+    })),
+    operation: s?.operationState ?? null,
+    unhealthy_resources: (s?.resources ?? [])
+      .filter((r) => r.healthStatus !== 'Healthy')
+      .map((r) => ({
+        kind: r.kind,
+        name: r.name,
+        namespace: r.namespace ?? '',
+        health: r.healthStatus,
+        message: r.message ?? '',
+      })),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * What an App's source renders now, for the diff: the upstream head, the objects at it exactly as the operator
+ * would apply them (its source drivers, src/operator/sources, then `prepareObjects` with svc's labels) and their
+ * hash, so the diff compares against the same set and the same hash as the operator's sync rule
+ * (`syncStatusOf`). One render path: the server runs the operator's own driver code, with its own repository
+ * cache (`<cache dir>/git-api`, never shared with an operator in the same process) and render cache. Git sources
+ * are public repositories read with the git binary; nothing is written anywhere.
+ */
+import { join } from 'node:path';
+import type { AppResource } from '../core/app-schema.ts';
+import { RepoCache } from '../git/index.ts';
+import type { AnyObject, Discovery } from '../kube/index.ts';
+import { RenderCache, toolPaths } from '../render/index.ts';
+import type { RenderLimits } from '../render/limits.ts';
+import { hashObjects, prepareObjects } from './desired.ts';
+import type { ImageDriverDeps } from './sources/image.ts';
+import { driverFor, type SourceDrivers, sourceDrivers } from './sources/index.ts';
+
+/** The rendered desired state of an App. */
+export interface DesiredSet {
+  /** The revision rendered: the upstream head the operator last observed (status.observedRevision), else the head. */
+  revision: string;
+  /** The upstream head now (may be ahead of `revision` until the operator's next reconcile). */
+  head: string;
+  objects: AnyObject[];
+  hash: string;
+}
+
+/** Renders Apps' sources on the server side. */
+export class DesiredState {
+  readonly #drivers: SourceDrivers;
+
+  /** `image`: the server's registry client and its org registry lookup (image Apps resolve their tag as the operator does). */
+  constructor(options: { cacheDir: string; toolsDir: string; limits?: RenderLimits; image: ImageDriverDeps }) {
+    this.#drivers = sourceDrivers({
+      image: options.image,
+      git: {
+        repos: new RepoCache({ dir: join(options.cacheDir, 'git-api') }),
+        renders: new RenderCache(64),
+        tools: toolPaths(options.toolsDir),
+        ...(options.limits ? { limits: options.limits } : {}),
+        // A diff shows the branch as it is: a fetch older than 5 s is repeated.
+        maxFetchAgeMs: 5_000,
+      },
+    });
+  }
+
+  /**
+   * The App's objects at the head the operator last observed (so the diff compares exactly what status.syncStatus
+   * was computed from), or at the upstream head before the operator has looked. Throws the drivers' typed errors
+   * (bad spec, git or render failure).
+   */
+  async render(app: AppResource, discovery: Discovery): Promise<DesiredSet> {
+    const driver = driverFor(this.#drivers, app);
+    const target = app.status?.observedRevision || 'head';
+    const { head, revision } = await driver.resolve(app, { target, operation: undefined });
+    const rendered = await driver.render(app, revision, { discovery });
+    const objects = prepareObjects(rendered, { namespace: app.metadata.namespace ?? '', name: app.metadata.name });
+    return { revision, head, objects, hash: hashObjects(objects) };
+  }
+}

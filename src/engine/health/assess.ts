@@ -1,0 +1,52 @@
+/**
+ * Health stage: looks each rendered object up in the destination's live state (the watch cache; a GET only for
+ * kinds not synced there yet) and assesses it with the per-kind checks; yields `resources[]` and the App's
+ * aggregate health.
+ */
+import type { HealthStatus, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
+import type { AnyObject, ObjectRef } from '../../kube/index.ts';
+import { aggregateHealth, type Health, type LiveObject, resourceHealth } from './index.ts';
+
+/** What health (and prune) need of the live state: the object as it is now, or undefined when it does not exist. */
+export interface LiveReader {
+  get(ref: ObjectRef): Promise<AnyObject | undefined>;
+}
+
+export interface HealthResult {
+  status: HealthStatus;
+  reason: string;
+  resources: ResourceStatus[];
+}
+
+/**
+ * Assesses `objects` (the desired set) against `live`. `inSync` says whether the applied state matches the desired
+ * one; a missing object is OutOfSync either way.
+ */
+export async function assessHealth(live: LiveReader, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
+  const healths: Health[] = [];
+  const resources: ResourceStatus[] = [];
+  for (const o of objects) {
+    const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
+    let found: AnyObject | undefined;
+    let h: Health;
+    try {
+      found = await live.get(ref);
+      h = resourceHealth(ref, found as LiveObject | undefined);
+    } catch (err) {
+      h = { status: 'Unknown', message: `${o.kind} ${o.metadata.name}: ${(err as Error).message}` };
+    }
+    healths.push(h);
+    const syncStatus: SyncStatus = found && inSync ? 'Synced' : 'OutOfSync';
+    resources.push({
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      name: o.metadata.name,
+      ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+      syncStatus,
+      healthStatus: h.status,
+      ...(h.message ? { message: h.message } : {}),
+    });
+  }
+  const agg = aggregateHealth(healths);
+  return { status: agg.status, reason: agg.reason, resources };
+}
