@@ -34,7 +34,7 @@ export interface DetectorOptions {
 const key = (ns: string, name: string) => `${ns}/${name}`;
 
 export class IncidentDetector {
-  readonly #o: DetectorOptions;
+  readonly #options: DetectorOptions;
   readonly #lease: LeaseKeeper;
   readonly #queue = new Set<string>();
   readonly #orgs = new Map<string, OrgRef>();
@@ -43,7 +43,7 @@ export class IncidentDetector {
   #draining: Promise<void> | undefined;
 
   constructor(options: DetectorOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#lease = new LeaseKeeper({
       db: options.db,
       name: DETECTOR_LEASE,
@@ -73,8 +73,8 @@ export class IncidentDetector {
 
   #activate(): void {
     this.#active = true;
-    this.#o.logger.info('incident detector: this replica detects incidents');
-    this.#unsubscribe = this.#o.kube.onChange((app) => {
+    this.#options.logger.info('incident detector: this replica detects incidents');
+    this.#unsubscribe = this.#options.kube.onChange((app) => {
       this.#enqueue(app.metadata.namespace ?? '', app.metadata.name);
     });
     void this.#catchUp();
@@ -85,18 +85,18 @@ export class IncidentDetector {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#queue.clear();
-    this.#o.logger.info('incident detector: lease lost or released');
+    this.#options.logger.info('incident detector: lease lost or released');
   }
 
   /** Once the App cache has synced, observes every App it holds and every App observed before. */
   async #catchUp(): Promise<void> {
-    while (this.#active && !this.#o.kube.synced) await new Promise((r) => setTimeout(r, 200));
+    while (this.#active && !this.#options.kube.synced) await new Promise((r) => setTimeout(r, 200));
     if (!this.#active) return;
     try {
-      for (const app of this.#o.kube.cachedApps()) this.#enqueue(app.metadata.namespace ?? '', app.metadata.name);
-      for (const k of await new ObservationStore(this.#o.db).keys()) this.#enqueue(k.appNs, k.appName);
+      for (const app of this.#options.kube.cachedApps()) this.#enqueue(app.metadata.namespace ?? '', app.metadata.name);
+      for (const k of await new ObservationStore(this.#options.db).keys()) this.#enqueue(k.appNs, k.appName);
     } catch (err) {
-      this.#o.logger.warn(
+      this.#options.logger.warn(
         { err: describeError(err) },
         'incident detector: catch-up failed; Apps are observed as they change',
       );
@@ -128,7 +128,7 @@ export class IncidentDetector {
       try {
         await this.#observe(ns, name);
       } catch (err) {
-        this.#o.logger.warn(
+        this.#options.logger.warn(
           { app: next.value, err: describeError(err) },
           'incident detector: observation failed; retrying',
         );
@@ -141,9 +141,9 @@ export class IncidentDetector {
   async #observe(ns: string, name: string): Promise<void> {
     const org = await this.#orgOf(ns);
     if (!org) return;
-    const app = this.#o.kube.cached(ns, name);
-    const events = await inTransaction(this.#o.db, (tx) => recordObservation(tx, org, ns, name, app));
-    if (events > 0) this.#o.onEvents?.();
+    const app = this.#options.kube.cached(ns, name);
+    const events = await inTransaction(this.#options.db, (tx) => recordObservation(tx, org, ns, name, app));
+    if (events > 0) this.#options.onEvents?.();
   }
 
   /** The org owning an App namespace (cached; orgs keep their id and slug). */
@@ -152,7 +152,7 @@ export class IncidentDetector {
     if (known) return known;
     const slug = orgSlugOf(ns);
     if (!slug) return undefined;
-    const row = await this.#o.db
+    const row = await this.#options.db
       .selectFrom('organization')
       .select(['id', 'slug'])
       .where('slug', '=', slug)

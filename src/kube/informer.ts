@@ -43,7 +43,7 @@ const BACKOFF_MAX_MS = 10_000;
 export class Informer<T extends InformerObject> {
   readonly #client: KubeClient;
   readonly #path: string;
-  readonly #h: InformerHandlers<T>;
+  readonly #handlers: InformerHandlers<T>;
   readonly #store: InformerStore<T>;
   readonly #labelSelector: string | undefined;
   readonly #transform: (obj: T) => T;
@@ -56,7 +56,7 @@ export class Informer<T extends InformerObject> {
   constructor(client: KubeClient, path: string, handlers: InformerHandlers<T> = {}, options: InformerOptions<T> = {}) {
     this.#client = client;
     this.#path = path;
-    this.#h = handlers;
+    this.#handlers = handlers;
     this.#store = options.store ?? new MapStore<T>();
     this.#labelSelector = options.labelSelector;
     this.#transform = options.transform ?? ((obj) => obj);
@@ -162,7 +162,7 @@ export class Informer<T extends InformerObject> {
         }
       } catch (err) {
         if (signal.aborted) return;
-        if (!(err instanceof KubeApiError && err.status === 410)) this.#h.onError?.(err);
+        if (!(err instanceof KubeApiError && err.status === 410)) this.#handlers.onError?.(err);
         await sleep(backoff, signal);
         backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
       }
@@ -206,11 +206,11 @@ export class Informer<T extends InformerObject> {
       try {
         fn();
       } catch (err) {
-        this.#h.onError?.(err);
+        this.#handlers.onError?.(err);
       }
     };
-    if (event.type === 'upsert') call(() => this.#h.onUpsert?.(event.obj, event.old));
-    else call(() => this.#h.onDelete?.(event.obj));
+    if (event.type === 'upsert') call(() => this.#handlers.onUpsert?.(event.obj, event.old));
+    else call(() => this.#handlers.onDelete?.(event.obj));
     for (const listener of this.#listeners) call(() => listener(event));
     const keyed = this.#keyListeners.get(cacheKey(event.obj));
     if (keyed) for (const listener of [...keyed]) call(() => listener(event));

@@ -42,7 +42,7 @@ export function microTime(date = new Date()): string {
 
 /** Runs leader election until stopped. */
 export class LeaderElector {
-  readonly #o: Required<Omit<LeaderElectionOptions, 'onError'>> & Pick<LeaderElectionOptions, 'onError'>;
+  readonly #options: Required<Omit<LeaderElectionOptions, 'onError'>> & Pick<LeaderElectionOptions, 'onError'>;
   #leader = false;
   #stopped = false;
   #timer: NodeJS.Timeout | undefined;
@@ -51,7 +51,7 @@ export class LeaderElector {
   #running: Promise<void> = Promise.resolve();
 
   constructor(options: LeaderElectionOptions) {
-    this.#o = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, ...options };
+    this.#options = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, ...options };
   }
 
   /** True while this process holds the Lease. */
@@ -64,9 +64,9 @@ export class LeaderElector {
     const tick = () => {
       if (this.#stopped) return;
       this.#running = this.#tryOnce()
-        .catch((err: unknown) => this.#o.onError?.(err))
+        .catch((err: unknown) => this.#options.onError?.(err))
         .finally(() => {
-          if (!this.#stopped) this.#timer = setTimeout(tick, this.#o.retryPeriodMs);
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.#options.retryPeriodMs);
         });
     };
     tick();
@@ -83,12 +83,12 @@ export class LeaderElector {
     if (this.#leader && options.release !== false) {
       try {
         const lease = await this.#read();
-        if (lease?.spec.holderIdentity === this.#o.identity) {
+        if (lease?.spec.holderIdentity === this.#options.identity) {
           lease.spec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime() };
           await this.#write(lease, 'PUT');
         }
       } catch (err) {
-        this.#o.onError?.(err);
+        this.#options.onError?.(err);
       }
     }
     this.#setLeader(false);
@@ -99,22 +99,22 @@ export class LeaderElector {
     try {
       await this.#acquireOrRenew(now);
     } catch (err) {
-      if (this.#leader && Date.now() - this.#lastRenew > this.#o.renewDeadlineMs) this.#setLeader(false);
+      if (this.#leader && Date.now() - this.#lastRenew > this.#options.renewDeadlineMs) this.#setLeader(false);
       if (!isConflict(err)) throw err;
     }
   }
 
   async #acquireOrRenew(now: number): Promise<void> {
     const lease = await this.#read();
-    const seconds = Math.max(1, Math.round(this.#o.leaseDurationMs / 1000));
+    const seconds = Math.max(1, Math.round(this.#options.leaseDurationMs / 1000));
     if (!lease) {
       await this.#write(
         {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
-          metadata: { name: this.#o.name, namespace: this.#o.namespace },
+          metadata: { name: this.#options.name, namespace: this.#options.namespace },
           spec: {
-            holderIdentity: this.#o.identity,
+            holderIdentity: this.#options.identity,
             leaseDurationSeconds: seconds,
             acquireTime: microTime(),
             renewTime: microTime(),
@@ -127,7 +127,7 @@ export class LeaderElector {
       return;
     }
     const holder = lease.spec.holderIdentity ?? '';
-    if (holder === this.#o.identity) {
+    if (holder === this.#options.identity) {
       lease.spec = { ...lease.spec, renewTime: microTime(), leaseDurationSeconds: seconds };
       await this.#write(lease, 'PUT');
       this.#renewed();
@@ -139,7 +139,7 @@ export class LeaderElector {
     const durationMs = (lease.spec.leaseDurationSeconds ?? seconds) * 1000;
     if (holder !== '' && now - this.#observed.at < durationMs) return;
     lease.spec = {
-      holderIdentity: this.#o.identity,
+      holderIdentity: this.#options.identity,
       leaseDurationSeconds: seconds,
       acquireTime: microTime(),
       renewTime: microTime(),
@@ -157,18 +157,18 @@ export class LeaderElector {
   #setLeader(value: boolean): void {
     if (this.#leader === value) return;
     this.#leader = value;
-    if (value) this.#o.onStartedLeading();
-    else this.#o.onStoppedLeading();
+    if (value) this.#options.onStartedLeading();
+    else this.#options.onStoppedLeading();
   }
 
   #path(withName: boolean): string {
-    const base = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(this.#o.namespace)}/leases`;
-    return withName ? `${base}/${encodeURIComponent(this.#o.name)}` : base;
+    const base = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(this.#options.namespace)}/leases`;
+    return withName ? `${base}/${encodeURIComponent(this.#options.name)}` : base;
   }
 
   async #read(): Promise<Lease | undefined> {
     try {
-      return await this.#o.client.request<Lease>(this.#path(true), { timeoutMs: this.#o.renewDeadlineMs });
+      return await this.#options.client.request<Lease>(this.#path(true), { timeoutMs: this.#options.renewDeadlineMs });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -176,10 +176,10 @@ export class LeaderElector {
   }
 
   async #write(lease: Lease, method: 'POST' | 'PUT'): Promise<void> {
-    await this.#o.client.request(this.#path(method === 'PUT'), {
+    await this.#options.client.request(this.#path(method === 'PUT'), {
       method,
       body: lease,
-      timeoutMs: this.#o.renewDeadlineMs,
+      timeoutMs: this.#options.renewDeadlineMs,
     });
   }
 }

@@ -34,11 +34,11 @@ export interface AnnouncerDeps {
 
 /** Events and notifications of one operator process. */
 export class Announcer {
-  readonly #d: AnnouncerDeps;
+  readonly #deps: AnnouncerDeps;
   readonly #notifier: Notifier;
 
   constructor(deps: AnnouncerDeps) {
-    this.#d = deps;
+    this.#deps = deps;
     this.#notifier = new Notifier({
       outbound: deps.outbound,
       logger: deps.logger,
@@ -75,7 +75,7 @@ export class Announcer {
         `Operation${op.phase}`,
         `${op.operation?.kind ?? 'Sync'} ${op.phase.toLowerCase()}: ${op.message}`,
       );
-      this.#d.metrics.operation(op.operation?.kind ?? 'Sync', op.phase);
+      this.#deps.metrics.operation(op.operation?.kind ?? 'Sync', op.phase);
     } else if (sync === 'success') {
       await this.event(app, 'Normal', 'Synced', `applied revision ${outcome.applied?.revision ?? ''}`);
     }
@@ -89,7 +89,7 @@ export class Announcer {
     for (const n of notes) {
       const channels = channelsFor(app, n.event);
       if (channels.length === 0) continue;
-      const payload = buildPayload(app, n.event, { ...n, publicURL: this.#d.publicURL, at: outcome.now });
+      const payload = buildPayload(app, n.event, { ...n, publicURL: this.#deps.publicURL, at: outcome.now });
       for (const channel of channels) this.#notifier.send(app, channel, payload);
     }
   }
@@ -97,9 +97,9 @@ export class Announcer {
   /** Records a Kubernetes Event on the App; a failure is logged, never thrown. */
   async event(app: AppResource, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     try {
-      await recordEvent(this.#d.mgmt.client, app, type, reason, message, this.#d.identity);
+      await recordEvent(this.#deps.mgmt.client, app, type, reason, message, this.#deps.identity);
     } catch (err) {
-      this.#d.logger.warn(
+      this.#deps.logger.warn(
         { app: { namespace: app.metadata.namespace, name: app.metadata.name }, err: describeError(err) },
         'cannot record event',
       );

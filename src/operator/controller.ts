@@ -53,12 +53,12 @@ function operationRequested(obj: AppResource, old: AppResource | undefined): boo
 
 /** Watches Apps and reconciles them while leading. */
 export class Controller {
-  readonly #o: ControllerOptions;
+  readonly #options: ControllerOptions;
   readonly #informer: Informer<AppResource>;
   #queue: WorkQueue | undefined;
 
   constructor(options: ControllerOptions) {
-    this.#o = options;
+    this.#options = options;
     const scope = options.namespace ? `/namespaces/${encodeURIComponent(options.namespace)}` : '';
     this.#informer = new Informer(
       options.client,
@@ -115,9 +115,9 @@ export class Controller {
   /** Starts reconciling (on becoming leader): every known App is queued once. */
   startProcessing(): void {
     if (this.#queue) return;
-    const queue = new WorkQueue(this.#o.backoff);
+    const queue = new WorkQueue(this.#options.backoff);
     this.#queue = queue;
-    const workers = this.#o.workers ?? 8;
+    const workers = this.#options.workers ?? 8;
     // As many again for requested operations: a push to a shared repository requests a sync of every App on it.
     queue.start(workers, (key) => this.#handle(key), workers);
     for (const app of this.#informer.list()) queue.add(cacheKey(app));
@@ -139,8 +139,11 @@ export class Controller {
   async #handle(key: string): Promise<Requeue> {
     const slash = key.indexOf('/');
     const started = performance.now();
-    const res = await this.#o.reconciler.reconcile({ namespace: key.slice(0, slash), name: key.slice(slash + 1) });
-    this.#o.metrics.reconcile(res.result, (performance.now() - started) / 1000);
+    const res = await this.#options.reconciler.reconcile({
+      namespace: key.slice(0, slash),
+      name: key.slice(slash + 1),
+    });
+    this.#options.metrics.reconcile(res.result, (performance.now() - started) / 1000);
     return res.requeue;
   }
 }

@@ -36,19 +36,19 @@ interface Job {
 }
 
 export class Notifier {
-  readonly #o: NotifierOptions;
+  readonly #options: NotifierOptions;
   readonly #queue: Job[] = [];
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: NotifierOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** Queues one notification; returns at once. */
   send(app: AppResource, channel: Channel, payload: NotificationPayload): void {
     if (this.#queue.length >= QUEUE_MAX) {
       const dropped = this.#queue.shift();
-      this.#o.logger.warn(
+      this.#options.logger.warn(
         { app: dropped?.app.metadata.name, channel: dropped?.channel.kind, event: dropped?.payload.event },
         'notification dropped: too many waiting',
       );
@@ -74,7 +74,7 @@ export class Notifier {
   }
 
   async #deliver(job: Job): Promise<void> {
-    const retry = this.#o.retry ?? NOTIFY_RETRY;
+    const retry = this.#options.retry ?? NOTIFY_RETRY;
     const fields = {
       app: { namespace: job.app.metadata.namespace, name: job.app.metadata.name },
       channel: job.channel.kind,
@@ -86,13 +86,13 @@ export class Notifier {
       error = await this.#post(job);
       const latencyMs = Math.round(performance.now() - started);
       if (!error) {
-        this.#o.logger.info({ ...fields, attempt, latencyMs }, 'notification delivered');
+        this.#options.logger.info({ ...fields, attempt, latencyMs }, 'notification delivered');
         return;
       }
-      this.#o.logger.warn({ ...fields, attempt, latencyMs, error }, 'notification attempt failed');
+      this.#options.logger.warn({ ...fields, attempt, latencyMs, error }, 'notification attempt failed');
       if (attempt < retry.attempts) await new Promise((r) => setTimeout(r, retryDelayMs(retry, attempt)));
     }
-    await this.#o
+    await this.#options
       .onGiveUp(
         job.app,
         `${job.channel.kind} notification ${job.payload.event} failed after ${retry.attempts} attempts: ${error}`,
@@ -110,8 +110,8 @@ export class Notifier {
           headers: { 'Content-Type': 'application/json', 'User-Agent': 'svc-operator' },
           body: JSON.stringify(bodyFor(job.channel.kind, job.payload)),
         },
-        this.#o.outbound,
-        { timeoutMs: this.#o.timeoutMs ?? 5000, maxRedirects: 0 },
+        this.#options.outbound,
+        { timeoutMs: this.#options.timeoutMs ?? 5000, maxRedirects: 0 },
       );
       await res.body?.cancel().catch(() => undefined);
       return res.status >= 200 && res.status < 300 ? '' : `answered ${res.status}`;

@@ -133,7 +133,7 @@ function operationOf(intent: Intent): Operation | undefined {
 
 /** Reconciles one App at a time (the work queue guarantees one key is never reconciled twice at once). */
 export class Reconciler {
-  readonly #d: ReconcilerDeps;
+  readonly #deps: ReconcilerDeps;
   readonly #announcer: Announcer;
   /**
    * The App as this process last wrote it (`namespace/name` → the write's answer), until the informer's copy is as
@@ -142,7 +142,7 @@ export class Reconciler {
   readonly #written = new Map<string, AppResource>();
 
   constructor(deps: ReconcilerDeps) {
-    this.#d = deps;
+    this.#deps = deps;
     this.#announcer = new Announcer(deps);
   }
 
@@ -171,17 +171,17 @@ export class Reconciler {
     } catch (err) {
       if (err instanceof FencedError) return { requeue: undefined, result: 'error' };
       if (isConflict(err)) return { requeue: 500, result: 'error' };
-      this.#d.logger.error({ app: key, err: describeError(err) }, 'reconcile failed');
+      this.#deps.logger.error({ app: key, err: describeError(err) }, 'reconcile failed');
       // Outside a stage nothing recorded a Stalled condition, so even a stall hint is retried at the error period.
       const transient = hintOf(err) === 'retry';
-      return { requeue: transient ? 'backoff' : this.#d.tuning.errorRequeueMs, result: 'error' };
+      return { requeue: transient ? 'backoff' : this.#deps.tuning.errorRequeueMs, result: 'error' };
     }
   }
 
   /** The requeue of a failure: transient → the App's backoff, wait → the error period, stall → none. */
   #requeueFor(hint: RetryHint): Requeue {
     if (hint === 'retry') return 'backoff';
-    return hint === 'wait' ? this.#d.tuning.errorRequeueMs : undefined;
+    return hint === 'wait' ? this.#deps.tuning.errorRequeueMs : undefined;
   }
 
   /** Runs one step of a reconcile and records its duration (svc_reconcile_stage_duration_seconds{stage}). */
@@ -190,7 +190,7 @@ export class Reconciler {
     try {
       return await run();
     } finally {
-      this.#d.metrics.stage(step, (performance.now() - started) / 1000);
+      this.#deps.metrics.stage(step, (performance.now() - started) / 1000);
     }
   }
 
@@ -201,7 +201,7 @@ export class Reconciler {
 
   /** Write barrier: throws FencedError when this process may no longer write. */
   #fence(): void {
-    if (this.#d.mayWrite && !this.#d.mayWrite()) throw new FencedError();
+    if (this.#deps.mayWrite && !this.#deps.mayWrite()) throw new FencedError();
   }
 
   /**
@@ -212,7 +212,7 @@ export class Reconciler {
    */
   async #load(key: AppKey): Promise<AppResource | undefined> {
     const id = `${key.namespace}/${key.name}`;
-    const cached = this.#d.cachedApp?.(key);
+    const cached = this.#deps.cachedApp?.(key);
     const written = this.#written.get(id);
     if (cached) {
       if (written && compareVersions(written.metadata.resourceVersion, cached.metadata.resourceVersion) === 1)
@@ -221,7 +221,7 @@ export class Reconciler {
       return cached;
     }
     this.#written.delete(id);
-    const obj = await this.#d.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key });
+    const obj = await this.#deps.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key });
     return obj as unknown as AppResource | undefined;
   }
 
@@ -241,7 +241,7 @@ export class Reconciler {
 
   /** The live state of the App's destination, reached through `target`. */
   #live(app: AppResource, target: ObjectClient): DestinationCache {
-    return this.#d.live.of(destinationOf(app), target);
+    return this.#deps.live.of(destinationOf(app), target);
   }
 
   async #ensureFinalizer(app: AppResource): Promise<AppResource> {
@@ -251,12 +251,12 @@ export class Reconciler {
     const patch = {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: [...finalizers, FINALIZER] },
     };
-    return this.#wrote((await this.#d.mgmt.mergePatch(this.#ref(app), patch)) as unknown as AppResource);
+    return this.#wrote((await this.#deps.mgmt.mergePatch(this.#ref(app), patch)) as unknown as AppResource);
   }
 
   /** The main path for a live App. */
   async #run(read: AppResource): Promise<ReconcileResult> {
-    const { tuning } = this.#d;
+    const { tuning } = this.#deps;
     const now = new Date().toISOString();
     const key = this.#key(read);
     const intent = decide(read);
@@ -267,8 +267,8 @@ export class Reconciler {
     let target: ObjectClient | undefined;
     let running: Promise<AppResource> | undefined;
     try {
-      target = await this.#stage('destination', () => this.#d.targetFor(app));
-      const driver = await this.#stage('source', () => driverFor(this.#d.sources, app));
+      target = await this.#stage('destination', () => this.#deps.targetFor(app));
+      const driver = await this.#stage('source', () => driverFor(this.#deps.sources, app));
       if (intent.kind === 'reject') throw new StageError('operation', new InputError(intent.message), 'wait');
       // Mark a picked-up operation Running while the source is resolved, rendered and applied (not before: that would
       // put one status write on every operation's path). The outcome is written only once that mark has landed, from
@@ -349,7 +349,7 @@ export class Reconciler {
       await this.#timed('announce', () =>
         this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined),
       );
-      this.#d.metrics.observeApp(key, outcome.syncStatus, health.status);
+      this.#deps.metrics.observeApp(key, outcome.syncStatus, health.status);
       return { requeue: tuning.syncPeriodMs, result: 'success' };
     } catch (err) {
       if (running) app = await running;
@@ -453,7 +453,7 @@ export class Reconciler {
     };
     let health: HealthResult | undefined;
     if (unreachable) {
-      this.#d.onUnreachable?.(app);
+      this.#deps.onUnreachable?.(app);
       health = {
         status: 'Unknown',
         reason: `cluster "${cluster}" cannot be reached`,
@@ -486,9 +486,9 @@ export class Reconciler {
     } catch (writeErr) {
       if (writeErr instanceof FencedError) throw writeErr;
       if (isConflict(writeErr)) return { requeue: 500, result: 'error' };
-      this.#d.logger.error({ err: describeError(writeErr) }, 'status write failed');
+      this.#deps.logger.error({ err: describeError(writeErr) }, 'status write failed');
     }
-    this.#d.logger.warn(
+    this.#deps.logger.warn(
       { app: this.#key(app), stage: failure.stage, hint: failure.hint, err: failure.message },
       'sync error',
     );
@@ -498,7 +498,7 @@ export class Reconciler {
     await this.#announcer.announce(app, outcome, op, notifyFailure ? 'failure' : undefined, progress.revision);
     if (!opFailed && progress.syncAttempted && !previouslyFailing)
       await this.#announcer.event(app, 'Warning', 'SyncFailed', failure.message);
-    this.#d.metrics.observeApp(this.#key(app), syncStatus, health?.status ?? app.status?.healthStatus ?? 'Unknown');
+    this.#deps.metrics.observeApp(this.#key(app), syncStatus, health?.status ?? app.status?.healthStatus ?? 'Unknown');
     return { requeue: this.#requeueFor(failure.hint), result: failure.hint === 'stall' ? 'stalled' : 'error' };
   }
 
@@ -529,18 +529,18 @@ export class Reconciler {
         ...(op.id ? { id: op.id } : {}),
         ...(op.triggeredBy ? { triggeredBy: op.triggeredBy } : {}),
         phase: 'Running' as const,
-        message: `picked up by ${this.#d.identity}`,
+        message: `picked up by ${this.#deps.identity}`,
       },
     };
-    return this.#wrote(await writeStatus(this.#d.mgmt, app, status));
+    return this.#wrote(await writeStatus(this.#deps.mgmt, app, status));
   }
 
   async #write(app: AppResource, outcome: Outcome): Promise<void> {
-    const next = nextStatus(app.status, outcome, this.#d.tuning.maxHistory);
+    const next = nextStatus(app.status, outcome, this.#deps.tuning.maxHistory);
     // A resync that changed nothing writes nothing (no etcd write, no watch event every period).
     if (JSON.stringify(next) === JSON.stringify(app.status ?? {})) return;
     this.#fence();
-    this.#wrote(await writeStatus(this.#d.mgmt, app, next));
+    this.#wrote(await writeStatus(this.#deps.mgmt, app, next));
   }
 
   /**
@@ -555,18 +555,18 @@ export class Reconciler {
     if (!orphans(app)) {
       this.#fence();
       try {
-        const deleted = await deleteApplied(this.#live(app, await this.#d.targetFor(app)), app);
+        const deleted = await deleteApplied(this.#live(app, await this.#deps.targetFor(app)), app);
         if (deleted > 0) await this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
       } catch (err) {
         const since = Date.parse(app.metadata.deletionTimestamp ?? '') || Date.now();
-        if (Date.now() - since < this.#d.tuning.deleteTimeoutMs) {
+        if (Date.now() - since < this.#deps.tuning.deleteTimeoutMs) {
           await this.#announcer.event(
             app,
             'Warning',
             'DeleteFailed',
             `cannot delete applied objects, retrying: ${describeError(err)}`,
           );
-          return { requeue: this.#d.tuning.errorRequeueMs, result: 'error' };
+          return { requeue: this.#deps.tuning.errorRequeueMs, result: 'error' };
         }
         await this.#announcer.event(
           app,
@@ -578,7 +578,7 @@ export class Reconciler {
     }
     this.#fence();
     const released = finalizers.filter((f) => f !== FINALIZER);
-    await this.#d.mgmt.mergePatch(this.#ref(app), {
+    await this.#deps.mgmt.mergePatch(this.#ref(app), {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },
     });
     this.#written.delete(`${app.metadata.namespace ?? ''}/${app.metadata.name}`);

@@ -49,12 +49,12 @@ export interface RemoteClustersOptions extends AccessOptions {
 
 /** The connections of every remote destination, keyed `<org namespace>/<cluster>`. */
 export class RemoteClusters {
-  readonly #o: RemoteClustersOptions;
+  readonly #options: RemoteClustersOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #pending = new Map<string, Promise<RemoteTarget>>();
 
   constructor(options: RemoteClustersOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /**
@@ -66,7 +66,7 @@ export class RemoteClusters {
     const key = `${orgNamespace}/${name}`;
     const entry = this.#entries.get(key);
     const now = this.#now();
-    if (entry && now - entry.checkedAt < (this.#o.revalidateMs ?? REVALIDATE_MS)) {
+    if (entry && now - entry.checkedAt < (this.#options.revalidateMs ?? REVALIDATE_MS)) {
       if (entry.failure) throw entry.failure;
       return entry.target;
     }
@@ -107,17 +107,18 @@ export class RemoteClusters {
   }
 
   async #refresh(key: string, orgNamespace: string, name: string, previous: Entry | undefined): Promise<RemoteTarget> {
-    const answer = await this.#o.channel.clusterAccess(orgNamespace, name, previous?.target.access.revision);
+    const answer = await this.#options.channel.clusterAccess(orgNamespace, name, previous?.target.access.revision);
     let entry = previous;
     if (answer.changed) {
       const c = answer.cluster;
       const { objects } = connectCluster(
         { name, serverURL: c.serverURL, ...(c.kubeconfig !== undefined ? { kubeconfig: c.kubeconfig } : {}) },
-        this.#o,
+        this.#options,
       );
       entry = { target: { objects, access: c }, checkedAt: 0 };
       this.#entries.set(key, entry);
-      if (previous) this.#o.logger.info({ cluster: key, revision: c.revision }, 'cluster record changed: reconnecting');
+      if (previous)
+        this.#options.logger.info({ cluster: key, revision: c.revision }, 'cluster record changed: reconnecting');
     }
     if (!entry) throw new Error(`the server answered "unchanged" for cluster ${key} without a revision`);
     entry.checkedAt = this.#now();
@@ -136,6 +137,6 @@ export class RemoteClusters {
   }
 
   #now(): number {
-    return this.#o.now ? this.#o.now() : Date.now();
+    return this.#options.now ? this.#options.now() : Date.now();
   }
 }

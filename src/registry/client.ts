@@ -54,14 +54,14 @@ type Auth = { kind: 'basic' } | { kind: 'bearer'; realm: string; service: string
 
 /** The OCI distribution client; one per process, shared (its caches are the point). */
 export class RegistryClient {
-  readonly #o: Required<RegistryClientOptions>;
+  readonly #options: Required<RegistryClientOptions>;
   /** What each registry (and user) asked for last time. */
   readonly #auth = new Map<string, Auth>();
   /** Bearer tokens per registry, user and scope. */
   readonly #tokens = new Map<string, { token: string; expiresAt: number }>();
 
   constructor(options: RegistryClientOptions) {
-    this.#o = { timeoutMs: 10_000, now: Date.now, ...options };
+    this.#options = { timeoutMs: 10_000, now: Date.now, ...options };
   }
 
   /**
@@ -141,7 +141,7 @@ export class RegistryClient {
     if (auth?.kind !== 'bearer') return undefined;
     const tokenKey = `${key}\0${scope ?? ''}`;
     const cached = this.#tokens.get(tokenKey);
-    if (cached && cached.expiresAt > this.#o.now()) return `Bearer ${cached.token}`;
+    if (cached && cached.expiresAt > this.#options.now()) return `Bearer ${cached.token}`;
     const token = await this.#fetchToken(endpoint, auth, scope);
     remember(this.#tokens, tokenKey, token);
     return `Bearer ${token.token}`;
@@ -197,13 +197,13 @@ export class RegistryClient {
     }
     const seconds =
       typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_TOKEN_SECONDS;
-    return { token, expiresAt: this.#o.now() + seconds * 1000 - TOKEN_MARGIN_MS };
+    return { token, expiresAt: this.#options.now() + seconds * 1000 - TOKEN_MARGIN_MS };
   }
 
   async #fetch(endpoint: RegistryEndpoint, url: string, init: { method: string; headers: Record<string, string> }) {
     try {
-      return (await outboundFetch(url, init, this.#o.policy, {
-        timeoutMs: this.#o.timeoutMs,
+      return (await outboundFetch(url, init, this.#options.policy, {
+        timeoutMs: this.#options.timeoutMs,
         ...(endpoint.ca ? { ca: endpoint.ca } : {}),
       })) as Response;
     } catch (err) {

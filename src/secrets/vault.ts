@@ -59,16 +59,16 @@ const pathPart = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 
 /** One store's API. Create one per test or fetch (an AppRole login is per conversation). */
 export class VaultClient {
-  readonly #t: VaultTarget;
+  readonly #target: VaultTarget;
   readonly #host: string;
 
   constructor(target: VaultTarget) {
-    this.#t = target;
+    this.#target = target;
     this.#host = new URL(target.config.address).host;
   }
 
   async #call(method: 'GET' | 'POST', path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
-    const url = `${this.#t.config.address.replace(/\/+$/, '')}/v1/${path}`;
+    const url = `${this.#target.config.address.replace(/\/+$/, '')}/v1/${path}`;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.token) headers['x-vault-token'] = options.token;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -77,8 +77,11 @@ export class VaultClient {
       res = await outboundFetch(
         url,
         { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) },
-        this.#t.policy,
-        { timeoutMs: this.#t.timeoutMs, ...(this.#t.config.caCert ? { ca: this.#t.config.caCert } : {}) },
+        this.#target.policy,
+        {
+          timeoutMs: this.#target.timeoutMs,
+          ...(this.#target.config.caCert ? { ca: this.#target.config.caCert } : {}),
+        },
       );
     } catch (err) {
       throw storeErrorOf(this.#host, err);
@@ -106,9 +109,9 @@ export class VaultClient {
 
   /** The token to use: the stored one, or a fresh one from an AppRole login. StoreError `auth` when refused. */
   async login(): Promise<{ token: string; method: 'token' | 'approle' }> {
-    const creds = this.#t.credentials;
+    const creds = this.#target.credentials;
     if ('token' in creds) return { token: creds.token, method: 'token' };
-    const mount = this.#t.config.authMount ?? 'approle';
+    const mount = this.#target.config.authMount ?? 'approle';
     const answer = await this.#call('POST', `auth/${pathPart(mount)}/login`, {
       body: { role_id: creds.roleId, secret_id: creds.secretId },
     });
@@ -155,7 +158,7 @@ export class VaultClient {
    * policy would allow reading there (so the mount itself is missing), else `permission`.
    */
   async kvMount(token: string): Promise<{ path: string; type: string; version: string }> {
-    const mount = mountOf(this.#t.config);
+    const mount = mountOf(this.#target.config);
     const answer = await this.#call('GET', `sys/internal/ui/mounts/${pathPart(mount)}`, { token });
     if (answer.status === 200) {
       const data = (answer.body?.['data'] ?? {}) as { type?: unknown; options?: { version?: unknown } | null };
@@ -182,7 +185,7 @@ export class VaultClient {
 
   /** One key of the KV v2 secret at `path`. StoreError `notfound` (no secret, or no such key), `permission`, … */
   async read(token: string, path: string, key: string): Promise<string> {
-    const mount = mountOf(this.#t.config);
+    const mount = mountOf(this.#target.config);
     const where = `${mount}/${path}`;
     const answer = await this.#call('GET', `${pathPart(mount)}/data/${pathPart(path)}`, { token });
     if (answer.status === 404) throw new StoreError('notfound', `no secret at "${where}" (KV v2 mount "${mount}")`);

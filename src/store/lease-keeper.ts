@@ -20,7 +20,7 @@ export interface LeaseKeeperOptions {
 }
 
 export class LeaseKeeper {
-  readonly #o: LeaseKeeperOptions;
+  readonly #options: LeaseKeeperOptions;
   readonly #lease: DbLease;
   #held = false;
   /** When the lease was last taken or renewed (ms). */
@@ -29,7 +29,7 @@ export class LeaseKeeper {
   #tick: Promise<void> | undefined;
 
   constructor(options: LeaseKeeperOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#lease = new DbLease(options.db, { name: options.name, holder: options.holder, ttlMs: options.ttlMs });
   }
 
@@ -45,7 +45,7 @@ export class LeaseKeeper {
       this.#tick = this.#renew();
     };
     run();
-    this.#timer = setInterval(run, Math.max(100, Math.floor(this.#o.ttlMs / 3)));
+    this.#timer = setInterval(run, Math.max(100, Math.floor(this.#options.ttlMs / 3)));
   }
 
   /** Stops contending and gives the lease up, so another replica takes over at once. */
@@ -55,7 +55,7 @@ export class LeaseKeeper {
     await this.#tick;
     if (this.#held) {
       this.#held = false;
-      this.#o.onLost();
+      this.#options.onLost();
       await this.#lease.release().catch(() => undefined);
     }
   }
@@ -66,17 +66,20 @@ export class LeaseKeeper {
       holds = await this.#lease.tryAcquire();
       if (holds) this.#renewedAt = Date.now();
     } catch (err) {
-      this.#o.logger.warn({ lease: this.#o.name, err: describeError(err) }, 'lease: cannot reach the database');
+      this.#options.logger.warn(
+        { lease: this.#options.name, err: describeError(err) },
+        'lease: cannot reach the database',
+      );
       // Unrenewed, the lease stays ours only until it expires; after that another replica may hold it.
-      holds = this.#held && Date.now() - this.#renewedAt < this.#o.ttlMs;
+      holds = this.#held && Date.now() - this.#renewedAt < this.#options.ttlMs;
     }
     if (!this.#timer) return;
     if (holds && !this.#held) {
       this.#held = true;
-      this.#o.onAcquired();
+      this.#options.onAcquired();
     } else if (!holds && this.#held) {
       this.#held = false;
-      this.#o.onLost();
+      this.#options.onLost();
     }
   }
 }

@@ -34,7 +34,7 @@ export interface DispatcherOptions {
 }
 
 export class DeliveryDispatcher {
-  readonly #o: Required<DispatcherOptions>;
+  readonly #options: Required<DispatcherOptions>;
   readonly #deliveries: DeliveryStore;
   readonly #webhooks: WebhookStore;
   readonly #inFlight = new Set<Promise<void>>();
@@ -46,7 +46,7 @@ export class DeliveryDispatcher {
   #wake: (() => void) | undefined;
 
   constructor(options: DispatcherOptions) {
-    this.#o = { pollMs: 1000, concurrency: 8, attemptTimeoutMs: 10_000, ...options };
+    this.#options = { pollMs: 1000, concurrency: 8, attemptTimeoutMs: 10_000, ...options };
     this.#deliveries = new DeliveryStore(options.db);
     this.#webhooks = new WebhookStore(options.db);
   }
@@ -76,12 +76,12 @@ export class DeliveryDispatcher {
     while (this.#running) {
       let claimed: Delivery[] = [];
       try {
-        const room = this.#o.concurrency - this.#inFlight.size;
+        const room = this.#options.concurrency - this.#inFlight.size;
         if (room > 0) {
           claimed = await this.#claim(room);
         }
       } catch (err) {
-        this.#o.logger.warn({ err: describeError(err) }, 'webhook deliveries: cannot read the queue; retrying');
+        this.#options.logger.warn({ err: describeError(err) }, 'webhook deliveries: cannot read the queue; retrying');
       }
       for (const d of claimed) {
         this.#busy.add(d.webhookId);
@@ -92,7 +92,7 @@ export class DeliveryDispatcher {
         });
         this.#inFlight.add(attempt);
       }
-      if (claimed.length === 0 || this.#inFlight.size >= this.#o.concurrency) await this.#sleep();
+      if (claimed.length === 0 || this.#inFlight.size >= this.#options.concurrency) await this.#sleep();
     }
   }
 
@@ -101,9 +101,13 @@ export class DeliveryDispatcher {
    * that are handed back at once.
    */
   async #claim(room: number): Promise<Delivery[]> {
-    const rows = await this.#deliveries.claimDue(this.#o.holder, new Date(), this.#o.attemptTimeoutMs + 30_000, room, [
-      ...this.#busy,
-    ]);
+    const rows = await this.#deliveries.claimDue(
+      this.#options.holder,
+      new Date(),
+      this.#options.attemptTimeoutMs + 30_000,
+      room,
+      [...this.#busy],
+    );
     const seen = new Set<string>();
     const take: Delivery[] = [];
     const giveBack: string[] = [];
@@ -114,14 +118,14 @@ export class DeliveryDispatcher {
         take.push(d);
       }
     }
-    await this.#deliveries.release(this.#o.holder, giveBack);
+    await this.#deliveries.release(this.#options.holder, giveBack);
     return take;
   }
 
   /** Sleeps until poked or the poll period passed. */
   #sleep(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.#o.pollMs);
+      const timer = setTimeout(done, this.#options.pollMs);
       function done() {
         clearTimeout(timer);
         resolve();
@@ -131,13 +135,13 @@ export class DeliveryDispatcher {
   }
 
   async #attempt(d: Delivery): Promise<void> {
-    const log = this.#o.logger;
+    const log = this.#options.logger;
     try {
       const webhook = await this.#webhooks.byId(d.webhookId);
       if (!webhook) return;
       let secret: string | undefined;
       try {
-        secret = this.#o.sealer.open(webhook.sealedSecret, webhookSecretContext(webhook.id));
+        secret = this.#options.sealer.open(webhook.sealedSecret, webhookSecretContext(webhook.id));
       } catch {
         secret = undefined;
       }
@@ -150,17 +154,17 @@ export class DeliveryDispatcher {
           eventId: d.eventId,
           deliveryId: d.id,
         },
-        this.#o.outbound,
+        this.#options.outbound,
         () => new Date(),
-        this.#o.attemptTimeoutMs,
+        this.#options.attemptTimeoutMs,
         this.#shutdown.signal,
       );
       if (this.#shutdown.signal.aborted) {
-        await this.#deliveries.release(this.#o.holder, [d.id]);
+        await this.#deliveries.release(this.#options.holder, [d.id]);
         return;
       }
-      const outcome = outcomeOf(result, d.attempts + 1, this.#o.retry, new Date());
-      const recorded = await this.#deliveries.recordAttempt(d.id, this.#o.holder, outcome);
+      const outcome = outcomeOf(result, d.attempts + 1, this.#options.retry, new Date());
+      const recorded = await this.#deliveries.recordAttempt(d.id, this.#options.holder, outcome);
       const fields = {
         webhook: webhook.id,
         delivery: d.id,

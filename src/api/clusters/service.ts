@@ -73,12 +73,12 @@ function allowlistOf(list: readonly string[] | undefined): string[] {
 
 /** The cluster routes' use-cases. */
 export class ClusterService {
-  readonly #s: ApiServices;
+  readonly #services: ApiServices;
   readonly #clusters: ClusterStore;
   readonly #shells: ClusterShellStore;
 
   constructor(services: ApiServices) {
-    this.#s = services;
+    this.#services = services;
     this.#clusters = new ClusterStore(services.store.db);
     this.#shells = new ClusterShellStore(services.store.db);
   }
@@ -125,8 +125,8 @@ export class ClusterService {
     if (input.kubeconfig !== undefined) checkKubeconfig(input.kubeconfig);
     const id = randomUUID();
     const kubeconfig =
-      input.kubeconfig === undefined ? null : this.#s.sealer.seal(input.kubeconfig, kubeconfigContext(id));
-    return inTransaction(this.#s.store.db, async (tx) => {
+      input.kubeconfig === undefined ? null : this.#services.sealer.seal(input.kubeconfig, kubeconfigContext(id));
+    return inTransaction(this.#services.store.db, async (tx) => {
       const record = await tx.clusters.insert({
         id,
         orgId: actor.org.id,
@@ -174,9 +174,9 @@ export class ClusterService {
     if (input.kubeconfig !== undefined) {
       if (input.kubeconfig !== null) checkKubeconfig(input.kubeconfig);
       changes.kubeconfig =
-        input.kubeconfig === null ? null : this.#s.sealer.seal(input.kubeconfig, kubeconfigContext(record.id));
+        input.kubeconfig === null ? null : this.#services.sealer.seal(input.kubeconfig, kubeconfigContext(record.id));
     }
-    const updated = await inTransaction(this.#s.store.db, async (tx) => {
+    const updated = await inTransaction(this.#services.store.db, async (tx) => {
       const next = await tx.clusters.update(actor.org.id, name, changes);
       if (!next) throw new NotFoundError(`cluster "${name}" not found`);
       await tx.audit.record({
@@ -205,10 +205,10 @@ export class ClusterService {
       throw new ConflictError(`cluster "${name}" is the destination of ${appList(targeting)}; delete them first`);
     }
     for (const shell of await this.#shells.openOf(record.id)) {
-      await removeShellObjects(this.#s.clusterConnections.of(record), shell).catch(() => undefined);
+      await removeShellObjects(this.#services.clusterConnections.of(record), shell).catch(() => undefined);
       await this.#shells.end(shell.id);
     }
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       if (!(await tx.clusters.remove(actor.org.id, record.id))) throw new NotFoundError(`cluster "${name}" not found`);
       await tx.audit.record({
         orgId: actor.org.id,
@@ -220,7 +220,7 @@ export class ClusterService {
         details: { server_url: record.serverURL },
       });
     });
-    this.#s.clusterConnections.forget(record.id);
+    this.#services.clusterConnections.forget(record.id);
   }
 
   /**
@@ -234,13 +234,13 @@ export class ClusterService {
     let server = '';
     try {
       if (input.kubeconfig !== undefined) checkKubeconfig(input.kubeconfig);
-      server = input.server_url ?? defaultServerOf(input.kubeconfig, this.#s.clusterConnections.options);
+      server = input.server_url ?? defaultServerOf(input.kubeconfig, this.#services.clusterConnections.options);
       const access: ClusterAccess = {
         name: 'test',
         serverURL: await this.#checkServer(server),
         ...(input.kubeconfig === undefined ? {} : { kubeconfig: input.kubeconfig }),
       };
-      const { client } = this.#s.clusterConnections.probe(access);
+      const { client } = this.#services.clusterConnections.probe(access);
       try {
         const version = await clusterVersion(client, PROBE_TIMEOUT_MS);
         const namespaces = await listNamespaces(client, PROBE_TIMEOUT_MS);
@@ -251,7 +251,7 @@ export class ClusterService {
     } catch (err) {
       result = { ok: false, error: describeError(err) };
     }
-    await this.#s.audit.record({
+    await this.#services.audit.record({
       orgId: actor.org.id,
       userId: actor.caller.user.id,
       action: 'cluster.test',
@@ -270,7 +270,7 @@ export class ClusterService {
     const record = await this.load(actor, name, 'cluster:read');
     let names: string[] | undefined;
     try {
-      names = await listNamespaces(this.#s.clusterConnections.of(record).client, PROBE_TIMEOUT_MS);
+      names = await listNamespaces(this.#services.clusterConnections.of(record).client, PROBE_TIMEOUT_MS);
     } catch (err) {
       throw toSvcError(err, `cluster "${name}"`);
     }
@@ -283,7 +283,7 @@ export class ClusterService {
     const counts = deploymentCounts(apps, record.name);
     let result: ProbeRecord;
     try {
-      const probe = await probeCluster(this.#s.clusterConnections.of(record).client, PROBE_TIMEOUT_MS);
+      const probe = await probeCluster(this.#services.clusterConnections.of(record).client, PROBE_TIMEOUT_MS);
       result = { status: 'connected', statusMessage: '', ...probe, ...counts, lastSeen: new Date().toISOString() };
     } catch (err) {
       result = { status: 'disconnected', statusMessage: describeError(err), ...counts };
@@ -301,9 +301,9 @@ export class ClusterService {
 
   /** https:// and allowed by the outbound policy, its host name resolved when it resolves (400 otherwise). */
   async #checkServer(value: string): Promise<string> {
-    const url = checkServerURL(value, this.#s.config.outbound);
+    const url = checkServerURL(value, this.#services.config.outbound);
     try {
-      await checkOutboundHost(url.hostname, this.#s.config.outbound);
+      await checkOutboundHost(url.hostname, this.#services.config.outbound);
     } catch (err) {
       // A name that does not resolve (yet) is the probe's business; only a refused address is bad input.
       if (err instanceof InputError) throw err;
@@ -313,7 +313,7 @@ export class ClusterService {
 
   /** The org's Apps (none without a management cluster: no App can exist then). */
   async #orgApps(actor: Actor): Promise<AppResource[]> {
-    return this.#s.kube ? this.#s.kube.list(orgNamespace(actor.org.slug)) : [];
+    return this.#services.kube ? this.#services.kube.list(orgNamespace(actor.org.slug)) : [];
   }
 }
 

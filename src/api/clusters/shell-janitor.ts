@@ -30,17 +30,20 @@ export interface ShellJanitorDeps {
 }
 
 export class ShellJanitor {
-  readonly #d: ShellJanitorDeps;
+  readonly #deps: ShellJanitorDeps;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
 
   constructor(deps: ShellJanitorDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /** Sweeps every interval from now on. */
   start(): void {
-    this.#timer ??= setInterval(() => void this.sweep().catch(() => undefined), this.#d.intervalMs ?? SHELL_SWEEP_MS);
+    this.#timer ??= setInterval(
+      () => void this.sweep().catch(() => undefined),
+      this.#deps.intervalMs ?? SHELL_SWEEP_MS,
+    );
     this.#timer.unref();
   }
 
@@ -63,14 +66,14 @@ export class ShellJanitor {
 
   async #sweep(now: Date): Promise<number> {
     let ended = 0;
-    for (const shell of await this.#d.shells.expired(now)) {
-      const cluster = await this.#d.clusters.byId(shell.clusterId);
+    for (const shell of await this.#deps.shells.expired(now)) {
+      const cluster = await this.#deps.clusters.byId(shell.clusterId);
       try {
-        if (cluster) await removeShellObjects(this.#d.connections.of(cluster), shell);
-        await this.#d.shells.end(shell.id);
+        if (cluster) await removeShellObjects(this.#deps.connections.of(cluster), shell);
+        await this.#deps.shells.end(shell.id);
         ended++;
       } catch (err) {
-        this.#d.logger.warn(
+        this.#deps.logger.warn(
           { shell: shell.id, cluster: cluster?.name, err: describeError(err) },
           'expired shell could not be removed yet; retrying at the next sweep',
         );

@@ -52,12 +52,12 @@ export interface ShellView {
 }
 
 export class ShellService {
-  readonly #s: ApiServices;
+  readonly #services: ApiServices;
   readonly #clusters: ClusterService;
   readonly #shells: ClusterShellStore;
 
   constructor(services: ApiServices, clusters: ClusterService) {
-    this.#s = services;
+    this.#services = services;
     this.#clusters = clusters;
     this.#shells = new ClusterShellStore(services.store.db);
   }
@@ -67,13 +67,13 @@ export class ShellService {
     const power = shellPowerOf(actor.caller, name);
     if (!power) throw new ForbiddenError(`missing permission cluster:shell on cluster "${name}"`);
     const record = await this.#clusters.load(actor, name, 'cluster:shell');
-    const conn = this.#s.clusterConnections.of(record);
+    const conn = this.#services.clusterConnections.of(record);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
     const spec = {
       id: randomBytes(4).toString('hex'),
       power,
-      image: this.#s.config.shellImage,
+      image: this.#services.config.shellImage,
       ttlSeconds,
       expiresAt,
       allowlist: record.namespaces,
@@ -101,7 +101,7 @@ export class ShellService {
         .catch(() => undefined);
       throw toSvcError(err, `cluster "${name}"`);
     }
-    await this.#s.audit.record({
+    await this.#services.audit.record({
       orgId: actor.org.id,
       userId: actor.caller.user.id,
       action: 'cluster.shell',

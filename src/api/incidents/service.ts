@@ -42,7 +42,7 @@ export interface EmitInput {
 }
 
 export class IncidentService {
-  readonly #s: ApiServices;
+  readonly #services: ApiServices;
   readonly #incidents: IncidentStore;
   readonly #remediations: RemediationStore;
   readonly #access: AppAccess;
@@ -50,7 +50,7 @@ export class IncidentService {
   readonly #apps: AppService;
 
   constructor(services: ApiServices) {
-    this.#s = services;
+    this.#services = services;
     this.#incidents = new IncidentStore(services.store.db);
     this.#remediations = new RemediationStore(services.store.db);
     this.#access = new AppAccess(services);
@@ -84,7 +84,7 @@ export class IncidentService {
   ): Promise<{ incident: Incident; remediations: Remediation[]; timeline: TimelineEntry[] }> {
     const incident = await this.#find(actor, id);
     this.#require(actor, 'incident:read', incident.app);
-    return inTransaction(this.#s.store.db, async (tx) => {
+    return inTransaction(this.#services.store.db, async (tx) => {
       const remediations = await tx.remediations.ofIncident(actor.org.id, id);
       const events = await tx.events.timeline(
         { id: actor.org.id, slug: actor.org.slug },
@@ -113,7 +113,7 @@ export class IncidentService {
     this.#require(actor, 'incident:manage', eventApp);
     const org = { id: actor.org.id, slug: actor.org.slug };
     const cause = input.cause ?? 'External';
-    const result = await inTransaction(this.#s.store.db, async (tx) => {
+    const result = await inTransaction(this.#services.store.db, async (tx) => {
       const opened = await tx.incidents.open({
         orgId: org.id,
         app: eventApp,
@@ -148,7 +148,7 @@ export class IncidentService {
       if (twin) return { incident: twin, created: false };
       throw err;
     });
-    this.#s.jobs.queued();
+    this.#services.jobs.queued();
     return result;
   }
 
@@ -156,7 +156,7 @@ export class IncidentService {
   async acknowledge(actor: Actor, id: string): Promise<Incident> {
     const incident = await this.#find(actor, id);
     this.#require(actor, 'incident:manage', incident.app);
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       if (!(await tx.incidents.acknowledge(actor.org.id, id, actor.caller.user.id))) {
         throw new ConflictError(`incident ${id} is ${incident.state === 'open' ? 'already acknowledged' : 'resolved'}`);
       }
@@ -180,7 +180,7 @@ export class IncidentService {
     const incident = await this.#find(actor, id);
     this.#require(actor, 'incident:manage', incident.app);
     const resolution = note?.trim() || 'resolved by hand';
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       if (!(await tx.incidents.resolve(actor.org.id, id, actor.caller.user.id, resolution))) {
         throw new ConflictError(`incident ${id} is already resolved`);
       }
@@ -194,7 +194,7 @@ export class IncidentService {
       });
       await this.#audit(tx, actor, 'incident.resolve', incident, { resolution });
     });
-    this.#s.jobs.queued();
+    this.#services.jobs.queued();
     return this.#find(actor, id);
   }
 
@@ -237,7 +237,7 @@ export class IncidentService {
     const app = incident.app;
     if (!app) throw new ConflictError(`incident ${incident.id} is about no App: there is nothing to run`);
     // Claimed first, so two people approving at once cannot both run it.
-    const claimed = await inTransaction(this.#s.store.db, (tx) =>
+    const claimed = await inTransaction(this.#services.store.db, (tx) =>
       tx.remediations.decide(actor.org.id, id, { state: 'approved', userId: actor.caller.user.id }),
     );
     if (!claimed) throw new ConflictError(`remediation ${id} was decided meanwhile`);
@@ -249,7 +249,7 @@ export class IncidentService {
       throw err;
     }
     const org = { id: actor.org.id, slug: actor.org.slug };
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       if (operationId) await tx.remediations.setOperation(actor.org.id, id, operationId);
       await tx.remediations.expireProposed(
         actor.org.id,
@@ -292,7 +292,7 @@ export class IncidentService {
         },
       });
     });
-    this.#s.jobs.queued();
+    this.#services.jobs.queued();
     return (await this.#remediations.get(actor.org.id, id)) as Remediation;
   }
 
@@ -300,7 +300,7 @@ export class IncidentService {
   async reject(actor: Actor, id: string, reason: string | undefined): Promise<Remediation> {
     const { remediation, incident } = await this.#findRemediation(actor, id);
     this.#require(actor, 'remediation:approve', incident.app);
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       const ok = await tx.remediations.decide(actor.org.id, id, {
         state: 'rejected',
         userId: actor.caller.user.id,
@@ -325,7 +325,7 @@ export class IncidentService {
         details: { incident_id: incident.id, action: remediation.action, reason: reason ?? '' },
       });
     });
-    this.#s.jobs.queued();
+    this.#services.jobs.queued();
     return (await this.#remediations.get(actor.org.id, id)) as Remediation;
   }
 

@@ -30,30 +30,30 @@ export type TestResult =
 
 /** The registry use-cases of one server. */
 export class RegistryService {
-  readonly #s: ApiServices;
+  readonly #services: ApiServices;
 
   constructor(services: ApiServices) {
-    this.#s = services;
+    this.#services = services;
   }
 
   /** The org's registries (`registry:read`). */
   async list(actor: Actor): Promise<RegistryRecord[]> {
     requirePermission(actor, 'registry:read');
-    return this.#s.registries.list(actor.org.id);
+    return this.#services.registries.list(actor.org.id);
   }
 
   /** One registry (`registry:read`); 404 when the org has none with that id. */
   async get(actor: Actor, id: string): Promise<RegistryRecord> {
     requirePermission(actor, 'registry:read');
-    return this.#found(await this.#s.registries.get(actor.org.id, id));
+    return this.#found(await this.#services.registries.get(actor.org.id, id));
   }
 
   /** Registers a registry (status untested); 409 on a taken name. Returns it with its notification token. */
   async create(actor: Actor, body: CreateRegistryBody) {
     requirePermission(actor, 'registry:manage');
     const name = checkRegistryName(body.name);
-    const endpoint = await checkConnection(body, this.#s.config);
-    if (await this.#s.registries.byName(actor.org.id, name)) throw taken(name);
+    const endpoint = await checkConnection(body, this.#services.config);
+    if (await this.#services.registries.byName(actor.org.id, name)) throw taken(name);
     return this.#write(async (tx) => {
       const created = await this.#store(tx).create({
         orgId: actor.org.id,
@@ -76,13 +76,13 @@ export class RegistryService {
    */
   async update(actor: Actor, id: string, body: UpdateRegistryBody) {
     requirePermission(actor, 'registry:manage');
-    const current = this.#found(await this.#s.registries.get(actor.org.id, id));
+    const current = this.#found(await this.#services.registries.get(actor.org.id, id));
     if (body.name !== undefined && body.name !== current.name) {
       checkRegistryName(body.name);
       await this.#refuseInUse(actor, current.name, 'renamed');
-      if (await this.#s.registries.byName(actor.org.id, body.name)) throw taken(body.name);
+      if (await this.#services.registries.byName(actor.org.id, body.name)) throw taken(body.name);
     }
-    const stored = await this.#s.registries.endpointById(actor.org.id, id);
+    const stored = await this.#services.registries.endpointById(actor.org.id, id);
     const merged: ConnectionInput = {
       host: body.host ?? current.host,
       insecure: body.insecure ?? current.insecure,
@@ -90,7 +90,7 @@ export class RegistryService {
       username: body.username === undefined ? current.username : body.username,
       password: body.password === undefined ? (stored?.credentials?.password ?? null) : body.password,
     };
-    await checkConnection(merged, this.#s.config);
+    await checkConnection(merged, this.#services.config);
     const { rotate_notification_token: rotate, ...changes } = body;
     const changed = Object.keys(changes).filter((k) => changes[k as keyof typeof changes] !== undefined);
     if (changed.length === 0 && !rotate) throw new InputError('nothing to update');
@@ -107,9 +107,9 @@ export class RegistryService {
   /** Deletes a registry; 409 naming the Apps that use it. Audited `registry.delete`. */
   async delete(actor: Actor, id: string): Promise<RegistryRecord> {
     requirePermission(actor, 'registry:manage');
-    const current = this.#found(await this.#s.registries.get(actor.org.id, id));
+    const current = this.#found(await this.#services.registries.get(actor.org.id, id));
     await this.#refuseInUse(actor, current.name, 'deleted');
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       if (!(await this.#store(tx).delete(actor.org.id, id))) throw notFound();
       await this.#audit(tx, actor, 'registry.delete', current, { host: current.host });
     });
@@ -119,9 +119,9 @@ export class RegistryService {
   /** Tests unsaved connection fields (nothing stored but the audit entry `registry.test`). */
   async testUnsaved(actor: Actor, body: ConnectionInput): Promise<TestResult> {
     requirePermission(actor, 'registry:manage');
-    const endpoint = await checkConnection(body, this.#s.config);
+    const endpoint = await checkConnection(body, this.#services.config);
     const result = await this.#probe(endpoint);
-    await inTransaction(this.#s.store.db, (tx) =>
+    await inTransaction(this.#services.store.db, (tx) =>
       tx.audit.record({
         orgId: actor.org.id,
         userId: actor.caller.user.id,
@@ -137,10 +137,10 @@ export class RegistryService {
   /** Tests a saved registry and records the result on it (status connected or error). */
   async testSaved(actor: Actor, id: string): Promise<TestResult> {
     requirePermission(actor, 'registry:manage');
-    const record = this.#found(await this.#s.registries.get(actor.org.id, id));
-    const endpoint = await this.#s.registries.endpointById(actor.org.id, id);
+    const record = this.#found(await this.#services.registries.get(actor.org.id, id));
+    const endpoint = await this.#services.registries.endpointById(actor.org.id, id);
     const result = await this.#probe(endpoint ?? { host: record.host });
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       const detail = result.status === 'error' ? result.error : 'API answered, credentials accepted';
       await this.#store(tx).recordTest(actor.org.id, id, result.status, detail);
       await this.#audit(tx, actor, 'registry.test', record, { saved: true, ...outcome(result) });
@@ -150,7 +150,7 @@ export class RegistryService {
 
   /** Apps of the org naming registry `name` (from the server's App cache), by name. */
   async appsUsing(actor: Actor, name: string): Promise<string[]> {
-    const kube = this.#s.kube;
+    const kube = this.#services.kube;
     if (!kube) return [];
     const entries = await kube.listEntries(orgNamespace(actor.org.slug));
     return entries.filter((e) => e.app.spec.source.image?.registryRef === name).map((e) => e.app.metadata.name);
@@ -166,7 +166,7 @@ export class RegistryService {
   async #probe(endpoint: Parameters<OrgClient['ping']>[0]): Promise<TestResult> {
     const started = performance.now();
     try {
-      await this.#s.images.client.ping(endpoint);
+      await this.#services.images.client.ping(endpoint);
       return {
         status: 'connected',
         latency: Math.round(performance.now() - started),
@@ -179,13 +179,13 @@ export class RegistryService {
   }
 
   #store(tx: TransactionStores): RegistryStore {
-    return new RegistryStore(tx.db, this.#s.sealer);
+    return new RegistryStore(tx.db, this.#services.sealer);
   }
 
   /** Runs a write and its audit entry in one transaction; a unique-name race becomes 409. */
   async #write<T>(fn: (tx: TransactionStores) => Promise<T>, name: string): Promise<T> {
     try {
-      return await inTransaction(this.#s.store.db, fn);
+      return await inTransaction(this.#services.store.db, fn);
     } catch (err) {
       if (isUniqueViolation(err)) throw taken(name);
       throw err;

@@ -93,13 +93,13 @@ export function isFollowing(app: AppResource): boolean {
 }
 
 export class TagPoller {
-  readonly #d: TagPollerDeps;
+  readonly #deps: TagPollerDeps;
   #timers: NodeJS.Timeout[] = [];
   #leading = false;
   #running: Promise<unknown> | undefined;
 
   constructor(deps: TagPollerDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   /** True while this replica holds the poller's lease. */
@@ -110,14 +110,14 @@ export class TagPoller {
   /** Starts renewing the lease and polling every interval while holding it. */
   start(): void {
     const renew = () => {
-      this.#d.lease.tryAcquire().then(
+      this.#deps.lease.tryAcquire().then(
         (held) => {
-          if (held !== this.#leading) this.#d.logger.info({ leading: held }, 'tag poller lease');
+          if (held !== this.#leading) this.#deps.logger.info({ leading: held }, 'tag poller lease');
           this.#leading = held;
         },
         (err: unknown) => {
           this.#leading = false;
-          this.#d.logger.warn({ err: describeError(err) }, 'tag poller: lease renewal failed');
+          this.#deps.logger.warn({ err: describeError(err) }, 'tag poller: lease renewal failed');
         },
       );
     };
@@ -126,14 +126,14 @@ export class TagPoller {
       // One poll at a time: a slow registry delays the next poll rather than stacking them.
       if (!this.#leading || this.#running) return;
       this.#running = this.poll({ trigger: 'poll' })
-        .catch((err: unknown) => this.#d.logger.warn({ err: describeError(err) }, 'tag poll failed'))
+        .catch((err: unknown) => this.#deps.logger.warn({ err: describeError(err) }, 'tag poll failed'))
         .finally(() => {
           this.#running = undefined;
         });
     };
     this.#timers = [
-      setInterval(renew, Math.min(LEASE_RENEW_MS, this.#d.intervalMs)),
-      setInterval(tick, this.#d.intervalMs),
+      setInterval(renew, Math.min(LEASE_RENEW_MS, this.#deps.intervalMs)),
+      setInterval(tick, this.#deps.intervalMs),
     ];
     for (const t of this.#timers) t.unref();
   }
@@ -143,18 +143,18 @@ export class TagPoller {
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
     await this.#running;
-    if (this.#leading) await this.#d.lease.release().catch(() => undefined);
+    if (this.#leading) await this.#deps.lease.release().catch(() => undefined);
     this.#leading = false;
   }
 
   /** The Follow Apps of every org this database knows (Apps of unknown orgs are not this server's). */
   async followApps(): Promise<FollowApp[]> {
-    const apps = (await this.#d.kube.all()).filter(isFollowing);
+    const apps = (await this.#deps.kube.all()).filter(isFollowing);
     const orgs = new Map<string, string | undefined>();
     const out: FollowApp[] = [];
     for (const app of apps) {
       const ns = app.metadata.namespace ?? '';
-      if (!orgs.has(ns)) orgs.set(ns, await this.#d.orgOf(ns));
+      if (!orgs.has(ns)) orgs.set(ns, await this.#deps.orgOf(ns));
       const orgId = orgs.get(ns);
       const image = app.spec.source.image;
       if (orgId && image) out.push({ app, orgId, image });
@@ -181,11 +181,11 @@ export class TagPoller {
       const first = members[0] as FollowApp;
       let digest: string;
       try {
-        digest = (await this.#d.images.resolve(first.orgId, first.image)).digest;
+        digest = (await this.#deps.images.resolve(first.orgId, first.image)).digest;
         report.resolved++;
       } catch (err) {
         report.failed++;
-        this.#d.logger.warn(
+        this.#deps.logger.warn(
           { repository: first.image.repository, tag: first.image.tag, err: describeError(err) },
           'tag poller: cannot resolve the tag',
         );
@@ -206,7 +206,7 @@ export class TagPoller {
     let id: string;
     try {
       id = await writeOperation(
-        operationIO(this.#d.kube, ns, app.metadata.name),
+        operationIO(this.#deps.kube, ns, app.metadata.name),
         app,
         { kind: 'Deploy', revision: digest, triggeredBy: POLLER_IDENTITY },
         // The cache may lag the App (a Sync that just finished, as when a push follows it at once): what the
@@ -215,10 +215,13 @@ export class TagPoller {
       );
     } catch (err) {
       if (err instanceof ConflictError) return false;
-      this.#d.logger.warn({ app: `${ns}/${app.metadata.name}`, err: describeError(err) }, 'tag poller: deploy failed');
+      this.#deps.logger.warn(
+        { app: `${ns}/${app.metadata.name}`, err: describeError(err) },
+        'tag poller: deploy failed',
+      );
       return false;
     }
-    await this.#d.audit.record({
+    await this.#deps.audit.record({
       orgId: f.orgId,
       userId: '',
       action: 'app.deploy',

@@ -41,11 +41,11 @@ export interface SecretValueDeps {
 
 /** Resolves secret-store values for Apps (see the module comment). */
 export class SecretValueResolver {
-  readonly #d: SecretValueDeps;
+  readonly #deps: SecretValueDeps;
   readonly #rows: SecretStoreStore;
 
   constructor(deps: SecretValueDeps) {
-    this.#d = deps;
+    this.#deps = deps;
     this.#rows = new SecretStoreStore(deps.db);
   }
 
@@ -85,8 +85,8 @@ export class SecretValueResolver {
       const target = {
         config: store.config as VaultConfig,
         credentials: this.#open<VaultCredentials>(store),
-        policy: this.#d.outbound,
-        timeoutMs: this.#d.timeoutMs,
+        policy: this.#deps.outbound,
+        timeoutMs: this.#deps.timeoutMs,
       };
       const values = await readVaultValues(target, refs);
       return new Map(refs.map((ref, i) => [ref, { name: ref.name, value: values[i] as string }]));
@@ -109,14 +109,14 @@ export class SecretValueResolver {
 
   /** The org and the App of a request, after the per-App rate limit. */
   async #begin(request: AppIdentity) {
-    if (!this.#d.fetchLimiter.take(`${request.appNamespace}/${request.appName}`)) {
+    if (!this.#deps.fetchLimiter.take(`${request.appNamespace}/${request.appName}`)) {
       throw new RateLimitedError(`too many secret-store fetches for App ${request.appName}: try again shortly`, {
         retry: 'wait',
       });
     }
-    const orgId = await orgIdOfNamespace(this.#d.db, request.appNamespace);
+    const orgId = await orgIdOfNamespace(this.#deps.db, request.appNamespace);
     if (!orgId) throw new NotFoundError(`no organization owns namespace "${request.appNamespace}"`, { retry: 'wait' });
-    const app = await this.#d.kube?.get(request.appNamespace, request.appName);
+    const app = await this.#deps.kube?.get(request.appNamespace, request.appName);
     if (!app) throw new NotFoundError(`App ${request.appNamespace}/${request.appName} not found`, { retry: 'wait' });
     return { orgId, app };
   }
@@ -136,6 +136,6 @@ export class SecretValueResolver {
 
   #open<T>(store: SecretStoreRecord): T {
     if (store.sealedCredentials === null) throw new InputError(`secret store "${store.name}" has no credentials`);
-    return this.#d.sealer.openJson<T>(store.sealedCredentials, credentialsContext(store.id));
+    return this.#deps.sealer.openJson<T>(store.sealedCredentials, credentialsContext(store.id));
   }
 }

@@ -77,11 +77,11 @@ interface CheckedStore {
 }
 
 export class SecretStoreService {
-  readonly #d: SecretStoreDeps;
+  readonly #deps: SecretStoreDeps;
   readonly #rows: SecretStoreStore;
 
   constructor(deps: SecretStoreDeps) {
-    this.#d = deps;
+    this.#deps = deps;
     this.#rows = new SecretStoreStore(deps.store.db);
   }
 
@@ -142,7 +142,7 @@ export class SecretStoreService {
       createdAt: now,
       updatedAt: now,
     };
-    await inTransaction(this.#d.store.db, async (tx) => {
+    await inTransaction(this.#deps.store.db, async (tx) => {
       await tx.secretStores.insert(record);
       await tx.audit.record({
         orgId: actor.org.id,
@@ -193,7 +193,7 @@ export class SecretStoreService {
       if (body.credentials !== undefined) next.credentialsExpireAt = null;
     }
     next.updatedAt = new Date().toISOString();
-    await inTransaction(this.#d.store.db, async (tx) => {
+    await inTransaction(this.#deps.store.db, async (tx) => {
       if (!(await tx.secretStores.update(next))) throw new NotFoundError(`secret store ${id} not found`);
       await tx.audit.record({
         orgId: actor.org.id,
@@ -216,7 +216,7 @@ export class SecretStoreService {
     if (refs.length > 0) {
       throw new ConflictError(`secret store "${record.name}" is used by ${appList(refs)}: remove those uses first`);
     }
-    await inTransaction(this.#d.store.db, async (tx) => {
+    await inTransaction(this.#deps.store.db, async (tx) => {
       if (!(await tx.secretStores.delete(actor.org.id, id))) throw new NotFoundError(`secret store ${id} not found`);
       await tx.audit.record({
         orgId: actor.org.id,
@@ -236,7 +236,7 @@ export class SecretStoreService {
     this.#takeTest(actor);
     const checked = await this.#check(body.type, body.provider, body.config ?? {}, body.credentials ?? {});
     const outcome = await testStore(checked, this.#testContext());
-    await this.#d.audit.record({
+    await this.#deps.audit.record({
       orgId: actor.org.id,
       userId: actor.caller.user.id,
       action: 'secretstore.test',
@@ -311,7 +311,7 @@ export class SecretStoreService {
       | undefined,
     details: { status: string; errorClass?: StoreErrorClass | 'refused' },
   ): Promise<void> {
-    await inTransaction(this.#d.store.db, async (tx) => {
+    await inTransaction(this.#deps.store.db, async (tx) => {
       if (result) {
         await tx.secretStores.recordTest(actor.org.id, record.id, {
           lastTestedAt: new Date().toISOString(),
@@ -331,13 +331,13 @@ export class SecretStoreService {
   }
 
   #takeTest(actor: Actor): void {
-    if (!this.#d.testLimiter.take(`test:${actor.caller.user.id}`)) {
+    if (!this.#deps.testLimiter.take(`test:${actor.caller.user.id}`)) {
       throw new RateLimitedError('too many secret-store tests: try again in a minute');
     }
   }
 
   #testContext() {
-    return { policy: this.#d.outbound, timeoutMs: this.#d.timeoutMs };
+    return { policy: this.#deps.outbound, timeoutMs: this.#deps.timeoutMs };
   }
 
   async #load(actor: Actor, id: string): Promise<SecretStoreRecord> {
@@ -373,30 +373,32 @@ export class SecretStoreService {
       err instanceof OutboundRefusedError ? new OutboundRefusedError(`config.address: ${err.message}`) : err;
     let url: URL;
     try {
-      url = checkOutboundURL(address, this.#d.outbound);
+      url = checkOutboundURL(address, this.#deps.outbound);
     } catch (err) {
       throw named(err);
     }
     try {
-      await checkOutboundHost(url.hostname, this.#d.outbound);
+      await checkOutboundHost(url.hostname, this.#deps.outbound);
     } catch (err) {
       if (err instanceof OutboundRefusedError) throw named(err);
     }
   }
 
   #seal(id: string, credentials: Record<string, unknown>): string | null {
-    return Object.keys(credentials).length === 0 ? null : this.#d.sealer.sealJson(credentials, credentialsContext(id));
+    return Object.keys(credentials).length === 0
+      ? null
+      : this.#deps.sealer.sealJson(credentials, credentialsContext(id));
   }
 
   #open(record: SecretStoreRecord): Record<string, unknown> {
     return record.sealedCredentials === null
       ? {}
-      : this.#d.sealer.openJson<Record<string, unknown>>(record.sealedCredentials, credentialsContext(record.id));
+      : this.#deps.sealer.openJson<Record<string, unknown>>(record.sealedCredentials, credentialsContext(record.id));
   }
 
   async #apps(actor: Actor) {
-    if (!this.#d.kube) return [];
-    return this.#d.kube.listEntries(orgNamespace(actor.org.slug));
+    if (!this.#deps.kube) return [];
+    return this.#deps.kube.listEntries(orgNamespace(actor.org.slug));
   }
 
   #referencesIn(

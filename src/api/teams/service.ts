@@ -49,15 +49,15 @@ function teamName(raw: string): string {
 }
 
 export class TeamService {
-  readonly #s: ApiServices;
+  readonly #services: ApiServices;
   constructor(services: ApiServices) {
-    this.#s = services;
+    this.#services = services;
   }
 
   /** The org's teams, by name (`team:read`). */
   async list(actor: Actor): Promise<TeamView[]> {
     requirePermission(actor, 'team:read');
-    const teams = await this.#s.store.db
+    const teams = await this.#services.store.db
       .selectFrom('team')
       .leftJoin('teamMember', 'teamMember.teamId', 'team.id')
       .select(['team.id', 'team.name', 'team.createdAt', 'team.updatedAt'])
@@ -81,7 +81,7 @@ export class TeamService {
     requirePermission(actor, 'team:read');
     const team = await this.#team(actor, id);
     const members = await this.#members(id);
-    const bindings = (await this.#s.bindings.list(actor.org.id)).filter(
+    const bindings = (await this.#services.bindings.list(actor.org.id)).filter(
       (b) => b.subjectType === 'team' && b.subjectId === id,
     );
     return { ...team, member_count: members.length, members, bindings };
@@ -93,7 +93,7 @@ export class TeamService {
     const name = teamName(rawName);
     await this.#refuseDuplicate(actor, name);
     const created = await actingAs(actor.caller.user.id, () =>
-      this.#s.auth.api.createTeam({ body: { name, organizationId: actor.org.id } }),
+      this.#services.auth.api.createTeam({ body: { name, organizationId: actor.org.id } }),
     );
     return this.#team(actor, created.id);
   }
@@ -104,7 +104,7 @@ export class TeamService {
     const before = await this.#team(actor, id);
     const name = teamName(rawName);
     if (name !== before.name) await this.#refuseDuplicate(actor, name);
-    const adapter = await orgAdapterOf(this.#s.auth);
+    const adapter = await orgAdapterOf(this.#services.auth);
     await adapter.updateTeam(id, { name });
     await this.#audit(actor, 'team.update', id, name, { from: before.name, to: name });
     return this.#team(actor, id);
@@ -117,14 +117,14 @@ export class TeamService {
   async remove(actor: Actor, id: string): Promise<void> {
     requirePermission(actor, 'team:manage');
     await this.#team(actor, id);
-    const teams = await this.#s.store.db
+    const teams = await this.#services.store.db
       .selectFrom('team')
       .select('id')
       .where('organizationId', '=', actor.org.id)
       .execute();
     if (teams.length <= 1) throw new ConflictError("an organization keeps at least one team; this is the org's last");
     await actingAs(actor.caller.user.id, () =>
-      this.#s.auth.api.removeTeam({ body: { teamId: id, organizationId: actor.org.id } }),
+      this.#services.auth.api.removeTeam({ body: { teamId: id, organizationId: actor.org.id } }),
     );
   }
 
@@ -135,7 +135,7 @@ export class TeamService {
   async addMember(actor: Actor, id: string, userId: string): Promise<TeamMemberView> {
     requirePermission(actor, 'team:manage');
     const team = await this.#team(actor, id);
-    const member = await this.#s.store.db
+    const member = await this.#services.store.db
       .selectFrom('member')
       .innerJoin('user', 'user.id', 'member.userId')
       .select(['user.id', 'user.email', 'user.name'])
@@ -146,7 +146,7 @@ export class TeamService {
     if ((await this.#members(id)).some((m) => m.user_id === userId)) {
       throw new ConflictError(`user ${userId} is already a member of team ${team.name}`);
     }
-    const adapter = await orgAdapterOf(this.#s.auth);
+    const adapter = await orgAdapterOf(this.#services.auth);
     await adapter.findOrCreateTeamMember({ teamId: id, userId });
     await this.#audit(actor, 'team.member.add', id, team.name, { user_id: userId });
     const added = (await this.#members(id)).find((m) => m.user_id === userId);
@@ -160,20 +160,20 @@ export class TeamService {
     if (!(await this.#members(id)).some((m) => m.user_id === userId)) {
       throw new NotFoundError(`user ${userId} is not a member of team ${team.name}`);
     }
-    const adapter = await orgAdapterOf(this.#s.auth);
+    const adapter = await orgAdapterOf(this.#services.auth);
     await adapter.removeTeamMember({ teamId: id, userId });
     await this.#audit(actor, 'team.member.remove', id, team.name, { user_id: userId });
   }
 
   async #team(actor: Actor, id: string): Promise<TeamView> {
-    const t = await this.#s.store.db
+    const t = await this.#services.store.db
       .selectFrom('team')
       .select(['id', 'name', 'createdAt', 'updatedAt'])
       .where('organizationId', '=', actor.org.id)
       .where('id', '=', id)
       .executeTakeFirst();
     if (!t) throw new NotFoundError(`team ${id} not found`);
-    const count = await this.#s.store.db
+    const count = await this.#services.store.db
       .selectFrom('teamMember')
       .select((eb) => eb.fn.count<number>('id').as('n'))
       .where('teamId', '=', id)
@@ -188,7 +188,7 @@ export class TeamService {
   }
 
   async #members(teamId: string): Promise<TeamMemberView[]> {
-    const rows = await this.#s.store.db
+    const rows = await this.#services.store.db
       .selectFrom('teamMember')
       .innerJoin('user', 'user.id', 'teamMember.userId')
       .select(['user.id', 'user.email', 'user.name', 'teamMember.createdAt'])
@@ -200,7 +200,7 @@ export class TeamService {
   }
 
   async #refuseDuplicate(actor: Actor, name: string): Promise<void> {
-    const taken = await this.#s.store.db
+    const taken = await this.#services.store.db
       .selectFrom('team')
       .select('id')
       .where('organizationId', '=', actor.org.id)
@@ -210,7 +210,7 @@ export class TeamService {
   }
 
   async #audit(actor: Actor, action: string, id: string, name: string, details: Record<string, unknown>) {
-    await this.#s.audit.record({
+    await this.#services.audit.record({
       orgId: actor.org.id,
       userId: actor.caller.user.id,
       action,

@@ -52,10 +52,10 @@ export function deliveryView(d: Delivery) {
 }
 
 export class WebhookService {
-  readonly #s: ApiServices;
+  readonly #services: ApiServices;
   readonly #webhooks: WebhookStore;
   constructor(services: ApiServices) {
-    this.#s = services;
+    this.#services = services;
     this.#webhooks = new WebhookStore(services.store.db);
   }
 
@@ -91,11 +91,11 @@ export class WebhookService {
       name: input.name?.trim() || url.host,
       url: url.toString(),
       events: [...new Set(input.events)],
-      sealedSecret: this.#s.sealer.seal(secret, webhookSecretContext(id)),
+      sealedSecret: this.#services.sealer.seal(secret, webhookSecretContext(id)),
       createdBy: actor.caller.user.id,
       createdAt: new Date().toISOString(),
     };
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       await tx.webhooks.create(webhook);
       await tx.audit.record({
         orgId: actor.org.id,
@@ -114,7 +114,7 @@ export class WebhookService {
   async remove(actor: Actor, id: string): Promise<void> {
     requirePermission(actor, 'webhook:manage');
     const webhook = await this.#find(actor, id);
-    await inTransaction(this.#s.store.db, async (tx) => {
+    await inTransaction(this.#services.store.db, async (tx) => {
       if (!(await tx.webhooks.delete(actor.org.id, id))) throw new NotFoundError(`webhook ${id} not found`);
       await tx.audit.record({
         orgId: actor.org.id,
@@ -148,16 +148,16 @@ export class WebhookService {
     const deliveryId = newDeliveryId();
     let secret: string | undefined;
     try {
-      secret = this.#s.sealer.open(webhook.sealedSecret, webhookSecretContext(webhook.id));
+      secret = this.#services.sealer.open(webhook.sealedSecret, webhookSecretContext(webhook.id));
     } catch {
       secret = undefined;
     }
     const result = await postDelivery(
       { url: webhook.url, secret, body, eventType: event.type, eventId: event.id, deliveryId },
-      this.#s.config.outbound,
+      this.#services.config.outbound,
     );
-    const outcome = outcomeOf(result, 1, { ...this.#s.config.webhookRetry, attempts: 1 }, new Date());
-    return inTransaction(this.#s.store.db, async (tx) => {
+    const outcome = outcomeOf(result, 1, { ...this.#services.config.webhookRetry, attempts: 1 }, new Date());
+    return inTransaction(this.#services.store.db, async (tx) => {
       const delivery = await tx.deliveries.recordImmediate(
         { orgId: actor.org.id, webhookId: webhook.id, eventId: event.id, eventType: event.type, body },
         outcome,
@@ -180,7 +180,9 @@ export class WebhookService {
   async deliveries(actor: Actor, id: string, limit: number, offset: number): Promise<Delivery[]> {
     requirePermission(actor, 'webhook:read');
     await this.#find(actor, id);
-    return inTransaction(this.#s.store.db, (tx) => tx.deliveries.listForWebhook(actor.org.id, id, limit, offset));
+    return inTransaction(this.#services.store.db, (tx) =>
+      tx.deliveries.listForWebhook(actor.org.id, id, limit, offset),
+    );
   }
 
   async #find(actor: Actor, id: string): Promise<Webhook> {
@@ -191,9 +193,9 @@ export class WebhookService {
 
   /** The URL, once the outbound policy accepts it and every address of its host (400 otherwise). */
   async #checkURL(raw: string): Promise<URL> {
-    const url = checkOutboundURL(raw, this.#s.config.outbound);
+    const url = checkOutboundURL(raw, this.#services.config.outbound);
     try {
-      await checkOutboundHost(url.hostname, this.#s.config.outbound);
+      await checkOutboundHost(url.hostname, this.#services.config.outbound);
     } catch (err) {
       if (err instanceof OutboundRefusedError) throw err;
       throw new InputError(`${url.host}: the host name cannot be resolved`);

@@ -74,18 +74,18 @@ export function freshness(op: Operation | undefined, maxAgeMs: number): FetchOpt
 
 /** Resolves and renders `source.type: Git`. */
 export class GitDriver implements SourceDriver {
-  readonly #d: GitDriverDeps;
+  readonly #deps: GitDriverDeps;
 
   constructor(deps: GitDriverDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   async resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource> {
     const git = gitSourceOf(app);
-    const fresh = freshness(request.operation, this.#d.maxFetchAgeMs);
-    const head = await this.#d.repos.resolveBranch(git.repoURL, git.branch || 'main', fresh);
+    const fresh = freshness(request.operation, this.#deps.maxFetchAgeMs);
+    const head = await this.#deps.repos.resolveBranch(git.repoURL, git.branch || 'main', fresh);
     const revision =
-      request.target === 'head' ? head : await this.#d.repos.resolveRevision(git.repoURL, request.target);
+      request.target === 'head' ? head : await this.#deps.repos.resolveRevision(git.repoURL, request.target);
     return { head, revision };
   }
 
@@ -93,9 +93,9 @@ export class GitDriver implements SourceDriver {
     const git = gitSourceOf(app);
     const namespace = app.spec.destination.namespace;
     const appName = app.metadata.name;
-    const { repos, renders, tools, workDir } = this.#d;
+    const { repos, renders, tools, workDir } = this.#deps;
     const produce = async (decrypt?: Decrypt, dir = workDir): Promise<RenderResult> => {
-      const limits = this.#d.limits;
+      const limits = this.#deps.limits;
       const bounds = limits
         ? {
             maxBytes: limits.maxCheckoutBytes,
@@ -111,7 +111,7 @@ export class GitDriver implements SourceDriver {
           appName,
           namespace,
           ...(tools ? { tools } : {}),
-          ...(this.#d.limits ? { limits: this.#d.limits } : {}),
+          ...(this.#deps.limits ? { limits: this.#deps.limits } : {}),
         };
         return await renderManifests(decrypt ? { ...request, decrypt } : request);
       } finally {
@@ -124,7 +124,7 @@ export class GitDriver implements SourceDriver {
     if (git.decryption) {
       ageKey = await this.#decryptionKey(app, git.decryption.storeRef);
       const sops = sopsDecryptor(tools?.sops ?? 'sops', ageKey, git.decryption.storeRef);
-      rendered = await produce(sops, this.#d.secretWorkDir ?? workDir);
+      rendered = await produce(sops, this.#deps.secretWorkDir ?? workDir);
     } else {
       rendered = await (renders ? renders.render(input, () => produce()) : produce());
     }
@@ -138,13 +138,13 @@ export class GitDriver implements SourceDriver {
 
   /** The age identity of the App's decryption store, from the server (held in memory for this render only). */
   async #decryptionKey(app: AppResource, storeRef: string): Promise<string> {
-    if (!this.#d.keys) {
+    if (!this.#deps.keys) {
       throw new UnavailableError(
         'spec.source.git.decryption needs the channel to the server, which holds the key (svc start, or SVC_SERVER_URL with an operator credential)',
         { retry: 'wait' },
       );
     }
-    return this.#d.keys.decryptionKey({
+    return this.#deps.keys.decryptionKey({
       appNamespace: app.metadata.namespace ?? '',
       appName: app.metadata.name,
       storeRef,

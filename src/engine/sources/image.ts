@@ -57,12 +57,12 @@ export function keptDigest(app: AppResource, origin: { tag: string; image: strin
 
 /** Resolves and renders `source.type: Image`. */
 export class ImageDriver implements SourceDriver {
-  readonly #d: ImageDriverDeps;
+  readonly #deps: ImageDriverDeps;
   /** Resolved `env[].store` values by App uid, with the spec generation they were resolved for. */
   readonly #storeValues = new Map<string, { generation: number; values: ResolvedEnv[] }>();
 
   constructor(deps: ImageDriverDeps) {
-    this.#d = deps;
+    this.#deps = deps;
   }
 
   async resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource> {
@@ -83,7 +83,7 @@ export class ImageDriver implements SourceDriver {
       const kept = keptDigest(app, origin);
       if (kept) return { head: kept, revision: kept, observed: app.status?.observedRevision ?? kept, origin };
     }
-    const digest = await this.#d.client.resolve(location.endpoint, location.path, image.tag);
+    const digest = await this.#deps.client.resolve(location.endpoint, location.path, image.tag);
     return { head: digest, revision: digest, observed: digest, origin };
   }
 
@@ -114,13 +114,13 @@ export class ImageDriver implements SourceDriver {
     }
     const generation = app.metadata.generation ?? 0;
     if (!syncing && this.#storeValues.get(uid)?.generation === generation) return;
-    if (!this.#d.values) {
+    if (!this.#deps.values) {
       throw new UnavailableError(
         'spec.source.image.workload.env[].store needs the channel to the server, which holds the store credentials (svc start, or SVC_SERVER_URL with an operator credential)',
         { retry: 'wait' },
       );
     }
-    const values = await this.#d.values.envValues({
+    const values = await this.#deps.values.envValues({
       appNamespace: app.metadata.namespace ?? '',
       appName: app.metadata.name,
       refs,
@@ -135,7 +135,7 @@ export class ImageDriver implements SourceDriver {
 
   async #locate(app: AppResource, image: ImageSource): Promise<ImageLocation> {
     const ref = image.registryRef;
-    const registry = ref === undefined ? undefined : await this.#d.registry(app.metadata.namespace ?? '', ref);
+    const registry = ref === undefined ? undefined : await this.#deps.registry(app.metadata.namespace ?? '', ref);
     return locateImage(image, registry);
   }
 }

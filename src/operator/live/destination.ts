@@ -66,7 +66,7 @@ function newer(cached: AnyObject | undefined, written: AnyObject | undefined): A
 /** The live objects managed by svc on one destination cluster. */
 export class DestinationCache implements LiveReader {
   readonly client: ObjectClient;
-  readonly #o: DestinationCacheOptions;
+  readonly #options: DestinationCacheOptions;
   readonly #kinds = new Map<string, KindWatch>();
   readonly #written = new Map<string, { obj: AnyObject; at: number }>();
   /** App (`namespace/name`) → ids of the objects its labels claim. */
@@ -80,7 +80,7 @@ export class DestinationCache implements LiveReader {
   readonly knownNamespaces = new Set<string>();
 
   constructor(options: DestinationCacheOptions) {
-    this.#o = options;
+    this.#options = options;
     this.client = options.client;
   }
 
@@ -225,8 +225,8 @@ export class DestinationCache implements LiveReader {
   }
 
   #log(watch: KindWatch, err: unknown): void {
-    this.#o.logger.warn(
-      { destination: this.#o.name, kind: `${watch.apiVersion}/${watch.kind}`, err: describeError(err) },
+    this.#options.logger.warn(
+      { destination: this.#options.name, kind: `${watch.apiVersion}/${watch.kind}`, err: describeError(err) },
       'live cache watch failed',
     );
   }
@@ -277,7 +277,7 @@ export class DestinationCache implements LiveReader {
       const owner = o && ownerOf(o);
       if (owner) apps.set(appKeyOf(owner), owner);
     }
-    for (const app of apps.values()) this.#o.onChange(app);
+    for (const app of apps.values()) this.#options.onChange(app);
   }
 
   /** Moves `id` in the App index from the owners of `before` to the owner of `after`. */

@@ -30,11 +30,11 @@ export interface LiveCacheOptions {
 
 /** The DestinationCache of every destination, created on first use. */
 export class LiveCache {
-  readonly #o: LiveCacheOptions;
+  readonly #options: LiveCacheOptions;
   readonly #destinations = new Map<string, DestinationCache>();
 
   constructor(options: LiveCacheOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /**
@@ -45,7 +45,12 @@ export class LiveCache {
     const existing = this.#destinations.get(key);
     if (existing?.client === client) return existing;
     if (existing) void existing.stop();
-    const cache = new DestinationCache({ name: key, client, onChange: this.#o.onChange, logger: this.#o.logger });
+    const cache = new DestinationCache({
+      name: key,
+      client,
+      onChange: this.#options.onChange,
+      logger: this.#options.logger,
+    });
     this.#destinations.set(key, cache);
     return cache;
   }

@@ -40,11 +40,11 @@ export interface ReceiverOptions {
 
 /** Handles push deliveries; `handle` is the node:http request listener. */
 export class PushReceiver {
-  readonly #o: ReceiverOptions;
+  readonly #options: ReceiverOptions;
   readonly #limiter: RateLimiter;
 
   constructor(options: ReceiverOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#limiter = new RateLimiter(options.rateLimit ?? { burst: 20, perMinute: 60 });
   }
 
@@ -52,7 +52,7 @@ export class PushReceiver {
   server(): Server {
     return createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
-        this.#o.logger.error({ err: describeError(err) }, 'push receiver failed');
+        this.#options.logger.error({ err: describeError(err) }, 'push receiver failed');
         if (!res.headersSent) send(res, 500, { error: 'internal error' });
       });
     });
@@ -87,14 +87,19 @@ export class PushReceiver {
 
   async #dispatch(provider: Provider, push: ReturnType<typeof parsePush> & object, raw: Buffer, header?: string) {
     const apps =
-      this.#o.cachedApps?.() ??
-      ((await this.#o.mgmt.list(APP_API_VERSION, APP_KIND, '', this.#o.namespace)) as unknown as AppResource[]);
+      this.#options.cachedApps?.() ??
+      ((await this.#options.mgmt.list(
+        APP_API_VERSION,
+        APP_KIND,
+        '',
+        this.#options.namespace,
+      )) as unknown as AppResource[]);
     const candidates = apps.filter((app) => matchesPush(app, push));
     const results = await mapLimit(candidates, PATCH_CONCURRENCY, (app) =>
       this.#trigger(provider, push, app, raw, header),
     );
     const matched = results.filter(Boolean).length;
-    this.#o.logger.info({ provider, ref: push.ref, after: push.after, matched }, 'push received');
+    this.#options.logger.info({ provider, ref: push.ref, after: push.after, matched }, 'push received');
     return matched;
   }
 
@@ -110,7 +115,7 @@ export class PushReceiver {
     if (secretRef) {
       const secret = await this.#secret(app.metadata.namespace ?? '', secretRef);
       if (secret === undefined || !verifyDelivery(provider, secret, raw, header)) {
-        this.#o.logger.warn(
+        this.#options.logger.warn(
           { app: app.metadata.name, namespace: app.metadata.namespace, provider },
           'push signature rejected',
         );
@@ -131,10 +136,10 @@ export class PushReceiver {
     try {
       operationId = await writeOperation(
         {
-          read: async () => (await this.#o.mgmt.get(ref)) as unknown as AppResource | undefined,
+          read: async () => (await this.#options.mgmt.get(ref)) as unknown as AppResource | undefined,
           patch: async (patch, resourceVersion) => {
             try {
-              await this.#o.mgmt.mergePatch(ref, { metadata: { resourceVersion }, ...patch });
+              await this.#options.mgmt.mergePatch(ref, { metadata: { resourceVersion }, ...patch });
               return true;
             } catch (err) {
               if (isConflict(err)) return false;
@@ -153,7 +158,7 @@ export class PushReceiver {
       return true;
     }
     // Only an operation this delivery wrote is audited (contract §6.4): the caller is the push, not a user.
-    this.#o.audit?.record({
+    this.#options.audit?.record({
       orgNamespace: app.metadata.namespace ?? '',
       action: 'app.sync',
       resourceType: 'app',
@@ -170,7 +175,9 @@ export class PushReceiver {
   }
 
   async #secret(namespace: string, name: string): Promise<string | undefined> {
-    const s = await this.#o.mgmt.get({ apiVersion: 'v1', kind: 'Secret', name, namespace }).catch(() => undefined);
+    const s = await this.#options.mgmt
+      .get({ apiVersion: 'v1', kind: 'Secret', name, namespace })
+      .catch(() => undefined);
     const b64 = (s?.['data'] as Record<string, string> | undefined)?.['secret'];
     return b64 === undefined ? undefined : Buffer.from(b64, 'base64').toString('utf8');
   }
