@@ -1,39 +1,12 @@
 /**
- * Apply: makes sure the destination namespace exists, and server-side applies each prepared object (./desired.ts;
- * field manager svc-operator, forced), rank by rank, the objects of one rank a few at a time. Every object is
- * attempted; failures are collected so one bad object names itself.
+ * Apply: server-side applies each prepared object (./desired.ts; field manager svc-operator, forced), rank by rank,
+ * the objects of one rank a few at a time. Every object is attempted; failures are collected so one bad object names
+ * itself. (The destination namespace is created before, by src/kube's ensureNamespace.)
  */
 import { mapLimit } from '../core/concurrency.ts';
 import { describeError, type RetryHint } from '../core/errors.ts';
-import { type AnyObject, hintOf, isConflict, isNotFound, type ObjectClient } from '../kube/index.ts';
+import { type AnyObject, hintOf, isNotFound, type ObjectClient } from '../kube/index.ts';
 import { applyRank } from './desired.ts';
-import { type AppKey, CREATED_FOR_LABEL, OWNER_NAMESPACE_LABEL } from './labels.ts';
-
-/**
- * Creates the destination namespace when it is missing, labelled as created for the App (not with the managed
- * label, so prune and cascade deletion never remove it). Returns true when it was created.
- */
-export async function ensureNamespace(target: ObjectClient, namespace: string, app: AppKey): Promise<boolean> {
-  const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
-  if (await target.get(ref)) return false;
-  await target.client
-    .request('/api/v1/namespaces', {
-      method: 'POST',
-      query: { fieldManager: 'svc-operator' },
-      body: {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: {
-          name: namespace,
-          labels: { [CREATED_FOR_LABEL]: app.name, [OWNER_NAMESPACE_LABEL]: app.namespace },
-        },
-      },
-    })
-    .catch((err: unknown) => {
-      if (!isConflict(err)) throw err;
-    });
-  return true;
-}
 
 export interface ApplyResult {
   applied: AnyObject[];

@@ -17,18 +17,19 @@ import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
-import { applyObjects, ensureNamespace } from '../engine/apply.ts';
+import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
-import { type AppKey, FINALIZER } from '../engine/labels.ts';
+import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
 import {
   type AnyObject,
-  compareVersions,
+  ensureNamespace,
   hintOf,
   isConflict,
   isUnreachable,
+  MutationCache,
   type ObjectClient,
 } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
@@ -45,6 +46,9 @@ import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
 
 export { FencedError } from './fence.ts';
+
+/** How long a reconcile prefers this process's own write of an App over the informer's copy at most. */
+const WRITTEN_TTL_MS = 60_000;
 
 /** Timing and bounds of the reconciler (production defaults in DEFAULT_TUNING). */
 export interface ReconcilerTuning {
@@ -136,10 +140,10 @@ export class Reconciler {
   readonly #deps: ReconcilerDeps;
   readonly #announcer: Announcer;
   /**
-   * The App as this process last wrote it (`namespace/name` → the write's answer), until the informer's copy is as
-   * new: the watch lags a write by milliseconds, and a reconcile must not start from the version before its own.
+   * The App as this process last wrote it, until the informer's copy is as new (src/kube's MutationCache): the watch
+   * lags a write by milliseconds, and a reconcile must not start from the version before its own.
    */
-  readonly #written = new Map<string, AppResource>();
+  readonly #written = new MutationCache<AppResource>({ ttlMs: WRITTEN_TTL_MS, includeAdds: false });
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
@@ -148,7 +152,7 @@ export class Reconciler {
 
   /** Forgets what this process remembers of a deleted App (its last write). */
   forget(key: AppKey): void {
-    this.#written.delete(`${key.namespace}/${key.name}`);
+    this.#written.forget(`${key.namespace}/${key.name}`);
   }
 
   /** Waits for the notifications still being sent (a clean shutdown). */
@@ -161,7 +165,7 @@ export class Reconciler {
     try {
       const app = await this.#timed('load', () => this.#load(key));
       if (!app) {
-        this.#written.delete(`${key.namespace}/${key.name}`);
+        this.forget(key);
         return { requeue: undefined, result: 'gone' };
       }
       if (app.metadata.deletionTimestamp) return await this.#finalize(app);
@@ -211,23 +215,15 @@ export class Reconciler {
    * resourceVersion it read), and that writer's change queues the App again anyway.
    */
   async #load(key: AppKey): Promise<AppResource | undefined> {
-    const id = `${key.namespace}/${key.name}`;
-    const cached = this.#deps.cachedApp?.(key);
-    const written = this.#written.get(id);
-    if (cached) {
-      if (written && compareVersions(written.metadata.resourceVersion, cached.metadata.resourceVersion) === 1)
-        return written;
-      this.#written.delete(id);
-      return cached;
-    }
-    this.#written.delete(id);
+    const app = this.#written.newest(`${key.namespace}/${key.name}`, this.#deps.cachedApp?.(key));
+    if (app) return app;
     const obj = await this.#deps.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key });
     return obj as unknown as AppResource | undefined;
   }
 
   /** Remembers what a write of the App answered (see `#written`); answers it. */
   #wrote(app: AppResource): AppResource {
-    this.#written.set(`${app.metadata.namespace ?? ''}/${app.metadata.name}`, app);
+    this.#written.wrote(app);
     return app;
   }
 
@@ -386,7 +382,11 @@ export class Reconciler {
     this.#fence();
     const namespace = app.spec.destination.namespace;
     const ensure = async () => {
-      const created = await this.#stage('apply', () => ensureNamespace(live.client, namespace, key), 'namespace');
+      const created = await this.#stage(
+        'apply',
+        () => ensureNamespace(live.client, namespace, createdForLabels(key)),
+        'namespace',
+      );
       live.knownNamespaces.add(namespace);
       return created;
     };
@@ -581,7 +581,7 @@ export class Reconciler {
     await this.#deps.mgmt.mergePatch(this.#ref(app), {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },
     });
-    this.#written.delete(`${app.metadata.namespace ?? ''}/${app.metadata.name}`);
+    this.forget(this.#key(app));
     return { requeue: undefined, result: 'gone' };
   }
 }
