@@ -3,6 +3,7 @@
  * the objects of one rank a few at a time. Every object is attempted; failures are collected so one bad object names
  * itself. (The destination namespace is created before, by src/kube's ensureNamespace.)
  */
+import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
 import { mapLimit } from '../core/concurrency.ts';
 import { describeError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, hintOf, isNotFound, type ObjectClient } from '../kube/index.ts';
@@ -66,9 +67,13 @@ function ranks(objects: AnyObject[]): AnyObject[][] {
   return out;
 }
 
+/** How often a CRD just applied is read until it is Established: from 50 ms, doubling to 1 s. */
+const CRD_POLL: BackoffPolicy = { baseMs: 50, maxMs: 1_000, jitter: 0 };
+
 async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (const crd of crds) {
+    let polls = 0;
     const ref = { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name };
     while (Date.now() < deadline) {
       const live = await target.get(ref).catch((err: unknown) => {
@@ -77,7 +82,7 @@ async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<voi
       });
       const conds = (live?.['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
       if (conds?.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, backoffDelay(polls++, CRD_POLL)));
     }
     const spec = crd['spec'] as { group?: string; versions?: { name: string }[] } | undefined;
     for (const v of spec?.versions ?? []) target.discovery.invalidate(`${spec?.group}/${v.name}`);
