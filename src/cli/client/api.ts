@@ -62,14 +62,15 @@ export class ApiClient {
   }
 
   /**
-   * GETs a streamed text answer (logs): its headers, and its body as it arrives, which ends when the server ends it
-   * or `options.signal` aborts. Failures as `request`: the server's `{"error"}` message and its exit code.
+   * GETs a streamed answer (logs; with `accept` `text/event-stream`, the App event stream): its headers, and its
+   * body as it arrives, which ends when the server ends it or `options.signal` aborts. Failures as `request`: the server's `{"error"}` message and its exit code.
    */
   async stream(
     path: string,
     options: RequestOptions = {},
+    accept = 'text/plain, application/json',
   ): Promise<{ headers: Headers; body: ReadableStream<Uint8Array> }> {
-    const res = await this.#send('GET', path, options, 'text/plain, application/json');
+    const res = await this.#send('GET', path, options, accept);
     if (res.ok && res.body) return { headers: res.headers, body: res.body };
     throw this.#failure(res, parseJson(await res.text()));
   }
