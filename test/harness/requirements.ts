@@ -66,3 +66,13 @@ export function tmuxRequirement(): Requirement {
     return { what: 'tmux', missing: 'not on PATH (apt-get install tmux; scripts/ci-setup.sh installs it)' };
   }
 }
+
+/** util-linux `script`, for tests that run a command on a pseudo-terminal (Debian's essential bsdutils has it). */
+export function scriptRequirement(): Requirement {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return { what: 'script (util-linux)', missing: undefined };
+  } catch {
+    return { what: 'script (util-linux)', missing: 'not on PATH (apt-get install bsdutils)' };
+  }
+}

@@ -1,6 +1,6 @@
 /** The App's state and its operations; a banner follows the last operation until it ends. */
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { type OperationKind, useAppStatus, useOperation } from '../../api/apps.ts';
 import { del, seg } from '../../api/client.ts';
 import type { AppView } from '../../api/types.ts';
@@ -11,7 +11,7 @@ import { ErrorState } from '../../components/ui/feedback.tsx';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
-import { inFlight, progressOf } from './operation.ts';
+import { progressOf, useOperationsStartedElsewhere } from './operation.ts';
 
 const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
 
@@ -60,8 +60,8 @@ export function useOperations(app: AppView) {
       },
     );
   /** Follows an operation started elsewhere (the CLI, a push) once the App shows it in flight. */
-  const follow = useCallback((id: string | undefined, kind: string | undefined) => {
-    if (id) setLast((followed) => (followed?.id === id ? followed : { id, kind: kind ?? 'operation' }));
+  const follow = useCallback((id: string, kind: string) => {
+    setLast((followed) => (followed?.id === id ? followed : { id, kind }));
   }, []);
   return { run, last, follow, error: op.error, pending: op.isPending };
 }
@@ -72,9 +72,7 @@ export function AppHeader({ app }: { app: AppView }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>();
   const status = useAppStatus(app.namespace, app.name, false);
-  const shown = inFlight(status.data);
-  const [shownId, shownKind] = [shown?.id, shown?.kind];
-  useEffect(() => follow(shownId, shownKind), [follow, shownId, shownKind]);
+  useOperationsStartedElsewhere(status.data, follow);
   const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
   const source = app.source as { type?: string; git?: { repoURL?: string; path?: string; branch?: string } };
   const repo = source.git?.repoURL;

@@ -3,6 +3,7 @@
  * `svc … --wait` use too (src/core/operation-outcome.ts): the banner says "succeeded" exactly when the CLI would exit
  * 0, and not while the App is still rolling out what the operation applied.
  */
+import { useEffect, useRef } from 'react';
 import { operationOutcome } from '../../../../src/core/operation-outcome.ts';
 import type { StatusView } from '../../api/types.ts';
 
@@ -20,12 +21,31 @@ export function progressOf(status: StatusView | undefined, id: string): Progress
   return { state: 'done', phase: PHASE[outcome.state], message: outcome.summary };
 }
 
-/**
- * The operation `status` shows in flight (requested, or picked up and Running), wherever it was started (this page,
- * the CLI, a push): the banner follows it as well. Its kind is known once the operator picked it up.
- */
-export function inFlight(status: StatusView | undefined): { id: string; kind: string } | undefined {
+/** The App's latest operation: the one requested, else the one recorded (its kind once the operator recorded it). */
+export function latestOperation(status: StatusView | undefined): { id: string; kind: string } | undefined {
   if (status?.pending_operation) return { id: status.pending_operation, kind: 'operation' };
   const op = status?.operationState;
-  return op?.id && op.phase === 'Running' ? { id: op.id, kind: op.kind } : undefined;
+  return op?.id ? { id: op.id, kind: op.kind.toLowerCase() } : undefined;
+}
+
+/**
+ * Calls `follow` with every operation of the App that starts while the page is open, wherever it was started (the
+ * CLI, a push, another tab), and with the one in flight when the page opened (requested or Running): the banner
+ * follows those too. An operation that ended before the page opened is not announced again.
+ */
+export function useOperationsStartedElsewhere(
+  status: StatusView | undefined,
+  follow: (id: string, kind: string) => void,
+): void {
+  /** The latest operation when the status was first read (null: none, or one in flight, which is followed). */
+  const atOpen = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (!status) return;
+    const latest = latestOperation(status);
+    if (atOpen.current === undefined) {
+      const inFlight = status.pending_operation !== null || status.operationState?.phase === 'Running';
+      atOpen.current = inFlight ? null : (latest?.id ?? null);
+    }
+    if (latest && latest.id !== atOpen.current) follow(latest.id, latest.kind);
+  }, [status, follow]);
 }
