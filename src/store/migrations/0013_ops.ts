@@ -1,12 +1,21 @@
 /**
- * The tables of the operations loop (migration 0013; docs/webhooks.md, docs/incidents.md): outbound webhooks and
+ * Migration 0013: the tables of the operations loop (issue 13; docs/webhooks.md, docs/incidents.md): outbound webhooks and
  * their delivery queue, svc's own events, incidents, remediations and what the incident detector last saw of each App
  * (its lease is the `lease` table of migration 0010, src/store/lease.ts). Timestamps are ISO 8601 text, JSON columns are text.
  */
 import type { Kysely } from 'kysely';
+import type { DatabaseKind } from '../database.ts';
 
-/** Creates the operations-loop tables and their indexes. */
-export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, _kind: DatabaseKind): Promise<void> {
+  await webhooks(db);
+  await deliveries(db);
+  await events(db);
+  await incidents(db);
+  await remediations(db);
+  await observations(db);
+}
+
+async function webhooks(db: Kysely<unknown>): Promise<void> {
   // An org's outbound webhook. `secret` is sealed (`enc:v1:`, context `webhook:<id>:secret`); `events` a JSON array.
   await db.schema
     .createTable('webhook')
@@ -20,7 +29,9 @@ export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('webhook_org').on('webhook').columns(['org_id', 'created_at']).execute();
+}
 
+async function deliveries(db: Kysely<unknown>): Promise<void> {
   // One event to one webhook: the durable delivery queue and its log. `body` is the exact JSON sent on every attempt;
   // `claimed_by`/`claimed_until` let one replica own a due row for one attempt (an expired claim is taken over).
   await db.schema
@@ -55,7 +66,9 @@ export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
     .columns(['webhook_id', 'created_at'])
     .execute();
   await db.schema.createIndex('webhook_delivery_event').on('webhook_delivery').column('event_id').execute();
+}
 
+async function events(db: Kysely<unknown>): Promise<void> {
   // svc's own events (what webhooks receive, and the timeline of incidents). `data` is a JSON object.
   await db.schema
     .createTable('ops_event')
@@ -72,7 +85,9 @@ export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('ops_event_app').on('ops_event').columns(['org_id', 'app_name', 'created_at']).execute();
   await db.schema.createIndex('ops_event_incident').on('ops_event').column('incident_id').execute();
+}
 
+async function incidents(db: Kysely<unknown>): Promise<void> {
   // Incidents. `open_key` is `<org>/<app>/<cause>` while open and null once resolved: the unique index makes "one
   // open incident per App and cause" hold across replicas (null never collides).
   await db.schema
@@ -99,7 +114,9 @@ export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
     .addColumn('resolution', 'text')
     .execute();
   await db.schema.createIndex('incident_org').on('incident').columns(['org_id', 'state', 'opened_at']).execute();
+}
 
+async function remediations(db: Kysely<unknown>): Promise<void> {
   // What svc proposes to do about an incident, and what became of it.
   await db.schema
     .createTable('remediation')
@@ -121,7 +138,9 @@ export async function createOpsTables(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('remediation_incident').on('remediation').column('incident_id').execute();
   await db.schema.createIndex('remediation_operation').on('remediation').column('operation_id').execute();
+}
 
+async function observations(db: Kysely<unknown>): Promise<void> {
   // What the incident detector last saw of each App (keyed by the App resource's namespace and name), so edges
   // (a sync succeeded, health recovered) are told once, across restarts and replicas; `healthy_revision` is the
   // last revision seen applied while the App was Synced and Healthy: the target of a rollback remediation.
