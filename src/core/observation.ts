@@ -7,7 +7,7 @@
  * never from the watch event that brought it, so an observation missed while no server ran is made up for (the
  * edges between the stored facts and now) when one runs again.
  */
-import type { AppResource } from './app-schema.ts';
+import type { AppResource, OperationState } from './app-schema.ts';
 import { isStalled } from './app-state.ts';
 import type { WebhookEvent } from './events.ts';
 
@@ -61,40 +61,18 @@ export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[
   const now = factsOf(app);
   const s = app.status;
   const op = s?.operationState;
+  const finished = now.operation !== prev.operation && (op?.phase === 'Succeeded' || op?.phase === 'Failed');
+  const ended = finished ? op : undefined;
   const out: ObservedEvent[] = [];
-  const opFinished = now.operation !== prev.operation && (op?.phase === 'Succeeded' || op?.phase === 'Failed');
-  if (opFinished && op) {
-    out.push({
-      type: 'operation.finished',
-      data: {
-        kind: op.kind,
-        id: op.id ?? '',
-        phase: op.phase,
-        revision: op.revision ?? '',
-        message: op.message ?? '',
-        triggered_by: op.triggeredBy ?? '',
-      },
-    });
-  }
+  if (ended) out.push({ type: 'operation.finished', data: finishedData(ended) });
   if (now.lastSyncAt !== '' && now.lastSyncAt !== prev.lastSyncAt) {
     out.push({
       type: 'sync.succeeded',
-      data: { revision: now.revision, last_sync_at: now.lastSyncAt, ...(opFinished ? { operation_id: op?.id } : {}) },
+      data: { revision: now.revision, last_sync_at: now.lastSyncAt, ...(ended ? { operation_id: ended.id } : {}) },
     });
   }
-  const opFailed = opFinished && op?.phase === 'Failed';
-  if ((now.syncError !== '' && prev.syncError === '') || opFailed) {
-    const condition = conditionOf(app, 'SyncError');
-    out.push({
-      type: 'sync.failed',
-      data: {
-        reason: now.syncError || 'OperationFailed',
-        message: condition?.message || op?.message || '',
-        revision: (opFailed ? op?.revision : undefined) || s?.observedRevision || '',
-        ...(opFailed ? { operation_id: op?.id } : {}),
-      },
-    });
-  }
+  const failed = ended?.phase === 'Failed' ? ended : undefined;
+  if ((now.syncError !== '' && prev.syncError === '') || failed) out.push(syncFailed(app, now, failed));
   if (now.health === 'Degraded' && prev.health !== 'Degraded') {
     out.push({ type: 'health.degraded', data: { reason: s?.healthReason ?? '', revision: now.revision } });
   }
@@ -102,6 +80,33 @@ export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[
     out.push({ type: 'health.recovered', data: { revision: now.revision } });
   }
   return out;
+}
+
+/** The data of `operation.finished`. */
+function finishedData(op: OperationState): Record<string, unknown> {
+  return {
+    kind: op.kind,
+    id: op.id ?? '',
+    phase: op.phase,
+    revision: op.revision ?? '',
+    message: op.message ?? '',
+    triggered_by: op.triggeredBy ?? '',
+  };
+}
+
+/** `sync.failed`: the SyncError condition that turned True, or the operation that ended Failed (`failed`). */
+function syncFailed(app: AppResource, now: Facts, failed: OperationState | undefined): ObservedEvent {
+  const condition = conditionOf(app, 'SyncError');
+  const op = app.status?.operationState;
+  return {
+    type: 'sync.failed',
+    data: {
+      reason: now.syncError || 'OperationFailed',
+      message: condition?.message || op?.message || '',
+      revision: failed?.revision || app.status?.observedRevision || '',
+      ...(failed ? { operation_id: failed.id } : {}),
+    },
+  };
 }
 
 /** The incident causes `app` shows now: Degraded health, a stall, or (otherwise) a failing sync. */

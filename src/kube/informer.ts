@@ -135,38 +135,42 @@ export class Informer<T extends InformerObject> {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        let rv = await this.#relist();
+        const rv = await this.#relist();
         this.#synced = true;
         failures = 0;
         onListed();
-        for (;;) {
-          if (signal.aborted) return;
-          let gone = false;
-          await this.#client.watch(
-            this.#path,
-            { resourceVersion: rv, labelSelector: this.#labelSelector },
-            (type, object) => {
-              const obj = object as unknown as T;
-              if (type === 'BOOKMARK') {
-                rv = obj.metadata.resourceVersion ?? rv;
-                return;
-              }
-              if (type === 'ERROR') {
-                if ((object as { code?: number }).code === 410) gone = true;
-                return;
-              }
-              rv = obj.metadata.resourceVersion ?? rv;
-              this.#apply(type, obj);
-            },
-            signal,
-          );
-          if (gone) break;
-        }
+        await this.#watchFrom(rv, signal);
       } catch (err) {
         if (signal.aborted) return;
         if (!(err instanceof KubeApiError && err.status === 410)) this.#handlers.onError?.(err);
         await sleep(backoffDelay(failures++, RELIST_BACKOFF), signal);
       }
+    }
+  }
+
+  /**
+   * Watches from `listed` on, re-watching from the last version seen whenever the server ends the stream; returns
+   * when that version is gone (410: list again) or `signal` aborts.
+   */
+  async #watchFrom(listed: string, signal: AbortSignal): Promise<void> {
+    let rv = listed;
+    let gone = false;
+    const onEvent = (type: string, object: Record<string, unknown>) => {
+      const obj = object as unknown as T;
+      if (type === 'ERROR') {
+        if ((object as { code?: number }).code === 410) gone = true;
+        return;
+      }
+      rv = obj.metadata.resourceVersion ?? rv;
+      if (type !== 'BOOKMARK') this.#apply(type, obj);
+    };
+    while (!signal.aborted && !gone) {
+      await this.#client.watch(
+        this.#path,
+        { resourceVersion: rv, labelSelector: this.#labelSelector },
+        onEvent,
+        signal,
+      );
     }
   }
 
