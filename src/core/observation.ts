@@ -59,10 +59,13 @@ export interface ObservedEvent {
 export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[] {
   if (!prev) return [];
   const now = factsOf(app);
-  const s = app.status;
-  const op = s?.operationState;
+  const op = app.status?.operationState;
   const finished = now.operation !== prev.operation && (op?.phase === 'Succeeded' || op?.phase === 'Failed');
-  const ended = finished ? op : undefined;
+  return [...syncEdges(app, prev, now, finished ? op : undefined), ...healthEdges(app, prev, now)];
+}
+
+/** operation.finished (`ended`: the operation that just ended), sync.succeeded and sync.failed. */
+function syncEdges(app: AppResource, prev: Facts, now: Facts, ended: OperationState | undefined): ObservedEvent[] {
   const out: ObservedEvent[] = [];
   if (ended) out.push({ type: 'operation.finished', data: finishedData(ended) });
   if (now.lastSyncAt !== '' && now.lastSyncAt !== prev.lastSyncAt) {
@@ -73,13 +76,18 @@ export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[
   }
   const failed = ended?.phase === 'Failed' ? ended : undefined;
   if ((now.syncError !== '' && prev.syncError === '') || failed) out.push(syncFailed(app, now, failed));
+  return out;
+}
+
+/** health.degraded and health.recovered. */
+function healthEdges(app: AppResource, prev: Facts, now: Facts): ObservedEvent[] {
   if (now.health === 'Degraded' && prev.health !== 'Degraded') {
-    out.push({ type: 'health.degraded', data: { reason: s?.healthReason ?? '', revision: now.revision } });
+    return [{ type: 'health.degraded', data: { reason: app.status?.healthReason ?? '', revision: now.revision } }];
   }
   if (prev.health === 'Degraded' && now.health === 'Healthy') {
-    out.push({ type: 'health.recovered', data: { revision: now.revision } });
+    return [{ type: 'health.recovered', data: { revision: now.revision } }];
   }
-  return out;
+  return [];
 }
 
 /** The data of `operation.finished`. */
