@@ -92,7 +92,11 @@ export function registerAccessCommands(program: Command): void {
         );
       }),
     );
+  registerBindingCommands(program);
+}
 
+/** `svc binding list|create|delete`. */
+function registerBindingCommands(program: Command): void {
   type Binding = {
     id: string;
     subject_type: string;

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { appCommand, resolveApp } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
 import { appPath } from './follow.ts';
-import { render } from './output.ts';
+import { type OutputFormat, render } from './output.ts';
 import { argsOf, durationOption, print, run, runtimeOf } from './runtime.ts';
 
 /** The answer of `GET /apps/{ns}/{name}/diff` (what the CLI reads of it). */
@@ -104,6 +104,13 @@ async function copyLines(body: ReadableStream<Uint8Array>, timestamps: boolean, 
 
 /** Registers `svc app diff`, `svc app resources` and `svc app logs` on the `svc app` command. */
 export function registerAppLiveCommands(app: Command): void {
+  registerDiff(app);
+  registerResources(app);
+  registerLogs(app);
+}
+
+/** `svc app diff`. */
+function registerDiff(app: Command): void {
   appCommand(
     app,
     'diff <app>',
@@ -121,22 +128,30 @@ export function registerAppLiveCommands(app: Command): void {
         if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
         throw err;
       }
-      const s = answer.summary;
-      if (format === 'table' || format === 'wide') {
-        for (const o of answer.objects) {
-          if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
-        }
-        process.stderr.write(
-          `${answer.name}: ${answer.sync_status}${answer.drifted ? ' (drifted)' : ''}: ${s.changed} changed, ${s.missing} missing, ${s.extra} extra, ${s.same} same\n`,
-        );
-        if (answer.unified !== '') process.stdout.write(colourDiff(answer.unified));
-      } else {
-        print(render(answer, format, () => ''));
-      }
-      if (hasDifferences(s)) process.exitCode = EXIT.differences;
+      printDiff(answer, format);
+      if (hasDifferences(answer.summary)) process.exitCode = EXIT.differences;
     }),
   );
+}
 
+/** A diff as people read it (a summary on stderr, the coloured unified diff on stdout), or as JSON/YAML. */
+function printDiff(answer: DiffAnswer, format: OutputFormat): void {
+  if (format !== 'table' && format !== 'wide') {
+    print(render(answer, format, () => ''));
+    return;
+  }
+  const s = answer.summary;
+  for (const o of answer.objects) {
+    if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
+  }
+  process.stderr.write(
+    `${answer.name}: ${answer.sync_status}${answer.drifted ? ' (drifted)' : ''}: ${s.changed} changed, ${s.missing} missing, ${s.extra} extra, ${s.same} same\n`,
+  );
+  if (answer.unified !== '') process.stdout.write(colourDiff(answer.unified));
+}
+
+/** `svc app resources`. */
+function registerResources(app: Command): void {
   appCommand(app, 'resources <app>', 'the live resource tree: objects, their ReplicaSets, Jobs and Pods, with health')
     .alias('tree')
     .action(
@@ -165,7 +180,10 @@ export function registerAppLiveCommands(app: Command): void {
         );
       }),
     );
+}
 
+/** `svc app logs`. */
+function registerLogs(app: Command): void {
   appCommand(app, 'logs <app>', 'the log of one of the App’s Pods, as plain lines; -f follows it until Ctrl-C')
     .option('--pod <pod>', 'which of the App’s Pods (default: a Healthy one, the newest; see svc app resources)')
     .option('-c, --container <container>', 'which container (default: the first)')
@@ -185,11 +203,7 @@ export function registerAppLiveCommands(app: Command): void {
           follow?: boolean;
           timestamps?: boolean;
         }>();
-        if (opts.tail !== undefined && !/^[0-9]{1,5}$/.test(opts.tail)) {
-          throw new CliError('--tail must be a number of lines from 1 to 5000', EXIT.usage);
-        }
-        const since =
-          opts.since === undefined ? undefined : `${Math.ceil(durationOption('--since', opts.since) / 1000)}s`;
+        const since = sinceOf(opts);
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
         const hangup = new AbortController();
         const stop = () => hangup.abort();
@@ -221,4 +235,12 @@ export function registerAppLiveCommands(app: Command): void {
         }
       }),
     );
+}
+
+/** `--since` as whole seconds for the server; `--tail` checked on the way (usage errors before any request). */
+function sinceOf(opts: { tail?: string; since?: string }): string | undefined {
+  if (opts.tail !== undefined && !/^[0-9]{1,5}$/.test(opts.tail)) {
+    throw new CliError('--tail must be a number of lines from 1 to 5000', EXIT.usage);
+  }
+  return opts.since === undefined ? undefined : `${Math.ceil(durationOption('--since', opts.since) / 1000)}s`;
 }

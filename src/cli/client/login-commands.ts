@@ -121,7 +121,11 @@ export function registerLoginCommands(program: Command): void {
         );
       }),
     );
+  registerContextCommands(program);
+}
 
+/** `svc context …`: the saved contexts. */
+function registerContextCommands(program: Command): void {
   const context = program.command('context').description('the saved contexts (server and API key)');
   context
     .command('list')

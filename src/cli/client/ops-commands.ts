@@ -264,6 +264,11 @@ function registerIncidentCommands(program: Command): void {
         );
       }),
     );
+  registerIncidentActions(incident);
+}
+
+/** `svc incident create|ack|resolve`. */
+function registerIncidentActions(incident: Command): void {
   incident
     .command('create <title>')
     .description('report an incident (about one of your Apps with --app); one open per App and cause')
