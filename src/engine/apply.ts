@@ -4,7 +4,7 @@
  * itself. (The destination namespace is created before, by src/kube's ensureNamespace.)
  */
 import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
-import { mapLimit } from '../core/concurrency.ts';
+import { mapLimit, sleep } from '../core/concurrency.ts';
 import { describeError, type RetryHint } from '../core/errors.ts';
 import { type AnyObject, hintOf, isNotFound, type ObjectClient } from '../kube/index.ts';
 import { applyRank } from './desired.ts';
@@ -82,7 +82,7 @@ async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<voi
       });
       const conds = (live?.['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
       if (conds?.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      await new Promise((r) => setTimeout(r, backoffDelay(polls++, CRD_POLL)));
+      await sleep(backoffDelay(polls++, CRD_POLL));
     }
     const spec = crd['spec'] as { group?: string; versions?: { name: string }[] } | undefined;
     for (const v of spec?.versions ?? []) target.discovery.invalidate(`${spec?.group}/${v.name}`);

@@ -9,6 +9,7 @@
  * object before it is stored (and handed to handlers and subscribers).
  */
 import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
+import { sleep } from '../core/concurrency.ts';
 import type { KubeClient } from './client.ts';
 import { KubeApiError } from './errors.ts';
 import { cacheKey, type InformerObject, type InformerStore, MapStore } from './informer-store.ts';
@@ -220,16 +221,4 @@ export class Informer<T extends InformerObject> {
     const keyed = this.#keyListeners.get(cacheKey(event.obj));
     if (keyed) for (const listener of [...keyed]) call(() => listener(event));
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,27 +1,11 @@
-/**
- * `svc app … --wait` (the real executable) against a real API server and operator on the harness plane with a real
- * git server: it follows the App's event stream and ends by the one operation-outcome rule
- *  - a Git rollback ends (exit 0) as soon as the App is Healthy at the rolled-back revision, although the App stays
- *    OutOfSync with the branch head by design, instead of waiting for its `--timeout` (issue 31 item 1);
- *  - on a pseudo-terminal reporting 0 columns (what `script` gives in CI) the progress is plain lines, bounded, and
- *    both a wait that ends and one that times out end when they should (issue 31 item 2: it used to redraw forever,
- *    1.7 GB in 13 minutes, ignoring `--timeout`).
- */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  describeWith,
-  type GitRepo,
-  type GitServer,
-  repoRoot,
-  scriptRequirement,
-  startGitServer,
-} from '../harness/index.ts';
+import { describeWith, type GitRepo, type GitServer, scriptRequirement, startGitServer } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
+import { SVC, startCommand } from './cli-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -30,16 +14,8 @@ import {
   type TestOperator,
 } from './operator-support.ts';
 
-const SVC = join(repoRoot, 'bin/svc.js');
 /** The start of an ANSI escape sequence (ESC [). */
 const ESCAPE = String.fromCharCode(27);
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
 
 describe('svc app … --wait', () => {
   let org: OrgApi;
@@ -51,23 +27,8 @@ describe('svc app … --wait', () => {
   const dest = `cliwait-${Math.random().toString(16).slice(2, 8)}`;
 
   /** Runs `command` (argv) with the CLI's environment; resolves when it exits. */
-  function run(command: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-    const started = performance.now();
-    return new Promise((resolve) => {
-      const child = spawn(command[0] as string, command.slice(1), {
-        env: { ...env, ...extraEnv },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const out = { stdout: '', stderr: '' };
-      child.stdout.on('data', (d) => {
-        out.stdout += String(d);
-      });
-      child.stderr.on('data', (d) => {
-        out.stderr += String(d);
-      });
-      child.on('close', (status) => resolve({ status, ...out, ms: performance.now() - started }));
-    });
-  }
+  const run = (command: string[], extraEnv: Record<string, string> = {}) =>
+    startCommand(command, { ...env, ...extraEnv }).exited;
   const svc = (args: string[]) => run([process.execPath, SVC, ...args]);
   /** `svc args` on a pseudo-terminal made by `script` without a terminal of its own: it reports 0 columns. */
   const onZeroColumnPty = (shellCommand: string) =>

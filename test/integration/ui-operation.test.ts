@@ -8,9 +8,8 @@
  * opens, all three end at the moment the App turns Synced and Healthy (its event on the App stream), within a
  * moment of each other, and say the same thing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -18,16 +17,15 @@ import {
   describeWith,
   type GitServer,
   openSse,
-  repoRoot,
   type SseStream,
   startGitServer,
   waitUntil,
 } from '../harness/index.ts';
+import { startSvc } from './cli-support.ts';
 import { deleteNamespaces, deploymentYaml, kube } from './operator-support.ts';
 import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
 type Json = Record<string, any>;
-const SVC = join(repoRoot, 'bin/svc.js');
 /** How far apart the three may end: each reacts to the same App change through its own request. */
 const TOGETHER_MS = 3_000;
 
@@ -89,25 +87,15 @@ describeWith(chromiumRequirement())('one operation seen by the UI banner, the CL
     await stream.next((e) => e.event === 'ready', 'ready');
 
     // The CLI requests the sync and follows it.
-    const cli = { status: null as number | null, stdout: '', stderr: '', endedAt: 0 };
-    const child = spawn(process.execPath, [SVC, 'app', 'sync', 'web', '--wait', '--timeout', '4m'], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: ui.svc.dataDir, SVC_SERVER: base, SVC_API_KEY: key },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const started = startSvc(['app', 'sync', 'web', '--wait', '--timeout', '4m'], {
+      PATH: process.env['PATH'] ?? '',
+      HOME: ui.svc.dataDir,
+      SVC_SERVER: base,
+      SVC_API_KEY: key,
     });
-    cliProcess = child;
-    child.stdout.on('data', (d) => {
-      cli.stdout += String(d);
-    });
-    child.stderr.on('data', (d) => {
-      cli.stderr += String(d);
-    });
-    const cliExited = new Promise<void>((resolve) =>
-      child.on('close', (status) => {
-        cli.status = status;
-        cli.endedAt = performance.now();
-        resolve();
-      }),
-    );
+    cliProcess = started.child;
+    const cli = started.output;
+    const cliExited = started.exited;
     const id = await waitUntil(() => /\(operation ([0-9a-f-]{36})\)/.exec(cli.stderr)?.[1], {
       what: 'the CLI to request the sync',
     });

@@ -8,6 +8,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { type BackoffPolicy, backoffDelay } from '../../core/backoff.ts';
+import { sleep } from '../../core/concurrency.ts';
 import type { ApiClient } from './api.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Outcome, outcomeOf, type StatusView } from './outcome.ts';
@@ -192,17 +193,4 @@ class Follower {
       })
       .reverse();
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
