@@ -23,7 +23,7 @@ import {
   waitUntil,
 } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
-import { SVC, startSvc } from './cli-support.ts';
+import { ESCAPE, SVC, startSvc } from './cli-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -31,9 +31,6 @@ import {
   startTestOperator,
   type TestOperator,
 } from './operator-support.ts';
-
-/** The start of an ANSI escape sequence (ESC [). */
-const ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[`);
 
 type Json = Record<string, any>;
 type ToolResult = { isError?: boolean; structuredContent?: Json; content: { type: string; text?: string }[] };

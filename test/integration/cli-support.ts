@@ -6,6 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/index.ts';
 
+/** The start of an ANSI escape sequence (ESC [). */
+export const ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[`);
+/** The cursor-up sequence a spinner redraws with (ESC [ 1 A). */
+export const CURSOR_UP = `${String.fromCharCode(27)}[1A`;
+
 /** The `svc` executable of this checkout. */
 export const SVC = join(repoRoot, 'bin/svc.js');
 

@@ -1,3 +1,12 @@
+/**
+ * `svc app … --wait` (the real executable) against a real API server and operator on the harness plane with a real
+ * git server: it follows the App's event stream and ends by the one operation-outcome rule
+ *  - a Git rollback ends (exit 0) as soon as the App is Healthy at the rolled-back revision, although the App stays
+ *    OutOfSync with the branch head by design, instead of waiting for its `--timeout` (issue 31 item 1);
+ *  - on a pseudo-terminal reporting 0 columns (what `script` gives in CI) the progress is plain lines, bounded, and
+ *    both a wait that ends and one that times out end when they should (issue 31 item 2: it used to redraw forever,
+ *    1.7 GB in 13 minutes, ignoring `--timeout`).
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -5,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWith, type GitRepo, type GitServer, scriptRequirement, startGitServer } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
-import { SVC, startCommand } from './cli-support.ts';
+import { CURSOR_UP, SVC, startCommand } from './cli-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -13,9 +22,6 @@ import {
   startTestOperator,
   type TestOperator,
 } from './operator-support.ts';
-
-/** The start of an ANSI escape sequence (ESC [). */
-const ESCAPE = String.fromCharCode(27);
 
 describe('svc app … --wait', () => {
   let org: OrgApi;
@@ -105,13 +111,13 @@ describe('svc app … --wait', () => {
       const done = await onZeroColumnPty(svcLine('app sync web --wait --timeout 2m'));
       expect(done.status, done.stdout).toBe(0);
       expect(done.stdout).toContain('web: Synced and Healthy');
-      expect(done.stdout).not.toContain(`${ESCAPE}[1A`);
+      expect(done.stdout).not.toContain(CURSOR_UP);
       expect(done.stdout.length).toBeLessThan(16 * 1024);
 
       const timedOut = await onZeroColumnPty(svcLine('app sync gated --wait --timeout 15s'));
       expect(timedOut.status, timedOut.stdout).toBe(1);
       expect(timedOut.stdout).toContain('timed out after 15s waiting for gated');
-      expect(timedOut.stdout).not.toContain(`${ESCAPE}[1A`);
+      expect(timedOut.stdout).not.toContain(CURSOR_UP);
       expect(timedOut.stdout.length).toBeLessThan(16 * 1024);
       expect(timedOut.ms).toBeGreaterThanOrEqual(15_000);
       expect(timedOut.ms).toBeLessThan(40_000);
