@@ -37,15 +37,18 @@ export function useOperationsStartedElsewhere(
   status: StatusView | undefined,
   follow: (id: string, kind: string) => void,
 ): void {
-  /** The latest operation when the status was first read (null: none, or one in flight, which is followed). */
-  const atOpen = useRef<string | null | undefined>(undefined);
+  /**
+   * Per App (by name: the page may move to another App), the latest operation when its status was first read (null:
+   * none, or one in flight, which is followed).
+   */
+  const atOpen = useRef<{ app: string; id: string | null } | undefined>(undefined);
   useEffect(() => {
     if (!status) return;
     const latest = latestOperation(status);
-    if (atOpen.current === undefined) {
+    if (atOpen.current?.app !== status.name) {
       const inFlight = status.pending_operation !== null || status.operationState?.phase === 'Running';
-      atOpen.current = inFlight ? null : (latest?.id ?? null);
+      atOpen.current = { app: status.name, id: inFlight ? null : (latest?.id ?? null) };
     }
-    if (latest && latest.id !== atOpen.current) follow(latest.id, latest.kind);
+    if (latest && latest.id !== atOpen.current.id) follow(latest.id, latest.kind);
   }, [status, follow]);
 }
