@@ -2,8 +2,9 @@
  * Queries and mutations of access: role bindings (/role-bindings), the caller's API keys (/auth/api-keys), the
  * permission check (/auth/can-i) and the audit log (/audit).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { svc } from './client.ts';
+import { useRefreshingMutation } from './mutation.ts';
 import type { RequestBody } from './types.ts';
 
 /** What POST /role-bindings takes. */
@@ -17,42 +18,28 @@ export function useBindings() {
   return useQuery({ queryKey: ['bindings'], queryFn: () => svc.GET('/api/v1/role-bindings') });
 }
 
-export function useBind() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: BindingInput) => svc.POST('/api/v1/role-bindings', { body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
-  });
-}
+export const useBind = () =>
+  useRefreshingMutation((body: BindingInput) => svc.POST('/api/v1/role-bindings', { body }), ['bindings']);
 
-export function useUnbind() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => svc.DELETE('/api/v1/role-bindings/{id}', { params: { path: { id } } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
-  });
-}
+export const useUnbind = () =>
+  useRefreshingMutation(
+    (id: string) => svc.DELETE('/api/v1/role-bindings/{id}', { params: { path: { id } } }),
+    ['bindings'],
+  );
 
 export function useApiKeys() {
   return useQuery({ queryKey: ['api-keys'], queryFn: () => svc.GET('/api/v1/auth/api-keys') });
 }
 
 /** Mints a key; the answer carries its plaintext, this once. */
-export function useMintApiKey() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ApiKeyInput) => svc.POST('/api/v1/auth/api-keys', { body }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys'] }),
-  });
-}
+export const useMintApiKey = () =>
+  useRefreshingMutation((body: ApiKeyInput) => svc.POST('/api/v1/auth/api-keys', { body }), ['api-keys']);
 
-export function useRevokeApiKey() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => svc.DELETE('/api/v1/auth/api-keys/{id}', { params: { path: { id } } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys'] }),
-  });
-}
+export const useRevokeApiKey = () =>
+  useRefreshingMutation(
+    (id: string) => svc.DELETE('/api/v1/auth/api-keys/{id}', { params: { path: { id } } }),
+    ['api-keys'],
+  );
 
 /** Asks the server's one permission decider about the signed-in user. */
 export function useCanI() {

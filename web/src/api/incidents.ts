@@ -2,9 +2,10 @@
  * Queries and mutations of incidents and remediations (/incidents: list with filters, get with remediations and
  * timeline, acknowledge, resolve; /remediations/{id}/approve and /reject).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { QueryOf } from '../../../src/client/answers.ts';
 import { svc } from './client.ts';
+import { useRefreshingMutation } from './mutation.ts';
 
 /** The list filters (GET /incidents). */
 export type IncidentFilter = Pick<QueryOf<'/api/v1/incidents'>, 'state' | 'app' | 'cause'>;
@@ -28,10 +29,7 @@ export function useIncident(id: string) {
   });
 }
 
-function useIncidentMutation<V>(fn: (v: V) => Promise<unknown>) {
-  const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['incidents'] }) });
-}
+const useIncidentMutation = <V>(fn: (v: V) => Promise<unknown>) => useRefreshingMutation(fn, ['incidents']);
 
 export const useAcknowledgeIncident = (id: string) =>
   useIncidentMutation(() => svc.POST('/api/v1/incidents/{id}/acknowledge', { params: { path: { id } }, body: {} }));
