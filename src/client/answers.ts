@@ -54,8 +54,6 @@ export type AppCreate = RequestBody<'/api/v1/apps', 'post'>;
 export type StatusView = Answer<`${AppPath}/status`>;
 /** One Kubernetes event of an App. */
 export type AppEvent = Item<Answer<`${AppPath}/events`>['events']>;
-/** The revision an App runs and those it ran before. */
-export type AppHistory = Answer<`${AppPath}/history`>;
 /** What a sync would change. */
 export type AppDiff = Answer<`${AppPath}/diff`>;
 /** One object of an App's diff. */
@@ -72,12 +70,8 @@ export type AdoptableWorkload = Item<Answer<'/api/v1/apps/adoptable'>['workloads
 // Identity and access.
 /** The caller as the API sees it. */
 export type Me = Answer<'/api/v1/auth/me'>;
-/** One sign-in session of the caller. */
-export type AuthSession = Item<Answer<'/api/v1/auth/sessions'>['sessions']>;
 /** An API key (its secret only in the answer that created it). */
 export type ApiKey = Item<Answer<'/api/v1/auth/api-keys'>['api_keys']>;
-/** The answer of POST /auth/api-keys, with the key itself. */
-export type CreatedApiKey = Answer<'/api/v1/auth/api-keys', 'post'>;
 /** The answer of POST /auth/can-i. */
 export type CanIAnswer = Answer<'/api/v1/auth/can-i', 'post'>;
 /** A role binding. */
@@ -88,10 +82,6 @@ export type AuditEntry = Item<Answer<'/api/v1/audit'>['entries']>;
 export type Team = Answer<'/api/v1/teams/{id}'>;
 /** A team in the list. */
 export type TeamSummary = Item<Answer<'/api/v1/teams'>['teams']>;
-/** A member of a team. */
-export type TeamMember = Item<Team['members']>;
-/** A role binding of a team. */
-export type TeamBinding = Item<Team['bindings']>;
 
 // Clusters, registries, secret stores.
 /** A registered cluster. */

@@ -30,8 +30,6 @@ export interface SvcClientOptions {
   unreachable?: (error: unknown) => Error;
   /** More openapi-fetch middleware (the CLI refuses to send without an API key). */
   middleware?: Middleware[];
-  /** The fetch to use (default the global one, looked up at each call). */
-  fetch?: typeof fetch;
 }
 
 /** The request options of a call (path and query parameters, body, `parseAs`, `signal`), required when it has some. */
@@ -109,8 +107,8 @@ export function createSvcClient(options: SvcClientOptions): SvcClient {
   const client = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: { accept: 'application/json', ...options.headers },
-    // Looked up at each call, so a fetch replaced after the client was made (tests, polyfills) is the one used.
-    fetch: (request: Request) => (options.fetch ?? globalThis.fetch)(request),
+    // The global fetch as it is at each call (openapi-fetch would keep the one there when the client was made).
+    fetch: (request: Request) => globalThis.fetch(request),
   });
   client.use(failures(options), ...(options.middleware ?? []));
   const call =
