@@ -513,7 +513,7 @@ describe('svc client commands against svc start', () => {
 });
 
 describe('a client command’s footprint', () => {
-  it('loads none of the server, operator or store code (only src/cli, src/core and the client packages)', () => {
+  it('loads none of the server, operator or store code (only src/cli, src/core, the generated client and the client packages)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cli-trace-'));
     const hook = join(dir, 'hook.mjs');
     const trace = join(dir, 'modules.txt');
@@ -544,8 +544,9 @@ registerHooks({ resolve(specifier, context, next) {
           .map((u) => u.split('/node_modules/')[1]?.split('/').slice(0, 2).join('/')),
       );
       expect(ours).toContain('src/cli/client/app-commands.ts');
-      expect(ours.filter((p) => p.startsWith('src/') && !/^src\/(cli|core)\//.test(p))).toEqual([]);
-      for (const pkg of packages) expect(pkg).toMatch(/^(commander\/|yaml\/|@bomb\.sh\/tab)/);
+      expect(ours).toContain('src/client/client.ts');
+      expect(ours.filter((p) => p.startsWith('src/') && !/^src\/(cli|core|client)\//.test(p))).toEqual([]);
+      for (const pkg of packages) expect(pkg).toMatch(/^(commander\/|yaml\/|@bomb\.sh\/tab|openapi-fetch\/)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
