@@ -1,7 +1,8 @@
 /**
  * The `svc` executable as a new user runs it: `svc start` on the embedded default serves /healthz, keeps generated
  * dev secrets under its data directory, and answers every /api/v1/apps route with 503 and a message saying how to
- * configure a management cluster; bad configuration is reported all at once with exit status 2.
+ * configure a management cluster; `svc server` on the data directory `svc start` made reads the same dev secrets
+ * (never in production mode); bad configuration is reported all at once with exit status 2.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -61,6 +62,105 @@ describe('svc start on the embedded default', () => {
     const secrets = JSON.parse(readFileSync(file, 'utf8'));
     expect(secrets.authSecret.length).toBeGreaterThanOrEqual(32);
     expect(Buffer.from(secrets.credentialsKey, 'base64')).toHaveLength(32);
+  });
+});
+
+/** Starts `svc <role>` on `dataDir`, listening on a free port; resolves once /readyz answers. */
+async function startRole(role: 'start' | 'server', dataDir: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const output: string[] = [];
+  const child = spawn(process.execPath, [svc, role], {
+    env: { ...baseEnv, SVC_DATA_DIR: dataDir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`svc ${role} exited ${child.exitCode}: ${output.join('')}`);
+      return (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true;
+    },
+    { what: `svc ${role} ready`, timeoutMs: 30_000 },
+  ).catch(async (err) => {
+    await stop();
+    throw err;
+  });
+  return { base, stop };
+}
+
+describe('svc server on the data directory svc start made', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-server-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('reads the same dev secrets outside production: sessions and sealed credentials still open', async () => {
+    const first = await startRole('start', dataDir);
+    let cookie = '';
+    let registryId = '';
+    const closed = `127.0.0.1:${await freePort()}`;
+    try {
+      const json = { 'content-type': 'application/json', origin: first.base };
+      const signUp = await fetch(`${first.base}/api/auth/sign-up/email`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'dev@example.test', password: 'correct horse battery', name: 'Dev' }),
+      });
+      expect(signUp.status).toBe(200);
+      cookie = signUp.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const org = await fetch(`${first.base}/api/auth/organization/create`, {
+        method: 'POST',
+        headers: { ...json, cookie },
+        body: JSON.stringify({ name: 'Dev', slug: 'dev' }),
+      });
+      expect(org.status).toBe(200);
+      // A password sealed with the generated SVC_CREDENTIALS_KEY.
+      const registry = await fetch(`${first.base}/api/v1/registries`, {
+        method: 'POST',
+        headers: { ...json, cookie },
+        body: JSON.stringify({ name: 'local', host: closed, insecure: true, username: 'ci', password: 'sealed-pw' }),
+      });
+      expect(registry.status, await registry.clone().text()).toBe(201);
+      registryId = String(((await registry.json()) as { id: string }).id);
+    } finally {
+      await first.stop();
+    }
+
+    // No AUTH_SECRET, no SVC_CREDENTIALS_KEY: before, svc server exited 2 saying both were required.
+    const server = await startRole('server', dataDir);
+    try {
+      const me = await fetch(`${server.base}/api/v1/auth/me`, { headers: { cookie } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ user: { email: 'dev@example.test' } });
+      // Opening the sealed password works (the same key): the test then fails on the network, not on the seal.
+      const tested = await fetch(`${server.base}/api/v1/registries/${registryId}/test`, {
+        method: 'POST',
+        headers: { cookie, origin: server.base },
+      });
+      expect(await tested.json()).toMatchObject({ status: 'error', errorClass: 'connect' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('never reads them in production mode', () => {
+    const result = spawnSync(process.execPath, [svc, 'server'], {
+      env: { ...baseEnv, NODE_ENV: 'production', SVC_DATA_DIR: dataDir, SVC_LISTEN: '127.0.0.1:0' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('AUTH_SECRET is required in production mode');
+    expect(result.stderr).toContain('SVC_CREDENTIALS_KEY is required in production mode');
   });
 });
 
