@@ -147,4 +147,27 @@ describe('promote across registries', () => {
     });
     expect(opened.opened_at >= asked).toBe(true);
   });
+  it('finds an incident’s App, and a promote target, by name alone: whatever its namespace, 404 when none', async () => {
+    const res = await suite.org.api.call<Record<string, unknown>>('POST', '/api/v1/incidents', {
+      cookie: suite.org.owner.cookie,
+      body: { title: 'checkout errors', app: 'shop-staging', severity: 'critical', details: { rate: 0.12 } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      app: { name: 'shop-staging', namespace: dests['staging'], cluster: '' },
+      cause: 'External',
+      source: 'external',
+      severity: 'critical',
+      evidence: { details: { rate: 0.12 } },
+      created: true,
+    });
+    const unknown = await suite.org.api.call('POST', '/api/v1/incidents', {
+      cookie: suite.org.owner.cookie,
+      body: { title: 'x', app: 'no-such-app' },
+    });
+    expect(unknown.status).toBe(404);
+    // promote?to= names a target the same way (docs/api.md): by name, 404 when the org has no such App.
+    const nowhere = await suite.post(dests['staging'] as string, 'shop-staging', 'promote?to=no-such-app');
+    expect(nowhere).toMatchObject({ status: 404, body: { error: 'target app no-such-app not found' } });
+  });
 });
