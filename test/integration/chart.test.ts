@@ -130,12 +130,14 @@ describe('the Helm chart', () => {
     expect(wildcard.rules).toEqual([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
   });
 
+  type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
+  /** The server's ClusterRole as the chart renders it with `args`. */
+  const serverRole = async (...args: string[]) =>
+    objects((await helm(['template', 'svc', chart, ...args])).stdout).find(
+      (o) => o.kind === 'ClusterRole' && o.metadata.name === 'svc-server',
+    ) as Role;
+
   it('lets the server read nodes, Pods and namespaces (probing this cluster) only when clusterProbe is set', async () => {
-    type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
-    const serverRole = async (...args: string[]) =>
-      objects((await helm(['template', 'svc', chart, ...args])).stdout).find(
-        (o) => o.kind === 'ClusterRole' && o.metadata.name === 'svc-server',
-      ) as Role;
     const reads = (role: Role) => role.rules.filter((r) => r.resources.includes('nodes'));
     expect(reads(await serverRole())).toEqual([]);
     expect(reads(await serverRole('--set', 'server.clusterProbe=true'))).toEqual([
@@ -144,11 +146,6 @@ describe('the Helm chart', () => {
   });
 
   it('lets the server list no Pods and none of the applied kinds by default; Pods and their logs with podReads', async () => {
-    type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
-    const serverRole = async (...args: string[]) =>
-      objects((await helm(['template', 'svc', chart, ...args])).stdout).find(
-        (o) => o.kind === 'ClusterRole' && o.metadata.name === 'svc-server',
-      ) as Role;
     const listed = (role: Role) => role.rules.filter((r) => r.verbs.includes('list')).flatMap((r) => r.resources);
     const byDefault = await serverRole();
     expect(listed(byDefault)).not.toContain('pods');

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, repoRoot, waitUntil } from '../harness/index.ts';
+import { freePort, repoRoot, SvcHttp, waitUntil } from '../harness/index.ts';
 
 const svc = join(repoRoot, 'bin/svc.js');
 const baseEnv = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' };
@@ -103,35 +103,22 @@ describe('svc server on the data directory svc start made', () => {
 
   it('reads the same dev secrets outside production: sessions and sealed credentials still open', async () => {
     const first = await startRole('start', dataDir);
-    let cookie = '';
+    const user = new SvcHttp(first.base);
     let registryId = '';
     const closed = `127.0.0.1:${await freePort()}`;
     try {
-      const json = { 'content-type': 'application/json', origin: first.base };
-      const signUp = await fetch(`${first.base}/api/auth/sign-up/email`, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ email: 'dev@example.test', password: 'correct horse battery', name: 'Dev' }),
-      });
-      expect(signUp.status).toBe(200);
-      cookie = signUp.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; ');
-      const org = await fetch(`${first.base}/api/auth/organization/create`, {
-        method: 'POST',
-        headers: { ...json, cookie },
-        body: JSON.stringify({ name: 'Dev', slug: 'dev' }),
-      });
-      expect(org.status).toBe(200);
+      expect((await user.signUp('dev@example.test', 'Dev')).status).toBe(200);
+      expect((await user.createOrg('Dev', 'dev')).status).toBe(200);
       // A password sealed with the generated SVC_CREDENTIALS_KEY.
-      const registry = await fetch(`${first.base}/api/v1/registries`, {
-        method: 'POST',
-        headers: { ...json, cookie },
-        body: JSON.stringify({ name: 'local', host: closed, insecure: true, username: 'ci', password: 'sealed-pw' }),
+      const registry = await user.call<{ id: string }>('POST', '/api/v1/registries', {
+        name: 'local',
+        host: closed,
+        insecure: true,
+        username: 'ci',
+        password: 'sealed-pw',
       });
-      expect(registry.status, await registry.clone().text()).toBe(201);
-      registryId = String(((await registry.json()) as { id: string }).id);
+      expect(registry.status, JSON.stringify(registry.body)).toBe(201);
+      registryId = registry.body.id;
     } finally {
       await first.stop();
     }
@@ -139,15 +126,15 @@ describe('svc server on the data directory svc start made', () => {
     // No AUTH_SECRET, no SVC_CREDENTIALS_KEY: before, svc server exited 2 saying both were required.
     const server = await startRole('server', dataDir);
     try {
-      const me = await fetch(`${server.base}/api/v1/auth/me`, { headers: { cookie } });
+      // The same session, now against svc server (its own origin).
+      const again = new SvcHttp(server.base);
+      again.cookie = user.cookie;
+      const me = await again.call('GET', '/api/v1/auth/me');
       expect(me.status).toBe(200);
-      expect(await me.json()).toMatchObject({ user: { email: 'dev@example.test' } });
+      expect(me.body).toMatchObject({ user: { email: 'dev@example.test' } });
       // Opening the sealed password works (the same key): the test then fails on the network, not on the seal.
-      const tested = await fetch(`${server.base}/api/v1/registries/${registryId}/test`, {
-        method: 'POST',
-        headers: { cookie, origin: server.base },
-      });
-      expect(await tested.json()).toMatchObject({ status: 'error', errorClass: 'connect' });
+      const tested = await again.call('POST', `/api/v1/registries/${registryId}/test`);
+      expect(tested.body).toMatchObject({ status: 'error', errorClass: 'connect' });
     } finally {
       await server.stop();
     }

@@ -26,6 +26,7 @@ import {
   type GitRepo,
   type GitServer,
   repoRoot,
+  SvcHttp,
   type SvcProcess,
   startGitServer,
   startSvc,
@@ -66,7 +67,6 @@ describe('svc start, end to end', () => {
   let svc: SvcProcess;
   let base: string;
   let webhook: string;
-  let cookie = '';
   let key = '';
   let firstCommit = '';
   type Deployment = {
@@ -83,18 +83,10 @@ describe('svc start, end to end', () => {
       namespace: destination,
     })) as Deployment | undefined;
 
-  async function call<T = any>(method: string, path: string, body?: unknown, auth: 'cookie' | 'key' = 'cookie') {
-    const headers: Record<string, string> = { origin: base };
-    if (auth === 'cookie' && cookie) headers['cookie'] = cookie;
-    if (auth === 'key') headers['authorization'] = `Bearer ${key}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as T, headers: res.headers };
-  }
+  let user: SvcHttp;
+  /** A call as the signed-up user, with the session cookie or (`'key'`) the sync-only API key. */
+  const call = <T = any>(method: string, path: string, body?: unknown, auth: 'cookie' | 'key' = 'cookie') =>
+    user.call<T>(method, path, body, auth === 'key' ? key : undefined);
 
   beforeAll(async () => {
     git = await startGitServer();
@@ -103,6 +95,7 @@ describe('svc start, end to end', () => {
     // SVC_PUBLIC_URL stays unset: the default is http://localhost:<port>, and the browser below says 127.0.0.1.
     svc = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}`, publicURL: null });
     ({ base, webhook } = svc);
+    user = new SvcHttp(base);
   });
 
   afterAll(async () => {
@@ -111,18 +104,10 @@ describe('svc start, end to end', () => {
   });
 
   it('signs up and creates an org through the auth component, from a loopback origin other than localhost', async () => {
-    const signUp = await call('POST', '/api/auth/sign-up/email', {
-      email: `${slug}@example.test`,
-      password: 'correct horse battery',
-      name: 'Ada',
-    });
+    const signUp = await user.signUp(`${slug}@example.test`, 'Ada');
     expect(signUp.status).toBe(200);
-    cookie = signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    expect(cookie).toContain('better-auth.session_token=');
-    const org = await call('POST', '/api/auth/organization/create', { name: 'E2E', slug });
+    expect(user.cookie).toContain('better-auth.session_token=');
+    const org = await user.createOrg('E2E', slug);
     expect(org.status).toBe(200);
     const me = await call('GET', '/api/v1/auth/me');
     expect(me.body.user).toMatchObject({ email: `${slug}@example.test`, role: 'Owner' });
@@ -265,25 +250,12 @@ describe('npm start in a fresh clone, with no management cluster configured', ()
   let child: ChildProcess;
   let exited: Promise<void>;
   let base = '';
-  let cookie = '';
   const output: string[] = [];
   const svcLines = () =>
     output
       .join('')
       .split('\n')
       .filter((l) => l.startsWith('svc: '));
-
-  async function call<T = any>(method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = { origin: base };
-    if (cookie) headers['cookie'] = cookie;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as T, headers: res.headers };
-  }
 
   /** Ctrl-C in the terminal: SIGINT to npm's whole process group (gone already: nothing to do). */
   const interrupt = () => {
@@ -360,18 +332,10 @@ describe('npm start in a fresh clone, with no management cluster configured', ()
   });
 
   it('creates an App that becomes Synced and Healthy on that plane', async () => {
-    const signUp = await call('POST', '/api/auth/sign-up/email', {
-      email: `${slug}@example.test`,
-      password: 'correct horse battery',
-      name: 'New',
-    });
-    expect(signUp.status).toBe(200);
-    cookie = signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    expect((await call('POST', '/api/auth/organization/create', { name: 'First', slug })).status).toBe(200);
-    const created = await call('POST', '/api/v1/apps', {
+    const user = new SvcHttp(base);
+    expect((await user.signUp(`${slug}@example.test`, 'New')).status).toBe(200);
+    expect((await user.createOrg('First', slug)).status).toBe(200);
+    const created = await user.call('POST', '/api/v1/apps', {
       name: 'web',
       namespace: destination,
       source: { type: 'Git', git: { repoURL: repo.url, path: 'manifests' } },
@@ -381,7 +345,7 @@ describe('npm start in a fresh clone, with no management cluster configured', ()
     const head = await repo.head();
     await waitUntil(
       async () => {
-        const s = await call('GET', `/api/v1/apps/${destination}/web/status?wait=30s`);
+        const s = await user.call('GET', `/api/v1/apps/${destination}/web/status?wait=30s`);
         return s.body.sync_status === 'Synced' && s.body.health === 'Healthy' && s.body.revision === head;
       },
       { what: 'the App Synced and Healthy', timeoutMs: 120_000 },
