@@ -16,28 +16,43 @@
  * had one is judged by its state alone (contract §4.2 rule 3: Synced and Healthy, Degraded or Unknown).
  */
 
-/** What the rule reads: the status view's fields (contract §2.2), as the API answers them. */
+/**
+ * What the rule reads: the status view's fields (contract §2.2), as the API answers them and the generated client
+ * types them (every field optional, `operationState` an open object).
+ */
 export interface OutcomeView {
-  sync_status: string;
-  health: string;
+  sync_status?: string;
+  health?: string;
   health_reason?: string;
-  revision: string;
-  operationState: OperationRecord | null;
+  revision?: string;
+  operationState?: Readonly<Record<string, unknown>> | null;
   /** The id of an operation requested and not picked up yet, else null. */
-  pending_operation: string | null;
+  pending_operation?: string | null;
   /** False while the operator has not reported on the App at all (known server-side only; the view then says Unknown). */
   reported?: boolean;
   /** The App is Stalled for its current generation (known server-side only; its operation is Failed anyway). */
   stalled?: boolean;
 }
 
-/** `status.operationState` as the status view carries it. */
+/** `status.operationState` as the rule reads it. */
 export interface OperationRecord {
   kind?: string;
   id?: string;
   phase?: string;
   message?: string;
   revision?: string;
+}
+
+/** The string fields of a status view's `operationState`. */
+export function recordOf(state: Readonly<Record<string, unknown>> | null | undefined): OperationRecord | undefined {
+  if (!state) return undefined;
+  const text = (key: string) => (typeof state[key] === 'string' ? (state[key] as string) : undefined);
+  const record: OperationRecord = {};
+  for (const key of ['kind', 'id', 'phase', 'message', 'revision'] as const) {
+    const value = text(key);
+    if (value !== undefined) record[key] = value;
+  }
+  return record;
 }
 
 /** Where an operation stands, with a one-line summary for people. */
@@ -60,10 +75,11 @@ export function shortRevision(revision: string | undefined): string {
 
 /** Where operation `id` (default: the App's latest) stands, as `view` shows the App. */
 export function operationOutcome(view: OutcomeView, id?: string): OperationOutcome {
-  const where = `sync ${view.sync_status}, health ${view.health}`;
-  const record = view.operationState ?? undefined;
-  const wanted = id ?? view.pending_operation ?? record?.id;
-  if (view.reported === false || (wanted !== undefined && (view.pending_operation === wanted || record?.id !== wanted)))
+  const where = `sync ${view.sync_status ?? 'Unknown'}, health ${view.health ?? 'Unknown'}`;
+  const record = recordOf(view.operationState);
+  const pending = view.pending_operation ?? undefined;
+  const wanted = id ?? pending ?? record?.id;
+  if (view.reported === false || (wanted !== undefined && (pending === wanted || record?.id !== wanted)))
     return { state: 'running', summary: `waiting for the operator to pick the operation up (${where})` };
   const kind = record?.kind ?? 'operation';
   switch (record?.phase) {
@@ -78,25 +94,31 @@ export function operationOutcome(view: OutcomeView, id?: string): OperationOutco
   }
 }
 
+/** True when `record` is a Rollback to `revision` (the applied one). */
+function rolledBackTo(record: OperationRecord | undefined, revision: string | undefined): boolean {
+  return record?.kind === 'Rollback' && record.revision !== undefined && record.revision === revision;
+}
+
 /** An operation that Succeeded (or an App with none): the App's state after it decides. */
 function settled(view: OutcomeView, record: OperationRecord | undefined, where: string): OperationOutcome {
   const kind = record?.kind ?? 'operation';
-  if (view.sync_status === 'Syncing') return { state: 'running', summary: `${kind} running (${where})` };
+  const sync = view.sync_status ?? 'Unknown';
+  const health = view.health ?? 'Unknown';
+  if (sync === 'Syncing') return { state: 'running', summary: `${kind} running (${where})` };
   if (view.stalled) return { state: 'failed', summary: `Stalled: the App's spec cannot work (${where})` };
-  if (view.health === 'Degraded') {
+  if (health === 'Degraded') {
     return { state: 'failed', summary: `Degraded${view.health_reason ? `: ${view.health_reason}` : ''}` };
   }
-  if (view.sync_status === 'Unknown' || view.health === 'Unknown') {
+  if (sync === 'Unknown' || health === 'Unknown') {
     return { state: 'failed', summary: `${where} after the ${kind}` };
   }
-  if (view.health === 'Healthy' && view.sync_status === 'Synced') {
+  if (health === 'Healthy' && sync === 'Synced') {
     return { state: 'succeeded', summary: `Synced and Healthy at ${shortRevision(view.revision)}` };
   }
-  const rolledBack = record?.kind === 'Rollback' && record.revision !== undefined && record.revision === view.revision;
-  if (view.health === 'Healthy' && rolledBack) {
+  if (health === 'Healthy' && rolledBackTo(record, view.revision)) {
     return {
       state: 'succeeded',
-      summary: `rolled back to ${shortRevision(view.revision)} and Healthy (${view.sync_status} with the source's head until the next sync)`,
+      summary: `rolled back to ${shortRevision(view.revision)} and Healthy (${sync} with the source's head until the next sync)`,
     };
   }
   return { state: 'running', summary: `${kind} ${record?.phase ?? 'done'}, ${where}` };

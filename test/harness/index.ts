@@ -55,3 +55,4 @@ export {
 } from './requirements.ts';
 export { openSse, type SseEvent, type SseStream } from './sse.ts';
 export { type SvcProcess, startSvc } from './svc.ts';
+export { SVC_HTTP_PASSWORD, type SvcAnswer, SvcHttp } from './svc-http.ts';

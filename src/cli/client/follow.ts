@@ -7,9 +7,11 @@
  * The deadline holds whatever happens: it aborts the stream and any request in flight.
  */
 import { createParser } from 'eventsource-parser';
+import type { AppEvent } from '../../client/answers.ts';
 import { type BackoffPolicy, backoffDelay } from '../../core/backoff.ts';
 import { sleep } from '../../core/concurrency.ts';
 import type { ApiClient } from './api.ts';
+import { APP_PATH, type AppRef } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Outcome, outcomeOf, type StatusView } from './outcome.ts';
 import type { Progress } from './progress.ts';
@@ -17,27 +19,8 @@ import type { Progress } from './progress.ts';
 /** Reconnects to the event stream after it dropped: 0.5 s doubling to 5 s. */
 const RECONNECT: BackoffPolicy = { baseMs: 500, maxMs: 5_000, jitter: 0.2 };
 
-interface AppEvent {
-  at: string;
-  type: string;
-  object: string;
-  reason: string;
-  message: string;
-}
-
-/** An App by destination namespace and name. */
-export interface AppRef {
-  namespace: string;
-  name: string;
-}
-
 /** The end of a followed operation: the last status view and the outcome. */
 export type Followed = { view: StatusView; outcome: Extract<Outcome, { done: true }> };
-
-/** The API path of an App route. */
-export function appPath(ref: AppRef, suffix = ''): string {
-  return `/apps/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}${suffix}`;
-}
 
 /**
  * Follows operation `operationId` on `ref` until it ends, `timeoutMs` passes (CliError, exit 1) or `signal` aborts.
@@ -114,7 +97,11 @@ class Follower {
   async #follow(): Promise<void> {
     const abort = new AbortController();
     const signal = AbortSignal.any([abort.signal, this.#signal]);
-    const { body } = await this.#api.stream('/apps/stream', { signal }, 'text/event-stream');
+    const { data: body } = await this.#api.raw.GET('/api/v1/apps/stream', {
+      headers: { accept: 'text/event-stream' },
+      parseAs: 'stream',
+      signal,
+    });
     const parser = createParser({
       onEvent: (message) => {
         // `ready`: live from here on (read once, for what changed before); `reset`: the stream could not resume.
@@ -124,7 +111,7 @@ class Follower {
     });
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of body) {
+      for await (const chunk of body ?? []) {
         parser.feed(decoder.decode(chunk, { stream: true }));
         if (this.#ended) return;
       }
@@ -171,7 +158,8 @@ class Follower {
 
   /** Reads the status view and the App's new events; records the end when the rule says so. */
   async #check(): Promise<void> {
-    const view = await this.#api.request<StatusView>('GET', appPath(this.#ref, '/status'), { signal: this.#signal });
+    const params = { path: this.#ref };
+    const view = (await this.#api.GET(`${APP_PATH}/status`, { params, signal: this.#signal })) as StatusView;
     for (const e of await this.#newEvents()) this.#progress.note(`${e.type} ${e.reason} ${e.object}: ${e.message}`);
     const outcome = outcomeOf(view, this.#operationId);
     if (outcome.done) this.#ended = { view, outcome };
@@ -180,11 +168,12 @@ class Follower {
 
   /** The App's events since the follow started not shown yet, oldest first. */
   async #newEvents(): Promise<AppEvent[]> {
-    const { events } = await this.#api.request<{ events: AppEvent[] }>('GET', appPath(this.#ref, '/events'), {
+    const { events = [] } = await this.#api.GET(`${APP_PATH}/events`, {
+      params: { path: this.#ref },
       signal: this.#signal,
     });
     return events
-      .filter((e) => Date.parse(e.at) >= this.#since)
+      .filter((e) => Date.parse(e.at ?? '') >= this.#since)
       .filter((e) => {
         const id = `${e.at}|${e.object}|${e.reason}|${e.message}`;
         if (this.#seen.has(id)) return false;

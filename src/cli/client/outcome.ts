@@ -3,22 +3,11 @@
  * operation-outcome rule the server's status `wait` and the web UI use too (src/core/operation-outcome.ts): `--wait`
  * exits 0 when it succeeded, 1 when it failed or is held.
  */
-import { hasEnded, type OperationRecord, operationOutcome } from '../../core/operation-outcome.ts';
+import type { StatusView } from '../../client/answers.ts';
+import { hasEnded, operationOutcome } from '../../core/operation-outcome.ts';
 
+export type { StatusView } from '../../client/answers.ts';
 export { shortRevision } from '../../core/operation-outcome.ts';
-
-/** The status view as GET /apps/{ns}/{name}/status answers it. */
-export interface StatusView {
-  name: string;
-  sync_status: string;
-  health: string;
-  health_reason?: string;
-  revision: string;
-  observed?: string;
-  frozen?: boolean;
-  operationState: OperationRecord | null;
-  pending_operation: string | null;
-}
 
 export type Outcome = { done: false; state: string } | { done: true; ok: boolean; summary: string };
 

@@ -1,8 +1,7 @@
 /** The App's state and its operations; a banner follows the last operation until it ends. */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
-import { type OperationKind, useAppStatus, useOperation } from '../../api/apps.ts';
-import { del, seg } from '../../api/client.ts';
+import { type OperationKind, useAppStatus, useDeleteApp, useOperation } from '../../api/apps.ts';
 import type { AppView } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -11,16 +10,15 @@ import { ErrorState } from '../../components/ui/feedback.tsx';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
-import { progressOf, useOperationsStartedElsewhere } from './operation.ts';
+import { progressOf, recordedKind, useOperationsStartedElsewhere } from './operation.ts';
 
 const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
 
 /** Tracks one operation (by id) and shows where it stands. */
 export function OperationBanner({ app, id, kind: asked }: { app: AppView; id: string; kind: string }) {
-  const status = useAppStatus(app.namespace, app.name, true);
+  const status = useAppStatus(app.namespace ?? '', app.name ?? '', true);
   const progress = progressOf(status.data, id);
-  const recorded = status.data?.operationState;
-  const kind = recorded?.id === id ? recorded.kind.toLowerCase() : asked;
+  const kind = recordedKind(status.data, id) ?? asked;
   if (progress.state === 'running') {
     return (
       <div
@@ -50,13 +48,15 @@ export function OperationBanner({ app, id, kind: asked }: { app: AppView; id: st
 
 /** Runs operations and remembers the last one, for the banner. */
 export function useOperations(app: AppView) {
-  const op = useOperation(app.namespace, app.name);
+  const op = useOperation(app.namespace ?? '', app.name ?? '');
   const [last, setLast] = useState<{ id: string; kind: string } | undefined>();
-  const run = (kind: OperationKind, body?: unknown) =>
+  const run = (kind: OperationKind, body?: { revision: string }) =>
     op.mutate(
-      { kind, body },
+      { kind, ...(body ? { body } : {}) },
       {
-        onSuccess: (answer) => (answer?.operation_id ? setLast({ id: answer.operation_id, kind }) : setLast(undefined)),
+        // freeze and unfreeze start no operation: their answer has no id.
+        onSuccess: (answer) =>
+          setLast('operation_id' in answer && answer.operation_id ? { id: answer.operation_id, kind } : undefined),
       },
     );
   /** Follows an operation started elsewhere (the CLI, a push) once the App shows it in flight. */
@@ -71,7 +71,8 @@ export function AppHeader({ app }: { app: AppView }) {
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>();
-  const status = useAppStatus(app.namespace, app.name, false);
+  const status = useAppStatus(app.namespace ?? '', app.name ?? '', false);
+  const remove = useDeleteApp(app.namespace ?? '', app.name ?? '');
   useOperationsStartedElsewhere(status.data, follow);
   const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
   const source = app.source as { type?: string; git?: { repoURL?: string; path?: string; branch?: string } };
@@ -99,7 +100,7 @@ export function AppHeader({ app }: { app: AppView }) {
               </>
             ) : null}
           </p>
-          <OpenIncidentsLink app={app.name} />
+          <OpenIncidentsLink app={app.name ?? ''} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="primary" disabled={pending} onClick={() => run('sync')}>
@@ -162,7 +163,7 @@ export function AppHeader({ app }: { app: AppView }) {
         </div>
       </dl>
       {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
-      {app.conditions
+      {(app.conditions ?? [])
         .filter((c) => (c as { type?: string }).type === 'SyncError' && (c as { status?: string }).status === 'True')
         .map((c) => (
           <p key="sync-error" className="text-sm text-red-700 dark:text-red-400">
@@ -183,10 +184,10 @@ export function AppHeader({ app }: { app: AppView }) {
           <Button
             variant="danger"
             onClick={() =>
-              del(`/api/v1/apps/${seg(app.namespace)}/${seg(app.name)}`).then(
-                () => navigate({ to: '/apps' }),
-                (err: unknown) => setDeleteError(err),
-              )
+              remove.mutate(undefined, {
+                onSuccess: () => navigate({ to: '/apps' }),
+                onError: (err: unknown) => setDeleteError(err),
+              })
             }
           >
             Delete

@@ -4,7 +4,7 @@
  * 0, and not while the App is still rolling out what the operation applied.
  */
 import { useEffect, useRef } from 'react';
-import { operationOutcome } from '../../../../src/core/operation-outcome.ts';
+import { operationOutcome, recordOf } from '../../../../src/core/operation-outcome.ts';
 import type { StatusView } from '../../api/types.ts';
 
 export type Progress =
@@ -24,8 +24,14 @@ export function progressOf(status: StatusView | undefined, id: string): Progress
 /** The App's latest operation: the one requested, else the one recorded (its kind once the operator recorded it). */
 export function latestOperation(status: StatusView | undefined): { id: string; kind: string } | undefined {
   if (status?.pending_operation) return { id: status.pending_operation, kind: 'operation' };
-  const op = status?.operationState;
-  return op?.id ? { id: op.id, kind: op.kind.toLowerCase() } : undefined;
+  const op = recordOf(status?.operationState);
+  return op?.id ? { id: op.id, kind: op.kind?.toLowerCase() ?? 'operation' } : undefined;
+}
+
+/** The kind of operation `id` as `status` records it (lower case, as the UI's buttons name them), if it does. */
+export function recordedKind(status: StatusView | undefined, id: string): string | undefined {
+  const op = recordOf(status?.operationState);
+  return op?.id === id ? op.kind?.toLowerCase() : undefined;
 }
 
 /**
@@ -45,9 +51,10 @@ export function useOperationsStartedElsewhere(
   useEffect(() => {
     if (!status) return;
     const latest = latestOperation(status);
-    if (atOpen.current?.app !== status.name) {
-      const inFlight = status.pending_operation !== null || status.operationState?.phase === 'Running';
-      atOpen.current = { app: status.name, id: inFlight ? null : (latest?.id ?? null) };
+    const app = status.name ?? '';
+    if (atOpen.current?.app !== app) {
+      const inFlight = Boolean(status.pending_operation) || recordOf(status.operationState)?.phase === 'Running';
+      atOpen.current = { app, id: inFlight ? null : (latest?.id ?? null) };
     }
     if (latest && latest.id !== atOpen.current.id) follow(latest.id, latest.kind);
   }, [status, follow]);

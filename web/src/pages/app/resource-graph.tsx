@@ -75,14 +75,14 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   const [selected, setSelected] = useState<string | undefined>();
   const [positions, setPositions] = useState<Map<string, { x: number; y: number }>>();
   const nodes = tree.data?.nodes;
-  const shape = useMemo(() => (nodes ?? []).map((n) => `${n.id}>${n.parent ?? ROOT}`).join('|'), [nodes]);
+  const shape = useMemo(() => (nodes ?? []).map((n) => `${n.id ?? ''}>${n.parent ?? ROOT}`).join('|'), [nodes]);
   // Layout only when the shape changes (nodes and links), not on every health refresh.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` summarises `nodes`
   useEffect(() => {
     if (!nodes) return;
-    const edges = nodes.map((n) => ({ source: n.parent ?? ROOT, target: n.id }));
+    const edges = nodes.map((n) => ({ source: n.parent ?? ROOT, target: n.id ?? '' }));
     let live = true;
-    void layout([ROOT, ...nodes.map((n) => n.id)], edges).then((p) => live && setPositions(p));
+    void layout([ROOT, ...nodes.map((n) => n.id ?? '')], edges).then((p) => live && setPositions(p));
     return () => {
       live = false;
     };
@@ -92,7 +92,10 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   if (nodes.length === 0) return <Empty title="Nothing applied yet">Sync the app to see its resources.</Empty>;
   const all: { id: string; data: Omit<Data, 'selected' | 'onSelect'> }[] = [
     { id: ROOT, data: { kind: 'App', name, health: app.data?.health ?? tree.data?.health ?? 'Unknown' } },
-    ...nodes.map((n: TreeNode) => ({ id: n.id, data: { kind: n.kind, name: n.name, health: n.health } })),
+    ...nodes.map((n: TreeNode) => ({
+      id: n.id ?? '',
+      data: { kind: n.kind ?? '', name: n.name ?? '', health: n.health ?? 'Unknown' },
+    })),
   ];
   const flowNodes: Node<Data>[] = all.map((n) => ({
     id: n.id,
@@ -104,7 +107,7 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   const flowEdges: Edge[] = nodes.map((n) => ({
     id: `${n.parent ?? ROOT}-${n.id}`,
     source: n.parent ?? ROOT,
-    target: n.id,
+    target: n.id ?? '',
   }));
   const chosen = nodes.find((n) => n.id === selected);
   return (
