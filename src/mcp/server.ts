@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, fromJsonSchema, type JsonSchemaType, McpServer } from '@modelcontextprotocol/server';
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import type { Actor } from '../api/actor.ts';
 import { httpStatusOf, SvcError } from '../core/errors.ts';
 import { TOOL_CATALOGUE, type ToolName } from '../core/mcp-tools.ts';

@@ -4,7 +4,7 @@
  * the caller's key owner as the actor and the tool's name carried into audit details. Results are plain objects;
  * ./server.ts wraps them for the protocol and strips credentials.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import type { Actor } from '../api/actor.ts';
 import { type LiveReads, liveReadsOf } from '../api/apps/live-reads.ts';
 import { AppOperations } from '../api/apps/operation-service.ts';
