@@ -8,7 +8,7 @@
  * why a request failed.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { describeError, httpStatusOf, InputError, SvcError } from '../core/errors.ts';
+import { describeError, httpStatusOf, InputError, MethodNotAllowedError, SvcError } from '../core/errors.ts';
 import { databaseUnavailable } from '../store/unavailable.ts';
 
 interface AjvIssue {
@@ -39,6 +39,7 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
   if (err instanceof SvcError) {
     const status = httpStatusOf(err);
     if (status >= 500) request.log.warn({ code: err.code, err: describeError(err) }, 'request failed');
+    if (err instanceof MethodNotAllowedError) void reply.header('allow', err.allow.join(', '));
     void reply.code(status).send({ error: err.message });
     return;
   }

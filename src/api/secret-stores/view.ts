@@ -1,15 +1,19 @@
 /** How secret stores look through the API (contract §2.7): never a credential, sealed or not. */
+import type { Static } from 'typebox';
 import type { StoreUse } from '../../secrets/references.ts';
 import type { SecretStoreRecord } from '../../store/secret-stores.ts';
+import type { SecretStore } from './contract.ts';
+
+type View = Static<typeof SecretStore>;
 
 /** The store record of contract §2.7, `references` counted from the org's Apps. */
-export function storeView(record: SecretStoreRecord, references: number) {
+export function storeView(record: SecretStoreRecord, references: number): View {
   return {
     id: record.id,
     name: record.name,
-    type: record.type,
-    provider: record.provider,
-    status: record.status,
+    type: record.type as View['type'],
+    provider: record.provider as View['provider'],
+    status: record.status as View['status'],
     statusDetail: record.statusDetail,
     lastTestedAt: record.lastTestedAt,
     credentialsExpireAt: record.credentialsExpireAt,
@@ -20,7 +24,7 @@ export function storeView(record: SecretStoreRecord, references: number) {
   };
 }
 
-export type StoreView = ReturnType<typeof storeView>;
+export type StoreView = View;
 
 /** One App using a store, as `GET /secret-stores/{id}/references` lists it. */
 export interface ReferenceView {

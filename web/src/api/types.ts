@@ -7,22 +7,22 @@ export type { AppDiff } from '../../../src/api/apps/diff-service.ts';
 export type { AppView } from '../../../src/api/apps/view.ts';
 export type { ClusterJson as Cluster } from '../../../src/api/clusters/view.ts';
 export type { TimelineEntry } from '../../../src/api/incidents/views.ts';
-export type { TestResult as RegistryTestResult } from '../../../src/api/registries/service.ts';
+export type { TestResult as RegistryTestResult } from '../../../src/api/registries/use-cases.ts';
 export type { ReferenceView as StoreReference, StoreView as SecretStore } from '../../../src/api/secret-stores/view.ts';
 export type {
   TeamBindingView as TeamBinding,
   TeamMemberView as TeamMember,
   TeamView as Team,
-} from '../../../src/api/teams/service.ts';
+} from '../../../src/api/teams/view.ts';
 export type { ObjectDiff } from '../../../src/engine/diff.ts';
 export type { TreeNode } from '../../../src/engine/tree.ts';
 export type { TestOutcome as StoreTestResult } from '../../../src/secrets/tester.ts';
 
-import type { AppEvent } from '../../../src/api/apps/status-service.ts';
+import type { AppEvent } from '../../../src/api/apps/status-use-cases.ts';
 import type { statusView } from '../../../src/api/apps/view.ts';
 import type { incidentView, remediationView } from '../../../src/api/incidents/views.ts';
 import type { registryView } from '../../../src/api/registries/view.ts';
-import type { deliveryView, webhookView } from '../../../src/api/webhooks/service.ts';
+import type { deliveryView, webhookView } from '../../../src/api/webhooks/view.ts';
 
 export type { AppEvent };
 
