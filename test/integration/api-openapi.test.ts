@@ -189,7 +189,10 @@ describe('OpenAPI document and the API without a management cluster', () => {
   it('names its schemas: the Error component is {"error": string}, answers and bodies are components', async () => {
     const res = await api.call<{
       components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
-      paths: Record<string, Record<string, { requestBody?: { required: boolean }; responses: Record<string, unknown> }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { required: boolean }; responses: Record<string, unknown> }>
+      >;
     }>('GET', '/api/v1/openapi.json');
     const { schemas } = res.body.components;
     expect(schemas['Error']).toMatchObject({
@@ -198,7 +201,16 @@ describe('OpenAPI document and the API without a management cluster', () => {
       additionalProperties: false,
       properties: { error: { type: 'string' } },
     });
-    for (const name of ['App', 'AppStatus', 'AppCreateRequest', 'Team', 'Incident', 'Cluster', 'SecretStore', 'Webhook']) {
+    for (const name of [
+      'App',
+      'AppStatus',
+      'AppCreateRequest',
+      'Team',
+      'Incident',
+      'Cluster',
+      'SecretStore',
+      'Webhook',
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
     expect(Object.keys(schemas).some((n) => n.startsWith('def-'))).toBe(false);

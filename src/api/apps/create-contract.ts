@@ -21,15 +21,7 @@ import {
   WebhookSchema,
   WorkloadSchema,
 } from '../../core/app-schema.ts';
-import {
-  ClusterName,
-  component,
-  DnsLabel,
-  HOST_LABEL,
-  PORT,
-  StringEnum,
-  withoutDefaults,
-} from '../contract/schema.ts';
+import { ClusterName, component, DnsLabel, HOST_LABEL, PORT, StringEnum, withoutDefaults } from '../contract/schema.ts';
 
 const closed = { additionalProperties: false } as const;
 

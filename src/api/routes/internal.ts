@@ -53,69 +53,53 @@ export async function internalRoutes(
             authorization: request.headers.authorization,
           });
         });
-        internal.post(
-          INTERNAL_AUDIT_PATH,
-          { schema: contract.auditRoute },
-          async (request, reply) => {
-            const b = request.body;
-            await deps.channel.recordAudit({
-              orgNamespace: b.org_namespace,
-              action: b.action,
-              resourceType: b.resource_type,
-              ...(b.resource_id ? { resourceId: b.resource_id } : {}),
-              resourceName: b.resource_name,
-              details: b.details,
-            });
-            return reply.code(201).send({ recorded: true });
-          },
-        );
-        internal.get(
-          '/clusters/:name/kubeconfig',
-          { schema: contract.clusterAccessRoute },
-          async (request, reply) => {
-            const known = /^"([^"]+)"$/.exec(request.headers['if-none-match'] ?? '')?.[1];
-            const answer = await deps.channel.clusterAccess(request.query.org_namespace, request.params.name, known);
-            reply.header('cache-control', 'no-store');
-            if (!answer.changed) return reply.code(304).header('etag', `"${known}"`).send();
-            const c = answer.cluster;
-            const body: ClusterAccessBody = {
-              name: c.name,
-              org_namespace: c.orgNamespace,
-              server_url: c.serverURL,
-              namespaces: c.namespaces,
-              credentials: c.kubeconfig === undefined ? 'in-cluster' : 'kubeconfig',
-              ...(c.kubeconfig === undefined ? {} : { kubeconfig: c.kubeconfig }),
-              revision: c.revision,
-            };
-            return reply.header('etag', `"${c.revision}"`).send(body);
-          },
-        );
-        internal.post(
-          INTERNAL_DECRYPTION_KEY_PATH,
-          { schema: contract.decryptionKeyRoute },
-          async (request) => {
-            const b = request.body;
-            const key = await deps.channel.decryptionKey({
-              appNamespace: b.app_namespace,
-              appName: b.app_name,
-              storeRef: b.store_ref,
-            });
-            return { private_key: key };
-          },
-        );
-        internal.post(
-          INTERNAL_ENV_VALUES_PATH,
-          { schema: contract.envValuesRoute },
-          async (request) => {
-            const b = request.body;
-            const values = await deps.channel.envValues({
-              appNamespace: b.app_namespace,
-              appName: b.app_name,
-              refs: b.refs,
-            });
-            return { values };
-          },
-        );
+        internal.post(INTERNAL_AUDIT_PATH, { schema: contract.auditRoute }, async (request, reply) => {
+          const b = request.body;
+          await deps.channel.recordAudit({
+            orgNamespace: b.org_namespace,
+            action: b.action,
+            resourceType: b.resource_type,
+            ...(b.resource_id ? { resourceId: b.resource_id } : {}),
+            resourceName: b.resource_name,
+            details: b.details,
+          });
+          return reply.code(201).send({ recorded: true });
+        });
+        internal.get('/clusters/:name/kubeconfig', { schema: contract.clusterAccessRoute }, async (request, reply) => {
+          const known = /^"([^"]+)"$/.exec(request.headers['if-none-match'] ?? '')?.[1];
+          const answer = await deps.channel.clusterAccess(request.query.org_namespace, request.params.name, known);
+          reply.header('cache-control', 'no-store');
+          if (!answer.changed) return reply.code(304).header('etag', `"${known}"`).send();
+          const c = answer.cluster;
+          const body: ClusterAccessBody = {
+            name: c.name,
+            org_namespace: c.orgNamespace,
+            server_url: c.serverURL,
+            namespaces: c.namespaces,
+            credentials: c.kubeconfig === undefined ? 'in-cluster' : 'kubeconfig',
+            ...(c.kubeconfig === undefined ? {} : { kubeconfig: c.kubeconfig }),
+            revision: c.revision,
+          };
+          return reply.header('etag', `"${c.revision}"`).send(body);
+        });
+        internal.post(INTERNAL_DECRYPTION_KEY_PATH, { schema: contract.decryptionKeyRoute }, async (request) => {
+          const b = request.body;
+          const key = await deps.channel.decryptionKey({
+            appNamespace: b.app_namespace,
+            appName: b.app_name,
+            storeRef: b.store_ref,
+          });
+          return { private_key: key };
+        });
+        internal.post(INTERNAL_ENV_VALUES_PATH, { schema: contract.envValuesRoute }, async (request) => {
+          const b = request.body;
+          const values = await deps.channel.envValues({
+            appNamespace: b.app_namespace,
+            appName: b.app_name,
+            refs: b.refs,
+          });
+          return { values };
+        });
         internal.get(
           `${INTERNAL_REGISTRY_PATH}/:org_namespace/:name`,
           { schema: contract.registryRoute },

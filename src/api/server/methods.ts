@@ -7,9 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import { MethodNotAllowedError } from '../../core/errors.ts';
 
-/** A path pattern and the methods served on it. */
+/** A path pattern, how many of its segments are literal, and the methods served on it. */
 interface ServedPath {
   pattern: RegExp;
+  literals: number;
   methods: Set<string>;
 }
 
@@ -33,17 +34,19 @@ function patternOf(url: string): RegExp {
 export function answerUnservedMethods(app: FastifyInstance): void {
   const served = new Map<string, ServedPath>();
   app.addHook('onRoute', (route) => {
-    const entry = served.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() };
+    const literals = route.url.split('/').filter((p) => p !== '' && !p.startsWith(':') && p !== '*').length;
+    const entry = served.get(route.url) ?? { pattern: patternOf(route.url), literals, methods: new Set<string>() };
     for (const method of [route.method].flat()) entry.methods.add(method);
     served.set(route.url, entry);
   });
   app.addHook('onRequest', async (request) => {
     if (!request.is404) return;
     const path = request.url.split('?')[0] ?? '';
-    const allow = new Set<string>();
-    for (const { pattern, methods } of served.values()) {
-      if (pattern.test(path)) for (const m of methods) allow.add(m);
-    }
+    // The path's own routes are those of the most specific pattern that matches it (`/secret-stores/providers`
+    // rather than `/secret-stores/:id`), as the document lists them.
+    const matching = [...served.values()].filter((s) => s.pattern.test(path));
+    const best = Math.max(...matching.map((s) => s.literals));
+    const allow = new Set<string>(matching.filter((s) => s.literals === best).flatMap((s) => [...s.methods]));
     if (allow.size === 0 || allow.has(request.method)) return;
     const methods = [...allow].sort();
     throw new MethodNotAllowedError(`${request.method} is not served on ${path}; use ${methods.join(', ')}`, methods);
