@@ -12,7 +12,7 @@ import type { Caller, CallerOrg } from '../auth/caller.ts';
 import { canAnywhere, canI } from '../auth/rbac.ts';
 import { ForbiddenError } from '../core/errors.ts';
 import type { Permission, ScopeRef } from '../core/permissions.ts';
-import type { NewAuditEntry } from '../store/audit.ts';
+import type { AuditNote, NewAuditEntry } from '../store/audit.ts';
 import { inTransaction, type TransactionStores } from '../store/transaction.ts';
 import type { Actor } from './actor.ts';
 import type { ApiServices } from './services.ts';
@@ -21,7 +21,7 @@ import type { ApiServices } from './services.ts';
 export const ORG_SCOPE: ScopeRef = { scope: 'org', scopeId: '' };
 
 /** What an audit entry says; the pipeline adds the org, the user and the MCP tool acting for it. */
-export type AuditNote = Omit<NewAuditEntry, 'orgId' | 'userId'>;
+export type { AuditNote };
 
 /** The stores of one transaction, plus the audit entry of what it writes. */
 export interface AuditedTransaction extends TransactionStores {

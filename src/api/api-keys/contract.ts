@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { TOOL_NAMES } from '../../core/mcp-tools.ts';
 import { LEVELS, SCOPES } from '../../core/permissions.ts';
 import { errors } from '../contract/errors.ts';
-import { component, IdParams, Nullable, ref, StringEnum, Timestamp } from '../contract/schema.ts';
+import { component, extended, IdParams, Nullable, ref, StringEnum, Timestamp } from '../contract/schema.ts';
 import { withScope } from '../contract/scope.ts';
 
 const keyFields = {
@@ -28,13 +28,9 @@ export const ApiKey = component(
   Type.Object(keyFields, { additionalProperties: false, description: 'an API key: prefix and metadata only' }),
 );
 
-export const MintedApiKey = component(
-  'MintedApiKey',
-  Type.Object(
-    { ...keyFields, key: Type.String({ description: 'the key itself (`svc_…`); shown in this answer only' }) },
-    { additionalProperties: false },
-  ),
-);
+export const MintedApiKey = extended('MintedApiKey', ApiKey, {
+  key: Type.String({ description: 'the key itself (`svc_…`); shown in this answer only' }),
+});
 
 export const ApiKeyRequest = component(
   'ApiKeyRequest',

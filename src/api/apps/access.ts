@@ -14,6 +14,7 @@ import { deploymentScopeId, type ScopeRef } from '../../core/permissions.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
 import type { UseCaseContext } from '../use-case.ts';
+import { appAuditNote } from './audit-note.ts';
 import { type AppRef, operationIO, scopeOfApp } from './scope.ts';
 
 /** The management cluster's App client; UnavailableError (503) when none is configured. */
@@ -67,19 +68,9 @@ export async function checkRegistryRef(ctx: UseCaseContext, spec: AppSpec): Prom
   }
 }
 
-/** What an audit entry says about an App. */
+/** Records the audit entry of a change to an App (after the cluster took it). */
 export function auditApp(ctx: UseCaseContext, action: string, app: AppResource, details: Record<string, unknown> = {}) {
-  return ctx.audit({
-    action,
-    resourceType: 'app',
-    ...(app.metadata.uid ? { resourceId: app.metadata.uid } : {}),
-    resourceName: app.metadata.name,
-    details: {
-      namespace: app.spec.destination.namespace,
-      cluster: app.spec.destination.cluster ?? '',
-      ...details,
-    },
-  });
+  return ctx.audit(appAuditNote(action, app, details));
 }
 
 /**

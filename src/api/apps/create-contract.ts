@@ -187,7 +187,10 @@ const Source = Type.Union(
     Type.Object({ type: Type.Literal('Git'), git: withoutDefaults(GitRequest) }, closed),
     Type.Object({ type: Type.Literal('Image'), image: withoutDefaults(ImageRequest) }, closed),
   ],
-  { description: 'what to deploy: type Git with git, or type Image with image (HelmChart and Catalog: not yet)' },
+  {
+    description:
+      'what to deploy: type Git with git, or type Image with image; HelmChart and Catalog are not supported yet',
+  },
 );
 
 /** Notification URLs: http(s), no credentials, printable ASCII; the outbound policy is checked at create (422). */

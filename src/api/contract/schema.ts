@@ -5,7 +5,7 @@
  * OpenAPI document. Named schemas (`component`) are registered once with Fastify and referenced (`ref`), so the
  * document has stable component names (`#/components/schemas/App`) for generated clients.
  */
-import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
+import { type Static, type TObject, type TProperties, type TSchema, type TUnsafe, Type } from 'typebox';
 import { DNS1123_LABEL_MAX, DNS1123_LABEL_PATTERN } from '../../core/names.ts';
 
 /** A DNS-1123 label as a piece of a larger pattern (the 63-character bound included). */
@@ -21,6 +21,11 @@ export type Component<T extends TSchema = TSchema> = T & { $id: string };
 /** Names `schema` as the component `name` (its `$id`); the registry (./components.ts) registers every one. */
 export function component<T extends TSchema>(name: string, schema: T): Component<T> {
   return { ...schema, $id: name } as Component<T>;
+}
+
+/** The component `name`: the object `base` with `extra` fields (an answer that adds to a resource, e.g. a secret). */
+export function extended<P extends TProperties, E extends TProperties>(name: string, base: TObject<P>, extra: E) {
+  return component(name, Type.Object({ ...base.properties, ...extra }, { additionalProperties: false }));
 }
 
 /** A reference to a component, typed as the component itself. */

@@ -10,6 +10,7 @@ import {
   component,
   DnsLabel,
   EmptyBody,
+  extended,
   IdParams,
   Nullable,
   OpenObject,
@@ -50,13 +51,9 @@ const incidentFields = {
 
 export const Incident = component('Incident', Type.Object(incidentFields, closed));
 
-export const EmittedIncident = component(
-  'EmittedIncident',
-  Type.Object(
-    { ...incidentFields, created: Type.Boolean({ description: 'false: an open one of the same App and cause' }) },
-    closed,
-  ),
-);
+export const EmittedIncident = extended('EmittedIncident', Incident, {
+  created: Type.Boolean({ description: 'false: an open one of the same App and cause' }),
+});
 
 export const Remediation = component(
   'Remediation',
@@ -117,13 +114,10 @@ export const TimelineEntry = component(
   ]),
 );
 
-export const IncidentDetail = component(
-  'IncidentDetail',
-  Type.Object(
-    { ...incidentFields, remediations: Type.Array(ref(Remediation)), timeline: Type.Array(ref(TimelineEntry)) },
-    closed,
-  ),
-);
+export const IncidentDetail = extended('IncidentDetail', Incident, {
+  remediations: Type.Array(ref(Remediation)),
+  timeline: Type.Array(ref(TimelineEntry)),
+});
 
 export const IncidentReport = component(
   'IncidentReport',

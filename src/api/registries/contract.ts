@@ -8,6 +8,7 @@ import {
   component,
   DnsLabel,
   EmptyBody,
+  extended,
   HOST_LABEL,
   Nullable,
   PathId,
@@ -38,18 +39,11 @@ const registryFields = {
 
 export const Registry = component('Registry', Type.Object(registryFields, closed));
 
-export const RegistryWithToken = component(
-  'RegistryWithToken',
-  Type.Object(
-    {
-      ...registryFields,
-      notification_token: Type.Optional(
-        Type.String({ description: 'Bearer token for the notification endpoint; shown only in this answer' }),
-      ),
-    },
-    closed,
+export const RegistryWithToken = extended('RegistryWithToken', Registry, {
+  notification_token: Type.Optional(
+    Type.String({ description: 'Bearer token for the notification endpoint; shown only in this answer' }),
   ),
-);
+});
 
 export const RegistryTestResult = component(
   'RegistryTestResult',

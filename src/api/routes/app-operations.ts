@@ -11,20 +11,21 @@ import { run } from '../use-case.ts';
 
 /** Registers the operation routes. */
 export async function appOperationRoutes(api: Api, services: ApiServices): Promise<void> {
-  api.post('/apps/:namespace/:name/sync', { schema: contract.syncAppRoute }, async (request) =>
-    run(services, ops.syncApp, principalOf(request), request.params),
-  );
-  api.post('/apps/:namespace/:name/restart', { schema: contract.restartAppRoute }, async (request) =>
-    run(services, ops.restartApp, principalOf(request), request.params),
-  );
+  // The operations that take nothing but the App.
+  for (const [operation, schema, useCase] of [
+    ['sync', contract.syncAppRoute, ops.syncApp],
+    ['restart', contract.restartAppRoute, ops.restartApp],
+    ['approve', contract.approveAppRoute, ops.approveApp],
+  ] as const) {
+    api.post(`/apps/:namespace/:name/${operation}`, { schema }, async (request) =>
+      run(services, useCase, principalOf(request), request.params),
+    );
+  }
   api.post('/apps/:namespace/:name/deploy', { schema: contract.deployAppRoute }, async (request) =>
     run(services, ops.deployApp, principalOf(request), { ...request.params, tag: request.body.tag }),
   );
   api.post('/apps/:namespace/:name/rollback', { schema: contract.rollbackAppRoute }, async (request) =>
     run(services, ops.rollbackApp, principalOf(request), { ...request.params, revision: request.body.revision }),
-  );
-  api.post('/apps/:namespace/:name/approve', { schema: contract.approveAppRoute }, async (request) =>
-    run(services, ops.approveApp, principalOf(request), request.params),
   );
   api.post('/apps/:namespace/:name/promote', { schema: contract.promoteAppRoute }, async (request) =>
     run(services, ops.promoteApp, principalOf(request), { ...request.params, to: request.query.to }),

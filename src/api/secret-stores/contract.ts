@@ -75,10 +75,10 @@ export const SecretStore = component(
   ),
 );
 
-/** The config or credentials field of a provider: required unless an empty object is a valid one. */
-function field(schema: TSchema, description: string) {
-  const described = { ...withoutDefaults(schema), description } as TSchema;
-  return acceptsEmpty(schema) ? Type.Optional(described) : described;
+/** The config or credentials field of a provider (its own schema): required unless an empty object is a valid one. */
+function field(schema: TSchema) {
+  const own = withoutDefaults(schema);
+  return acceptsEmpty(schema) ? Type.Optional(own) : own;
 }
 
 /** One variant per registered provider: type, provider, and that provider's config and credentials. */
@@ -90,8 +90,8 @@ function perProvider(extra: Record<string, TSchema>, description: string) {
           ...extra,
           type: Type.Literal(p.type),
           provider: Type.Literal(p.provider),
-          config: field(p.config, `${p.provider} config fields`),
-          credentials: field(p.credentials, `${p.provider} credentials (write-only, sealed at rest)`),
+          config: field(p.config),
+          credentials: field(p.credentials),
         },
         { ...closed, description: p.description },
       ),

@@ -8,6 +8,7 @@ import type { Logger } from '../../log.ts';
 import { handleError, handleFrameworkError } from '../error-handler.ts';
 import { serveWebUi } from '../web-ui.ts';
 import { answerUnservedMethods } from './methods.ts';
+import { cachingSerializerFactory } from './serializers.ts';
 
 /** Largest request body (contract §8: cluster registration; the same bound serves every route). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -27,9 +28,11 @@ export async function createHttpServer(logger: Logger, webDist: string | undefin
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     genReqId: (req) => requestId(req.headers['x-request-id']),
-    // Bodies are validated as sent: no type coercion, no silently dropped fields.
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    // Bodies are validated as sent: no type coercion, no silently dropped fields; each error carries its schema, so
+    // a message can say what a field is for (src/api/validation-message.ts).
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, verbose: true } },
     frameworkErrors: handleFrameworkError,
+    schemaController: { compilersFactory: { buildSerializer: cachingSerializerFactory } },
   });
   app.decorateRequest('caller', undefined);
   answerUnservedMethods(app);

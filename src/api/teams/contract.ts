@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { LEVELS, SCOPES } from '../../core/permissions.ts';
 import { errors } from '../contract/errors.ts';
-import { component, IdParams, Nullable, PathId, ref, StringEnum, Timestamp } from '../contract/schema.ts';
+import { component, extended, IdParams, Nullable, PathId, ref, StringEnum, Timestamp } from '../contract/schema.ts';
 
 export const Team = component(
   'Team',
@@ -43,21 +43,10 @@ export const TeamBinding = component(
   ),
 );
 
-export const TeamDetail = component(
-  'TeamDetail',
-  Type.Object(
-    {
-      id: Type.String(),
-      name: Type.String(),
-      created_at: Timestamp(),
-      updated_at: Nullable(Timestamp()),
-      member_count: Type.Integer({ minimum: 0 }),
-      members: Type.Array(ref(TeamMember)),
-      bindings: Type.Array(ref(TeamBinding)),
-    },
-    { additionalProperties: false },
-  ),
-);
+export const TeamDetail = extended('TeamDetail', Team, {
+  members: Type.Array(ref(TeamMember)),
+  bindings: Type.Array(ref(TeamBinding)),
+});
 
 /** A team name: 1–100 characters, not only spaces (it is stored trimmed). */
 const TeamName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'stored trimmed' });

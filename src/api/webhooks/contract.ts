@@ -8,6 +8,7 @@ import { errors } from '../contract/errors.ts';
 import {
   component,
   EmptyBody,
+  extended,
   IdParams,
   Nullable,
   PageFields,
@@ -19,24 +20,24 @@ import {
 
 const closed = { additionalProperties: false } as const;
 
-const webhookFields = {
-  id: Type.String(),
-  name: Type.String(),
-  url: Type.String({ description: 'the full URL for callers holding webhook:manage, else scheme and host only' }),
-  events: Type.Array(StringEnum(WEBHOOK_EVENTS)),
-  created_by: Type.String(),
-  created_at: Timestamp(),
-};
-
-export const Webhook = component('Webhook', Type.Object(webhookFields, closed));
-
-export const CreatedWebhook = component(
-  'CreatedWebhook',
+export const Webhook = component(
+  'Webhook',
   Type.Object(
-    { ...webhookFields, secret: Type.String({ description: 'the HMAC-SHA256 signing secret; shown only here' }) },
+    {
+      id: Type.String(),
+      name: Type.String(),
+      url: Type.String({ description: 'the full URL for callers holding webhook:manage, else scheme and host only' }),
+      events: Type.Array(StringEnum(WEBHOOK_EVENTS)),
+      created_by: Type.String(),
+      created_at: Timestamp(),
+    },
     closed,
   ),
 );
+
+export const CreatedWebhook = extended('CreatedWebhook', Webhook, {
+  secret: Type.String({ description: 'the HMAC-SHA256 signing secret; shown only here' }),
+});
 
 export const WebhookRequest = component(
   'WebhookRequest',
