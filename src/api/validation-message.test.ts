@@ -22,6 +22,11 @@ const app = Fastify({
 });
 app.setErrorHandler(handleError);
 app.post('/stores', { schema: { body: Store } }, async () => ({ ok: true }));
+const Scoped = Type.Union([
+  Type.Object({ name: Type.String(), scope: Type.Optional(Type.Literal('org')) }, closed),
+  Type.Object({ name: Type.String(), scope: Type.Literal('cluster'), scope_id: Type.String() }, closed),
+]);
+app.post('/scoped', { schema: { body: Scoped } }, async () => ({ ok: true }));
 app.get(
   '/list',
   { schema: { querystring: Type.Object({ sync: Type.String({ pattern: '^(a|b)$', description: 'a or b' }) }) } },
@@ -41,6 +46,10 @@ describe('validation messages', () => {
       'credentials: a token, or an AppRole roleId and secretId',
     );
     expect(await error('POST', '/stores', { type: 'eso', provider: 'eso', extra: 1 })).toBe('unknown field "extra"');
+  });
+
+  it('take a variant whose discriminating field is left out as not meant', async () => {
+    expect(await error('POST', '/scoped', { name: 1 })).toBe('name must be string');
   });
 
   it('name the values a union takes when the body matches none of them', async () => {

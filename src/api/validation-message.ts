@@ -13,7 +13,7 @@ export interface AjvIssue {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
-  parentSchema?: { description?: string; pattern?: string };
+  parentSchema?: { description?: string; pattern?: string; properties?: Record<string, { const?: unknown }> };
   /** The value that failed (Ajv's verbose errors). */
   data?: unknown;
 }
@@ -44,10 +44,16 @@ function sentence(context: string, issue: AjvIssue): string {
 /** Which variant of `union` an issue is in. */
 const variantOf = (union: string, schemaPath: string) => Number(schemaPath.slice(union.length + 1).split('/')[0]);
 
-/** Whether an issue says a discriminating field of the union's object (a direct child) has another value. */
+/**
+ * Whether an issue says a discriminating field of the union's object (a direct child) has another value, or is
+ * missing where the variant requires it to hold a `const`.
+ */
 function mismatches(issue: AjvIssue, unionPath: string): boolean {
   const child = issue.instancePath.slice(unionPath.length).split('/').filter(Boolean);
-  return (issue.keyword === 'const' || issue.keyword === 'enum') && child.length === 1;
+  if ((issue.keyword === 'const' || issue.keyword === 'enum') && child.length === 1) return true;
+  if (issue.keyword !== 'required' || child.length !== 0) return false;
+  const missing = String(issue.params['missingProperty']);
+  return issue.parentSchema?.properties?.[missing]?.const !== undefined;
 }
 
 /** The sentences for `issues`, unions summarized (see the module comment). */

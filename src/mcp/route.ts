@@ -41,6 +41,13 @@ export async function mcpRoutes(app: Api, services: ApiServices): Promise<void> 
   const serveNode = toNodeHandler(handler, { onerror: (err) => logger.error({ err }, 'MCP handler failed') });
   app.addHook('onClose', async () => handler.close());
 
+  /** API keys only, before the request is validated (a session gets 403 whatever it sends). */
+  async function keysOnly(request: FastifyRequest): Promise<void> {
+    if (!principalOf(request).caller.key) {
+      throw new ForbiddenError('the MCP endpoint takes an API key (Authorization: Bearer svc_…)');
+    }
+  }
+
   async function serve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { caller } = principalOf(request);
     if (!caller.org) throw new ForbiddenError('the caller belongs to no organization');
@@ -58,5 +65,5 @@ export async function mcpRoutes(app: Api, services: ApiServices): Promise<void> 
     await serveNode(raw as never, reply.raw, request.method === 'POST' ? request.body : undefined);
   }
 
-  app.post('/mcp', { config: { mcp: true }, schema: mcpRoute }, serve);
+  app.post('/mcp', { config: { mcp: true }, schema: mcpRoute, onRequest: keysOnly }, serve);
 }

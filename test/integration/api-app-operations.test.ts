@@ -162,11 +162,11 @@ describe('app operations API', () => {
       last_sync_at: '2026-11-21T05:00:00Z',
       revision_tags: [],
     });
-    // Not in the App's history: its state refuses it (409).
+    // Not in the App's history: a revision the document accepts but that names nothing (422).
     expect(
       (await api.call('POST', `/api/v1/apps/${d}/web/rollback`, { cookie: owner.cookie, body: { revision: 'zz' } }))
         .status,
-    ).toBe(409);
+    ).toBe(422);
     const res = await api.call<Json>('POST', `/api/v1/apps/${d}/web/rollback`, {
       cookie: owner.cookie,
       body: { revision: 'c1' },

@@ -6,7 +6,7 @@
  */
 import type { AppResource } from '../../core/app-schema.ts';
 import { heldRevision, inHistory } from '../../core/app-state.ts';
-import { ConflictError, NotFoundError, UpstreamError } from '../../core/errors.ts';
+import { ConflictError, NotFoundError, UnprocessableError, UpstreamError } from '../../core/errors.ts';
 import { isDigest } from '../../core/image-ref.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
 import { appScope, auditApp, findApp, locateApp, requestOperation } from './access.ts';
@@ -71,7 +71,7 @@ export const deployApp = useCase({
 export type RollbackInput = AppRef & { revision: string; pauseAutomated?: boolean };
 
 /**
- * Rollback to a revision from the App's history (`status.revision` or `status.previousRevisions`; 409 otherwise).
+ * Rollback to a revision from the App's history (`status.revision` or `status.previousRevisions`; 422 otherwise).
  * For image Apps the tag that digest came from is written back to `spec.source.image.tag`, so resyncs hold the
  * rolled-back image (contract §3 rule 3); audited `app.rollback`. With `pauseAutomated` the same patch turns
  * `syncPolicy.automated` off, so automated sync does not apply the branch head again at once; changing the sync
@@ -85,7 +85,7 @@ export const rollbackApp = useCase({
     const { revision } = input;
     const pause = input.pauseAutomated === true && app.spec.syncPolicy?.automated === true;
     if (pause) ctx.require('deployment:manage', appScope(app));
-    if (!inHistory(app, revision)) throw new ConflictError(`revision ${revision} is not in the app's history`);
+    if (!inHistory(app, revision)) throw new UnprocessableError(`revision ${revision} is not in the app's history`);
     const tag = app.spec.source.type === 'Image' ? tagOf(app, revision) : undefined;
     const specPatch = {
       ...(tag !== undefined ? { source: { image: { tag } } } : {}),

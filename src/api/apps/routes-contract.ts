@@ -249,10 +249,15 @@ export const deployAppRoute = {
 export const rollbackAppRoute = {
   tags,
   summary:
-    'Roll back to a revision from /history (deployment:sync; audited app.rollback); 409 for another revision or while an operation is pending',
+    'Roll back to a revision from /history (deployment:sync; audited app.rollback); 422 for another revision, 409 while an operation is pending',
   params: AppParams,
-  body: Type.Object({ revision: Type.String({ minLength: 1, maxLength: 255 }) }, closed),
-  response: operationAnswers(`${PENDING}, or a revision not in the app's history`),
+  body: Type.Object(
+    {
+      revision: Type.String({ minLength: 1, maxLength: 255, description: "one of the app's history (422 otherwise)" }),
+    },
+    closed,
+  ),
+  response: { ...operationAnswers(PENDING), ...errors({ 422: "the revision is not in the app's history" }) },
 };
 export const approveAppRoute = {
   tags,

@@ -86,122 +86,121 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .send(html);
 }
 
+/** The page asking to confirm: who is asked for which key, with the confirmation token in its form. */
+function confirmPage(handoff: HandoffRequest, actor: Caller, token: string): string {
+  const hidden = Object.entries({
+    port: handoff.port,
+    state: handoff.state,
+    name: handoff.name,
+    role: handoff.role,
+    expires_days: handoff.expiresDays,
+    confirm: token,
+  })
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`)
+    .join('');
+  const expiry = handoff.expiresDays === 0 ? 'never expires' : `expires in ${handoff.expiresDays} days`;
+  return page(
+    'Log in the svc command line?',
+    `<p>The <code>svc</code> command line on <strong>${escapeHtml(handoff.name)}</strong> asks for an API key
+to act as <strong>${escapeHtml(actor.user.email)}</strong> in <strong>${escapeHtml(actor.org?.name ?? '')}</strong>,
+with role ceiling <strong>${escapeHtml(handoff.role)}</strong>; it ${expiry}. Only continue if you just ran
+<code>svc login</code> yourself.</p><form method="post">${hidden}<button type="submit">Authorize</button></form>`,
+  );
+}
+
+/** The page that posts the minted key to the CLI's loopback listener (never in a URL). */
+function handoffPage(handoff: HandoffRequest, key: string): string {
+  const callback = `http://127.0.0.1:${handoff.port}/callback`;
+  return page(
+    'Handing the key to svc…',
+    `<form id="handoff" method="post" action="${escapeHtml(callback)}">
+<input type="hidden" name="state" value="${escapeHtml(handoff.state)}">
+<input type="hidden" name="key" value="${escapeHtml(key)}">
+<p>If nothing happens, <button type="submit">send it to svc</button>.</p></form>`,
+    '<script>document.getElementById("handoff").submit()</script>',
+  );
+}
+
+/** The handoff a request asks for, or the 400 page saying why it cannot be one. */
+function handoffOf(input: Record<string, unknown>, reply: FastifyReply, title: string): HandoffRequest | undefined {
+  try {
+    return parseHandoff(input);
+  } catch (err) {
+    sendPage(reply, 400, page(title, `<p>${escapeHtml((err as Error).message)}</p>`));
+    return undefined;
+  }
+}
+
 /** Registers GET and POST /auth/cli-login (HTML; session cookie; an encapsulated form-body parser for the POST). */
 export async function cliLoginRoutes(app: Api, services: ApiServices): Promise<void> {
+  const secret = services.config.authSecret;
+
+  /** The signed-in caller with an org, by session cookie only. */
+  async function sessionCaller(request: FastifyRequest): Promise<Caller | undefined> {
+    try {
+      const caller = await services.authenticator.authenticate({
+        cookie: request.headers.cookie,
+        authorization: undefined,
+      });
+      return caller.org && caller.kind === 'session' ? caller : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  const signInFirst = (reply: FastifyReply) =>
+    sendPage(
+      reply,
+      401,
+      page(
+        'Sign in to svc first',
+        `<p>Sign in at <a href="${escapeHtml(services.config.publicURL)}/">${escapeHtml(services.config.publicURL)}</a>
+(with an organization), then reload this page to finish <code>svc login</code>.</p>`,
+      ),
+    );
+
+  /** Mints the CLI's key as the signed-in user; a page saying why not when it cannot be minted. */
+  async function mint(actor: Caller, handoff: HandoffRequest, reply: FastifyReply): Promise<string | undefined> {
+    try {
+      const request = { name: `svc CLI (${handoff.name})`, role: handoff.role, expires_days: handoff.expiresDays };
+      return (await run(services, mintApiKey, { caller: actor }, request)).key;
+    } catch (err) {
+      if (!(err instanceof SvcError)) throw err;
+      sendPage(reply, 403, page('No key minted', `<p>${escapeHtml(err.message)}</p>`));
+      return undefined;
+    }
+  }
+
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
-    /** The signed-in caller, or a page asking to sign in first. */
-    async function sessionCaller(request: FastifyRequest): Promise<Caller | undefined> {
-      try {
-        const caller = await services.authenticator.authenticate({
-          cookie: request.headers.cookie,
-          authorization: undefined,
-        });
-        return caller.org && caller.kind === 'session' ? caller : undefined;
-      } catch {
-        return undefined;
-      }
-    }
-
-    const signInFirst = (reply: FastifyReply) =>
-      sendPage(
-        reply,
-        401,
-        page(
-          'Sign in to svc first',
-          `<p>Sign in at <a href="${escapeHtml(services.config.publicURL)}/">${escapeHtml(services.config.publicURL)}</a>
-(with an organization), then reload this page to finish <code>svc login</code>.</p>`,
-        ),
-      );
-
     scope.get('/auth/cli-login', { config: { public: true }, schema: cliLoginPageRoute }, async (request, reply) => {
-      let handoff: HandoffRequest;
-      try {
-        handoff = parseHandoff(request.query);
-      } catch (err) {
-        return sendPage(reply, 400, page('Bad login link', `<p>${escapeHtml((err as Error).message)}</p>`));
-      }
+      const handoff = handoffOf(request.query, reply, 'Bad login link');
+      if (!handoff) return reply;
       const actor = await sessionCaller(request);
       if (!actor) return signInFirst(reply);
-      const token = confirmationToken(services.config.authSecret, actor.sessionId ?? '', handoff);
-      const hidden = Object.entries({
-        port: handoff.port,
-        state: handoff.state,
-        name: handoff.name,
-        role: handoff.role,
-        expires_days: handoff.expiresDays,
-        confirm: token,
-      })
-        .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`)
-        .join('');
-      const expiry = handoff.expiresDays === 0 ? 'never expires' : `expires in ${handoff.expiresDays} days`;
-      return sendPage(
-        reply,
-        200,
-        page(
-          'Log in the svc command line?',
-          `<p>The <code>svc</code> command line on <strong>${escapeHtml(handoff.name)}</strong> asks for an API key
-to act as <strong>${escapeHtml(actor.user.email)}</strong> in <strong>${escapeHtml(actor.org?.name ?? '')}</strong>,
-with role ceiling <strong>${escapeHtml(handoff.role)}</strong>; it ${expiry}. Only continue if you just ran
-<code>svc login</code> yourself.</p><form method="post">${hidden}<button type="submit">Authorize</button></form>`,
-        ),
-      );
+      const token = confirmationToken(secret, actor.sessionId ?? '', handoff);
+      return sendPage(reply, 200, confirmPage(handoff, actor, token));
     });
 
-    scope.post(
-      '/auth/cli-login',
-      { config: { public: true, formPost: true }, schema: cliLoginConfirmRoute },
-      async (request, reply) => {
-        let handoff: HandoffRequest;
-        try {
-          handoff = parseHandoff(request.body);
-        } catch (err) {
-          return sendPage(reply, 400, page('Bad login request', `<p>${escapeHtml((err as Error).message)}</p>`));
-        }
-        const actor = await sessionCaller(request);
-        if (!actor) return signInFirst(reply);
-        const expected = confirmationToken(services.config.authSecret, actor.sessionId ?? '', handoff);
-        if (!sameToken(request.body.confirm, expected)) {
-          return sendPage(
-            reply,
-            403,
-            page('Login not confirmed', '<p>Open the link <code>svc login</code> printed again.</p>'),
-          );
-        }
-        let key: string;
-        try {
-          ({ key } = await run(
-            services,
-            mintApiKey,
-            { caller: actor },
-            {
-              name: `svc CLI (${handoff.name})`,
-              role: handoff.role,
-              expires_days: handoff.expiresDays,
-            },
-          ));
-        } catch (err) {
-          if (!(err instanceof SvcError)) throw err;
-          return sendPage(reply, 403, page('No key minted', `<p>${escapeHtml(err.message)}</p>`));
-        }
-        const callback = `http://127.0.0.1:${handoff.port}/callback`;
+    const confirm = { config: { public: true, formPost: true }, schema: cliLoginConfirmRoute };
+    scope.post('/auth/cli-login', confirm, async (request, reply) => {
+      const handoff = handoffOf(request.body, reply, 'Bad login request');
+      if (!handoff) return reply;
+      const actor = await sessionCaller(request);
+      if (!actor) return signInFirst(reply);
+      if (!sameToken(request.body.confirm, confirmationToken(secret, actor.sessionId ?? '', handoff))) {
         return sendPage(
           reply,
-          200,
-          page(
-            'Handing the key to svc…',
-            `<form id="handoff" method="post" action="${escapeHtml(callback)}">
-<input type="hidden" name="state" value="${escapeHtml(handoff.state)}">
-<input type="hidden" name="key" value="${escapeHtml(key)}">
-<p>If nothing happens, <button type="submit">send it to svc</button>.</p></form>`,
-            '<script>document.getElementById("handoff").submit()</script>',
-          ),
+          403,
+          page('Login not confirmed', '<p>Open the link <code>svc login</code> printed again.</p>'),
         );
-      },
-    );
+      }
+      const key = await mint(actor, handoff, reply);
+      return key === undefined ? reply : sendPage(reply, 200, handoffPage(handoff, key));
+    });
   });
 }

@@ -17,8 +17,11 @@ function keyOf(schema: unknown): string {
 function referenced(schema: unknown, all: Schemas): Schemas {
   const found: Schemas = {};
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
     if (typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') {
         const id = value.split('#')[0] ?? '';
