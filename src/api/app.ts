@@ -19,6 +19,7 @@ import { LocalServerChannel } from './internal/local-channel.ts';
 import { appStreamRoutes, STREAM_DEFAULTS } from './routes/app-stream.ts';
 import { API_ROUTES } from './routes/index.ts';
 import { internalRoutes } from './routes/internal.ts';
+import { checkAnswers } from './server/answer-check.ts';
 import { registerApiScope } from './server/api-scope.ts';
 import type { ApiServerDeps } from './server/deps.ts';
 import { createHttpServer } from './server/http.ts';
@@ -92,6 +93,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   const app = await createHttpServer(deps.logger, deps.webDist);
   runWithServer(app, parts);
   await registerOpenApi(app, config);
+  if (deps.checkAnswers) checkAnswers(app);
   await registerOperatorRoutes(app, parts);
   registerProbes(app, parts);
   await mountAuthComponent(

@@ -86,6 +86,15 @@ export const EmptyBody = component(
   Type.Object({}, { additionalProperties: false, description: 'no fields: send {} or no body' }),
 );
 
+/** The answer of a removal: `{"deleted": true}`. */
+export const Deleted = component(
+  'Deleted',
+  Type.Object({ deleted: Type.Literal(true) }, { additionalProperties: false, description: 'it is gone' }),
+);
+
+/** The Deleted answer. */
+export const DELETED = { deleted: true } as const;
+
 /** Largest page of the paged list routes (incidents, remediations, deliveries, audit). */
 export const PAGE_MAX = 200;
 

@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { LEVELS, SCOPES } from '../../core/permissions.ts';
 import { errors } from '../contract/errors.ts';
-import { component, IdParams, ref, StringEnum, Timestamp } from '../contract/schema.ts';
+import { component, Deleted, IdParams, ref, StringEnum, Timestamp } from '../contract/schema.ts';
 import { withScope } from '../contract/scope.ts';
 
 export const RoleBinding = component(
@@ -58,7 +58,7 @@ export const deleteBindingRoute = {
   summary: 'Remove a role binding (team:manage; audited rolebinding.delete)',
   params: IdParams,
   response: {
-    200: Type.Object({ deleted: Type.Boolean() }, { additionalProperties: false }),
+    200: ref(Deleted),
     ...errors({ 404: 'no such role binding in this organization' }),
   },
 };

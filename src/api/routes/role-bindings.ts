@@ -3,6 +3,7 @@
  * the contract's tables (it names the bindings, not their routes); see docs/compatibility.md ("Role bindings have routes").
  */
 import { type Api, principalOf } from '../api.ts';
+import { DELETED } from '../contract/schema.ts';
 import * as contract from '../role-bindings/contract.ts';
 import * as bindings from '../role-bindings/use-cases.ts';
 import { bindingView } from '../role-bindings/view.ts';
@@ -21,6 +22,6 @@ export async function roleBindingRoutes(api: Api, services: ApiServices): Promis
 
   api.delete('/role-bindings/:id', { schema: contract.deleteBindingRoute }, async (request) => {
     await run(services, bindings.deleteBinding, principalOf(request), request.params.id);
-    return { deleted: true };
+    return DELETED;
   });
 }

@@ -1,7 +1,9 @@
 /** /secret-stores routes (contract §4.4). Writes and tests are for sessions only (secretstore:manage). */
 import { type Api, principalOf } from '../api.ts';
+import { DELETED } from '../contract/schema.ts';
 import * as contract from '../secret-stores/contract.ts';
 import * as stores from '../secret-stores/use-cases.ts';
+import { testResultView } from '../secret-stores/view.ts';
 import type { ApiServices } from '../services.ts';
 import { run } from '../use-case.ts';
 
@@ -35,14 +37,14 @@ export async function secretStoreRoutes(api: Api, services: ApiServices): Promis
 
   api.delete('/secret-stores/:id', { config: manage, schema: contract.deleteStoreRoute }, async (request) => {
     await run(services, stores.deleteStore, principalOf(request), request.params.id);
-    return { deleted: true };
+    return DELETED;
   });
 
   api.post('/secret-stores/test', { config: manage, schema: contract.testUnsavedStoreRoute }, async (request) =>
-    run(services, stores.testUnsavedStore, principalOf(request), request.body),
+    testResultView(await run(services, stores.testUnsavedStore, principalOf(request), request.body)),
   );
 
   api.post('/secret-stores/:id/test', { config: manage, schema: contract.testSavedStoreRoute }, async (request) =>
-    run(services, stores.testSavedStore, principalOf(request), request.params.id),
+    testResultView(await run(services, stores.testSavedStore, principalOf(request), request.params.id)),
   );
 }

@@ -4,6 +4,7 @@
  * bindings (`POST /auth/can-i` names the binding that grants).
  */
 import { type Api, principalOf } from '../api.ts';
+import { DELETED } from '../contract/schema.ts';
 import type { ApiServices } from '../services.ts';
 import * as contract from '../teams/contract.ts';
 import * as teams from '../teams/use-cases.ts';
@@ -30,7 +31,7 @@ export async function teamRoutes(api: Api, services: ApiServices): Promise<void>
 
   api.delete('/teams/:id', { schema: contract.deleteTeamRoute }, async (request) => {
     await run(services, teams.deleteTeam, principalOf(request), request.params.id);
-    return { deleted: true };
+    return DELETED;
   });
 
   api.post('/teams/:id/members', { schema: contract.addTeamMemberRoute }, async (request, reply) => {

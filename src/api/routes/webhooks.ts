@@ -3,7 +3,7 @@
  * deliveries are signed (`X-Svc-Signature`), retried with backoff and logged (`GET /webhooks/{id}/deliveries`).
  */
 import { type Api, principalOf } from '../api.ts';
-import { pageOf } from '../contract/schema.ts';
+import { DELETED, pageOf } from '../contract/schema.ts';
 import type { ApiServices } from '../services.ts';
 import { run } from '../use-case.ts';
 import * as contract from '../webhooks/contract.ts';
@@ -29,7 +29,7 @@ export async function webhookRoutes(api: Api, services: ApiServices): Promise<vo
 
   api.delete('/webhooks/:id', { schema: contract.deleteWebhookRoute }, async (request) => {
     await run(services, webhooks.deleteWebhook, principalOf(request), request.params.id);
-    return { deleted: true };
+    return DELETED;
   });
 
   api.post('/webhooks/:id/test', { schema: contract.testWebhookRoute }, async (request) =>

@@ -15,6 +15,7 @@ import { errors } from '../contract/errors.ts';
 import {
   acceptsEmpty,
   component,
+  Deleted,
   DnsLabel,
   EmptyBody,
   Nullable,
@@ -240,7 +241,7 @@ export const deleteStoreRoute = {
   summary: 'Delete a store (secretstore:manage, session only; audited secretstore.delete); 409 while Apps use it',
   params: StoreParams,
   response: {
-    200: Type.Object({ deleted: Type.Boolean() }, closed),
+    200: ref(Deleted),
     ...errors(NOT_FOUND, { 409: 'Apps use the store' }, REFERENCES),
   },
 };

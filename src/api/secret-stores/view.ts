@@ -1,8 +1,9 @@
 /** How secret stores look through the API (contract §2.7): never a credential, sealed or not. */
 import type { Static } from 'typebox';
 import type { StoreUse } from '../../secrets/references.ts';
+import type { TestOutcome } from '../../secrets/tester.ts';
 import type { SecretStoreRecord } from '../../store/secret-stores.ts';
-import type { SecretStore } from './contract.ts';
+import type { SecretStore, SecretStoreTestResult } from './contract.ts';
 
 type View = Static<typeof SecretStore>;
 
@@ -35,4 +36,12 @@ export interface ReferenceView {
   usage: StoreUse['usage'];
   /** The environment variable, for usage `env`. */
   env?: string;
+}
+
+/** A test's result (contract §4.4 rule 3): the status and what it found; when the token expires stays on the store. */
+export function testResultView(outcome: TestOutcome): Static<typeof SecretStoreTestResult> {
+  if (outcome.status === 'error') {
+    return { status: 'error', latency: outcome.latency, error: outcome.error, errorClass: outcome.errorClass };
+  }
+  return { status: outcome.status, latency: outcome.latency, details: outcome.details };
 }

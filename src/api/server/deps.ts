@@ -27,4 +27,9 @@ export interface ApiServerDeps {
    * MCP endpoint (src/server.ts), which builds on the API's services and so is not imported by the API.
    */
   routes?: ApiRoutes[];
+  /**
+   * Tests: check every JSON answer against its response schema before it is serialized, failing the request when a
+   * field would be dropped or is missing (./answer-check.ts).
+   */
+  checkAnswers?: boolean;
 }

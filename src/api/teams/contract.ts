@@ -5,7 +5,17 @@
 import { Type } from 'typebox';
 import { LEVELS, SCOPES } from '../../core/permissions.ts';
 import { errors } from '../contract/errors.ts';
-import { component, extended, IdParams, Nullable, PathId, ref, StringEnum, Timestamp } from '../contract/schema.ts';
+import {
+  component,
+  Deleted,
+  extended,
+  IdParams,
+  Nullable,
+  PathId,
+  ref,
+  StringEnum,
+  Timestamp,
+} from '../contract/schema.ts';
 
 export const Team = component(
   'Team',
@@ -92,7 +102,7 @@ export const deleteTeamRoute = {
   summary:
     "Delete a team, its memberships and its role bindings (team:manage; audited team.delete); 409 for the org's last",
   params: IdParams,
-  response: { 200: Type.Object({ deleted: Type.Boolean() }, { additionalProperties: false }), ...errors(MEANINGS) },
+  response: { 200: ref(Deleted), ...errors(MEANINGS) },
 };
 export const addTeamMemberRoute = {
   tags,

@@ -7,6 +7,7 @@ import { WEBHOOK_EVENTS } from '../../core/events.ts';
 import { errors } from '../contract/errors.ts';
 import {
   component,
+  Deleted,
   EmptyBody,
   extended,
   IdParams,
@@ -119,7 +120,7 @@ export const deleteWebhookRoute = {
   summary:
     'Delete a webhook and its delivery log (webhook:manage; audited webhook.delete); queued deliveries are dropped',
   params: IdParams,
-  response: { 200: Type.Object({ deleted: Type.Boolean() }, closed), ...errors(NOT_FOUND) },
+  response: { 200: ref(Deleted), ...errors(NOT_FOUND) },
 };
 export const testWebhookRoute = {
   tags,
