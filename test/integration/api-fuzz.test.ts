@@ -68,8 +68,10 @@ function fuzz(base: string, key: string, keepKeyIds: string[], run: Phases): Pro
     '1',
     '--seed',
     seed,
+    // A diff renders the App's source: the fuzzer's Apps name Git hosts that may never answer, and a git call is
+    // bounded at 120 s (src/git/exec.ts); an answer within that is an answer, not a network error.
     '--request-timeout',
-    '30',
+    '150',
     '--report',
     'json',
     '--report-dir',
