@@ -17,6 +17,7 @@ import { ConflictError, describeError } from '../../core/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { AuditStore } from '../../store/audit.ts';
 import type { DbLease } from '../../store/lease.ts';
+import { appAuditNote } from '../apps/audit-note.ts';
 import { operationIO } from '../apps/scope.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
 import type { OrgImages } from './images.ts';
@@ -224,19 +225,13 @@ export class TagPoller {
     await this.#deps.audit.record({
       orgId: f.orgId,
       userId: '',
-      action: 'app.deploy',
-      resourceType: 'app',
-      ...(app.metadata.uid ? { resourceId: app.metadata.uid } : {}),
-      resourceName: app.metadata.name,
-      details: {
-        namespace: app.spec.destination.namespace,
-        cluster: app.spec.destination.cluster ?? '',
+      ...appAuditNote('app.deploy', app, {
         operation_id: id,
         tag: f.image.tag,
         digest,
         previous: app.status?.observedRevision ?? '',
         trigger,
-      },
+      }),
     });
     return true;
   }

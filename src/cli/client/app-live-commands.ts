@@ -96,7 +96,7 @@ export function registerAppLiveCommands(app: Command): void {
         if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
         throw err;
       }
-      const s = { same: 0, changed: 0, missing: 0, extra: 0, ...answer.summary };
+      const s = answer.summary;
       if (format === 'table' || format === 'wide') {
         for (const o of answer.objects ?? []) {
           if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
