@@ -103,7 +103,7 @@ function registerDiff(app: Command): void {
         if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
         throw err;
       }
-      const s = { same: 0, changed: 0, missing: 0, extra: 0, ...answer.summary };
+      const s = answer.summary;
       printDiff(answer, s, format);
       if (hasDifferences(s)) process.exitCode = EXIT.differences;
     }),

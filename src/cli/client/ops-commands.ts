@@ -219,7 +219,7 @@ function registerIncidentCommands(program: Command): void {
             const timeline = (i.timeline ?? [])
               .map(
                 (e) =>
-                  `  ${e.at}  ${e.kind === 'delivery' ? `delivery ${e.event_type} ${e.state}` : e.kind === 'operation' ? `operation ${String(e.data?.['kind'])} ${String(e.data?.['phase'])}` : e.type}`,
+                  `  ${e.at}  ${e.kind === 'delivery' ? `delivery ${e.event_type} ${e.state}` : e.kind === 'operation' ? `operation ${operationLine(e.data)}` : e.type}`,
               )
               .join('\n');
             return `${fields}Remediations:\n${remediations || '  (none)'}\nTimeline:\n${timeline}\n`;
@@ -335,4 +335,10 @@ function registerRemediationCommands(program: Command): void {
       }),
     );
   }
+}
+
+/** An operation timeline entry's kind and phase (its `data` is the operation record as the App's status held it). */
+function operationLine(data: unknown): string {
+  const op = (data ?? {}) as { kind?: unknown; phase?: unknown };
+  return `${String(op.kind)} ${String(op.phase)}`;
 }
