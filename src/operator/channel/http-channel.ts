@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../../config.ts';
 import { NotFoundError, UpstreamError } from '../../core/errors.ts';
+import type { RepositoryCredentials, SourceAccess } from '../../core/repository.ts';
 import {
   type ClusterAccessAnswer,
   type ClusterAccessBody,
@@ -16,9 +17,12 @@ import {
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
   INTERNAL_REGISTRY_PATH,
+  INTERNAL_SOURCE_ACCESS_PATH,
   internalClusterPath,
   type ResolvedEnv,
   type ServerChannel,
+  type SourceAccessBody,
+  type SourceAccessRequest,
   type SystemAuditEntry,
 } from '../../internal/channel.ts';
 import { TokenFile } from '../../kube/index.ts';
@@ -116,6 +120,27 @@ export class HttpServerChannel implements ServerChannel {
         ? { credentials: { username: body.username, password: body.password ?? '' } }
         : {}),
     };
+  }
+
+  async sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {
+    const answer = await this.#post<SourceAccessBody>(INTERNAL_SOURCE_ACCESS_PATH, {
+      org_namespace: request.orgNamespace,
+      type: request.type,
+      url: request.url,
+      ...(request.repositoryRef ? { repository_ref: request.repositoryRef } : {}),
+    });
+    if (!answer || typeof answer.repository !== 'string') return undefined;
+    const c = answer.credentials ?? {};
+    const credentials: RepositoryCredentials = {
+      ...(c.username !== undefined ? { username: c.username } : {}),
+      ...(c.password !== undefined ? { password: c.password } : {}),
+      ...(c.ssh_private_key !== undefined ? { sshPrivateKey: c.ssh_private_key } : {}),
+      ...(c.known_hosts !== undefined ? { knownHosts: c.known_hosts } : {}),
+      ...(c.ca !== undefined ? { ca: c.ca } : {}),
+      ...(c.tls_client_cert !== undefined ? { tlsClientCert: c.tls_client_cert } : {}),
+      ...(c.tls_client_key !== undefined ? { tlsClientKey: c.tls_client_key } : {}),
+    };
+    return { repository: answer.repository, credentials, ...(answer.insecure ? { insecure: true } : {}) };
   }
 
   /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */
