@@ -13,7 +13,8 @@ async function archive(entries: Entry[]): Promise<Buffer> {
   const pack = tar.pack();
   for (const e of entries) {
     const header = { name: e.name, type: e.type ?? 'file', ...(e.linkname ? { linkname: e.linkname } : {}) };
-    pack.entry(header, e.type === 'file' || e.type === undefined ? (e.content ?? '') : undefined);
+    if (e.type === 'file' || e.type === undefined) pack.entry(header, e.content ?? '');
+    else pack.entry(header);
   }
   pack.finalize();
   const chunks: Buffer[] = [];
