@@ -8,6 +8,7 @@ import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import tar, { type Header } from 'tar-stream';
+import { parse, stringify } from 'yaml';
 import { createCA, issueCert } from './certs.ts';
 import { registerSecret } from './leak-registry.ts';
 import { binary } from './paths.ts';
@@ -22,7 +23,7 @@ export type ChartFiles = Record<string, string>;
 /**
  * A small real chart (a guestbook: ConfigMap, Deployment, Service) at `version`. Its ConfigMap records what the
  * render saw: the values (`message`, `replicas`), the chart version, and `.Capabilities` (the Kubernetes version
- * and whether `cert-manager.io/v1` is served). `values-prod.yaml` sets two replicas and another message.
+ * and whether svc's own `cd.svc.space/v1alpha1` is served). `values-prod.yaml` sets two replicas and another message.
  */
 export function guestbookChart(version: string, name = 'guestbook'): ChartFiles {
   return {
@@ -38,7 +39,7 @@ export function guestbookChart(version: string, name = 'guestbook'): ChartFiles 
       '  message: {{ .Values.message | quote }}',
       '  chartVersion: {{ .Chart.Version | quote }}',
       '  kubeVersion: {{ .Capabilities.KubeVersion.Version | quote }}',
-      '  certManager: {{ .Capabilities.APIVersions.Has "cert-manager.io/v1" | quote }}',
+      '  svcApps: {{ .Capabilities.APIVersions.Has "cd.svc.space/v1alpha1" | quote }}',
       '  namespace: {{ .Release.Namespace | quote }}',
       '',
     ].join('\n'),
@@ -95,12 +96,12 @@ export function umbrellaChart(
 }
 
 /** A gzip'd tar of `files` under `<top>/` (what `helm package` makes, without its checks: for charts it refuses). */
-export async function packChart(top: string, files: ChartFiles, extra: Header[] = []): Promise<Buffer> {
+export async function packChart(top: string, files: ChartFiles, extra: Partial<Header>[] = []): Promise<Buffer> {
   const pack = tar.pack();
   for (const [path, content] of Object.entries(files)) pack.entry({ name: `${top}/${path}`, mode: 0o644 }, content);
   for (const header of extra) {
-    if (header.type === 'file') pack.entry(header, '');
-    else pack.entry(header);
+    if (header.type === 'file') pack.entry(header as Header, '');
+    else pack.entry(header as Header);
   }
   pack.finalize();
   const chunks: Buffer[] = [];
@@ -152,6 +153,11 @@ export interface ChartRepo {
   publish(name: string, files: ChartFiles, options?: { raw?: boolean }): Promise<string>;
   /** Adds an archive made elsewhere as `<file>` and re-indexes. */
   add(file: string, archive: Buffer): Promise<void>;
+  /**
+   * Adds an archive helm would refuse to index (a hostile one) as `<name>-<version>.tgz`, listing it in index.yaml
+   * by hand with its digest.
+   */
+  addUnchecked(name: string, version: string, archive: Buffer): Promise<void>;
   /** Replaces index.yaml with `text` (a hostile or hand-made index). */
   writeIndex(text: string): Promise<void>;
   /** The index.yaml as served now. */
@@ -220,6 +226,21 @@ export async function startChartRepo(
       return `sha256:${createHash('sha256').update(archive).digest('hex')}`;
     },
     add,
+    async addUnchecked(name, version, archive) {
+      const file = `${name}-${version}.tgz`;
+      await writeFile(join(served, file), archive);
+      const index = parse(await readFile(join(served, 'index.yaml'), 'utf8')) as { entries: Record<string, unknown[]> };
+      index.entries[name] = [
+        {
+          apiVersion: 'v2',
+          name,
+          version,
+          urls: [`${url}/${file}`],
+          digest: createHash('sha256').update(archive).digest('hex'),
+        },
+      ];
+      await writeFile(join(served, 'index.yaml'), stringify(index));
+    },
     writeIndex: (text) => writeFile(join(served, 'index.yaml'), text),
     index: () => readFile(join(served, 'index.yaml'), 'utf8'),
     archive: (file) => readFile(join(served, file)),
