@@ -33,6 +33,7 @@ import { DbLease } from '../store/lease.ts';
 import { migrateStore } from '../store/migrations.ts';
 import { orgIdOfNamespace } from '../store/orgs.ts';
 import { RegistryStore } from '../store/registries.ts';
+import { RepositoryStore } from '../store/repositories.ts';
 import { RoleBindingStore } from '../store/role-bindings.ts';
 import { AppEventHub } from './apps/app-events.ts';
 import { ErrorBody } from './apps/schemas.ts';
@@ -47,6 +48,7 @@ import { KubeApps } from './kube/apps-repo.ts';
 import { destinationsOf } from './kube/destinations.ts';
 import { OrgImages } from './registries/images.ts';
 import { TagPoller } from './registries/tag-poller.ts';
+import { RepositoryAccess } from './repositories/access.ts';
 import { adoptRoutes } from './routes/adopt.ts';
 import { appLiveRoutes } from './routes/app-live.ts';
 import { appOperationRoutes } from './routes/app-operations.ts';
@@ -61,6 +63,7 @@ import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { registryRoutes } from './routes/registries.ts';
 import { registryNotificationRoutes } from './routes/registry-notifications.ts';
+import { repositoryRoutes } from './routes/repositories.ts';
 import { roleBindingRoutes } from './routes/role-bindings.ts';
 import { secretStoreRoutes } from './routes/secret-stores.ts';
 import { teamRoutes } from './routes/teams.ts';
@@ -193,6 +196,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   });
   const registries = new RegistryStore(store.db, sealer);
   const images = new OrgImages(registries, new RegistryClient({ policy: config.outbound }));
+  const repositories = new RepositoryStore(store.db, sealer);
+  const sourceAccess = new RepositoryAccess(store.db, repositories, registries);
   const services: ApiServices = {
     config,
     store,
@@ -216,6 +221,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     clusterConnections,
     secretStores,
     registries,
+    repositories,
+    sourceAccess,
     images,
     tagPoller: kube
       ? new TagPoller({
@@ -296,7 +303,12 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     },
   });
 
-  const channel = new LocalServerChannel(store.db, services.audit, { sealer, registries, secrets: secretValues });
+  const channel = new LocalServerChannel(store.db, services.audit, {
+    sealer,
+    registries,
+    secrets: secretValues,
+    sources: sourceAccess,
+  });
   app.decorate('serverChannel', channel);
   app.decorate('shellJanitor', shellJanitor);
   await internalRoutes(app, {
@@ -388,6 +400,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await incidentRoutes(api, services);
       await clusterRoutes(api, services);
       await registryRoutes(api, services);
+      await repositoryRoutes(api, services);
       await registryNotificationRoutes(api, services);
       for (const routes of deps.routes ?? []) await routes(api, services);
     },

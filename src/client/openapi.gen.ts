@@ -2733,7 +2733,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description name and namespace are DNS-1123 labels; source.type Git (with git.repoURL) or Image (with image.repository and image.tag); HelmChart and Catalog are rejected */
+            /** @description name and namespace are DNS-1123 labels; source.type Git (with git.repoURL), Image (with image.repository and image.tag) or HelmChart (with helmChart.repoURL, an http(s):// or oci:// chart repository, helmChart.chart and helmChart.version, exact or a semver range); Catalog is rejected */
             requestBody: {
                 content: {
                     "application/json": {
@@ -2743,7 +2743,7 @@ export interface paths {
                         namespace?: unknown;
                         /** @description registered cluster name; empty = management cluster */
                         cluster?: unknown;
-                        /** @description source.type plus the matching block (git or image) */
+                        /** @description source.type plus the matching block (git, image or helmChart) */
                         source?: unknown;
                         /** @description automated, prune, selfHeal, requiresApproval */
                         sync_policy?: unknown;
@@ -2904,7 +2904,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description name and namespace are DNS-1123 labels; source.type Git (with git.repoURL) or Image (with image.repository and image.tag); HelmChart and Catalog are rejected */
+            /** @description name and namespace are DNS-1123 labels; source.type Git (with git.repoURL), Image (with image.repository and image.tag) or HelmChart (with helmChart.repoURL, an http(s):// or oci:// chart repository, helmChart.chart and helmChart.version, exact or a semver range); Catalog is rejected */
             requestBody: {
                 content: {
                     "application/json": {
@@ -2914,7 +2914,7 @@ export interface paths {
                         namespace?: unknown;
                         /** @description registered cluster name; empty = management cluster */
                         cluster?: unknown;
-                        /** @description source.type plus the matching block (git or image) */
+                        /** @description source.type plus the matching block (git, image or helmChart) */
                         source?: unknown;
                         /** @description automated, prune, selfHeal, requiresApproval */
                         sync_policy?: unknown;
@@ -10381,6 +10381,1090 @@ export interface paths {
                     };
                 };
                 /** @description no such registry in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body that is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Repositories of the caller org (repository:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            repositories?: {
+                                id?: string;
+                                name?: string;
+                                /** @enum {string} */
+                                type?: "git" | "helm";
+                                url?: string;
+                                insecure?: boolean;
+                                username?: string | null;
+                                has_password?: boolean;
+                                has_ssh_private_key?: boolean;
+                                known_hosts?: string | null;
+                                ca?: string | null;
+                                tls_client_cert?: string | null;
+                                has_tls_client_key?: boolean;
+                                /** @enum {string} */
+                                status?: "untested" | "connected" | "error";
+                                status_detail?: string;
+                                last_tested_at?: string | null;
+                                created_at?: string;
+                                updated_at?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Register a repository and its credentials (repository:manage, session only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        type: "git" | "helm";
+                        /** @description git: an http(s)://, ssh://, git:// or user@host:path URL; helm: an http(s):// repository or oci:// registry path. Covers every source URL below it. */
+                        url: string;
+                        /** @description plain http for an oci:// repository (refused in production mode) */
+                        insecure?: boolean;
+                        username?: string | null;
+                        /** @description password or token; write-only */
+                        password?: string | null;
+                        /** @description SSH private key (OpenSSH or PEM) for ssh URLs; write-only */
+                        ssh_private_key?: string | null;
+                        /** @description known_hosts lines of the SSH hosts (an unknown host key fails the fetch) */
+                        known_hosts?: string | null;
+                        /** @description PEM CA certificates to trust */
+                        ca?: string | null;
+                        /** @description PEM client certificate */
+                        tls_client_cert?: string | null;
+                        /** @description PEM client key; write-only */
+                        tls_client_key?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id?: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type?: "git" | "helm";
+                            url?: string;
+                            insecure?: boolean;
+                            username?: string | null;
+                            has_password?: boolean;
+                            has_ssh_private_key?: boolean;
+                            known_hosts?: string | null;
+                            ca?: string | null;
+                            tls_client_cert?: string | null;
+                            has_tls_client_key?: boolean;
+                            /** @enum {string} */
+                            status?: "untested" | "connected" | "error";
+                            status_detail?: string;
+                            last_tested_at?: string | null;
+                            created_at?: string;
+                            updated_at?: string;
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description name taken, or the repository is used by apps */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body that is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One repository (repository:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id?: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type?: "git" | "helm";
+                            url?: string;
+                            insecure?: boolean;
+                            username?: string | null;
+                            has_password?: boolean;
+                            has_ssh_private_key?: boolean;
+                            known_hosts?: string | null;
+                            ca?: string | null;
+                            tls_client_cert?: string | null;
+                            has_tls_client_key?: boolean;
+                            /** @enum {string} */
+                            status?: "untested" | "connected" | "error";
+                            status_detail?: string;
+                            last_tested_at?: string | null;
+                            created_at?: string;
+                            updated_at?: string;
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a repository (repository:manage, session only); 409 naming the apps that use it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted?: boolean;
+                            id?: string;
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description name taken, or the repository is used by apps */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a repository (repository:manage, session only); omitted fields stay, null clears; 409 renaming one apps name */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description git: an http(s)://, ssh://, git:// or user@host:path URL; helm: an http(s):// repository or oci:// registry path. Covers every source URL below it. */
+                        url?: string;
+                        /** @description plain http for an oci:// repository (refused in production mode) */
+                        insecure?: boolean;
+                        username?: string | null;
+                        /** @description password or token; write-only */
+                        password?: string | null;
+                        /** @description SSH private key (OpenSSH or PEM) for ssh URLs; write-only */
+                        ssh_private_key?: string | null;
+                        /** @description known_hosts lines of the SSH hosts (an unknown host key fails the fetch) */
+                        known_hosts?: string | null;
+                        /** @description PEM CA certificates to trust */
+                        ca?: string | null;
+                        /** @description PEM client certificate */
+                        tls_client_cert?: string | null;
+                        /** @description PEM client key; write-only */
+                        tls_client_key?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id?: string;
+                            name?: string;
+                            /** @enum {string} */
+                            type?: "git" | "helm";
+                            url?: string;
+                            insecure?: boolean;
+                            username?: string | null;
+                            has_password?: boolean;
+                            has_ssh_private_key?: boolean;
+                            known_hosts?: string | null;
+                            ca?: string | null;
+                            tls_client_cert?: string | null;
+                            has_tls_client_key?: boolean;
+                            /** @enum {string} */
+                            status?: "untested" | "connected" | "error";
+                            status_detail?: string;
+                            last_tested_at?: string | null;
+                            created_at?: string;
+                            updated_at?: string;
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description name taken, or the repository is used by apps */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body that is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps using a repository: by repositoryRef, or covered by its URL (repository:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            references?: {
+                                app?: string;
+                                /** @enum {string} */
+                                via?: "repositoryRef" | "url";
+                            }[];
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The charts of a Helm repository with their versions, newest first (repository:read); an oci:// repository lists the versions of ?chart= only */
+        get: {
+            parameters: {
+                query?: {
+                    chart?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            charts?: {
+                                name?: string;
+                                versions?: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description the repository could not be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test unsaved fields: git ls-remote, the chart index, or the OCI registry API; 200 with {status:"connected",latency,details} or {status:"error",error,errorClass} */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "git" | "helm";
+                        /** @description git: an http(s)://, ssh://, git:// or user@host:path URL; helm: an http(s):// repository or oci:// registry path. Covers every source URL below it. */
+                        url: string;
+                        /** @description plain http for an oci:// repository (refused in production mode) */
+                        insecure?: boolean;
+                        username?: string | null;
+                        /** @description password or token; write-only */
+                        password?: string | null;
+                        /** @description SSH private key (OpenSSH or PEM) for ssh URLs; write-only */
+                        ssh_private_key?: string | null;
+                        /** @description known_hosts lines of the SSH hosts (an unknown host key fails the fetch) */
+                        known_hosts?: string | null;
+                        /** @description PEM CA certificates to trust */
+                        ca?: string | null;
+                        /** @description PEM client certificate */
+                        tls_client_cert?: string | null;
+                        /** @description PEM client key; write-only */
+                        tls_client_key?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status?: "connected" | "error";
+                            /** @description milliseconds */
+                            latency?: number;
+                            details?: {
+                                url?: string;
+                                authenticated?: boolean;
+                                /** @description refs (git), charts (HTTP index), 1 (an OCI registry that answered) */
+                                found?: number;
+                            };
+                            error?: string;
+                            /** @enum {string} */
+                            errorClass?: "dns" | "tls" | "connect" | "timeout" | "refused" | "auth" | "hostkey" | "permission" | "notfound" | "provider";
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description request body that is not JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a saved repository and record the result (status connected or error) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status?: "connected" | "error";
+                            /** @description milliseconds */
+                            latency?: number;
+                            details?: {
+                                url?: string;
+                                authenticated?: boolean;
+                                /** @description refs (git), charts (HTTP index), 1 (an OCI registry that answered) */
+                                found?: number;
+                            };
+                            error?: string;
+                            /** @enum {string} */
+                            errorClass?: "dns" | "tls" | "connect" | "timeout" | "refused" | "auth" | "hostkey" | "permission" | "notfound" | "provider";
+                        };
+                    };
+                };
+                /** @description invalid input (body, or a host refused by the outbound policy) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description missing permission, or an API key on a session-only route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description no such repository in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;

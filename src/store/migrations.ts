@@ -5,6 +5,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DatabaseKind, Store } from './database.ts';
+import * as repositories from './migrations/0024_repositories.ts';
 import { createOpsTables } from './ops-schema.ts';
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {
@@ -177,6 +178,11 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
     '0013_ops': {
       async up(db: Kysely<unknown>) {
         await createOpsTables(db);
+      },
+    },
+    '0024_repositories': {
+      async up(db: Kysely<unknown>) {
+        await repositories.up(db, kind);
       },
     },
     '0015_api_key_tools': {

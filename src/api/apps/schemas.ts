@@ -64,12 +64,12 @@ export const StatusView = {
 export const CreateBody = {
   type: 'object',
   description:
-    'name and namespace are DNS-1123 labels; source.type Git (with git.repoURL) or Image (with image.repository and image.tag); HelmChart and Catalog are rejected',
+    'name and namespace are DNS-1123 labels; source.type Git (with git.repoURL), Image (with image.repository and image.tag) or HelmChart (with helmChart.repoURL, an http(s):// or oci:// chart repository, helmChart.chart and helmChart.version, exact or a semver range); Catalog is rejected',
   properties: {
     name: { description: 'App name, DNS-1123 label' },
     namespace: { description: 'destination namespace, DNS-1123 label' },
     cluster: { description: 'registered cluster name; empty = management cluster' },
-    source: { description: 'source.type plus the matching block (git or image)' },
+    source: { description: 'source.type plus the matching block (git, image or helmChart)' },
     sync_policy: { description: 'automated, prune, selfHeal, requiresApproval' },
     notifications: { description: 'notification channels: chat, slack, msTeams, webhook' },
     webhook: { description: 'push-event settings' },
