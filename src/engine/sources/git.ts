@@ -127,9 +127,11 @@ export class GitDriver implements SourceDriver {
       url: git.repoURL,
       ...(git.repositoryRef ? { repositoryRef: git.repositoryRef } : {}),
     };
+    // An App naming a repository has a cache of its own: one that names a missing repository never reads what the
+    // org's other Apps fetched with theirs.
     return {
       url: git.repoURL,
-      scope,
+      scope: git.repositoryRef ? `${scope}/${git.repositoryRef}` : scope,
       credentials: async () => (lookup ? (await lookup(request))?.credentials : undefined),
     };
   }
@@ -163,7 +165,14 @@ export class GitDriver implements SourceDriver {
         await checkout.dispose();
       }
     };
-    const input = { scope: app.metadata.namespace ?? '', repoURL: git.repoURL, revision, git, appName, namespace };
+    const input = {
+      scope: this.#remote(app, git).scope ?? '',
+      repoURL: git.repoURL,
+      revision,
+      git,
+      appName,
+      namespace,
+    };
     let ageKey: string | undefined;
     let rendered: RenderResult;
     if (git.decryption) {

@@ -132,9 +132,9 @@ export class HelmChartDriver implements SourceDriver {
     const namespace = source.namespace || app.spec.destination.namespace;
     const release = source.releaseName || app.metadata.name;
     const capabilities = await target.discovery.capabilities().catch(() => undefined);
-    const scope = app.metadata.namespace ?? '';
+    const loc = this.#location(app, source.repoURL, source.chart, source.repositoryRef);
     const key = JSON.stringify([
-      scope,
+      loc.scope,
       source.repoURL,
       revision,
       release,
@@ -145,7 +145,6 @@ export class HelmChartDriver implements SourceDriver {
     ]);
     let rendered = this.#renders.get(key);
     if (!rendered) {
-      const loc = this.#location(app, source.repoURL, source.chart, source.repositoryRef);
       rendered = this.#produce(loc, { ...r, digest: r.digest }, source, { release, namespace, capabilities });
       this.#keep(key, rendered);
     }
@@ -187,7 +186,7 @@ export class HelmChartDriver implements SourceDriver {
       const chartDir = await extractChartArchive(archive, dir, what, bounds);
       await fetchDependencies(chartDir, {
         charts: this.#charts,
-        locate: (repoURL, chart) => this.#locationIn(loc.scope, repoURL, chart, undefined),
+        locate: (repoURL, chart) => this.#locationIn(loc.orgNamespace, repoURL, chart, undefined),
         bounds,
         fetched: { count: 0 },
       });
@@ -219,7 +218,16 @@ export class HelmChartDriver implements SourceDriver {
       url: repoURL,
       ...(ref ? { repositoryRef: ref } : {}),
     };
-    return { scope, repoURL, chart, access: async () => (lookup ? lookup(request) : undefined) };
+    // An App naming a repository lists and caches under that name: one naming a missing repository never reads
+    // what the org's other Apps fetched with theirs.
+    const cacheScope = ref ? `${scope}/${ref}` : scope;
+    return {
+      orgNamespace: scope,
+      scope: cacheScope,
+      repoURL,
+      chart,
+      access: async () => (lookup ? lookup(request) : undefined),
+    };
   }
 
   #keep(key: string, rendered: Promise<KubeObject[]>): void {

@@ -14,7 +14,9 @@ export interface ChartVersion {
 
 /** Where a chart is, for whom, and how its credentials are found (asked when something is fetched). */
 export interface ChartLocation {
-  /** The org namespace the chart is fetched for: caches are per scope. */
+  /** The org namespace the chart is fetched for. */
+  orgNamespace: string;
+  /** What caches are kept per: the org, and the repository an App names (if it names one). */
   scope: string;
   repoURL: string;
   chart: string;
