@@ -8,6 +8,8 @@
  * nothing applied; references, 409 on delete and rename, audit entries. Every credential is registered with the
  * run's leak scan.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import {
@@ -15,6 +17,7 @@ import {
   guestbookChart,
   pushChart,
   type Registry,
+  repoRoot,
   type SshGitServer,
   startChartRepo,
   startRegistry,
@@ -223,9 +226,62 @@ describe('private repositories and Helm charts end to end', () => {
     }
   });
 
+  it('svc repo list|charts|refs and svc app create --helm-chart, with an API key', async () => {
+    const { key } = await mintKey(suite.org.api, owner(), { role: 'admin' });
+    // Asynchronously: the API serves from this very process.
+    const cli = (...args: string[]) =>
+      new Promise<{ stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [join(repoRoot, 'bin/svc.js'), ...args],
+          {
+            env: {
+              PATH: process.env['PATH'] ?? '',
+              HOME: '/nonexistent',
+              SVC_SERVER: suite.serverURL,
+              SVC_API_KEY: key,
+            },
+          },
+          (_err, stdout, stderr) => resolve({ stdout, stderr }),
+        );
+      });
+    const list = await cli('repo', 'list');
+    expect(list.stderr).toBe('');
+    expect(list.stdout).toMatch(/charts\s+helm\s+https:\/\/127\.0\.0\.1/);
+    expect(list.stdout).not.toContain(CHART_PASSWORD);
+    expect((await cli('repo', 'charts', 'charts')).stdout).toMatch(/guestbook\s+0\.5\.0/);
+    expect((await cli('repo', 'refs', 'charts')).stdout).toMatch(/https-app\s+repositoryRef/);
+    const dest = unique('dest');
+    dests.push(dest);
+    const created = await cli(
+      'app',
+      'create',
+      'cli-chart',
+      '-n',
+      dest,
+      '--helm-chart',
+      'guestbook',
+      '--repo',
+      charts.url,
+      '--chart-version',
+      '0.5.x',
+      '--repository',
+      'charts',
+      '--auto-sync',
+    );
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toContain(`app ${dest}/cli-chart created`);
+    await settled('cli-chart', (r) => r.startsWith('guestbook@0.5.0@'), 'cli-chart at 0.5.0');
+  });
+
   it('lists references, refuses deleting a used repository or renaming a named one (409), and audits without secrets', async () => {
     const refs = await call('GET', `/repositories/${ids['charts']}/references`);
-    expect(refs.body).toEqual({ references: [{ app: 'https-app', via: 'repositoryRef' }] });
+    expect(refs.body).toEqual({
+      references: [
+        { app: 'cli-chart', via: 'repositoryRef' },
+        { app: 'https-app', via: 'repositoryRef' },
+      ],
+    });
     expect((await call('DELETE', `/repositories/${ids['charts']}`)).status).toBe(409);
     expect((await call('PATCH', `/repositories/${ids['charts']}`, { name: 'renamed' })).status).toBe(409);
     expect((await call('GET', `/repositories/${ids['ssh-git']}/references`)).body).toEqual({

@@ -52,6 +52,11 @@ async function operate(cmd: Command, send: Send, follow?: (api: ApiClient) => Pr
 }
 
 /** The create payload from `-f` (YAML or JSON; `-` reads stdin) and the flags, flags winning. */
+/** Commander's collector of a repeatable option. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 function createPayload(name: string | undefined, opts: Record<string, string | boolean | undefined>): AppCreate {
   let payload: Record<string, unknown> = {};
   if (typeof opts['file'] === 'string') {
@@ -65,15 +70,18 @@ function createPayload(name: string | undefined, opts: Record<string, string | b
   if (name) payload['name'] = name;
   if (opts['namespace']) payload['namespace'] = opts['namespace'];
   if (opts['cluster']) payload['cluster'] = opts['cluster'];
-  if (opts['repo']) {
+  if (opts['repo'] && !opts['helmChart']) {
     payload['source'] = {
       type: 'Git',
       git: {
         repoURL: opts['repo'],
         ...(opts['path'] ? { path: opts['path'] } : {}),
         ...(opts['branch'] ? { branch: opts['branch'] } : {}),
+        ...(opts['repository'] ? { repositoryRef: opts['repository'] } : {}),
       },
     };
+  } else if (opts['helmChart']) {
+    payload['source'] = { type: 'HelmChart', helmChart: helmChartOf(opts) };
   } else if (opts['image']) {
     const [repository, tag] = String(opts['image']).split(/:(?=[^/:]+$)/);
     payload['source'] = {
@@ -94,12 +102,38 @@ function createPayload(name: string | undefined, opts: Record<string, string | b
   if (Object.keys(policy).length > 0) payload['sync_policy'] = policy;
   if (!payload['name'] || !payload['namespace'] || !payload['source']) {
     throw new CliError(
-      'create needs a name, -n <namespace> and a source (--repo or --image), or -f <file>',
+      'create needs a name, -n <namespace> and a source (--repo, --helm-chart with --repo, or --image), or -f <file>',
       EXIT.usage,
     );
   }
   // The server validates the rest (its answer says what is wrong).
   return payload as AppCreate;
+}
+
+/**
+ * The HelmChart block of `--helm-chart <chart> --repo <url> [--chart-version <range>] [--values <file>]
+ * [--values-file <path in chart>]… [--release <name>] [--repository <name>]`.
+ */
+function helmChartOf(opts: Record<string, unknown>): Record<string, unknown> {
+  if (!opts['repo'])
+    throw new CliError('--helm-chart needs --repo <chart repository URL> (https:// or oci://)', EXIT.usage);
+  let values: unknown;
+  if (typeof opts['values'] === 'string') {
+    values = parse(readFileSync(opts['values'] === '-' ? 0 : opts['values'], 'utf8'));
+    if (!values || typeof values !== 'object' || Array.isArray(values)) {
+      throw new CliError(`${opts['values']} must hold chart values (a YAML mapping)`, EXIT.usage);
+    }
+  }
+  const files = opts['valuesFile'] as string[] | undefined;
+  return {
+    repoURL: opts['repo'],
+    chart: opts['helmChart'],
+    ...(opts['chartVersion'] ? { version: opts['chartVersion'] } : {}),
+    ...(values ? { values } : {}),
+    ...(files && files.length > 0 ? { valuesFiles: files } : {}),
+    ...(opts['release'] ? { releaseName: opts['release'] } : {}),
+    ...(opts['repository'] ? { repositoryRef: opts['repository'] } : {}),
+  };
 }
 
 /** Registers `svc app` and its subcommands on `program`. */
@@ -113,9 +147,15 @@ export function registerAppCommands(program: Command): void {
     .description('create an App from flags or from a create payload file (-f)')
     .option('-n, --namespace <namespace>', 'destination namespace')
     .option('--cluster <cluster>', 'registered cluster (default: the management cluster)')
-    .option('--repo <url>', 'Git repository URL (source type Git)')
+    .option('--repo <url>', 'Git repository URL (source type Git), or the chart repository with --helm-chart')
     .option('--path <path>', 'directory of the manifests in the repository')
     .option('--branch <branch>', 'branch to deploy (default main)')
+    .option('--helm-chart <chart>', 'chart name in the --repo chart repository (source type HelmChart)')
+    .option('--chart-version <range>', 'HelmChart: exact version or semver range (1.2.x, ^1.2.0); default the newest')
+    .option('--values <file>', 'HelmChart: values as a YAML file (- for stdin)')
+    .option('--values-file <path>', 'HelmChart: a values file inside the chart (repeatable, in order)', collect, [])
+    .option('--release <name>', 'HelmChart: release name (default the App name)')
+    .option('--repository <name>', 'registered repository whose credentials reach --repo (default: the covering one)')
     .option('--image <repository:tag>', 'container image (source type Image)')
     .option('--registry <name>', 'registered registry of the image; the repository is then relative to its host')
     .option('--follow', 'image Apps: redeploy when the tag moves to a new digest (tagPolicy Follow)')
