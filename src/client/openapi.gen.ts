@@ -532,7 +532,7 @@ export interface paths {
                         scope_id?: string;
                         expires_days?: number;
                         /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-                        tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "can_i")[];
+                        tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "can_i")[];
                     };
                 };
             };

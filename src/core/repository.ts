@@ -94,3 +94,26 @@ export function repositoryTypeOf(sourceType: string): RepositoryType | undefined
   if (sourceType === 'HelmChart') return 'helm';
   return undefined;
 }
+
+/** Which credentials a repository view says it holds (its `has_*` flags and public parts). */
+export interface HeldCredentials {
+  username?: string | null;
+  has_password?: boolean;
+  has_ssh_private_key?: boolean;
+  known_hosts?: string | null;
+  ca?: string | null;
+  has_tls_client_key?: boolean;
+}
+
+/** The credentials a repository holds, in words (never their values): what the CLI and the UI show. */
+export function heldCredentials(r: HeldCredentials): string {
+  const held = [
+    r.username ? `user ${r.username}` : '',
+    r.has_password ? 'password' : '',
+    r.has_ssh_private_key ? 'SSH key' : '',
+    r.known_hosts ? 'known_hosts' : '',
+    r.ca ? 'CA' : '',
+    r.has_tls_client_key ? 'client certificate' : '',
+  ].filter(Boolean);
+  return held.length > 0 ? held.join(', ') : 'none (anonymous)';
+}

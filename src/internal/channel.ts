@@ -175,3 +175,43 @@ export const INTERNAL_REGISTRY_PATH = '/registries';
 export const INTERNAL_SOURCE_ACCESS_PATH = '/repositories/access';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */
 export const INTERNAL_PREFIXES = ['/internal', '/api/v1/internal'] as const;
+
+/** SourceAccess as the source-access route answers it (snake_case, as every internal body). */
+export function sourceAccessBody(access: SourceAccess | undefined): SourceAccessBody {
+  if (!access) return { repository: null };
+  const c = access.credentials;
+  const pairs: [keyof NonNullable<SourceAccessBody['credentials']>, string | undefined][] = [
+    ['username', c.username],
+    ['password', c.password],
+    ['ssh_private_key', c.sshPrivateKey],
+    ['known_hosts', c.knownHosts],
+    ['ca', c.ca],
+    ['tls_client_cert', c.tlsClientCert],
+    ['tls_client_key', c.tlsClientKey],
+  ];
+  return {
+    repository: access.repository,
+    ...(access.insecure ? { insecure: true } : {}),
+    credentials: Object.fromEntries(pairs.filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** The SourceAccess a source-access answer carries (undefined for `{repository: null}`). */
+export function sourceAccessOf(body: SourceAccessBody | undefined): SourceAccess | undefined {
+  if (!body || typeof body.repository !== 'string') return undefined;
+  const c = body.credentials ?? {};
+  const pairs: [keyof SourceAccess['credentials'], string | undefined][] = [
+    ['username', c.username],
+    ['password', c.password],
+    ['sshPrivateKey', c.ssh_private_key],
+    ['knownHosts', c.known_hosts],
+    ['ca', c.ca],
+    ['tlsClientCert', c.tls_client_cert],
+    ['tlsClientKey', c.tls_client_key],
+  ];
+  return {
+    repository: body.repository,
+    credentials: Object.fromEntries(pairs.filter(([, v]) => v !== undefined)),
+    ...(body.insecure ? { insecure: true } : {}),
+  };
+}

@@ -5,17 +5,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize } from 'node:path';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import tar, { type Header } from 'tar-stream';
 import { parse, stringify } from 'yaml';
-import { createCA, issueCert } from './certs.ts';
+import { loopbackServing } from './certs.ts';
 import { registerSecret } from './leak-registry.ts';
 import { binary } from './paths.ts';
 import { makeTempDir, removeTempDir } from './process.ts';
 import type { Registry } from './registry.ts';
-
-const execFileAsync = promisify(execFile);
 
 /** A chart's files, by path inside the chart directory. */
 export type ChartFiles = Record<string, string>;
@@ -196,14 +193,9 @@ export async function startChartRepo(
   let caPEM: string | undefined;
   let server: Server;
   if (options.tls) {
-    const ca = await createCA(dir);
-    const serving = await issueCert(dir, ca, 'charts', {
-      subject: '/CN=svc-test-charts',
-      usage: 'server',
-      altNames: ['IP:127.0.0.1', 'DNS:localhost'],
-    });
-    caPEM = await readFile(ca.cert, 'utf8');
-    server = createTlsServer({ key: await readFile(serving.key), cert: await readFile(serving.cert) }, handler);
+    const serving = await loopbackServing(dir, 'charts');
+    caPEM = serving.caPEM;
+    server = createTlsServer({ key: serving.key, cert: serving.cert }, handler);
   } else {
     server = createServer(handler);
   }

@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { createCA, issueCert } from './certs.ts';
+import { loopbackServing } from './certs.ts';
 import { registerSecret } from './leak-registry.ts';
 import { makeTempDir, removeTempDir } from './process.ts';
 
@@ -113,14 +113,9 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   let tlsFiles: { key: Buffer; cert: Buffer } | undefined;
   let caPEM: string | undefined;
   if (options.tls) {
-    const ca = await createCA(dir);
-    const serving = await issueCert(dir, ca, 'git', {
-      subject: '/CN=svc-test-git',
-      usage: 'server',
-      altNames: ['IP:127.0.0.1', 'DNS:localhost'],
-    });
-    caPEM = await readFile(ca.cert, 'utf8');
-    tlsFiles = { key: await readFile(serving.key), cert: await readFile(serving.cert) };
+    const serving = await loopbackServing(dir, 'git');
+    caPEM = serving.caPEM;
+    tlsFiles = { key: serving.key, cert: serving.cert };
   }
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     requests.push({

@@ -42,9 +42,9 @@ import {
   INTERNAL_REGISTRY_PATH,
   INTERNAL_SOURCE_ACCESS_PATH,
   type ServerChannel,
-  type SourceAccessBody,
   SYSTEM_AUDIT_ACTIONS,
   type SystemAuditAction,
+  sourceAccessBody,
 } from '../../internal/channel.ts';
 
 interface AuditBody {
@@ -246,22 +246,7 @@ export async function internalRoutes(
             url: b.url,
             ...(b.repository_ref ? { repositoryRef: b.repository_ref } : {}),
           });
-          if (!access) return { repository: null } satisfies SourceAccessBody;
-          const c = access.credentials;
-          const body: SourceAccessBody = {
-            repository: access.repository,
-            ...(access.insecure ? { insecure: true } : {}),
-            credentials: {
-              ...(c.username !== undefined ? { username: c.username } : {}),
-              ...(c.password !== undefined ? { password: c.password } : {}),
-              ...(c.sshPrivateKey !== undefined ? { ssh_private_key: c.sshPrivateKey } : {}),
-              ...(c.knownHosts !== undefined ? { known_hosts: c.knownHosts } : {}),
-              ...(c.ca !== undefined ? { ca: c.ca } : {}),
-              ...(c.tlsClientCert !== undefined ? { tls_client_cert: c.tlsClientCert } : {}),
-              ...(c.tlsClientKey !== undefined ? { tls_client_key: c.tlsClientKey } : {}),
-            },
-          };
-          return body;
+          return sourceAccessBody(access);
         });
       },
       { prefix },

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { ChartListing, Repository, RepositoryReference } from '../../client/answers.ts';
 import type { SvcClient } from '../../client/client.ts';
+import { heldCredentials } from '../../core/repository.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
@@ -14,19 +15,6 @@ async function find(api: SvcClient, wanted: string): Promise<Repository> {
   const { repositories = [] } = await api.GET('/api/v1/repositories');
   const found = repositories.find((r) => r.name === wanted || r.id === wanted);
   return found ?? (await api.GET('/api/v1/repositories/{id}', { params: { path: { id: wanted } } }));
-}
-
-/** What credentials a repository holds, in words (never their values). */
-function credentialsOf(r: Repository): string {
-  const held = [
-    r.username ? `user ${r.username}` : '',
-    r.has_password ? 'password' : '',
-    r.has_ssh_private_key ? 'SSH key' : '',
-    r.known_hosts ? 'known_hosts' : '',
-    r.ca ? 'CA' : '',
-    r.has_tls_client_key ? 'client certificate' : '',
-  ].filter(Boolean);
-  return held.length > 0 ? held.join(', ') : 'none (anonymous)';
 }
 
 /** Registers `svc repo` on `program`. */
@@ -50,7 +38,7 @@ export function registerRepoCommands(program: Command): void {
               { header: 'type', value: (r: Repository) => r.type },
               { header: 'url', value: (r: Repository) => r.url },
               { header: 'status', value: (r: Repository) => r.status },
-              { header: 'credentials', value: (r: Repository) => credentialsOf(r), wide: true },
+              { header: 'credentials', value: (r: Repository) => heldCredentials(r), wide: true },
               { header: 'id', value: (r: Repository) => r.id, wide: true },
             ],
             empty: 'No repositories.',
@@ -73,7 +61,7 @@ export function registerRepoCommands(program: Command): void {
               ['Type', r.type],
               ['URL', r.url],
               ['Plain http', r.insecure ? 'yes' : 'no'],
-              ['Credentials', credentialsOf(r)],
+              ['Credentials', heldCredentials(r)],
               ['Status', r.status_detail ? `${r.status} (${r.status_detail})` : r.status],
               ['Tested', r.last_tested_at ?? 'never'],
             ]),

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../../config.ts';
 import { NotFoundError, UpstreamError } from '../../core/errors.ts';
-import type { RepositoryCredentials, SourceAccess } from '../../core/repository.ts';
+import type { SourceAccess } from '../../core/repository.ts';
 import {
   type ClusterAccessAnswer,
   type ClusterAccessBody,
@@ -24,6 +24,7 @@ import {
   type SourceAccessBody,
   type SourceAccessRequest,
   type SystemAuditEntry,
+  sourceAccessOf,
 } from '../../internal/channel.ts';
 import { TokenFile } from '../../kube/index.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
@@ -129,18 +130,7 @@ export class HttpServerChannel implements ServerChannel {
       url: request.url,
       ...(request.repositoryRef ? { repository_ref: request.repositoryRef } : {}),
     });
-    if (!answer || typeof answer.repository !== 'string') return undefined;
-    const c = answer.credentials ?? {};
-    const credentials: RepositoryCredentials = {
-      ...(c.username !== undefined ? { username: c.username } : {}),
-      ...(c.password !== undefined ? { password: c.password } : {}),
-      ...(c.ssh_private_key !== undefined ? { sshPrivateKey: c.ssh_private_key } : {}),
-      ...(c.known_hosts !== undefined ? { knownHosts: c.known_hosts } : {}),
-      ...(c.ca !== undefined ? { ca: c.ca } : {}),
-      ...(c.tls_client_cert !== undefined ? { tlsClientCert: c.tls_client_cert } : {}),
-      ...(c.tls_client_key !== undefined ? { tlsClientKey: c.tls_client_key } : {}),
-    };
-    return { repository: answer.repository, credentials, ...(answer.insecure ? { insecure: true } : {}) };
+    return sourceAccessOf(answer);
   }
 
   /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */

@@ -3,6 +3,7 @@
  * and delete (refused with 409 while Apps use it: the server's message names them).
  */
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { heldCredentials } from '../../../../src/core/repository.ts';
 import {
   useDeleteRepository,
   useRepository,
@@ -14,7 +15,6 @@ import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { ago } from '../../lib/format.ts';
-import { credentialsOf } from './list.tsx';
 import { RepositoryTestResultView } from './test-result.tsx';
 
 function Charts({ id }: { id: string }) {
@@ -66,7 +66,7 @@ export function RepositoryDetailPage() {
         <dt className="text-zinc-500">URL</dt>
         <dd className="font-mono text-xs">{r.url}</dd>
         <dt className="text-zinc-500">Credentials</dt>
-        <dd>{credentialsOf(r)}</dd>
+        <dd>{heldCredentials(r)}</dd>
         <dt className="text-zinc-500">Status</dt>
         <dd>
           <StatusBadge value={r.status ?? 'untested'} /> {r.status_detail}{' '}

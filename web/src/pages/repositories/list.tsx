@@ -1,24 +1,11 @@
 /** The org's Git and Helm repositories (GET /repositories): URL, which credentials are set, last test. */
 import { Link } from '@tanstack/react-router';
+import { heldCredentials } from '../../../../src/core/repository.ts';
 import { useRepositories } from '../../api/repositories.ts';
-import type { Repository } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
 import { ago } from '../../lib/format.ts';
-
-/** Which credentials a repository holds, in words (never their values). */
-export function credentialsOf(r: Repository): string {
-  const held = [
-    r.username ? `user ${r.username}` : '',
-    r.has_password ? 'password' : '',
-    r.has_ssh_private_key ? 'SSH key' : '',
-    r.known_hosts ? 'known_hosts' : '',
-    r.ca ? 'CA' : '',
-    r.has_tls_client_key ? 'client certificate' : '',
-  ].filter(Boolean);
-  return held.length > 0 ? held.join(', ') : 'anonymous';
-}
 
 export function RepositoryListPage() {
   const repositories = useRepositories();
@@ -62,7 +49,7 @@ export function RepositoryListPage() {
                 </Td>
                 <Td>{r.type}</Td>
                 <Td className="font-mono text-xs">{r.url}</Td>
-                <Td>{credentialsOf(r)}</Td>
+                <Td>{heldCredentials(r)}</Td>
                 <Td>
                   <StatusBadge value={r.status ?? 'untested'} />
                   {r.status_detail ? <p className="mt-1 text-xs text-zinc-500">{r.status_detail}</p> : null}
