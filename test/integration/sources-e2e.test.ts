@@ -155,6 +155,12 @@ describe('private repositories and Helm charts end to end', () => {
     });
     expect(byKey.status).toBe(403);
     expect((await suite.org.api.call('GET', '/api/v1/repositories', { key })).status).toBe(200);
+    // Only the operator's credential opens credentials: a session or a key gets 403 on the internal route.
+    const internal = { org_namespace: suite.org.orgNs, type: 'helm', url: charts.url };
+    for (const who of [owner(), { key }]) {
+      const res = await suite.org.api.call('POST', '/internal/repositories/access', { ...who, body: internal });
+      expect(res.status).toBe(403);
+    }
   });
 
   it('an App from a private SSH repository reaches Synced/Healthy and follows a new commit', async () => {

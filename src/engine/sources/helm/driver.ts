@@ -60,8 +60,12 @@ export interface HelmChartDriverDeps {
   maxFetchAgeMs: number;
 }
 
-/** Renders kept (per org, revision, options and Capabilities). */
-const RENDERS_KEPT = 256;
+/**
+ * Renders kept (per org, revision, release name, namespace, values and Capabilities). A chart's output depends on
+ * the release name and namespace, so unlike Git renders each App has its own: keep enough for every App of a large
+ * operator (a few KiB each), so a resync of an unchanged App runs no helm.
+ */
+const RENDERS_KEPT = 4096;
 
 /** The HelmChart block of an App; InputError (a stall) when it is missing or invalid. */
 export function helmChartSourceOf(app: AppResource): HelmChartSource {
