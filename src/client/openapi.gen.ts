@@ -11554,6 +11554,8 @@ export interface paths {
                             matched?: number;
                             /** @description Apps given a Deploy */
                             deployed?: string[];
+                            /** @description HelmChart Apps on a pushed chart version in their range, given a Sync */
+                            synced?: string[];
                         };
                     };
                 };

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import {
   type ChartRepo,
+  freePort,
   guestbookChart,
   pushChart,
   type Registry,
@@ -22,6 +23,7 @@ import {
   startChartRepo,
   startRegistry,
   startSshGitServer,
+  waitUntil,
 } from '../harness/index.ts';
 import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
@@ -278,6 +280,41 @@ describe('private repositories and Helm charts end to end', () => {
     expect(created.stderr).toBe('');
     expect(created.stdout).toContain(`app ${dest}/cli-chart created`);
     await settled('cli-chart', (r) => r.startsWith('guestbook@0.5.0@'), 'cli-chart at 0.5.0');
+  });
+
+  it('a chart version pushed to a registry with notifications syncs the Apps whose range it satisfies at once', async () => {
+    const port = await freePort();
+    const created = await call('POST', '/registries', { name: 'pushy', host: `127.0.0.1:${port}`, insecure: true });
+    expect(created.status).toBe(201);
+    const pushy = await startRegistry({
+      port,
+      notifications: {
+        url: `${suite.serverURL}/api/v1/registries/${String(created.body['id'])}/notifications`,
+        token: String(created.body['notification_token']),
+      },
+    });
+    try {
+      await pushChart(pushy, 'team', guestbookChart('1.0.0'));
+      await createApp('pushed-app', {
+        type: 'HelmChart',
+        helmChart: { repoURL: `oci://${pushy.host}/team`, chart: 'guestbook', version: '1.x' },
+      });
+      await settled('pushed-app', (r) => r.startsWith('guestbook@1.0.0@'), 'pushed-app at 1.0.0');
+      await pushChart(pushy, 'team', guestbookChart('1.1.0'));
+      await pushChart(pushy, 'team', guestbookChart('2.0.0'));
+      await settled('pushed-app', (r) => r.startsWith('guestbook@1.1.0@'), 'pushed-app at 1.1.0');
+      const syncs = () => auditEntries(suite.org.api, suite.org.owner, 'app.sync', 'pushed-app');
+      const entry = await waitUntil(
+        async () => (await syncs()).find((e) => (e['details'] as Json)['version'] === '1.1.0'),
+        {
+          what: 'the sync a push of 1.1.0 requested',
+        },
+      );
+      expect(entry).toMatchObject({ user_id: '', details: { chart: 'team/guestbook', trigger: 'notification' } });
+      expect((await syncs()).some((e) => (e['details'] as Json)['version'] === '2.0.0')).toBe(false);
+    } finally {
+      await pushy.stop();
+    }
   });
 
   it('lists references, refuses deleting a used repository or renaming a named one (409), and audits without secrets', async () => {

@@ -3,7 +3,8 @@
  * endpoint a registry's `notifications` configuration posts its events to (distribution's envelope
  * `{"events": [...]}`, media type `application/vnd.docker.distribution.events.v1+json`). A push of a tag runs the
  * tag poller's check at once for the Follow Apps on that registry, repository and tag, instead of waiting for the
- * next poll.
+ * next poll; a pushed chart version syncs the automated HelmChart Apps on that chart whose range it satisfies
+ * (../registries/chart-push.ts).
  *
  * No session or API key: the registry authenticates with the registry's notification token (returned when the
  * registry is created, or rotated), sent as `Authorization: Bearer <token>` through the endpoint's `headers`
@@ -11,7 +12,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { InputError, UnauthenticatedError } from '../../core/errors.ts';
+import { namespaceOfOrg } from '../../store/orgs.ts';
 import { ErrorBody } from '../apps/schemas.ts';
+import { syncPushedChart } from '../registries/chart-push.ts';
 import type { ApiServices } from '../services.ts';
 
 /** The media type distribution posts its event envelopes with. */
@@ -69,6 +72,11 @@ export async function registryNotificationRoutes(app: FastifyInstance, services:
             properties: {
               matched: { type: 'integer', description: 'Follow Apps on a pushed tag' },
               deployed: { type: 'array', items: { type: 'string' }, description: 'Apps given a Deploy' },
+              synced: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'HelmChart Apps on a pushed chart version in their range, given a Sync',
+              },
             },
           },
           ...Object.fromEntries(
@@ -91,7 +99,20 @@ export async function registryNotificationRoutes(app: FastifyInstance, services:
       const poller = services.tagPoller;
       let matched = 0;
       const deployed: string[] = [];
+      const synced: string[] = [];
+      const orgNs = services.kube ? await namespaceOfOrg(services.store.db, registry.orgId) : undefined;
       for (const pushed of pushedTags(request.body.events)) {
+        // A chart pushed with `helm push`: the HelmChart Apps on it check at once.
+        if (services.kube && orgNs) {
+          const chartDeps = { kube: services.kube, audit: services.audit, logger: request.log };
+          synced.push(
+            ...(await syncPushedChart(
+              chartDeps,
+              { orgId: registry.orgId, orgNamespace: orgNs, host: registry.host },
+              pushed,
+            )),
+          );
+        }
         if (!poller) break;
         const report = await poller.poll({
           trigger: 'notification',
@@ -104,8 +125,11 @@ export async function registryNotificationRoutes(app: FastifyInstance, services:
         matched += report.apps;
         deployed.push(...report.deployed);
       }
-      request.log.info({ registry: registry.id, matched, deployed: deployed.length }, 'registry notification');
-      return { matched, deployed };
+      request.log.info(
+        { registry: registry.id, matched, deployed: deployed.length, synced: synced.length },
+        'registry notification',
+      );
+      return { matched, deployed, synced };
     },
   );
 }
