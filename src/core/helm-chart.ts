@@ -74,18 +74,21 @@ export function helmChartProblems(source: object, prefix: string): string[] {
   if (typeof chart['chart'] !== 'string' || !CHART_NAME.test(chart['chart'])) {
     problems.push(`${prefix}.chart must be a chart name (letters, digits, . _ -; not starting with . or -)`);
   }
-  if (chart['version'] !== undefined) {
-    const versionProblem = chartVersionProblem(chart['version']);
-    if (versionProblem) problems.push(`${prefix}.${versionProblem}`);
-  }
-  if (Array.isArray(chart['valuesFiles'])) {
-    for (const file of chart['valuesFiles']) {
-      const why = typeof file === 'string' ? valuesFileProblem(file) : 'must be a string';
-      if (why) problems.push(`${prefix}.valuesFiles entry ${why}`);
-    }
-  }
+  const versionProblem = chart['version'] === undefined ? undefined : chartVersionProblem(chart['version']);
+  if (versionProblem) problems.push(`${prefix}.${versionProblem}`);
+  problems.push(...valuesFilesProblems(chart['valuesFiles'], prefix));
   if (chart['values'] !== undefined && !isObject(chart['values'])) problems.push(`${prefix}.values must be an object`);
   problems.push(...helmReleaseProblems(chart['releaseName'], chart['namespace'], prefix));
+  return problems;
+}
+
+/** Problems of the `valuesFiles` entries (each a path inside the chart). */
+function valuesFilesProblems(files: unknown, prefix: string): string[] {
+  const problems: string[] = [];
+  for (const file of Array.isArray(files) ? (files as unknown[]) : []) {
+    const why = typeof file === 'string' ? valuesFileProblem(file) : 'must be a string';
+    if (why) problems.push(`${prefix}.valuesFiles entry ${why}`);
+  }
   return problems;
 }
 

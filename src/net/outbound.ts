@@ -94,11 +94,20 @@ export async function outboundFetch(
     if (!REDIRECTS.has(res.status) || !location || hop >= (options.maxRedirects ?? 5)) return res;
     await res.body?.cancel();
     const next = checkOutboundURL(new URL(location, current), policy);
-    if (next.origin !== current.origin) request = withoutAuthorization(request);
+    request = redirected(request, res.status, next.origin !== current.origin);
     current = next;
-    if (res.status === 303 || ((res.status === 301 || res.status === 302) && request.method === 'POST')) {
-      const { body: _body, ...rest } = request;
-      request = { ...rest, method: 'GET' };
-    }
   }
+}
+
+/**
+ * The request a redirect answered with `status` leads to: without Authorization when it goes to another origin, and
+ * a GET without body after a 303, or a 301/302 to a POST (as fetch does).
+ */
+function redirected(request: RequestInit, status: number, crossOrigin: boolean): RequestInit {
+  const next = crossOrigin ? withoutAuthorization(request) : request;
+  if (status === 303 || ((status === 301 || status === 302) && next.method === 'POST')) {
+    const { body: _body, ...rest } = next;
+    return { ...rest, method: 'GET' };
+  }
+  return next;
 }

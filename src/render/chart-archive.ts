@@ -30,6 +30,40 @@ function entryProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** The tar stream inside the gzip'd `archive`, within the unpacked bound. */
+function gunzipped(archive: Buffer, what: string, bounds: ArchiveBounds): Buffer {
+  try {
+    return gunzipSync(archive, { maxOutputLength: bounds.maxBytes });
+  } catch (err) {
+    const over = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+    const why = over
+      ? `is larger than ${describeBytes(bounds.maxBytes)} unpacked (${bounds.setting})`
+      : 'is not a gzip archive';
+    throw new ManifestError(what, `chart archive ${why}`, { cause: err });
+  }
+}
+
+/** Why the entry `name` of `type`, under the top directory `top` (undefined before the first), is refused. */
+function entryRefusal(name: string, type: string | null | undefined, top: string | undefined): string | undefined {
+  const problem = entryProblem(name);
+  if (problem) return problem;
+  if (type !== 'file' && type !== 'contiguous-file' && type !== 'directory')
+    return `is a ${type ?? 'special file'} (only files and directories)`;
+  const first = name.split('/')[0] ?? '';
+  if (top !== undefined && first !== top) return `is outside the chart's directory ${top}/`;
+  return undefined;
+}
+
+/** Writes one file entry at `path`; an entry never replaces another (or anything a previous entry made). */
+async function writeEntry(entry: AsyncIterable<unknown>, path: string, what: string, name: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of entry) chunks.push(chunk as Buffer);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, Buffer.concat(chunks), { mode: 0o644, flag: 'wx' }).catch((err: unknown) => {
+    throw new ManifestError(what, `chart archive entry "${name.slice(0, 200)}" cannot be written`, { cause: err });
+  });
+}
+
 /**
  * Unpacks the gzip'd tar `archive` (named `what` in errors) into the existing directory `dest` and answers the
  * chart's directory (`dest/<top>`, the archive's one top directory). Throws ManifestError naming the offending
@@ -41,18 +75,8 @@ export async function extractChartArchive(
   what: string,
   bounds: ArchiveBounds,
 ): Promise<string> {
-  let tarBytes: Buffer;
-  try {
-    tarBytes = gunzipSync(archive, { maxOutputLength: bounds.maxBytes });
-  } catch (err) {
-    const over = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
-    const why = over
-      ? `is larger than ${describeBytes(bounds.maxBytes)} unpacked (${bounds.setting})`
-      : 'is not a gzip archive';
-    throw new ManifestError(what, `chart archive ${why}`, { cause: err });
-  }
   const extract = tar.extract();
-  extract.end(tarBytes);
+  extract.end(gunzipped(archive, what, bounds));
   let top: string | undefined;
   let entries = 0;
   for await (const entry of extract) {
@@ -68,27 +92,15 @@ export async function extractChartArchive(
       entry.resume();
       continue;
     }
-    const problem = entryProblem(name);
-    if (problem) refuse(problem);
-    if (type !== 'file' && type !== 'contiguous-file' && type !== 'directory')
-      refuse(`is a ${type ?? 'special file'} (only files and directories)`);
-    const first = name.split('/')[0] ?? '';
-    if (top === undefined) top = first;
-    else if (first !== top) refuse(`is outside the chart's directory ${top}/`);
+    const refusal = entryRefusal(name, type, top);
+    if (refusal) refuse(refusal);
+    top ??= name.split('/')[0] ?? '';
     const path = normalize(join(dest, name));
     if (!path.startsWith(dest + sep)) refuse('leaves the archive');
     if (type === 'directory') {
       await mkdir(path, { recursive: true });
       entry.resume();
-      continue;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of entry) chunks.push(chunk as Buffer);
-    await mkdir(dirname(path), { recursive: true });
-    // `wx`: an entry never replaces another (or anything a previous entry made).
-    await writeFile(path, Buffer.concat(chunks), { mode: 0o644, flag: 'wx' }).catch((err: unknown) => {
-      throw new ManifestError(what, `chart archive entry "${name.slice(0, 200)}" cannot be written`, { cause: err });
-    });
+    } else await writeEntry(entry, path, what, name);
   }
   if (top === undefined) throw new ManifestError(what, 'chart archive is empty');
   return join(dest, top);

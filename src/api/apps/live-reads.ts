@@ -51,8 +51,8 @@ export function liveReadsOf(services: ApiServices): LiveReads {
     return desired;
   };
   const reads = {
-    diffs: new DiffService(services, services.destinations, loadDesired),
-    resources: new ResourceService(services, services.destinations),
+    diffs: new DiffService(services.destinations, loadDesired),
+    resources: new ResourceService(services.destinations),
   };
   built.set(services, reads);
   return reads;

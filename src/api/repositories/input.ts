@@ -1,5 +1,5 @@
 /**
- * The bodies of the repository routes, checked beyond their JSON schemas: a DNS-1123 name; a URL of the
+ * The bodies of the repository routes, checked beyond their schemas (./contract.ts; each problem a 422): a URL of the
  * repository's type (a remote Git URL; an http(s):// or oci:// chart repository) without a password in it, whose
  * host the outbound policy allows (a link-local address is refused: SSRF); `insecure` (plain http) only for an
  * oci:// repository and never in production mode; credentials that fit the URL (an SSH key for an SSH URL, user
@@ -7,9 +7,8 @@
  */
 import type { Config } from '../../config.ts';
 import { repoURLProblem } from '../../core/app-state.ts';
-import { InputError } from '../../core/errors.ts';
+import { UnprocessableError } from '../../core/errors.ts';
 import { chartRepositoryKind, chartRepoURLProblem } from '../../core/helm-chart.ts';
-import { dnsLabelProblem } from '../../core/names.ts';
 import { REPOSITORY_TYPES, type RepositoryType } from '../../core/repository.ts';
 import { gitHostOf } from '../../engine/sources/index.ts';
 import { isSshURL } from '../../git/index.ts';
@@ -31,13 +30,6 @@ export interface RepositoryInput {
 
 /** Largest PEM or known_hosts text accepted. */
 export const MAX_PEM_BYTES = 64 * 1024;
-
-/** Throws InputError unless `name` is a DNS-1123 label. */
-export function checkRepositoryName(name: unknown): string {
-  const problem = dnsLabelProblem('name', name);
-  if (problem) throw new InputError(problem);
-  return name as string;
-}
 
 function urlProblem(type: RepositoryType, url: string): string | undefined {
   if (type === 'git') {
@@ -79,10 +71,12 @@ function credentialProblems(input: RepositoryInput): string[] {
 }
 
 /**
- * Checks a repository's fields and its host under the outbound policy. InputError (400) naming every problem.
+ * Checks a repository's fields and its host under the outbound policy. UnprocessableError (422) naming every
+ * problem (an OutboundRefusedError, itself a 422, for a host the policy refuses).
  */
 export async function checkRepository(input: RepositoryInput, config: Config): Promise<void> {
-  if (!(REPOSITORY_TYPES as readonly string[]).includes(input.type)) throw new InputError('type must be git or helm');
+  if (!(REPOSITORY_TYPES as readonly string[]).includes(input.type))
+    throw new UnprocessableError('type must be git or helm');
   const problems: string[] = [];
   const url = urlProblem(input.type, input.url);
   if (url) problems.push(url);
@@ -94,13 +88,13 @@ export async function checkRepository(input: RepositoryInput, config: Config): P
     }
   }
   problems.push(...credentialProblems(input));
-  if (problems.length > 0) throw new InputError(problems.join('; '));
+  if (problems.length > 0) throw new UnprocessableError(problems.join('; '));
   const host = gitHostOf(input.url.replace(/^oci:/i, 'https:'));
-  if (!host) throw new InputError('url has no host');
+  if (!host) throw new UnprocessableError('url has no host');
   try {
     await checkOutboundHost(host, config.outbound);
   } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw new InputError(`host "${host}" cannot be resolved`, { cause: err });
+    if (err instanceof UnprocessableError) throw err;
+    throw new UnprocessableError(`host "${host}" cannot be resolved`, { cause: err });
   }
 }

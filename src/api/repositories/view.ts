@@ -1,8 +1,10 @@
 /** How a repository looks in the API (docs/api.md "Repositories"): never a secret, only whether each is set. */
+import type { Static } from 'typebox';
 import type { RepositoryRecord } from '../../store/repositories.ts';
+import type { Repository } from './contract.ts';
 
 /** The API view of a repository. */
-export function repositoryView(r: RepositoryRecord) {
+export function repositoryView(r: RepositoryRecord): Static<typeof Repository> {
   return {
     id: r.id,
     name: r.name,

@@ -7,17 +7,20 @@
 import semver from 'semver';
 import { chartRepositoryKind } from '../../core/helm-chart.ts';
 import type { RepositoryType, SourceAccess } from '../../core/repository.ts';
-import { GitFetchError, type RepoCache } from '../../git/index.ts';
+import { type GitFailureClass, GitFetchError, type RepoCache } from '../../git/index.ts';
 import type { OutboundPolicy } from '../../net/outbound.ts';
-import { type RegistryClient, RegistryError } from '../../registry/index.ts';
+import { type RegistryClient, RegistryError, type RegistryErrorClass } from '../../registry/index.ts';
 import { HttpChartRepos } from './helm/http-repo.ts';
 import { OciChartRepos, ociTarget } from './helm/oci-repo.ts';
-import { ChartFetchError } from './helm/types.ts';
+import { ChartFetchError, type ChartFetchErrorClass } from './helm/types.ts';
+
+/** Why a test failed: the classes of git, chart repository and registry failures. */
+export type ProbeErrorClass = GitFailureClass | ChartFetchErrorClass | RegistryErrorClass;
 
 /** The result of a test (the shape of contract §4.4 rule 3, as registries answer it). */
 export type ProbeResult =
   | { status: 'connected'; latency: number; details: { url: string; authenticated: boolean; found: number } }
-  | { status: 'error'; error: string; errorClass: string };
+  | { status: 'error'; error: string; errorClass: ProbeErrorClass };
 
 /** What probing needs. */
 export interface ProbeDeps {

@@ -78,20 +78,27 @@ export async function fetchDependencies(chartDir: string, ctx: DependencyContext
     if (depth >= MAX_DEPTH || ++ctx.fetched.count > MAX_FETCHED) {
       throw new ManifestError(what, `more than ${MAX_FETCHED} dependencies, or nested deeper than ${MAX_DEPTH}`);
     }
-    const loc = ctx.locate(repo, dep.name);
-    const versions = await ctx.charts.versions(loc, { maxAgeMs: 60_000 });
-    const pinned = locked.find((l) => l.name === dep.name && l.repository === repo)?.version;
-    const version = newestMatching(
-      versions.map((v) => v.version),
-      pinned ?? dep.version ?? '*',
-    );
-    const entry = versions.find((v) => v.version === version);
-    if (!entry) {
-      throw new ManifestError(what, `no version of ${dep.name} in ${repo} matches ${pinned ?? dep.version ?? '*'}`);
-    }
-    const digest = await ctx.charts.digestOf(loc, entry);
-    const archive = await ctx.charts.archive(loc, entry.version, digest);
-    const unpacked = await extractChartArchive(archive, chartsDir, `${dep.name}@${entry.version}`, ctx.bounds);
+    const range = locked.find((l) => l.name === dep.name && l.repository === repo)?.version ?? dep.version ?? '*';
+    const unpacked = await fetchDependency(ctx, { what, repo, name: dep.name, range }, chartsDir);
     await fetchDependencies(unpacked, ctx, depth + 1);
   }
+}
+
+/** Fetches the newest version of dependency `name` from `repo` in `range` (the lock's pin first) into `chartsDir`. */
+async function fetchDependency(
+  ctx: DependencyContext,
+  dep: { what: string; repo: string; name: string; range: string },
+  chartsDir: string,
+): Promise<string> {
+  const loc = ctx.locate(dep.repo, dep.name);
+  const versions = await ctx.charts.versions(loc, { maxAgeMs: 60_000 });
+  const version = newestMatching(
+    versions.map((v) => v.version),
+    dep.range,
+  );
+  const entry = versions.find((v) => v.version === version);
+  if (!entry) throw new ManifestError(dep.what, `no version of ${dep.name} in ${dep.repo} matches ${dep.range}`);
+  const digest = await ctx.charts.digestOf(loc, entry);
+  const archive = await ctx.charts.archive(loc, entry.version, digest);
+  return extractChartArchive(archive, chartsDir, `${dep.name}@${entry.version}`, ctx.bounds);
 }
