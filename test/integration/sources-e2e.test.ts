@@ -123,7 +123,7 @@ describe('private repositories and Helm charts end to end', () => {
       type: 'git',
       url: 'http://169.254.169.254/x.git',
     });
-    expect(metadata.status).toBe(400);
+    expect(metadata.status).toBe(422);
     expect(String(metadata.body['error'])).toContain('link-local');
 
     await charts.publish('guestbook', guestbookChart('0.5.0'));
