@@ -30,6 +30,9 @@ export const TOOL_CATALOGUE = {
   app_approve: { permission: 'deployment:sync', write: true },
   app_freeze: { permission: 'deployment:manage', write: true },
   app_unfreeze: { permission: 'deployment:manage', write: true },
+  app_create_helm_chart: { permission: 'deployment:manage', write: true },
+  repository_list: { permission: 'repository:read', orgWide: true, write: false },
+  repository_charts: { permission: 'repository:read', orgWide: true, write: false },
   audit_list: { permission: 'audit:read', orgWide: true, write: false },
   can_i: { write: false },
 } as const satisfies Record<string, ToolEntry>;

@@ -14,6 +14,7 @@ import { AUTH_COMPONENTS } from '../auth/contract.ts';
 import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
 import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
 import { REGISTRY_COMPONENTS } from '../registries/contract.ts';
+import { REPOSITORY_COMPONENTS } from '../repositories/contract.ts';
 import { ROLE_BINDING_COMPONENTS } from '../role-bindings/contract.ts';
 import { SECRET_STORE_COMPONENTS } from '../secret-stores/contract.ts';
 import { TEAM_COMPONENTS } from '../teams/contract.ts';
@@ -39,5 +40,6 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...INCIDENT_COMPONENTS,
   ...CLUSTER_COMPONENTS,
   ...REGISTRY_COMPONENTS,
+  ...REPOSITORY_COMPONENTS,
   ...SECRET_STORE_COMPONENTS,
 ];

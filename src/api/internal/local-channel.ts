@@ -7,12 +7,14 @@
  */
 import type { Kysely } from 'kysely';
 import { NotFoundError, UnavailableError } from '../../core/errors.ts';
+import type { SourceAccess } from '../../core/repository.ts';
 import type {
   ClusterAccessAnswer,
   DecryptionKeyRequest,
   EnvValuesRequest,
   ResolvedEnv,
   ServerChannel,
+  SourceAccessRequest,
   SystemAuditEntry,
 } from '../../internal/channel.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
@@ -32,6 +34,8 @@ export interface LocalChannelParts {
   registries: RegistryStore;
   /** Without it, decryption keys and env.store values answer UnavailableError. */
   secrets?: SecretValues;
+  /** The org's repositories' credentials (src/api/repositories); without it every source is read anonymously. */
+  sources?: Pick<ServerChannel, 'sourceAccess'>;
 }
 
 export class LocalServerChannel implements ServerChannel {
@@ -41,6 +45,7 @@ export class LocalServerChannel implements ServerChannel {
   readonly #sealer: Sealer;
   readonly #secrets: SecretValues | undefined;
   readonly #registries: RegistryStore;
+  readonly #sources: Pick<ServerChannel, 'sourceAccess'> | undefined;
 
   constructor(db: Kysely<Tables>, audit: AuditStore, parts: LocalChannelParts) {
     this.#db = db;
@@ -49,6 +54,12 @@ export class LocalServerChannel implements ServerChannel {
     this.#sealer = parts.sealer;
     this.#secrets = parts.secrets;
     this.#registries = parts.registries;
+    this.#sources = parts.sources;
+  }
+
+  /** The credentials reaching a source (see ServerChannel.sourceAccess). */
+  sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {
+    return this.#sources ? this.#sources.sourceAccess(request) : Promise.resolve(undefined);
   }
 
   /** The id of the org owning an org namespace; NotFoundError with `retry` when there is none. */

@@ -12,6 +12,7 @@ import { clusterRoutes } from './clusters.ts';
 import { incidentRoutes } from './incidents.ts';
 import { registryRoutes } from './registries.ts';
 import { registryNotificationRoutes } from './registry-notifications.ts';
+import { repositoryRoutes } from './repositories.ts';
 import { roleBindingRoutes } from './role-bindings.ts';
 import { secretStoreRoutes } from './secret-stores.ts';
 import { teamRoutes } from './teams.ts';
@@ -33,5 +34,6 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   incidentRoutes,
   clusterRoutes,
   registryRoutes,
+  repositoryRoutes,
   registryNotificationRoutes,
 ];

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../../config.ts';
 import { NotFoundError, UpstreamError } from '../../core/errors.ts';
+import type { SourceAccess } from '../../core/repository.ts';
 import {
   type ClusterAccessAnswer,
   type ClusterAccessBody,
@@ -16,10 +17,14 @@ import {
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
   INTERNAL_REGISTRY_PATH,
+  INTERNAL_SOURCE_ACCESS_PATH,
   internalClusterPath,
   type ResolvedEnv,
   type ServerChannel,
+  type SourceAccessBody,
+  type SourceAccessRequest,
   type SystemAuditEntry,
+  sourceAccessOf,
 } from '../../internal/channel.ts';
 import { TokenFile } from '../../kube/index.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
@@ -116,6 +121,16 @@ export class HttpServerChannel implements ServerChannel {
         ? { credentials: { username: body.username, password: body.password ?? '' } }
         : {}),
     };
+  }
+
+  async sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {
+    const answer = await this.#post<SourceAccessBody>(INTERNAL_SOURCE_ACCESS_PATH, {
+      org_namespace: request.orgNamespace,
+      type: request.type,
+      url: request.url,
+      ...(request.repositoryRef ? { repository_ref: request.repositoryRef } : {}),
+    });
+    return sourceAccessOf(answer);
   }
 
   /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */

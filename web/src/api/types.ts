@@ -6,6 +6,7 @@
 export type {
   AppPage,
   AppView,
+  ChartListing,
   Cluster,
   ClusterTest,
   CreatedWebhook,
@@ -14,6 +15,9 @@ export type {
   Registry,
   RegistryTestResult,
   RegistryWithToken,
+  Repository,
+  RepositoryReference,
+  RepositoryTestResult,
   RequestBody,
   SecretStore,
   StatusView,
