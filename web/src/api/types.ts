@@ -6,6 +6,7 @@
 export type {
   AppPage,
   AppView,
+  AuditEntry,
   Cluster,
   ClusterTest,
   CreatedWebhook,
