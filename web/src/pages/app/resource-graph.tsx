@@ -40,8 +40,9 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
       )}
     >
       <Handle type="target" position={Position.Left} className="!opacity-0" />
-      <span className="text-zinc-500">{data.kind}</span>
-      <span className="w-full truncate font-medium text-zinc-900 dark:text-zinc-100">{data.name}</span>
+      {/* The spaces keep the words apart in the button's text (its name matches what it shows). */}
+      <span className="text-zinc-500">{data.kind}</span>{' '}
+      <span className="w-full truncate font-medium text-zinc-900 dark:text-zinc-100">{data.name}</span>{' '}
       <StatusBadge value={data.health} className="absolute top-1 right-1" />
       <Handle type="source" position={Position.Right} className="!opacity-0" />
     </button>
