@@ -9674,6 +9674,10 @@ export interface components {
             created_at: string;
             /** @description who acted; empty for svc itself */
             user_id: string;
+            /** @description the acting user's name; absent for svc itself or a user who no longer exists */
+            user_name?: string;
+            /** @description the acting user's email; absent for svc itself or a user who no longer exists */
+            user_email?: string;
             /** @description e.g. app.sync, apikey.create (docs/api.md lists them) */
             action: string;
             resource_type: string;

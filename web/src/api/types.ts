@@ -6,6 +6,7 @@
 export type {
   AppPage,
   AppView,
+  AuditEntry,
   ChartListing,
   Cluster,
   ClusterTest,
