@@ -2613,7 +2613,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced */
+        /** Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced, and a clone of a Pinned image App first deploys the digest the original runs */
         post: {
             parameters: {
                 query?: never;

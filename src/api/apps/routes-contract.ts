@@ -138,7 +138,7 @@ export const deleteAppRoute = {
 export const cloneAppRoute = {
   tags,
   summary:
-    'Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced',
+    'Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced, and a clone of a Pinned image App first deploys the digest the original runs',
   params: AppParams,
   body: Type.Object({ name: DnsLabel('the new App'), namespace: Type.Optional(DnsLabel('its namespace')) }, closed),
   response: { 201: ref(App), ...errors({ 404: APP_404, 409: 'an App of that name exists' }, 422) },
