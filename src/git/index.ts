@@ -10,4 +10,4 @@ export {
 } from './checkout.ts';
 export { GitFetchError, GitPathError, GitRefError } from './errors.ts';
 export { ExecError, execFile } from './exec.ts';
-export { type FetchOptions, RepoCache, type RepoCacheOptions } from './repo-cache.ts';
+export { type CommitInfo, type FetchOptions, RepoCache, type RepoCacheOptions } from './repo-cache.ts';

@@ -161,6 +161,8 @@ describe('app operations API', () => {
       previous_revisions: ['c3', 'c2', 'c1'],
       last_sync_at: '2026-11-21T05:00:00Z',
       revision_tags: [],
+      // Not commit ids: nothing to read from the repository (api-operator.test.ts reads real commits).
+      revisions: [{ revision: 'c3' }, { revision: 'c2' }, { revision: 'c1' }],
     });
     // Not in the App's history: a revision the document accepts but that names nothing (422).
     expect(

@@ -28,7 +28,7 @@ import {
   withSecretDigests,
 } from '../../render/index.ts';
 import { RENDER_LIMIT_SETTINGS, type RenderLimits } from '../../render/limits.ts';
-import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
+import type { RenderTarget, ResolvedSource, ResolveRequest, RevisionDetails, SourceDriver } from './types.ts';
 
 /** What the Git driver shares across Apps. */
 export interface GitDriverDeps {
@@ -87,6 +87,11 @@ export class GitDriver implements SourceDriver {
     const revision =
       request.target === 'head' ? head : await this.#deps.repos.resolveRevision(git.repoURL, request.target);
     return { head, revision };
+  }
+
+  /** Subject, author and date of each revision's commit, read from the shared repository cache (one `git log`). */
+  async describe(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>> {
+    return this.#deps.repos.commits(gitSourceOf(app).repoURL, revisions, this.#deps.maxFetchAgeMs);
   }
 
   async render(app: AppResource, revision: string, target: RenderTarget): Promise<KubeObject[]> {

@@ -27,7 +27,7 @@ import type { ImageLocation, RegistryClient, RegistryEndpoint } from '../../regi
 import { locateImage } from '../../registry/index.ts';
 import { envStoreRefs } from '../../render/env-store.ts';
 import { imageURL, type KubeObject, renderImageWorkload } from '../../render/index.ts';
-import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
+import type { RenderTarget, ResolvedSource, ResolveRequest, RevisionDetails, SourceDriver } from './types.ts';
 
 /** What the image driver shares across Apps. */
 export interface ImageDriverDeps {
@@ -137,6 +137,14 @@ export class ImageDriver implements SourceDriver {
       reference: `${location.name}@${revision}`,
       storeValues: this.#storeValues.get(app.metadata.uid ?? '')?.values ?? [],
     });
+  }
+
+  /** The tag each digest came from, where the App recorded it (`status.revisionTags`); the registry is not asked. */
+  async describe(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>> {
+    const details = new Map<string, RevisionDetails>();
+    for (const e of app.status?.revisionTags ?? [])
+      if (revisions.includes(e.revision)) details.set(e.revision, { tag: e.tag });
+    return details;
   }
 
   publicURL(app: AppResource): string | undefined {

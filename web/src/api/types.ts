@@ -9,6 +9,7 @@ export type {
   Cluster,
   ClusterTest,
   CreatedWebhook,
+  HistoryRevision,
   Incident,
   ObjectDiff,
   Registry,
