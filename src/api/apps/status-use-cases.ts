@@ -146,7 +146,9 @@ async function historyRevisions(ctx: UseCaseContext, app: AppResource): Promise<
     if (!first) throw new Error(`not read within ${HISTORY_DETAILS_WAIT_MS / 1000} s`);
     details = first;
   } catch (err) {
-    ctx.services.logger.info({ app: app.metadata.name, err: describeError(err) }, 'history without revision details');
+    // Only the error's kind: a git error's message carries the repository URL, which may carry a password.
+    const kind = err instanceof Error ? err.name : typeof err;
+    ctx.services.logger.debug({ app: app.metadata.name, kind }, 'history without revision details');
   }
   return revisions.map((revision) => ({ revision, ...details.get(revision) }));
 }
