@@ -54,6 +54,10 @@ export type AppCreate = RequestBody<'/api/v1/apps', 'post'>;
 export type StatusView = Answer<`${AppPath}/status`>;
 /** One Kubernetes event of an App. */
 export type AppEvent = Item<Answer<`${AppPath}/events`>['events']>;
+/** The applied-revision history of an App. */
+export type AppHistory = Answer<`${AppPath}/history`>;
+/** One applied revision with what its source says of it (commit subject, author, date; an image's tag). */
+export type HistoryRevision = Item<AppHistory['revisions']>;
 /** What a sync would change. */
 export type AppDiff = Answer<`${AppPath}/diff`>;
 /** One object of an App's diff. */

@@ -2613,7 +2613,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced */
+        /** Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced, and a clone of a Pinned image App first deploys the digest the original runs */
         post: {
             parameters: {
                 query?: never;
@@ -2946,7 +2946,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Applied revisions, newest first (deployment:read); revision_tags (image apps): the tag and image each digest came from, which rollback writes back */
+        /** Applied revisions, newest first (deployment:read); revision_tags (image apps): the tag and image each digest came from, which rollback writes back; revisions: each with its commit subject, author and date (Git apps) or tag (image apps) */
         get: {
             parameters: {
                 query?: never;
@@ -10614,6 +10614,18 @@ export interface components {
                 revision: string;
                 tag: string;
                 image: string;
+            }[];
+            /** @description revision, then previous_revisions, each with what is known of it; a field is absent when not known (the repository could not be read) */
+            revisions?: {
+                revision: string;
+                /** @description the commit's subject line (Git apps) */
+                subject?: string;
+                /** @description the commit's author name (Git apps) */
+                author?: string;
+                /** @description the commit's author date, ISO 8601 (Git apps) */
+                date?: string;
+                /** @description the tag the digest came from, where recorded (image apps) */
+                tag?: string;
             }[];
         };
         ObjectDiff: {

@@ -4,7 +4,8 @@
  * hash, so the diff compares against the same set and the same hash as the operator's sync rule
  * (`syncStatusOf`). One render path: the server runs the operator's own driver code, with its own repository
  * cache (`<cache dir>/git-api`, never shared with an operator in the same process) and render cache. Private
- * repositories are read with the org's credentials for them (src/api/repositories); nothing is written anywhere.
+ * repositories are read with the org's credentials for them (src/api/repositories); nothing is written anywhere. The history's
+ * commit details come through the same drivers and repository cache (`describe`).
  */
 import { join } from 'node:path';
 import type { AppResource } from '../core/app-schema.ts';
@@ -16,6 +17,7 @@ import type { RenderLimits } from '../render/limits.ts';
 import { hashObjects, prepareObjects } from './desired.ts';
 import type { ImageDriverDeps } from './sources/image.ts';
 import { driverFor, gitGuard, type SourceAccessLookup, type SourceDrivers, sourceDrivers } from './sources/index.ts';
+import type { RevisionDetails } from './sources/types.ts';
 
 /** The rendered desired state of an App. */
 export interface DesiredSet {
@@ -75,5 +77,14 @@ export class DesiredState {
     const rendered = await driver.render(app, revision, { discovery });
     const objects = prepareObjects(rendered, { namespace: app.metadata.namespace ?? '', name: app.metadata.name });
     return { revision, head, objects, hash: hashObjects(objects) };
+  }
+
+  /**
+   * What the App's source driver knows of each of `revisions` (commit subject, author and date for Git, the tag for
+   * images), by revision. Throws the driver's typed errors (a bad spec, a failed fetch).
+   */
+  async describe(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>> {
+    const driver = driverFor(this.#drivers, app);
+    return (await driver.describe?.(app, revisions)) ?? new Map();
   }
 }

@@ -105,6 +105,25 @@ describe('RepoCache', () => {
     expect(cache.fetchCount.get(repo.url)).toBe(3);
   });
 
+  it('reads subject, author and date of exact commits, fetching once for one it lacks; other ids are left out', async () => {
+    const cache = new RepoCache({ dir: await mkdtemp(join(cacheDir, 'commits-')) });
+    const pushed = await repo.commit({ 'app/history.yaml': 'kind: Secret\n' }, 'Bump the web tier to 3 replicas');
+    const missing = 'f'.repeat(40);
+    const commits = await cache.commits(repo.url, [pushed, first, missing, 'main', '--output=/tmp/x']);
+    expect([...commits.keys()].sort()).toEqual([first, pushed].sort());
+    expect(commits.get(pushed)).toEqual({
+      subject: 'Bump the web tier to 3 replicas',
+      author: 't',
+      date: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/),
+    });
+    expect(commits.get(first)?.subject).toBe('initial');
+    const later = await repo.commit({ 'app/later.yaml': 'kind: Secret\n' }, 'Later');
+    // A fetch younger than maxAgeMs serves (the commit stays unknown); an older one is repeated.
+    expect((await cache.commits(repo.url, [later], 60_000)).has(later)).toBe(false);
+    expect((await cache.commits(repo.url, [later], 0)).get(later)?.subject).toBe('Later');
+    expect(cache.fetchCount.get(repo.url)).toBe(2);
+  });
+
   it('parses for-each-ref output', () => {
     const a = 'a'.repeat(40);
     const b = 'b'.repeat(40);

@@ -18,4 +18,11 @@ export {
   redactURL,
 } from './errors.ts';
 export { ExecError, execFile } from './exec.ts';
-export { type FetchOptions, type GitRemote, type RemoteRef, RepoCache, type RepoCacheOptions } from './repo-cache.ts';
+export {
+  type CommitInfo,
+  type FetchOptions,
+  type GitRemote,
+  type RemoteRef,
+  RepoCache,
+  type RepoCacheOptions,
+} from './repo-cache.ts';

@@ -63,6 +63,20 @@ export interface FetchOptions {
   startedAfter?: number;
 }
 
+/** A commit as the history shows it: subject line, author name and author date (ISO 8601). */
+export interface CommitInfo {
+  subject: string;
+  author: string;
+  date: string;
+}
+
+/** A full commit id (SHA-1 or SHA-256): the only revisions `commits` passes to git. */
+const FULL_COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Field and record separators of `commits`' log format (%x1f, %x1e: bytes no subject line or name carries). */
+const FIELD = '\x1f';
+const RECORD = '\x1e';
+
 /** Git config passed to every command: never prompt for credentials (public repositories only). */
 const NO_PROMPT = ['-c', 'core.askPass=true', '-c', 'credential.helper='];
 
@@ -297,6 +311,39 @@ export class RepoCache {
     const sha = await this.#revParse(remote, revision);
     if (!sha) throw new GitRefError(`revision "${revision}" not found in ${redactURL(remote.url)}`);
     return sha;
+  }
+
+  /**
+   * Subject, author and author date of each of the commits `ids` (full commit ids; anything else is left out) in the
+   * repository of `ref`, by commit id. The repository is fetched first when this process has not fetched it, else once
+   * more (a fetch younger than `maxAgeMs` serves) when some are missing; commits the remote does not have either are
+   * left out. One `git log` per read. Throws GitFetchError when a needed fetch fails.
+   */
+  async commits(ref: RemoteRef, ids: readonly string[], maxAgeMs = 0): Promise<Map<string, CommitInfo>> {
+    const wanted = [...new Set(ids.filter((id) => FULL_COMMIT_ID.test(id)))];
+    if (wanted.length === 0) return new Map();
+    const unfetched = !this.#fetchedAt.has(keyOf(remoteOf(ref))) || !(await exists(join(this.repoDir(ref), 'HEAD')));
+    if (unfetched) await this.fetch(ref, { maxAgeMs });
+    let found = await this.#log(ref, wanted);
+    if (found.size < wanted.length && !unfetched) {
+      await this.fetch(ref, { maxAgeMs });
+      found = await this.#log(ref, wanted);
+    }
+    return found;
+  }
+
+  /** `git log` of exactly `ids` (no walk; ids the repository lacks are skipped), parsed. */
+  async #log(ref: RemoteRef, ids: readonly string[]): Promise<Map<string, CommitInfo>> {
+    const format = '--format=%H%x1f%an%x1f%aI%x1f%s%x1e';
+    const { stdout } = await this.git(ref, ['log', '--no-walk=unsorted', '--ignore-missing', format, ...ids]);
+    const commits = new Map<string, CommitInfo>();
+    for (const record of stdout.split(RECORD)) {
+      const [id, author, date, subject] = record.trim().split(FIELD);
+      if (id && author !== undefined && date !== undefined && subject !== undefined) {
+        commits.set(id, { subject, author, date });
+      }
+    }
+    return commits;
   }
 
   async #revParse(remote: GitRemote, ref: string): Promise<string | undefined> {

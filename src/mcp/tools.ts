@@ -126,7 +126,8 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   }),
   app_history: tool({
     title: 'App history',
-    description: 'The revision an App runs and the revisions it ran before, newest first (rollback targets).',
+    description:
+      'The revision an App runs and the revisions it ran before, newest first (rollback targets); `revisions` gives each with its commit subject, author and date (Git Apps) or tag (image Apps) where known.',
     input: AppRefInput,
     run: (s, principal, args) => run(s, appHistory, principal, args),
   }),

@@ -28,6 +28,7 @@ import {
   ensureNamespace,
   hintOf,
   isConflict,
+  isNotFound,
   isUnreachable,
   MutationCache,
   type ObjectClient,
@@ -155,11 +156,30 @@ export class Reconciler {
     } catch (err) {
       if (err instanceof FencedError) return { requeue: undefined, result: 'error' };
       if (isConflict(err)) return { requeue: 500, result: 'error' };
+      if (await this.#isGone(key, err)) return this.#gone(key, err);
       this.#deps.logger.error({ app: key, err: describeError(err) }, 'reconcile failed');
       // Outside a stage nothing recorded a Stalled condition, so even a stall hint is retried at the error period.
       const transient = hintOf(err) === 'retry';
       return { requeue: transient ? 'backoff' : this.#deps.tuning.errorRequeueMs, result: 'error' };
     }
+  }
+
+  /**
+   * True when `err` is a 404 and the App itself is gone (a write of it raced its deletion: the finalizer released
+   * by an earlier reconcile, a status write after the App was deleted). Checked with a read of the App, so a 404
+   * about anything else is still an error.
+   */
+  async #isGone(key: AppKey, err: unknown): Promise<boolean> {
+    if (!isNotFound(err)) return false;
+    const app = await this.#deps.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key }).catch(() => null);
+    return app === undefined;
+  }
+
+  /** Ends the reconcile of an App that is gone: not an error, so at debug level only. */
+  #gone(key: AppKey, err: unknown): ReconcileResult {
+    this.#deps.logger.debug({ app: key, err: describeError(err) }, 'app gone during reconcile');
+    this.forget(key);
+    return { requeue: undefined, result: 'gone' };
   }
 
   /** The requeue of a failure: transient → the App's backoff, wait → the error period, stall → none. */
@@ -500,6 +520,8 @@ export class Reconciler {
     } catch (writeErr) {
       if (writeErr instanceof FencedError) throw writeErr;
       if (isConflict(writeErr)) return false;
+      // The App was deleted meanwhile: nothing to record; the reconcile's own catch ends it quietly.
+      if (isNotFound(writeErr)) throw writeErr;
       this.#deps.logger.error({ err: describeError(writeErr) }, 'status write failed');
     }
     return true;

@@ -161,6 +161,8 @@ describe('app operations API', () => {
       previous_revisions: ['c3', 'c2', 'c1'],
       last_sync_at: '2026-11-21T05:00:00Z',
       revision_tags: [],
+      // Not commit ids: nothing to read from the repository (api-operator.test.ts reads real commits).
+      revisions: [{ revision: 'c3' }, { revision: 'c2' }, { revision: 'c1' }],
     });
     // Not in the App's history: a revision the document accepts but that names nothing (422).
     expect(
@@ -192,6 +194,34 @@ describe('app operations API', () => {
       operation_id: restart.body['operation_id'],
     });
     await kube.completeOperation(ns, 'web', 'Succeeded');
+  });
+
+  it('history: an image App carries the tag of each digest; a repository that cannot be read leaves commits bare', async () => {
+    const [d1, d2] = [`sha256:${'1'.repeat(64)}`, `sha256:${'2'.repeat(64)}`];
+    await kube.setStatus(ns, 'img', {
+      revision: d2,
+      previousRevisions: [d1],
+      revisionTags: [
+        { revision: d2, tag: '2.0', image: '127.0.0.1:1/team/img' },
+        { revision: d1, tag: '1.0', image: '127.0.0.1:1/team/img' },
+      ],
+    });
+    const image = await api.call<Json>('GET', `/api/v1/apps/${d}/img/history`, { cookie: viewer.cookie });
+    expect(image.body['revisions']).toEqual([
+      { revision: d2, tag: '2.0' },
+      { revision: d1, tag: '1.0' },
+    ]);
+    // git.example.test does not resolve: the history is answered anyway, the commits without subject or author.
+    await create({
+      name: 'unread',
+      namespace: d,
+      source: { type: 'Git', git: { repoURL: 'https://git.example.test/unread.git' } },
+    });
+    const [c1, c2] = ['a'.repeat(40), 'b'.repeat(40)];
+    await kube.setStatus(ns, 'unread', { revision: c2, previousRevisions: [c1] });
+    const git = await api.call<Json>('GET', `/api/v1/apps/${d}/unread/history`, { cookie: viewer.cookie });
+    expect(git.status).toBe(200);
+    expect(git.body['revisions']).toEqual([{ revision: c2 }, { revision: c1 }]);
   });
 
   it('deploys Git apps to head and image apps with a new tag', async () => {

@@ -555,7 +555,8 @@ registerHooks({ resolve(specifier, context, next) {
       expect(ours).toContain('src/cli/client/app-commands.ts');
       expect(ours).toContain('src/client/client.ts');
       expect(ours.filter((p) => p.startsWith('src/') && !/^src\/(cli|core|client)\//.test(p))).toEqual([]);
-      for (const pkg of packages) expect(pkg).toMatch(/^(commander\/|yaml\/|@bomb\.sh\/tab|openapi-fetch\/)/);
+      for (const pkg of packages)
+        expect(pkg).toMatch(/^(commander\/|yaml\/|@bomb\.sh\/tab|openapi-fetch\/|eventsource-parser\/)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

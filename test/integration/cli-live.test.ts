@@ -3,7 +3,8 @@
  * SDK client) against a real API server and operator on the harness plane with a real git server: the diff exits 0
  * when in sync, 1 with the change after a commit (plain in a pipe, coloured in a terminal), 0 again after the sync;
  * logs come from a Pod (kwok plays the kubelet), with --tail, --since, --timestamps, -f ended by Ctrl-C; errors print
- * the server's message with the CLI's exit codes; a key that may not read the App is refused by the tools.
+ * the server's message with the CLI's exit codes; a key that may not read the App is refused by the tools; the
+ * history carries each revision's commit subject, author and date (API, `svc app history`, app_history).
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -213,6 +214,37 @@ describe('svc app diff, resources and logs; the app_diff and app_logs MCP tools'
       status: 5,
       stderr: `error: cannot reach http://127.0.0.1:${port}: connection refused\n`,
     });
+  });
+
+  it('history: each revision with its commit subject, author and date (API, CLI, app_history)', async () => {
+    const head = await repo.head();
+    const answer = await org.api.call<Json>('GET', `/api/v1/apps/${dest}/web/history`, { cookie: org.owner.cookie });
+    expect(answer.status).toBe(200);
+    const revisions = answer.body['revisions'] as Json[];
+    expect(revisions.map((r) => [r['subject'], r['author']])).toEqual([
+      ['scale, drop the config', 'svc test'],
+      ['initial commit', 'svc test'],
+    ]);
+    expect(revisions[0]?.['revision']).toBe(head);
+    expect(revisions[1]?.['revision']).toBe(answer.body['previous_revisions'][0]);
+    for (const r of revisions) expect(Math.abs(Date.now() - Date.parse(r['date']))).toBeLessThan(3_600_000);
+
+    const table = await svc(['app', 'history', 'web']);
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^REVISION\s+CURRENT\s+DATE\s+AUTHOR\s+SUBJECT$/m);
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `^${head.slice(0, 12)}\\s+yes\\s+${String(revisions[0]?.['date']).replace('+', '\\+')}\\s+svc test\\s+scale, drop the config$`,
+        'm',
+      ),
+    );
+    expect(table.stdout).toMatch(
+      new RegExp(`^${revisions[1]?.['revision'].slice(0, 12)}\\s+\\S+\\s+svc test\\s+initial commit$`, 'm'),
+    );
+
+    const tool_ = await tool(keys['read'] as string, 'app_history', { namespace: dest, name: 'web' });
+    expect(tool_.isError).toBeFalsy();
+    expect(tool_.structuredContent?.['revisions']).toEqual(revisions);
   });
 
   it('resources: the tree as a table (indented children), -o json parses', async () => {

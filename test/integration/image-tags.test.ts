@@ -112,4 +112,35 @@ describe('moving tags: Pinned, Follow and Rollback', () => {
     expect(automated.status?.revision).toBe(v1.digest);
     expect(await runningImage(dest, 'roll')).toBe(`${registry.host}/team/roll@${v1.digest}`);
   });
+
+  it('a clone of a rolled-back Pinned App runs the digest the original runs, not what the tag points at now', async () => {
+    const v1 = await registry.pushImage('team/twin', 'stable');
+    const dest = await suite.imageApp('twin', image('stable', 'Pinned', 'team/twin'));
+    await suite.post(dest, 'twin', 'sync');
+    await suite.settled('twin', v1.digest);
+    const v2 = await registry.pushImage('team/twin', 'stable');
+    expect((await suite.post(dest, 'twin', 'deploy')).status).toBe(200);
+    await suite.settled('twin', v2.digest);
+    expect((await suite.post(dest, 'twin', 'rollback', { revision: v1.digest })).status).toBe(200);
+    await suite.settled('twin', v1.digest);
+
+    const clone = await suite.post(dest, 'twin', 'clone', { name: 'twin-copy' });
+    expect(clone.status, JSON.stringify(clone.body)).toBe(201);
+    // The clone starts unsynced; its first Sync deploys the original's digest although the tag now points at v2.
+    expect((await getApp(suite.org.orgNs, 'twin-copy'))?.status?.revision).toBeUndefined();
+    const sync = await suite.post(dest, 'twin-copy', 'sync');
+    expect(sync.status).toBe(200);
+    const copied = await suite.settled('twin-copy', v1.digest);
+    expect(copied.status?.revisionTags).toContainEqual({
+      revision: v1.digest,
+      tag: 'stable',
+      image: `${registry.host}/team/twin`,
+    });
+    expect(await runningImage(dest, 'twin-copy')).toBe(`${registry.host}/team/twin@${v1.digest}`);
+    expect(await runningImage(dest, 'twin')).toBe(`${registry.host}/team/twin@${v1.digest}`);
+
+    // Deploy still re-resolves the tag live on the clone.
+    expect((await suite.post(dest, 'twin-copy', 'deploy')).status).toBe(200);
+    await suite.settled('twin-copy', v2.digest);
+  });
 });

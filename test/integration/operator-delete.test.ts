@@ -15,7 +15,8 @@ import {
   waitForApp,
 } from './operator-support.ts';
 
-const suite = useOperatorSuite('org-delete', { tuning: { deleteTimeoutMs: 2000 } });
+const logLines: string[] = [];
+const suite = useOperatorSuite('org-delete', { tuning: { deleteTimeoutMs: 2000 }, logLines });
 const { org } = suite;
 
 async function deployed(name: string, annotations?: Record<string, string>) {
@@ -46,6 +47,19 @@ describe('deleting an App', () => {
     });
     const ns = await getObject('v1', 'Namespace', undefined, dest);
     expect(ns?.metadata['deletionTimestamp']).toBeUndefined();
+  });
+
+  it('logs nothing at error level about an App that is gone (a write that finds it deleted ends the reconcile quietly)', async () => {
+    await deployed('quiet');
+    await deleteApp('quiet');
+    await gone('quiet');
+    // The queue may still hold the App (a live object's change, the resync): give those reconciles a sync period.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const about = logLines
+      .map((l) => JSON.parse(l) as { level: number; msg: string; app?: { name?: string } })
+      .filter((l) => l.app?.name === 'quiet');
+    expect(about.length).toBeGreaterThan(0);
+    expect(about.filter((l) => l.level >= 50)).toEqual([]);
   });
 
   it('orphan policy: the resources stay', async () => {

@@ -110,7 +110,7 @@ export interface OperatorSuite {
  */
 export function useOperatorSuite(
   orgPrefix: string,
-  operator: (OperatorOptions & { leaderElect?: boolean }) | false = {},
+  operator: (OperatorOptions & { leaderElect?: boolean; logLines?: string[] }) | false = {},
 ): OperatorSuite {
   const org = unique(orgPrefix);
   const dests: string[] = [];

@@ -2,7 +2,7 @@
  * The web UI in a real browser (Debian's chromium through playwright-core) against a real `svc start` with the
  * real plane and a real git server: sign up → create an org → create a Git App → sync and watch it turn
  * Synced/Healthy live → its resource graph → break it (a commit whose Deployment can never roll out) → the diff
- * and Degraded → roll back from the history → Healthy again. Every main page is saved as a screenshot under
+ * and Degraded → roll back from the history (each revision with its commit subject, author and date) → Healthy again. Every main page is saved as a screenshot under
  * docs/screenshots/ (shown in the README), checked with axe for accessibility, and hostile text (event messages,
  * annotations, URLs, search deep links) is shown inert. Every wait is on UI state, never on time.
  */
@@ -187,7 +187,18 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
 
   it('rolls back from the history in one click and returns to Healthy', async () => {
     await tab('History');
+    // Each revision says what it is: the commit's subject over its author and date.
+    const current = page.locator('tr[data-revision]').first();
+    await current.getByText('break the rollout', { exact: true }).waitFor();
+    await current.getByText(/^svc test · /).waitFor();
+    const previous = page.locator(`tr[data-revision="${firstCommit}"]`);
+    await previous.getByText('initial commit', { exact: true }).waitFor();
+    await previous.getByText(/^svc test · /).waitFor();
     await page.getByRole('button', { name: `Roll back to ${firstCommit.slice(0, 12)}` }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(/“initial commit”/)
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Roll back' }).click();
     await page.getByText(/Rollback succeeded/).waitFor(LONG);
     await statusIs('health', 'Healthy');

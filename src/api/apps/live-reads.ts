@@ -15,6 +15,8 @@ import { ResourceService } from './resource-service.ts';
 export interface LiveReads {
   diffs: DiffService;
   resources: ResourceService;
+  /** The server's DesiredState (loaded on first use): its source drivers also describe the history's revisions. */
+  desired: () => Promise<DesiredState>;
 }
 
 const built = new WeakMap<ApiServices, LiveReads>();
@@ -53,6 +55,7 @@ export function liveReadsOf(services: ApiServices): LiveReads {
   const reads = {
     diffs: new DiffService(services.destinations, loadDesired),
     resources: new ResourceService(services.destinations),
+    desired: loadDesired,
   };
   built.set(services, reads);
   return reads;

@@ -138,7 +138,7 @@ export const deleteAppRoute = {
 export const cloneAppRoute = {
   tags,
   summary:
-    'Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced',
+    'Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced, and a clone of a Pinned image App first deploys the digest the original runs',
   params: AppParams,
   body: Type.Object({ name: DnsLabel('the new App'), namespace: Type.Optional(DnsLabel('its namespace')) }, closed),
   response: { 201: ref(App), ...errors({ 404: APP_404, 409: 'an App of that name exists' }, 422) },
@@ -195,6 +195,26 @@ export const AppHistory = component(
       revision_tags: Type.Array(
         Type.Object({ revision: Type.String(), tag: Type.String(), image: Type.String() }, closed),
       ),
+      revisions: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              revision: Type.String(),
+              subject: Type.Optional(Type.String({ description: "the commit's subject line (Git apps)" })),
+              author: Type.Optional(Type.String({ description: "the commit's author name (Git apps)" })),
+              date: Type.Optional(Type.String({ description: "the commit's author date, ISO 8601 (Git apps)" })),
+              tag: Type.Optional(
+                Type.String({ description: 'the tag the digest came from, where recorded (image apps)' }),
+              ),
+            },
+            closed,
+          ),
+          {
+            description:
+              'revision, then previous_revisions, each with what is known of it; a field is absent when not known (the repository could not be read)',
+          },
+        ),
+      ),
     },
     closed,
   ),
@@ -203,7 +223,7 @@ export const AppHistory = component(
 export const appHistoryRoute = {
   tags,
   summary:
-    'Applied revisions, newest first (deployment:read); revision_tags (image apps): the tag and image each digest came from, which rollback writes back',
+    'Applied revisions, newest first (deployment:read); revision_tags (image apps): the tag and image each digest came from, which rollback writes back; revisions: each with its commit subject, author and date (Git apps) or tag (image apps)',
   params: AppParams,
   response: { 200: ref(AppHistory), ...errors({ 404: APP_404 }) },
 };

@@ -5,12 +5,15 @@
  */
 import { APP_KIND, type AppResource } from '../../core/app-schema.ts';
 import { isWaitTerminal } from '../../core/app-state.ts';
+import { sleep } from '../../core/concurrency.ts';
 import { parseDuration } from '../../core/duration.ts';
 import { describeError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import type { RevisionDetails } from '../../engine/sources/types.ts';
 import { eventTime, type KubeEvent, listEvents } from '../../kube/index.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
 import { appScope, kubeOf, locateApp } from './access.ts';
+import { liveReadsOf } from './live-reads.ts';
 import type { AppRef } from './scope.ts';
 
 /** Longest status wait (contract §8). */
@@ -117,16 +120,53 @@ export const appEvents = useCase({
   },
 });
 
-/** The App's applied revisions, newest first; for image Apps also the tag and image each digest came from. */
+/** How long the history waits for its revisions' details (a first fetch of the repository) before answering without. */
+export const HISTORY_DETAILS_WAIT_MS = 10_000;
+
+/** One applied revision with what its source says of it (commit subject, author and date; an image's tag). */
+export type HistoryRevision = { revision: string } & RevisionDetails;
+
+/**
+ * Each applied revision (current first) with what the App's source driver knows of it, through the server's
+ * DesiredState (its repository cache, never a second git client). A source that cannot be read within
+ * HISTORY_DETAILS_WAIT_MS leaves the details out: the history is still answered, with bare revisions.
+ */
+async function historyRevisions(ctx: UseCaseContext, app: AppResource): Promise<HistoryRevision[]> {
+  const current = app.status?.revision;
+  const revisions = [...new Set([...(current ? [current] : []), ...(app.status?.previousRevisions ?? [])])];
+  if (revisions.length === 0) return [];
+  let details = new Map<string, RevisionDetails>();
+  try {
+    const desired = await liveReadsOf(ctx.services).desired();
+    const read = desired.describe(app, revisions);
+    read.catch(() => undefined); // raced below: a late failure after the wait ended is nobody's to handle
+    const stop = new AbortController();
+    const waited = sleep(HISTORY_DETAILS_WAIT_MS, stop.signal).then(() => undefined);
+    const first = await Promise.race([read, waited]).finally(() => stop.abort());
+    if (!first) throw new Error(`not read within ${HISTORY_DETAILS_WAIT_MS / 1000} s`);
+    details = first;
+  } catch (err) {
+    // Only the error's kind: a git error's message carries the repository URL, which may carry a password.
+    const kind = err instanceof Error ? err.name : typeof err;
+    ctx.services.logger.debug({ app: app.metadata.name, kind }, 'history without revision details');
+  }
+  return revisions.map((revision) => ({ revision, ...details.get(revision) }));
+}
+
+/**
+ * The App's applied revisions, newest first; for image Apps also the tag and image each digest came from; each
+ * revision with its commit subject, author and date (Git) or tag (image).
+ */
 export const appHistory = useCase({
   permission: 'deployment:read',
   where: { target: appScope },
   locate: locateApp,
-  act: async (_ctx, _ref: AppRef, app) => ({
+  act: async (ctx, _ref: AppRef, app) => ({
     name: app.metadata.name,
     revision: app.status?.revision ?? '',
     previous_revisions: app.status?.previousRevisions ?? [],
     last_sync_at: app.status?.lastSyncAt ?? null,
     revision_tags: app.status?.revisionTags ?? [],
+    revisions: await historyRevisions(ctx, app),
   }),
 });

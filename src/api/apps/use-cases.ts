@@ -6,6 +6,7 @@ import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { type CreateRequest, parseCreateRequest } from '../../core/create-request.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { cloneAnnotations } from '../../engine/sources/image.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
@@ -107,7 +108,8 @@ export const createApp = useCase({
 
 /**
  * Copies source, sync policy and destination (namespace unless `namespace`) of an App the caller may read onto a
- * new App `name`, which starts unsynced (`deployment:manage` at its destination); audited `app.clone`.
+ * new App `name`, which starts unsynced (`deployment:manage` at its destination); audited `app.clone`. A clone of a
+ * Pinned image App carries the digest the original runs, which its first sync deploys (cloneAnnotations).
  */
 export const cloneApp = useCase({
   permission: 'deployment:read',
@@ -123,10 +125,12 @@ export const cloneApp = useCase({
     if (from.spec.syncPolicy) payload['sync_policy'] = from.spec.syncPolicy;
     const parsed = parseCreate(payload, ctx.services.config.outbound);
     ctx.require('deployment:manage', await destinationScope(ctx, parsed.cluster, parsed.namespace));
-    return createAppResource(ctx, parsed, {
-      action: 'app.clone',
-      details: { from: `${from.spec.destination.namespace}/${from.metadata.name}` },
-    });
+    return createAppResource(
+      ctx,
+      parsed,
+      { action: 'app.clone', details: { from: `${from.spec.destination.namespace}/${from.metadata.name}` } },
+      cloneAnnotations(from),
+    );
   },
 });
 

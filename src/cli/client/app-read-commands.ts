@@ -2,12 +2,18 @@
  * `svc app list|get|status|history|events|adoptable`: the App read routes of the REST API (contract §4.2).
  */
 import type { Command } from 'commander';
-import type { AdoptableWorkload, AppEvent, StatusView } from '../../client/answers.ts';
+import type {
+  AdoptableWorkload,
+  AppEvent,
+  AppHistory as History,
+  HistoryRevision,
+  StatusView,
+} from '../../client/answers.ts';
 import type { OperationState } from '../../core/app-schema.ts';
 import { APP_PATH, appCommand, resolveApp } from './app-ref.ts';
 import { appDetails, appTable } from './app-views.ts';
 import { shortRevision } from './outcome.ts';
-import { render, renderFields } from './output.ts';
+import { render, renderFields, type TableView } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
 /** The last operation of a status view in one line (kind, phase, message). */
@@ -15,6 +21,37 @@ function operationText(state: StatusView['operationState']): string {
   // The App's own operationState (src/core/app-schema.ts), which the status view answers as it is.
   const op = state as Partial<OperationState> | null | undefined;
   return op ? `${op.kind ?? ''} ${op.phase ?? ''} ${op.message ?? ''}`.trim() : '';
+}
+
+/**
+ * The history as a table, current revision first: each revision with its tag (image Apps) and its commit's date,
+ * author and subject (Git Apps), a column shown only when some revision has it. Without `revisions` (an older
+ * server), the bare revisions.
+ */
+function historyTable(h: History, wide: boolean): TableView<HistoryRevision & { current: string }> {
+  const revisions: HistoryRevision[] = h.revisions ?? [
+    ...(h.revision ? [{ revision: h.revision }] : []),
+    ...(h.previous_revisions ?? []).filter((r) => r !== h.revision).map((revision) => ({ revision })),
+  ];
+  const rows = revisions.map((r, i) => ({ ...r, current: i === 0 && r.revision === h.revision ? 'yes' : '' }));
+  type Row = (typeof rows)[number];
+  const optional: Array<[keyof HistoryRevision, string]> = [
+    ['tag', 'tag'],
+    ['date', 'date'],
+    ['author', 'author'],
+    ['subject', 'subject'],
+  ];
+  return {
+    rows,
+    columns: [
+      { header: 'revision', value: (r: Row) => (wide ? r.revision : shortRevision(r.revision)) },
+      { header: 'current', value: (r: Row) => r.current },
+      ...optional
+        .filter(([key]) => rows.some((r) => r[key] !== undefined))
+        .map(([key, header]) => ({ header, value: (r: Row) => r[key] ?? '' })),
+    ],
+    empty: 'No revision applied yet.',
+  };
 }
 
 /** Registers the read subcommands on the `svc app` command. */
@@ -73,23 +110,7 @@ function registerHistoryCommands(app: Command): void {
       const { api, format } = runtimeOf(cmd);
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
       const history = await api.GET(`${APP_PATH}/history`, { params: { path: ref } });
-      const rows = [
-        ...(history.revision ? [{ revision: history.revision, current: 'yes' }] : []),
-        ...(history.previous_revisions ?? []).map((revision) => ({ revision, current: '' })),
-      ];
-      print(
-        render(history, format, (_h, wide) => ({
-          rows,
-          columns: [
-            {
-              header: 'revision',
-              value: (r: (typeof rows)[number]) => (wide ? r.revision : shortRevision(r.revision)),
-            },
-            { header: 'current', value: (r: (typeof rows)[number]) => r.current },
-          ],
-          empty: 'No revision applied yet.',
-        })),
-      );
+      print(render(history, format, (h, wide) => historyTable(h, wide)));
     }),
   );
 

@@ -30,7 +30,7 @@ import {
   withSecretDigests,
 } from '../../render/index.ts';
 import { RENDER_LIMIT_SETTINGS, type RenderLimits } from '../../render/limits.ts';
-import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
+import type { RenderTarget, ResolvedSource, ResolveRequest, RevisionDetails, SourceDriver } from './types.ts';
 
 /** What the Git driver shares across Apps. */
 export interface GitDriverDeps {
@@ -134,6 +134,11 @@ export class GitDriver implements SourceDriver {
       scope: git.repositoryRef ? `${scope}/${git.repositoryRef}` : scope,
       credentials: async () => (lookup ? (await lookup(request))?.credentials : undefined),
     };
+  }
+
+  /** Subject, author and date of each revision's commit, read from the shared repository cache (one `git log`). */
+  async describe(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>> {
+    return this.#deps.repos.commits(this.#remote(app, gitSourceOf(app)), revisions, this.#deps.maxFetchAgeMs);
   }
 
   async render(app: AppResource, revision: string, target: RenderTarget): Promise<KubeObject[]> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppResource, AppStatus, ImageSource, Operation } from '../../core/app-schema.ts';
 import { InputError } from '../../core/errors.ts';
 import { RegistryClient } from '../../registry/index.ts';
-import { ImageDriver } from './image.ts';
+import { CLONED_REVISION_ANNOTATION, cloneAnnotations, ImageDriver } from './image.ts';
 
 const D1 = `sha256:${'1'.repeat(64)}`;
 const D2 = `sha256:${'2'.repeat(64)}`;
@@ -78,6 +78,34 @@ describe('image driver: which digest a reconcile targets', () => {
     for (const [a, operation] of cases) {
       await expect(driver.resolve(a, { target: 'head', operation })).rejects.toMatchObject({ errorClass: 'connect' });
     }
+  });
+
+  it("deploys a clone's first sync at the original's digest while its image and tag are the original's", async () => {
+    const original = app({}, { ...applied, observedRevision: D2 });
+    const annotations = cloneAnnotations(original);
+    const clone = (image: Partial<ImageSource>, status?: AppStatus): AppResource => {
+      const a = app(image, status);
+      return { ...a, metadata: { ...a.metadata, annotations } };
+    };
+    expect(await driver.resolve(clone({}), { target: 'head', operation: op('Sync') })).toEqual({
+      head: D1,
+      revision: D1,
+      observed: D1,
+      origin: { tag: '1.0', image: REPOSITORY },
+    });
+    // Resolved live (the registry is unreachable here): a Deploy, an edited tag, a Follow clone.
+    for (const [a, operation] of [
+      [clone({}), op('Deploy')],
+      [clone({ tag: '2.0' }), op('Sync')],
+      [clone({ tagPolicy: 'Follow' }), undefined],
+    ] as const) {
+      await expect(driver.resolve(a, { target: 'head', operation })).rejects.toMatchObject({ errorClass: 'connect' });
+    }
+    // No pin from a Follow original, one never synced, or one whose digest came from another tag.
+    expect(cloneAnnotations(app({ tagPolicy: 'Follow' }, applied))).toEqual({});
+    expect(cloneAnnotations(app({}))).toEqual({});
+    expect(cloneAnnotations(app({ tag: '2.0' }, applied))).toEqual({});
+    expect(JSON.parse(annotations[CLONED_REVISION_ANNOTATION] ?? '')).toEqual(applied.revisionTags?.[0]);
   });
 
   it('renders the digest under the image name, and stalls an invalid spec', async () => {

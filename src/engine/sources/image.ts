@@ -8,6 +8,9 @@
  * - anything else (Sync, Restart, an observing reconcile): the applied digest while the spec's image and tag are
  *   the ones it came from (`status.revisionTags`), so a Pinned tag stays on its recorded digest through syncs;
  *   else (the first sync, or the image or tag was edited) the tag resolved live.
+ * - the first sync of a clone of a Pinned App (`cd.svc.space/cloned-revision`, written by the API's clone): the
+ *   digest the original ran, while the clone's image and tag are still the ones it came from, so the clone runs
+ *   what the original runs (a rolled-back original included) rather than whatever the tag points at now.
  * `head` is that digest (so an App on it is Synced); `status.observedRevision` records the newest digest seen for
  * the tag, which the server's tag poller compares against to redeploy Follow Apps.
  *
@@ -16,7 +19,7 @@
  * render with the values kept from then, so a rotated secret reaches the Pods with the next Sync or Deploy and an
  * observing reconcile neither calls the store nor reports drift for it.
  */
-import type { AppResource, ImageSource } from '../../core/app-schema.ts';
+import type { AppResource, ImageSource, RevisionTag } from '../../core/app-schema.ts';
 import { InputError, UnavailableError } from '../../core/errors.ts';
 import { imageSourceProblems, isDigest } from '../../core/image-ref.ts';
 import type { ResolvedEnv, ServerChannel } from '../../internal/channel.ts';
@@ -24,7 +27,7 @@ import type { ImageLocation, RegistryClient, RegistryEndpoint } from '../../regi
 import { locateImage } from '../../registry/index.ts';
 import { envStoreRefs } from '../../render/env-store.ts';
 import { imageURL, type KubeObject, renderImageWorkload } from '../../render/index.ts';
-import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
+import type { RenderTarget, ResolvedSource, ResolveRequest, RevisionDetails, SourceDriver } from './types.ts';
 
 /** What the image driver shares across Apps. */
 export interface ImageDriverDeps {
@@ -55,6 +58,41 @@ export function keptDigest(app: AppResource, origin: { tag: string; image: strin
   return entry?.tag === origin.tag && entry.image === origin.image ? revision : undefined;
 }
 
+/** On a clone of a Pinned image App: the digest the original ran and where it came from (a RevisionTag as JSON). */
+export const CLONED_REVISION_ANNOTATION = 'cd.svc.space/cloned-revision';
+
+/**
+ * The annotations a clone of `from` carries so that its first sync deploys the digest `from` runs: for a Pinned
+ * image App whose applied digest came from its current tag, else none (a Follow App, or a Git App, resolves anew).
+ */
+export function cloneAnnotations(from: AppResource): Record<string, string> {
+  const image = from.spec.source.image;
+  const revision = from.status?.revision;
+  if (from.spec.source.type !== 'Image' || !image || image.tagPolicy === 'Follow' || !revision) return {};
+  const entry = from.status?.revisionTags?.find((e) => e.revision === revision);
+  if (entry?.tag !== image.tag) return {};
+  const pinned: RevisionTag = { revision, tag: entry.tag, image: entry.image };
+  return { [CLONED_REVISION_ANNOTATION]: JSON.stringify(pinned) };
+}
+
+/**
+ * The digest a clone's first sync deploys (see the module comment): the original's, from the clone annotation,
+ * while nothing was applied yet, the App is Pinned and its image and tag are still the ones the digest came from.
+ */
+export function clonedDigest(app: AppResource, origin: { tag: string; image: string }): string | undefined {
+  const raw = app.metadata.annotations?.[CLONED_REVISION_ANNOTATION];
+  if (!raw || app.status?.revision || app.spec.source.image?.tagPolicy === 'Follow') return undefined;
+  let pinned: Partial<RevisionTag>;
+  try {
+    pinned = JSON.parse(raw) as Partial<RevisionTag>;
+  } catch {
+    return undefined; // an annotation edited by hand into nonsense: resolve the tag as for any first sync
+  }
+  const { revision, tag, image } = pinned;
+  if (typeof revision !== 'string' || !isDigest(revision)) return undefined;
+  return tag === origin.tag && image === origin.image ? revision : undefined;
+}
+
 /** Resolves and renders `source.type: Image`. */
 export class ImageDriver implements SourceDriver {
   readonly #deps: ImageDriverDeps;
@@ -82,6 +120,8 @@ export class ImageDriver implements SourceDriver {
     if (op?.kind !== 'Deploy') {
       const kept = keptDigest(app, origin);
       if (kept) return { head: kept, revision: kept, observed: app.status?.observedRevision ?? kept, origin };
+      const cloned = clonedDigest(app, origin);
+      if (cloned) return { head: cloned, revision: cloned, observed: cloned, origin };
     }
     const digest = await this.#deps.client.resolve(location.endpoint, location.path, image.tag);
     return { head: digest, revision: digest, observed: digest, origin };
@@ -97,6 +137,14 @@ export class ImageDriver implements SourceDriver {
       reference: `${location.name}@${revision}`,
       storeValues: this.#storeValues.get(app.metadata.uid ?? '')?.values ?? [],
     });
+  }
+
+  /** The tag each digest came from, where the App recorded it (`status.revisionTags`); the registry is not asked. */
+  async describe(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>> {
+    const details = new Map<string, RevisionDetails>();
+    for (const e of app.status?.revisionTags ?? [])
+      if (revisions.includes(e.revision)) details.set(e.revision, { tag: e.tag });
+    return details;
   }
 
   publicURL(app: AppResource): string | undefined {

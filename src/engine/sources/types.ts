@@ -27,6 +27,17 @@ export interface ResolvedSource {
   origin?: { tag: string; image: string };
 }
 
+/**
+ * What is known of one applied revision, for the history: the commit's subject, author name and author date (ISO
+ * 8601) for Git; the tag a digest came from for images. Every field may be missing (not known, or not reachable now).
+ */
+export interface RevisionDetails {
+  subject?: string;
+  author?: string;
+  date?: string;
+  tag?: string;
+}
+
 /** What rendering needs from the destination: its API discovery (which kinds are namespaced). */
 export interface RenderTarget {
   discovery: Discovery;
@@ -38,6 +49,8 @@ export interface SourceDriver {
   resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource>;
   /** The App's objects at `revision` (a revision `resolve` returned), namespaced for the destination. */
   render(app: AppResource, revision: string, target: RenderTarget): Promise<KubeObject[]>;
+  /** What is known of each of `revisions` (applied revisions of the App), by revision; absent ones are unknown. */
+  describe?(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>>;
   /** The App's public address (`status.url`) once applied, if its source renders one (an image App's Ingress). */
   publicURL?(app: AppResource): string | undefined;
 }

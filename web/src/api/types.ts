@@ -11,6 +11,7 @@ export type {
   Cluster,
   ClusterTest,
   CreatedWebhook,
+  HistoryRevision,
   Incident,
   ObjectDiff,
   Registry,

@@ -4,12 +4,26 @@
  */
 import { useState } from 'react';
 import { useApp, useHistory } from '../../api/apps.ts';
+import type { HistoryRevision } from '../../api/types.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Empty, ErrorState, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { ago } from '../../lib/format.ts';
+import { ago, localTime } from '../../lib/format.ts';
 import { useOperations } from './header.tsx';
+
+/** What the source says of a revision: the commit's subject over its author and date (Git), or the tag (image). */
+function Change({ subject, author, date, tag }: Omit<HistoryRevision, 'revision'>) {
+  const byline = [author, date ? localTime(date) : undefined].filter(Boolean).join(' · ');
+  return (
+    <div className="min-w-0">
+      {subject !== undefined ? <div className="truncate font-medium">{subject}</div> : null}
+      {byline ? <div className="text-xs text-zinc-600 dark:text-zinc-400">{byline}</div> : null}
+      {tag !== undefined ? <div className="font-mono text-xs">tag {tag}</div> : null}
+      {subject === undefined && !byline && tag === undefined ? <span className="text-zinc-500">—</span> : null}
+    </div>
+  );
+}
 
 export function HistoryTab({ namespace, name }: { namespace: string; name: string }) {
   const history = useHistory(namespace, name);
@@ -19,9 +33,12 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
   if (history.error) return <ErrorState error={history.error} />;
   if (!history.data || !app.data) return <Spinner />;
   const h = history.data;
-  const rows = [h.revision, ...(h.previous_revisions ?? []).filter((r) => r !== h.revision)].filter((r): r is string =>
-    Boolean(r),
-  );
+  const rows: HistoryRevision[] =
+    h.revisions ??
+    [h.revision, ...(h.previous_revisions ?? []).filter((r) => r !== h.revision)]
+      .filter((r): r is string => Boolean(r))
+      .map((revision) => ({ revision }));
+  const subjectOf = (rev: string | undefined) => rows.find((r) => r.revision === rev)?.subject;
   if (rows.length === 0) return <Empty title="Nothing applied yet">Sync the app to apply its first revision.</Empty>;
   return (
     <div className="space-y-3">
@@ -30,6 +47,7 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
         <thead>
           <tr>
             <Th>Revision</Th>
+            <Th>Change</Th>
             <Th>State</Th>
             <Th>
               <span className="sr-only">Actions</span>
@@ -37,9 +55,12 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
           </tr>
         </thead>
         <tbody>
-          {rows.map((rev, i) => (
+          {rows.map(({ revision: rev, ...about }, i) => (
             <tr key={rev} data-revision={rev}>
               <Td className="font-mono text-xs">{rev}</Td>
+              <Td>
+                <Change {...about} />
+              </Td>
               <Td>{i === 0 ? `applied ${ago(h.last_sync_at)}` : 'previous'}</Td>
               <Td className="text-right">
                 {i === 0 ? null : (
@@ -56,7 +77,7 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
         open={target !== undefined}
         onOpenChange={(o) => (o ? null : setTarget(undefined))}
         title="Roll back?"
-        description={`Applies revision ${target?.slice(0, 12)} now. The next automated sync returns to the branch head.`}
+        description={`Applies revision ${target?.slice(0, 12)}${subjectOf(target) ? ` (“${subjectOf(target)}”)` : ''} now. The next automated sync returns to the branch head.`}
       >
         <div className="flex justify-end gap-2">
           <Button onClick={() => setTarget(undefined)}>Cancel</Button>
