@@ -6,6 +6,7 @@
  * credential (./http-channel.ts): audit entries, registered clusters' connection details, and secret-store values
  * (decryption keys and env.store values: the operator holds no store credentials). Registry credentials join them.
  */
+import type { HealthCheck } from '../core/app-schema.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
 
 /** Actions the operator may record: those of contract §6.4 that happen without a caller. */
@@ -111,6 +112,11 @@ export interface ServerChannel {
    * org has no such registry.
    */
   registry(orgNamespace: string, name: string): Promise<RegistryEndpoint>;
+  /**
+   * The custom health checks of the org owning `orgNamespace` (`/api/v1/health-checks`), in the order they were
+   * written; [] when it has none. NotFoundError (retry hint `wait`) when no org owns the namespace.
+   */
+  healthChecks(orgNamespace: string): Promise<HealthCheck[]>;
 }
 
 /** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
@@ -135,5 +141,7 @@ export const INTERNAL_DECRYPTION_KEY_PATH = '/secret-stores/decryption-key';
 export const INTERNAL_ENV_VALUES_PATH = '/secret-stores/env';
 /** Path of the registry route, below `/internal`: `/registries/<org namespace>/<name>`. */
 export const INTERNAL_REGISTRY_PATH = '/registries';
+/** Path of the org health-checks route, below `/internal`: `/health-checks/<org namespace>`. */
+export const INTERNAL_HEALTH_CHECKS_PATH = '/health-checks';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */
 export const INTERNAL_PREFIXES = ['/internal', '/api/v1/internal'] as const;

@@ -9,6 +9,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, UnavailableError } from '../core/errors.ts';
+import { CelSandbox } from '../engine/health/cel/sandbox.ts';
+import { OrgCheckLookup } from '../engine/health/org-checks.ts';
+import type { AppKey } from '../engine/labels.ts';
 import { RegistryLookup, sourceDrivers } from '../engine/sources/index.ts';
 import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import type { ServerChannel } from '../internal/channel.ts';
@@ -90,7 +93,6 @@ export async function startOperator(
   let elector: LeaderElector | undefined;
   let controller: Controller | undefined;
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
-  const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
   const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
   if (configured?.missing) {
     log.warn(
@@ -111,6 +113,16 @@ export async function startOperator(
     : undefined;
   // Registry credentials come from the server (the operator holds none), cached briefly.
   const registries = new RegistryLookup(serverChannel);
+  // Custom health checks: the org's from the server (cached briefly), evaluated with the App's in the CEL sandbox.
+  const orgChecks = new OrgCheckLookup(serverChannel);
+  const sandbox = new CelSandbox();
+  const customChecked = (key: AppKey, apiVersion: string, kind: string): boolean => {
+    const app = controller?.cached(key);
+    const own = app?.spec.health?.checks ?? [];
+    return [...own, ...orgChecks.known(key.namespace)].some((c) => c.apiVersion === apiVersion && c.kind === kind);
+  };
+  // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
+  const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app), customChecked });
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !halted && (elector ? elector.isLeader : true),
@@ -145,6 +157,7 @@ export async function startOperator(
     onUnreachable: (app: AppResource) =>
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
+    healthChecks: { sandbox, org: (ns) => orgChecks.get(ns) },
     cachedApp: (key) => controller?.cached(key),
     publicURL: config.publicURL,
     outbound: config.outbound,
@@ -227,6 +240,7 @@ export async function startOperator(
     await elector?.stop({ release });
     await controller?.stop();
     await live.stop();
+    await sandbox.stop();
     await remotes?.stop();
     await Promise.all(Object.values(servers).map(close));
     await audit?.drain();

@@ -14,12 +14,14 @@
  */
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
-import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
+import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects, ensureNamespace } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
+import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
+import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
 import { type AppKey, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
@@ -83,6 +85,8 @@ export interface ReconcilerDeps {
   onUnreachable?: (app: AppResource) => void;
   /** The live state of every destination (watch caches of the managed objects). */
   live: LiveCache;
+  /** Custom health checks: the CEL sandbox they run in, and the org's checks by org namespace (never rejects). */
+  healthChecks?: { sandbox: CelSandbox; org: (orgNamespace: string) => Promise<HealthCheck[]> };
   /**
    * The App as the controller's informer holds it: a reconcile reads it there (or this process's own newer write)
    * instead of GETting it. Without it, or when the cache does not have the App, the reconcile GETs it.
@@ -267,6 +271,8 @@ export class Reconciler {
     let target: ObjectClient | undefined;
     let running: Promise<AppResource> | undefined;
     try {
+      // A custom health check that cannot compile is a spec that cannot work: stalled before anything is applied.
+      await this.#stage('health', () => validateAppChecks(app.spec.health?.checks));
       target = await this.#stage('destination', () => this.#deps.targetFor(app));
       const driver = await this.#stage('source', () => driverFor(this.#deps.sources, app));
       if (intent.kind === 'reject') throw new StageError('operation', new InputError(intent.message), 'wait');
@@ -339,7 +345,7 @@ export class Reconciler {
       const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
       const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
       const upToDate = appliedRevision === head && appliedHash === hash;
-      const health = await this.#stage('health', () => this.#assess(live, objects, upToDate));
+      const health = await this.#stage('health', () => this.#assess(app, live, objects, upToDate));
       const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
       outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head, hash, allLive });
       outcome.health = health;
@@ -428,9 +434,21 @@ export class Reconciler {
     if (pruned.errors.length > 0) throw new StageError('prune', new Error(pruned.errors.join('; ')), 'retry');
   }
 
-  /** Health of `objects` as live on the destination (its watch cache). The one place health is assessed. */
-  #assess(live: DestinationCache, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
-    return assessHealth(live, objects, inSync);
+  /**
+   * Health of `objects` as live on the destination (its watch cache), with the App's and its org's custom checks.
+   * The one place health is assessed.
+   */
+  async #assess(
+    app: AppResource,
+    live: DestinationCache,
+    objects: AnyObject[],
+    inSync: boolean,
+  ): Promise<HealthResult> {
+    const checks = this.#deps.healthChecks;
+    const own = app.spec.health?.checks ?? [];
+    const org = checks ? await checks.org(app.metadata.namespace ?? '') : [];
+    const custom = checks && (own.length > 0 || org.length > 0) ? new CheckSet(checks.sandbox, org, own) : undefined;
+    return assessHealth(live, objects, inSync, custom);
   }
 
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
@@ -467,7 +485,7 @@ export class Reconciler {
           kind: r.kind,
           metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
         })) as AnyObject[]);
-      health = await this.#assess(this.#live(app, target), known, false).catch(() => undefined);
+      health = await this.#assess(app, this.#live(app, target), known, false).catch(() => undefined);
     }
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
     const outcome: Outcome = {

@@ -76,6 +76,19 @@ export interface RegistryTable {
   updated_at: string;
 }
 
+/** An org's custom health check (CEL) for one apiVersion and kind. */
+export interface HealthCheckTable {
+  id: string;
+  org_id: string;
+  api_version: string;
+  kind: string;
+  current: string;
+  in_progress: string | null;
+  failed: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A lease held by one server replica until `expires_at` (epoch milliseconds), renewed while it lives. */
 export interface LeaseTable {
   name: string;
@@ -297,6 +310,7 @@ export interface Tables {
   audit_log: AuditLogTable;
   role_binding: RoleBindingTable;
   registry: RegistryTable;
+  health_check: HealthCheckTable;
   lease: LeaseTable;
   cluster: ClusterTable;
   cluster_shell: ClusterShellTable;

@@ -185,6 +185,24 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         await db.schema.alterTable('api_key').addColumn('tools', 'text').execute();
       },
     },
+    '0026_health_checks': {
+      // An org's custom health checks in CEL (issue 26): one row per apiVersion and kind (unique per org).
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('health_check')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'text', (c) => c.notNull())
+          .addColumn('api_version', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('current', 'text', (c) => c.notNull())
+          .addColumn('in_progress', 'text')
+          .addColumn('failed', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('health_check_org_kind', ['org_id', 'api_version', 'kind'])
+          .execute();
+      },
+    },
   };
 }
 

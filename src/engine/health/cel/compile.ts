@@ -8,16 +8,11 @@
  * CEL's conformance cases, docs/operator.md "Custom health checks").
  */
 import { CelScalar, celEnv, parse } from '@bufbuild/cel';
+import type { HealthCheck } from '../../../core/app-schema.ts';
 import { InputError } from '../../../core/errors.ts';
 
 /** One custom check as written in `spec.health.checks[]` and in an org's health checks. */
-export interface HealthCheckSpec {
-  apiVersion: string;
-  kind: string;
-  current: string;
-  inProgress?: string;
-  failed?: string;
-}
+export type HealthCheckSpec = HealthCheck;
 
 /** The expressions of a check, in the order they are evaluated (Flux's): inProgress, failed, current. */
 export const CHECK_FIELDS = ['inProgress', 'failed', 'current'] as const;
