@@ -57,6 +57,7 @@ import { auditRoutes } from './routes/audit.ts';
 import { authRoutes } from './routes/auth.ts';
 import { cliLoginRoutes } from './routes/cli-login.ts';
 import { clusterRoutes } from './routes/clusters.ts';
+import { healthCheckRoutes } from './routes/health-checks.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { internalRoutes } from './routes/internal.ts';
 import { registryRoutes } from './routes/registries.ts';
@@ -388,6 +389,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
       await incidentRoutes(api, services);
       await clusterRoutes(api, services);
       await registryRoutes(api, services);
+      await healthCheckRoutes(api, services);
       await registryNotificationRoutes(api, services);
       for (const routes of deps.routes ?? []) await routes(api, services);
     },

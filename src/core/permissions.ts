@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   'secretstore:manage',
   'registry:read',
   'registry:manage',
+  'healthcheck:read',
+  'healthcheck:manage',
   'webhook:read',
   'webhook:manage',
   'team:read',

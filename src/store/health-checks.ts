@@ -62,7 +62,11 @@ export class HealthCheckStore {
     return row && toRecord(row);
   }
 
-  /** Creates the check of a kind, or replaces the one the org has for it (same id); answers it and whether new. */
+  /**
+   * Creates the check of a kind, or replaces the one the org has for it (same id); answers it and whether it is new.
+   * Run it in the caller's transaction (with its audit entry); a concurrent create of the same kind fails on the
+   * unique (org, apiVersion, kind) constraint.
+   */
   async put(orgId: string, check: HealthCheck): Promise<{ record: HealthCheckRecord; created: boolean }> {
     const now = new Date().toISOString();
     const fields = {
@@ -71,38 +75,35 @@ export class HealthCheckStore {
       failed: check.failed ?? null,
       updated_at: now,
     };
-    return this.#db.transaction().execute(async (tx) => {
-      const existing = await tx
-        .selectFrom('health_check')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where('api_version', '=', check.apiVersion)
-        .where('kind', '=', check.kind)
-        .executeTakeFirst();
-      if (existing) {
-        await tx.updateTable('health_check').set(fields).where('id', '=', existing.id).execute();
-      } else {
-        await tx
-          .insertInto('health_check')
-          .values({
-            id: `${HEALTH_CHECK_ID_PREFIX}${randomBytes(8).toString('hex')}`,
-            org_id: orgId,
-            api_version: check.apiVersion,
-            kind: check.kind,
-            created_at: now,
-            ...fields,
-          })
-          .execute();
-      }
-      const row = await tx
-        .selectFrom('health_check')
-        .selectAll()
-        .where('org_id', '=', orgId)
-        .where('api_version', '=', check.apiVersion)
-        .where('kind', '=', check.kind)
-        .executeTakeFirstOrThrow();
-      return { record: toRecord(row), created: !existing };
-    });
+    const existing = await this.#byKind(orgId, check.apiVersion, check.kind);
+    if (existing) {
+      await this.#db.updateTable('health_check').set(fields).where('id', '=', existing.id).execute();
+    } else {
+      await this.#db
+        .insertInto('health_check')
+        .values({
+          id: `${HEALTH_CHECK_ID_PREFIX}${randomBytes(8).toString('hex')}`,
+          org_id: orgId,
+          api_version: check.apiVersion,
+          kind: check.kind,
+          created_at: now,
+          ...fields,
+        })
+        .execute();
+    }
+    const row = await this.#byKind(orgId, check.apiVersion, check.kind);
+    if (!row) throw new Error('health check vanished while being written');
+    return { record: toRecord(row), created: !existing };
+  }
+
+  #byKind(orgId: string, apiVersion: string, kind: string): Promise<HealthCheckTable | undefined> {
+    return this.#db
+      .selectFrom('health_check')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('api_version', '=', apiVersion)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
   }
 
   /** Deletes a check; false when the org has no such check. */

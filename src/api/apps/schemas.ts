@@ -73,6 +73,10 @@ export const CreateBody = {
     sync_policy: { description: 'automated, prune, selfHeal, requiresApproval' },
     notifications: { description: 'notification channels: chat, slack, msTeams, webhook' },
     webhook: { description: 'push-event settings' },
+    health: {
+      description:
+        'custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; a bad expression is 400 naming the compile error',
+    },
   },
 } as const;
 

@@ -8,6 +8,7 @@ import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, InputError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { validateAppChecks } from '../../engine/health/custom.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
 import type { Actor } from '../actor.ts';
@@ -76,6 +77,7 @@ export class AppService {
   create(actor: Actor, body: unknown): Promise<AppResource> {
     const parsed = parseCreateRequest(body);
     checkNotificationURLs(parsed.spec, this.#access.services.config.outbound);
+    validateAppChecks(parsed.spec.health?.checks);
     return this.#access.create(actor, parsed, 'app.create', { source_type: parsed.spec.source.type });
   }
 
