@@ -55,6 +55,8 @@ export interface OperatorOptions {
   auditRetry?: AuditRelayOptions;
   /** How often a remote cluster's record and reachability are checked again (default 5 s). */
   remoteRevalidateMs?: number;
+  /** How long the org health checks fetched from the server are reused (default 30 s). */
+  orgChecksTtlMs?: number;
 }
 
 /** A started operator. */
@@ -114,7 +116,7 @@ export async function startOperator(
   // Registry credentials come from the server (the operator holds none), cached briefly.
   const registries = new RegistryLookup(serverChannel);
   // Custom health checks: the org's from the server (cached briefly), evaluated with the App's in the CEL sandbox.
-  const orgChecks = new OrgCheckLookup(serverChannel);
+  const orgChecks = new OrgCheckLookup(serverChannel, options.orgChecksTtlMs);
   const sandbox = new CelSandbox();
   const customChecked = (key: AppKey, apiVersion: string, kind: string): boolean => {
     const app = controller?.cached(key);
