@@ -12,6 +12,7 @@ import { InputError, NotFoundError } from '../../core/errors.ts';
 import { refOf } from '../../engine/inventory.ts';
 import { buildTree, type ManagedObject, type TreeNode } from '../../engine/tree.ts';
 import { type AnyObject, type KubeConnection, toSvcError } from '../../kube/index.ts';
+import { HealthCheckStore } from '../../store/health-checks.ts';
 import type { Actor } from '../actor.ts';
 import type { Destinations } from '../kube/destinations.ts';
 import type { ApiServices } from '../services.ts';
@@ -71,10 +72,12 @@ export function defaultPod(pods: readonly TreeNode[]): TreeNode | undefined {
 export class ResourceService {
   readonly #access: AppAccess;
   readonly #destinations: Destinations;
+  readonly #healthChecks: HealthCheckStore;
 
   constructor(services: ApiServices, destinations: Destinations) {
     this.#access = new AppAccess(services);
     this.#destinations = destinations;
+    this.#healthChecks = new HealthCheckStore(services.store.db);
   }
 
   /** The live resource tree of the App. */
@@ -83,7 +86,7 @@ export class ResourceService {
     return {
       name: app.metadata.name,
       health: app.status?.healthStatus ?? 'Unknown',
-      nodes: await this.#tree(app, conn),
+      nodes: await this.#tree(app, conn, await this.#customKinds(actor, app)),
     };
   }
 
@@ -93,12 +96,21 @@ export class ResourceService {
     return { app, conn: await this.#destinations.connection(actor.org.id, app.spec.destination.cluster ?? '') };
   }
 
-  async #tree(app: AppResource, conn: KubeConnection): Promise<TreeNode[]> {
+  /** `apiVersion/kind` of the kinds a custom health check (the App's or its org's) applies to. */
+  async #customKinds(actor: Actor, app: AppResource): Promise<Set<string>> {
+    const org = await this.#healthChecks.list(actor.org.id);
+    return new Set([...org, ...(app.spec.health?.checks ?? [])].map((c) => `${c.apiVersion}/${c.kind}`));
+  }
+
+  async #tree(app: AppResource, conn: KubeConnection, customKinds: Set<string>): Promise<TreeNode[]> {
     const status = app.status ?? {};
     const wanted = new Map<string, Omit<ManagedObject, 'live'>>();
     for (const r of status.resources ?? []) {
       const namespace = r.namespace ?? '';
-      wanted.set(`${r.kind}/${namespace}/${r.name}`, { ...r, namespace, syncStatus: r.syncStatus });
+      const recorded = customKinds.has(`${r.apiVersion}/${r.kind}`)
+        ? { recorded: { health: r.healthStatus, message: r.message ?? '' } }
+        : {};
+      wanted.set(`${r.kind}/${namespace}/${r.name}`, { ...r, namespace, syncStatus: r.syncStatus, ...recorded });
     }
     for (const entry of status.inventory ?? []) {
       const r = refOf(entry);
@@ -128,7 +140,7 @@ export class ResourceService {
       throw new InputError('since must be a duration of at least 1s, such as 10m or 1h');
     }
     const { app, conn } = await this.#open(actor, ref);
-    const pods = (await this.#tree(app, conn)).filter((n) => n.kind === 'Pod' && n.apiVersion === 'v1');
+    const pods = (await this.#tree(app, conn, new Set())).filter((n) => n.kind === 'Pod' && n.apiVersion === 'v1');
     const pod = query.pod === undefined ? defaultPod(pods) : pods.find((n) => n.name === query.pod);
     if (!pod) {
       throw new NotFoundError(

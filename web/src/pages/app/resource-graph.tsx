@@ -16,7 +16,15 @@ const W = 220;
 const H = 58;
 const ROOT = '__app';
 
-type Data = { kind: string; name: string; health: string; selected: boolean; onSelect: () => void };
+type Data = {
+  kind: string;
+  name: string;
+  health: string;
+  /** Why the node is not Healthy (its health message; the App's reason on the App node), shown under the name. */
+  reason?: string;
+  selected: boolean;
+  onSelect: () => void;
+};
 
 const BORDER: Record<string, string> = {
   Healthy: 'border-emerald-500',
@@ -41,6 +49,11 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
       <Handle type="target" position={Position.Left} className="!opacity-0" />
       <span className="text-zinc-500">{data.kind}</span>
       <span className="w-full truncate font-medium text-zinc-900 dark:text-zinc-100">{data.name}</span>
+      {data.reason && data.health !== 'Healthy' ? (
+        <span className="w-full truncate text-[10px] text-zinc-500" title={data.reason} data-node-reason>
+          {data.reason}
+        </span>
+      ) : null}
       <StatusBadge value={data.health} className="absolute top-1 right-1" />
       <Handle type="source" position={Position.Right} className="!opacity-0" />
     </button>
@@ -48,6 +61,12 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
 }
 
 const nodeTypes = { resource: ResourceNode };
+
+/** A node's message without its `group/Kind name: ` prefix (the node shows kind and name already). */
+function detail(message: string | undefined): string {
+  const colon = message?.indexOf(': ') ?? -1;
+  return message && colon !== -1 ? message.slice(colon + 2) : (message ?? '');
+}
 
 /** Positions from ELK's layered layout. */
 async function layout(
@@ -91,8 +110,19 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   if (!nodes || !positions) return <Spinner label="Laying out the resources" />;
   if (nodes.length === 0) return <Empty title="Nothing applied yet">Sync the app to see its resources.</Empty>;
   const all: { id: string; data: Omit<Data, 'selected' | 'onSelect'> }[] = [
-    { id: ROOT, data: { kind: 'App', name, health: app.data?.health ?? tree.data?.health ?? 'Unknown' } },
-    ...nodes.map((n: TreeNode) => ({ id: n.id, data: { kind: n.kind, name: n.name, health: n.health } })),
+    {
+      id: ROOT,
+      data: {
+        kind: 'App',
+        name,
+        health: app.data?.health ?? tree.data?.health ?? 'Unknown',
+        reason: app.data?.health_reason ?? '',
+      },
+    },
+    ...nodes.map((n: TreeNode) => ({
+      id: n.id,
+      data: { kind: n.kind, name: n.name, health: n.health, reason: detail(n.message) },
+    })),
   ];
   const flowNodes: Node<Data>[] = all.map((n) => ({
     id: n.id,
