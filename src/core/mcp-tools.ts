@@ -31,6 +31,7 @@ export const TOOL_CATALOGUE = {
   app_freeze: { permission: 'deployment:manage', write: true },
   app_unfreeze: { permission: 'deployment:manage', write: true },
   audit_list: { permission: 'audit:read', orgWide: true, write: false },
+  health_check_list: { permission: 'healthcheck:read', orgWide: true, write: false },
   can_i: { write: false },
 } as const satisfies Record<string, ToolEntry>;
 

@@ -34,6 +34,7 @@ describe('the MCP tool catalogue', () => {
       'app_diff',
       'app_logs',
       'audit_list',
+      'health_check_list',
       'can_i',
     ]);
     const admin = visibleTools(keyCaller('Owner', { role: 'admin', scope: 'org', scopeId: '' }));

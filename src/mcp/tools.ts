@@ -12,6 +12,8 @@ import { AppService } from '../api/apps/service.ts';
 import { AppStatusService, waitMsOf } from '../api/apps/status-service.ts';
 import { appView, statusView } from '../api/apps/view.ts';
 import { requirePermission } from '../api/context.ts';
+import { HealthCheckService } from '../api/health-checks/service.ts';
+import { healthCheckView } from '../api/routes/health-checks.ts';
 import { parseScope } from '../api/routes/scope-input.ts';
 import type { ApiServices } from '../api/services.ts';
 import { canI } from '../auth/rbac.ts';
@@ -27,6 +29,7 @@ export interface ToolServices {
   status: AppStatusService;
   /** Diff, resource tree and logs: the same instances the REST routes use. */
   live: LiveReads;
+  healthChecks: HealthCheckService;
 }
 
 /** Builds the services the tools call from the API server's. */
@@ -37,6 +40,7 @@ export function toolServices(api: ApiServices): ToolServices {
     operations: new AppOperations(api),
     status: new AppStatusService(api),
     live: liveReadsOf(api),
+    healthChecks: new HealthCheckService(api),
   };
 }
 
@@ -243,6 +247,15 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       const limit = args.limit ?? 50;
       const offset = args.offset ?? 0;
       return { entries: await s.api.audit.list(actor.org.id, limit, offset), limit, offset };
+    },
+  }),
+  health_check_list: tool({
+    title: 'Health checks',
+    description:
+      "Your organization's custom health checks (CEL expressions per apiVersion and kind, evaluated in the order in_progress, failed, current); an App's own checks are in its spec.",
+    input: Type.Object({}, { additionalProperties: false }),
+    async run(s, actor) {
+      return { health_checks: (await s.healthChecks.list(actor)).map(healthCheckView) };
     },
   }),
   can_i: tool({

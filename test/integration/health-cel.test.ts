@@ -180,11 +180,39 @@ describe('custom health checks in CEL', () => {
     await waitForApp(org.orgNs, 'after', 'Healthy', health('Healthy'), 30_000);
   });
 
+  it('svc health-check sets, lists and deletes org checks, and shows a compile error with exit code 2', async () => {
+    const bad = await svc(['health-check', 'set', 'v1', 'ConfigMap', '--current', 'metadata.name ==']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('check.current:');
+    const set = await svc([
+      'health-check',
+      'set',
+      'v1',
+      'ConfigMap',
+      '--failed',
+      'has(metadata.labels.broken)',
+      '--current',
+      'true',
+    ]);
+    expect(set.status, set.stderr).toBe(0);
+    expect((await svc(['health-check', 'list'])).stdout).toContain('has(metadata.labels.broken)');
+    expect((await svc(['health-check', 'delete', 'v1', 'ConfigMap'])).status).toBe(0);
+    expect((await svc(['health-check', 'list'])).stdout).toContain('No health checks.');
+  });
+
   it('svc app sync --wait on an App whose Certificate fails ends Degraded with exit code 1', async () => {
     await gitApp('tls', certificate('failing-issuer'));
     const dest = dests[dests.length - 1] as string;
-    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [SVC, 'app', 'sync', 'tls', '-n', dest, '--wait', '--timeout', '90s'], {
+    const result = await svc(['app', 'sync', 'tls', '-n', dest, '--wait', '--timeout', '90s']);
+    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout + result.stderr).toContain('Degraded');
+    expect(result.stdout + result.stderr).toContain('cert-manager.io/Certificate web: Failed');
+  });
+
+  /** Runs the real `svc` executable with the org's admin key. */
+  function svc(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [SVC, ...args], {
         env: cliEnv,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -198,8 +226,5 @@ describe('custom health checks in CEL', () => {
       });
       child.on('close', (status) => resolve({ status, stdout, stderr }));
     });
-    expect(result.status, result.stdout + result.stderr).toBe(1);
-    expect(result.stdout + result.stderr).toContain('Degraded');
-    expect(result.stdout + result.stderr).toContain('cert-manager.io/Certificate web: Failed');
-  });
+  }
 });

@@ -131,7 +131,12 @@ describe('MCP endpoint through the official SDK client', () => {
   });
 
   it('lists exactly the tools each key may use', async () => {
-    expect(await toolNames(keys['read'] as string)).toEqual([...READ_TOOLS, 'audit_list', 'can_i']);
+    expect(await toolNames(keys['read'] as string)).toEqual([
+      ...READ_TOOLS,
+      'audit_list',
+      'health_check_list',
+      'can_i',
+    ]);
     // Scoped to one deployment: no org-wide audit log; sync tools, since it may sync there.
     expect(await toolNames(keys['sync'] as string)).toEqual([...READ_TOOLS, ...SYNC_TOOLS, 'can_i']);
     expect(await toolNames(keys['admin'] as string)).toEqual([
@@ -140,10 +145,11 @@ describe('MCP endpoint through the official SDK client', () => {
       'app_freeze',
       'app_unfreeze',
       'audit_list',
+      'health_check_list',
       'can_i',
     ]);
     // An admin ceiling grants nothing the owner lacks: a Viewer reads, and has no audit:read.
-    expect(await toolNames(keys['viewerAdmin'] as string)).toEqual([...READ_TOOLS, 'can_i']);
+    expect(await toolNames(keys['viewerAdmin'] as string)).toEqual([...READ_TOOLS, 'health_check_list', 'can_i']);
     expect(await toolNames(keys['allow'] as string)).toEqual(['app_status', 'app_sync']);
   });
 

@@ -94,10 +94,10 @@ describe('sandbox', () => {
       current: 'status.l.map(a, status.l.map(b, status.s + status.s)).size() > 0',
     };
     const s = 'x'.repeat(10_000);
-    const cut = await new CelSandbox({ timeoutMs: 20_000, memoryMb: 32 }).evaluate(grow, {
-      status: { l: Array.from({ length: 2000 }, (_, i) => i), s },
-    });
+    const small = new CelSandbox({ timeoutMs: 20_000, memoryMb: 32 });
+    const cut = await small.evaluate(grow, { status: { l: Array.from({ length: 2000 }, (_, i) => i), s } });
+    await small.stop();
     expect(cut.status).toBe('Unknown');
     expect(cut.message).toContain('cut off');
-  });
+  }, 30_000);
 });
