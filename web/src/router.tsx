@@ -144,6 +144,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/health-checks',
+    component: lazyRouteComponent(() => import('./pages/health-checks.tsx'), 'HealthChecksPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/teams',
     component: lazyRouteComponent(() => import('./pages/teams/list.tsx'), 'TeamListPage'),
   }),
