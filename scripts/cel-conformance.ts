@@ -166,8 +166,9 @@ export async function conformance(library: 'bufbuild' | 'cel-js'): Promise<Recor
       } catch {
         ok = Boolean(t['evalError']);
       }
-      const tally = (out[top] ??= [0, 0]);
+      const tally = out[top] ?? [0, 0];
       tally[ok ? 0 : 1]++;
+      out[top] = tally;
     }
     for (const c of (s.suites ?? []) as (typeof s)[]) walk(c, top || c.name);
   };
