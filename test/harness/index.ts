@@ -6,6 +6,7 @@
 export { type AdmissionHold, type AdmissionRecord, startAdmissionHold } from './admission-hold.ts';
 export { CHROMIUM, chromiumRequirement, launchBrowser } from './browser.ts';
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
+export { type CliRun, runCli, SVC_BIN } from './cli.ts';
 export {
   type ControlPlane,
   type ControlPlaneOptions,

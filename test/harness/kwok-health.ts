@@ -26,6 +26,12 @@
  */
 import { stringify } from 'yaml';
 
+/**
+ * How long the simulated cloud load balancer and ingress controller take to publish an address: long enough that
+ * svc sees (and records) the Service or Ingress waiting for it, as it would with a real one.
+ */
+const ADDRESS_DELAY_MS = 2000;
+
 /** The ingress class whose Ingresses the plane's simulated ingress controller serves. */
 export const KWOK_INGRESS_CLASS = 'kwok';
 
@@ -61,7 +67,8 @@ function conditionsYaml(conds: Cond[], withGeneration = true): string {
 /**
  * One Stage: for objects of `apiGroup` (group/version) `kind` matching every CEL expression, patch `root`. With
  * `perGeneration` (kinds that have a metadata.generation) it answers once per generation; kinds without one (HPA,
- * Service, Ingress) select by what their status lacks instead, so the answer ends the match.
+ * Service, Ingress) select by what their status lacks instead, so the answer ends the match. `delayMs`: how long
+ * the controller takes to answer.
  */
 function stage(
   name: string,
@@ -70,6 +77,7 @@ function stage(
   when: string[],
   patches: { root: string; status?: boolean; template: string }[],
   perGeneration = true,
+  delayMs = 0,
 ) {
   return {
     apiVersion: 'kwok.x-k8s.io/v1alpha1',
@@ -77,6 +85,7 @@ function stage(
     metadata: { name },
     spec: {
       resourceRef: { apiGroup, kind },
+      ...(delayMs > 0 ? { delay: { durationMilliseconds: delayMs } } : {}),
       selector: {
         matchExpressions: [alive, ...(perGeneration ? [unanswered] : []), ...when].map((expression) => ({
           cel: { expression },
@@ -209,6 +218,7 @@ function addressStages() {
       ["self.spec.type == 'LoadBalancer'", '!has(self.spec.loadBalancerClass)', noAddress],
       [{ root: 'status', template: 'loadBalancer:\n  ingress:\n  - ip: 127.0.0.1' }],
       false,
+      ADDRESS_DELAY_MS,
     ),
     stage(
       'ingress-address',
@@ -217,6 +227,7 @@ function addressStages() {
       [`has(self.spec.ingressClassName) && self.spec.ingressClassName == '${KWOK_INGRESS_CLASS}'`, noAddress],
       [{ root: 'status', template: 'loadBalancer:\n  ingress:\n  - hostname: ingress.kwok.test' }],
       false,
+      ADDRESS_DELAY_MS,
     ),
   ];
 }

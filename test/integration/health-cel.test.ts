@@ -7,13 +7,11 @@
  * on an App whose Certificate fails ends Degraded with exit code 1.
  */
 
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
-import { type GitServer, repoRoot, startGitServer } from '../harness/index.ts';
+import { type GitServer, runCli, startGitServer } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import {
   createApp,
@@ -25,7 +23,6 @@ import {
 } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
-const SVC = join(repoRoot, 'bin/svc.js');
 
 const prometheus = (version: string) =>
   `apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: main}\nspec: {version: ${version}}\n`;
@@ -207,24 +204,11 @@ describe('custom health checks in CEL', () => {
     expect(result.status, result.stdout + result.stderr).toBe(1);
     expect(result.stdout + result.stderr).toContain('Degraded');
     expect(result.stdout + result.stderr).toContain('cert-manager.io/Certificate web: Failed');
+    // svc app get shows the App's reason, naming the Certificate.
+    const get = await svc(['app', 'get', 'tls', '-n', dest]);
+    expect(get.stdout).toMatch(/Health:\s+Degraded \(cert-manager\.io\/Certificate web: Failed: /);
   });
 
   /** Runs the real `svc` executable with the org's admin key. */
-  function svc(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [SVC, ...args], {
-        env: cliEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-      });
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
-  }
+  const svc = (args: string[]) => runCli(args, cliEnv);
 });

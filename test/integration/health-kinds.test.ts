@@ -1,15 +1,25 @@
 /**
  * Health of every kind svc knows, each taken through its own status: Healthy, then Degraded or Progressing, then
  * Healthy again. The desired state changes in Git; the status is written by a controller — the real ones of the
- * plane (ReplicaSet, disruption, aggregator, CRD naming, volume binder) or the kwok Stages that play cert-manager,
+ * plane (ReplicaSet, disruption, namespace, CRD naming, volume binder) or the kwok Stages that play cert-manager,
  * external-secrets, Argo Rollouts, Flux, Crossplane, the Prometheus Operator, the HPA and CronJob controllers, a
  * cloud load balancer and an ingress controller (test/harness/kwok-health.ts) — never by this test. The App's
- * healthReason and its HealthChanged Event name the object. All kinds run at once against one operator.
+ * healthReason and its HealthChanged Event name the object. All kinds run at once against one operator. (APIService:
+ * health-apiservice.test.ts, on a plane of its own.)
  */
 import { describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
+import { waitUntil } from '../harness/index.ts';
 import { KWOK_INGRESS_CLASS } from '../harness/kwok-health.ts';
-import { deploymentYaml, eventsAbout, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
+import {
+  deploymentYaml,
+  eventsAbout,
+  getObject,
+  kube,
+  unique,
+  useOperatorSuite,
+  waitForApp,
+} from './operator-support.ts';
 
 const suite = useOperatorSuite('org-health');
 const { org } = suite;
@@ -59,8 +69,6 @@ const replicaSet = (replicas: number) =>
 const quota = 'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods}\nspec: {hard: {pods: "2"}}\n';
 const pdb =
   'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec: {minAvailable: 2, selector: {matchLabels: {app: web}}}\n';
-const apiService = (service: string) =>
-  `apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: {name: v1alpha1.${tag}.svc.test}\nspec: {group: ${tag}.svc.test, version: v1alpha1, groupPriorityMinimum: 1000, versionPriority: 10${service}}\n`;
 const crd = (plural: string, shortName: string) =>
   `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: ${plural}.${tag}.svc.test}\nspec:\n  group: ${tag}.svc.test\n  scope: Namespaced\n  names: {plural: ${plural}, singular: ${plural.slice(0, -1)}, kind: ${plural[0]?.toUpperCase()}${plural.slice(1, -1)}, shortNames: [${shortName}]}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]\n`;
 const service = (type: string) =>
@@ -164,13 +172,6 @@ const cases: Record<string, Case> = {
     expect: 'Degraded',
     says: '1 healthy pods, 2 needed',
   },
-  apiservice: {
-    label: `apiregistration.k8s.io/APIService v1alpha1.${tag}.svc.test`,
-    ok: apiService(''),
-    bad: apiService(`, insecureSkipTLSVerify: true, service: {namespace: default, name: missing-${tag}}`),
-    expect: 'Degraded',
-    says: 'ServiceNotFound',
-  },
   crd: {
     label: `apiextensions.k8s.io/CustomResourceDefinition gadgets.${tag}.svc.test`,
     ok: doc(crd('widgets', 'wd'), crd('gadgets', 'gd')),
@@ -203,48 +204,92 @@ const cases: Record<string, Case> = {
   },
 };
 
-/** Health changes recorded as Events on the App, oldest first. */
+/** Health changes recorded as Events on the App. */
 async function healthChanges(name: string): Promise<string[]> {
   return (await eventsAbout(org, name)).filter((e) => e.reason === 'HealthChanged').map((e) => e.message);
+}
+
+/** Waits for a HealthChanged Event of the App that `matches` (it is recorded just after the status it follows). */
+function healthChanged(name: string, what: string, matches: (message: string) => boolean): Promise<string> {
+  return waitUntil(async () => (await healthChanges(name)).find(matches), {
+    what: `HealthChanged ${what}`,
+    timeoutMs: 30_000,
+  });
 }
 
 const settled = (revision: string, health: string) => (a: AppResource) =>
   a.status?.revision === revision && a.status.syncStatus === 'Synced' && a.status.healthStatus === health;
 
+/** Takes the object of case `name` through its own status: Healthy, then `c.expect`, then Healthy again. */
+async function throughItsStatus(name: string, c: Case): Promise<void> {
+  // The Service, Ingress and PVC go the other way: Healthy, Progressing until their controller answers, Healthy.
+  const transient = c.expect === 'Progressing' && name !== 'pvc';
+  const files = (body: string) => ({ 'm/objects.yaml': c.with ? doc(c.with, body) : body });
+  const repo = await suite.git.createRepo(unique(name), files(name === 'pvc' ? c.bad : c.ok));
+  await suite.gitApp(name, repo, { syncPolicy: { automated: true, prune: true } });
+  if (name === 'pvc') {
+    // A claim of a volume that does not exist yet waits (the real binder), then binds once the volume is there.
+    const first = await waitForApp(org, name, 'Progressing', settled(await repo.head(), 'Progressing'));
+    expect(first.status?.healthReason).toBe(`${c.label}: ${'Pending: waiting for a volume'}`);
+    const bound = await repo.commit(files(c.ok), 'add the volume');
+    await waitForApp(org, name, 'Healthy once bound', settled(bound, 'Healthy'), 90_000);
+    await healthChanged(name, 'to Healthy', (m) => m === 'health Progressing → Healthy');
+    return;
+  }
+  await waitForApp(org, name, 'Healthy', settled(await repo.head(), 'Healthy'), 90_000);
+  const bad = await repo.commit(files(c.bad), `make ${name} ${c.expect}`);
+  if (transient) {
+    await waitForApp(org, name, 'Healthy again', settled(bad, 'Healthy'), 90_000);
+    await healthChanged(
+      name,
+      'into Progressing',
+      (m) => m.startsWith('health Healthy → Progressing') && m.includes(c.label),
+    );
+    await healthChanged(name, 'back to Healthy', (m) => m === 'health Progressing → Healthy');
+    return;
+  }
+  const unhealthy = await waitForApp(org, name, c.expect, settled(bad, c.expect), 90_000);
+  expect(unhealthy.status?.healthReason).toContain(`${c.label}: `);
+  expect(unhealthy.status?.healthReason).toContain(c.says);
+  // Healthy → Degraded, or through Progressing while the controller had not yet seen the new generation.
+  await healthChanged(name, `into ${c.expect}`, (m) => m.includes(`→ ${c.expect}: ${c.label}`));
+  const fixed = await repo.commit(files(c.healed ?? c.ok), `heal ${name}`);
+  await waitForApp(org, name, 'Healthy again', settled(fixed, 'Healthy'), 90_000);
+}
+
 describe.concurrent('health of every kind, through its own status', () => {
   for (const [name, c] of Object.entries(cases)) {
-    // The Service, Ingress and PVC go the other way: Healthy, Progressing until their controller answers, Healthy.
-    const transient = c.expect === 'Progressing' && name !== 'pvc';
-    it(`${c.label}: Healthy → ${c.expect} → Healthy`, async () => {
-      const files = (body: string) => ({ 'm/objects.yaml': c.with ? doc(c.with, body) : body });
-      const repo = await suite.git.createRepo(unique(name), files(name === 'pvc' ? c.bad : c.ok));
-      await suite.gitApp(name, repo, { syncPolicy: { automated: true, prune: true } });
-      if (name === 'pvc') {
-        // A claim of a volume that does not exist yet waits (the real binder), then binds once the volume is there.
-        const first = await waitForApp(org, name, 'Progressing', settled(await repo.head(), 'Progressing'));
-        expect(first.status?.healthReason).toBe(`${c.label}: ${'Pending: waiting for a volume'}`);
-        const bound = await repo.commit(files(c.ok), 'add the volume');
-        await waitForApp(org, name, 'Healthy once bound', settled(bound, 'Healthy'), 90_000);
-        expect(await healthChanges(name)).toContain('health Progressing → Healthy');
-        return;
-      }
-      await waitForApp(org, name, 'Healthy', settled(await repo.head(), 'Healthy'), 90_000);
-      const bad = await repo.commit(files(c.bad), `make ${name} ${c.expect}`);
-      if (transient) {
-        await waitForApp(org, name, 'Healthy again', settled(bad, 'Healthy'), 90_000);
-        const changes = await healthChanges(name);
-        expect(changes.some((m) => m.startsWith('health Healthy → Progressing') && m.includes(c.label))).toBe(true);
-        expect(changes).toContain('health Progressing → Healthy');
-        return;
-      }
-      const unhealthy = await waitForApp(org, name, c.expect, settled(bad, c.expect), 90_000);
-      expect(unhealthy.status?.healthReason).toContain(`${c.label}: `);
-      expect(unhealthy.status?.healthReason).toContain(c.says);
-      const changes = await healthChanges(name);
-      // Healthy → Degraded, or through Progressing while the controller had not yet seen the new generation.
-      expect(changes.some((m) => m.includes(`→ ${c.expect}: ${c.label}`))).toBe(true);
-      const fixed = await repo.commit(files(c.healed ?? c.ok), `heal ${name}`);
-      await waitForApp(org, name, 'Healthy again', settled(fixed, 'Healthy'), 90_000);
-    });
+    it(`${c.label}: Healthy → ${c.expect} → Healthy`, () => throughItsStatus(name, c));
   }
+
+  it('Namespace: Healthy → Progressing while Terminating → Healthy once made again', async () => {
+    const ns = `term-${tag}`;
+    const label = `Namespace ${ns}`;
+    const held = (finalizer: boolean) =>
+      `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${ns}${finalizer ? ', finalizers: [svc.test/hold]' : ''}}\n`;
+    const repo = await suite.git.createRepo(unique('namespace'), { 'm/objects.yaml': held(true) });
+    await suite.gitApp('namespace', repo, { syncPolicy: { automated: true, prune: true } });
+    await waitForApp(org, 'namespace', 'Healthy', settled(await repo.head(), 'Healthy'), 90_000);
+    // Deleted behind svc's back: it stays Terminating (the namespace controller's phase) while its finalizer stays.
+    await kube().delete({ apiVersion: 'v1', kind: 'Namespace', name: ns });
+    const terminating = await waitForApp(
+      org,
+      'namespace',
+      'Progressing',
+      (a) => a.status?.healthStatus === 'Progressing',
+    );
+    expect(terminating.status?.healthReason).toContain(`${label}: terminating`);
+    // The finalizer released by a commit: the namespace goes; the next commit makes it again.
+    const release = await repo.commit({ 'm/objects.yaml': held(false) }, 'release the finalizer');
+    await waitForApp(org, 'namespace', 'the release applied', (a) => a.status?.revision === release, 90_000);
+    await waitUntil(async () => (await getObject('v1', 'Namespace', undefined, ns)) === undefined, {
+      what: 'namespace gone',
+      timeoutMs: 90_000,
+    });
+    const again = await repo.commit({ 'm/objects.yaml': `${held(false)}# again\n` }, 'make it again');
+    await waitForApp(org, 'namespace', 'Healthy again', settled(again, 'Healthy'), 90_000);
+    expect((await healthChanges('namespace')).some((m) => m.includes(`→ Progressing: ${label}: terminating`))).toBe(
+      true,
+    );
+  });
 });

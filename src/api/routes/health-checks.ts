@@ -7,9 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { HealthCheckRecord } from '../../store/health-checks.ts';
-import { ErrorBody } from '../apps/schemas.ts';
 import { orgCaller } from '../context.ts';
 import { HealthCheckService } from '../health-checks/service.ts';
+import { errorAnswers, IdParams } from '../route-schemas.ts';
 import type { ApiServices } from '../services.ts';
 
 const expression = (what: string) => ({ type: 'string', minLength: 1, maxLength: 2048, description: what }) as const;
@@ -34,26 +34,12 @@ const CheckView = {
   },
 } as const;
 
-const IdParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-} as const;
-
-const ERRORS: Record<number, string> = {
+/** What a status means on these routes, where it differs from the common wording. */
+const MEANINGS: Record<number, string> = {
   400: 'invalid input, or an expression that does not compile (the message names it)',
-  401: 'no valid session or API key',
-  403: 'missing permission',
   404: 'no such health check in this organization',
   409: 'the same kind written concurrently',
-  413: 'request body over 1 MiB',
-  415: 'request body that is not JSON',
-  500: 'internal error',
 };
-
-function errors(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((s) => [s, { description: ERRORS[s], ...ErrorBody }]));
-}
 
 /** The JSON view of a check. */
 export function healthCheckView(r: HealthCheckRecord): Record<string, string> {
@@ -89,7 +75,7 @@ export async function healthCheckRoutes(app: FastifyInstance, services: ApiServi
         summary: 'Custom health checks of the caller org (healthcheck:read)',
         response: {
           200: { type: 'object', properties: { health_checks: { type: 'array', items: CheckView } } },
-          ...errors(401, 403, 500),
+          ...errorAnswers({ meanings: MEANINGS }),
         },
       },
     },
@@ -108,7 +94,7 @@ export async function healthCheckRoutes(app: FastifyInstance, services: ApiServi
           additionalProperties: false,
           properties: CheckFields,
         },
-        response: { 200: CheckView, 201: CheckView, ...errors(400, 401, 403, 409, 413, 415, 500) },
+        response: { 200: CheckView, 201: CheckView, ...errorAnswers({ body: true, also: [409], meanings: MEANINGS }) },
       },
     },
     async (request, reply) => {
@@ -131,7 +117,7 @@ export async function healthCheckRoutes(app: FastifyInstance, services: ApiServi
         tags: ['health-checks'],
         summary: 'One health check (healthcheck:read)',
         params: IdParams,
-        response: { 200: CheckView, ...errors(401, 403, 404, 500) },
+        response: { 200: CheckView, ...errorAnswers({ also: [404], meanings: MEANINGS }) },
       },
     },
     async (request) => healthCheckView(await checks.get(orgCaller(request), request.params.id)),
@@ -146,7 +132,7 @@ export async function healthCheckRoutes(app: FastifyInstance, services: ApiServi
         params: IdParams,
         response: {
           200: { type: 'object', properties: { deleted: { type: 'boolean' }, id: { type: 'string' } } },
-          ...errors(401, 403, 404, 500),
+          ...errorAnswers({ also: [404], meanings: MEANINGS }),
         },
       },
     },

@@ -79,7 +79,7 @@ describe('sandbox', () => {
     const started = Date.now();
     const cut = await sandbox.evaluate(hostile, { status: { l: big } });
     expect(cut.status).toBe('Unknown');
-    expect(cut.message).toContain('cut off: it exceeded its cost limit (300 ms)');
+    expect(cut.message).toContain('cut off: it exceeded its cost limit (300 ms of CPU)');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(sandbox.isTripped(hostile)).toBe(true);
     // Refused at once afterwards, without running.

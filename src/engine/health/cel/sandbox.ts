@@ -1,10 +1,12 @@
 /**
  * The CEL sandbox: custom health checks run in a worker thread with a cost limit, so a hostile or careless
  * expression cannot stall the process that evaluates it (the operator). One evaluation at a time; each gets
- * `timeoutMs` of the worker's time and the worker at most `memoryMb` of heap. An evaluation past either limit is cut
+ * `timeoutMs` of the worker thread's CPU time (measured with `worker.cpuUsage()`, so a busy machine does not make a
+ * cheap check look expensive) and the worker at most `memoryMb` of heap. An evaluation past either limit is cut
  * off: the worker is terminated (a new one starts for the next evaluation), the answer is Unknown, and the check is
  * refused from then on in this process (its answer stays Unknown, naming the cut-off) until its definition changes,
- * so one bad check costs one timeout, not one per object and reconcile.
+ * so one bad check costs one cut-off, not one per object and reconcile. An evaluation the machine gives no CPU for
+ * `wallLimitMs` is ended too, without refusing its check.
  */
 import { Worker } from 'node:worker_threads';
 import type { Health } from '../status.ts';
@@ -13,8 +15,10 @@ import type { WorkerRequest } from './worker.ts';
 
 /** Limits of a sandbox. */
 export interface SandboxOptions {
-  /** Worker time one evaluation may take (default 250 ms). */
+  /** CPU time of the worker one evaluation may take (default 250 ms). */
   timeoutMs?: number;
+  /** Wall-clock time after which an evaluation is ended without refusing its check (default 10 s). */
+  wallLimitMs?: number;
   /** Old-generation heap of the worker (default 64 MiB). */
   memoryMb?: number;
 }
@@ -26,6 +30,9 @@ interface Job {
   resolve: (h: Health) => void;
 }
 
+/** How often a running evaluation's CPU time is read. */
+const POLL_MS = 20;
+
 /** Most cut-off checks remembered (a churn of bad checks cannot grow memory without bound). */
 const MAX_TRIPPED = 1000;
 
@@ -35,6 +42,7 @@ const keyOf = (c: HealthCheckSpec): string =>
 /** Evaluates custom checks in a worker thread, one at a time, each under the cost limit. */
 export class CelSandbox {
   readonly #timeoutMs: number;
+  readonly #wallLimitMs: number;
   readonly #memoryMb: number;
   readonly #queue: Job[] = [];
   readonly #tripped = new Map<string, string>();
@@ -46,6 +54,7 @@ export class CelSandbox {
 
   constructor(options: SandboxOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? 250;
+    this.#wallLimitMs = options.wallLimitMs ?? 10_000;
     this.#memoryMb = options.memoryMb ?? 64;
   }
 
@@ -92,14 +101,35 @@ export class CelSandbox {
       return;
     }
     const worker = this.#start();
-    void this.#ready?.then(() => {
-      if (this.#worker !== worker || this.#stopped) return;
-      const id = this.#nextId++;
-      const timer = setTimeout(() => this.#cutOff(`exceeded its cost limit (${this.#timeoutMs} ms)`), this.#timeoutMs);
-      this.#running = { job, id, timer };
-      const req: WorkerRequest = { id, check: job.check, object: job.object };
-      worker.postMessage(req);
-    });
+    const id = this.#nextId++;
+    const started = Date.now();
+    this.#running = { job, id, timer: setTimeout(() => undefined, 0) };
+    void this.#ready
+      ?.then(() => worker.cpuUsage())
+      .then((base) => {
+        if (this.#worker !== worker || this.#running?.id !== id) return;
+        const req: WorkerRequest = { id, check: job.check, object: job.object };
+        worker.postMessage(req);
+        this.#watch(worker, id, base.user + base.system, started);
+      })
+      .catch(() => {
+        if (this.#running?.id === id) this.#cutOff('was not evaluated: its worker did not start', false);
+      });
+  }
+
+  /** Checks the running evaluation's CPU time every few ms; cuts it off past the limit (or the wall-clock backstop). */
+  #watch(worker: Worker, id: number, baseMicros: number, started: number): void {
+    const running = this.#running;
+    if (!running || running.id !== id) return;
+    running.timer = setTimeout(async () => {
+      if (this.#running?.id !== id) return;
+      const usage = await worker.cpuUsage().catch(() => undefined);
+      if (this.#running?.id !== id) return;
+      const cpuMs = usage ? (usage.user + usage.system - baseMicros) / 1000 : 0;
+      if (cpuMs > this.#timeoutMs) this.#cutOff(`exceeded its cost limit (${this.#timeoutMs} ms of CPU)`);
+      else if (Date.now() - started > this.#wallLimitMs) this.#cutOff('was not evaluated in time', false);
+      else this.#watch(worker, id, baseMicros, started);
+    }, POLL_MS);
   }
 
   /** The worker, started (and awaited ready) when there is none. */
@@ -136,16 +166,22 @@ export class CelSandbox {
     else this.#worker = undefined;
   }
 
-  /** Ends the running evaluation: trips its check, terminates the worker, goes on with the next. */
-  #cutOff(why: string): void {
+  /**
+   * Ends the running evaluation: terminates the worker, goes on with the next; with `trip` (the expression's own
+   * fault) its check is refused from now on.
+   */
+  #cutOff(why: string, trip = true): void {
     const running = this.#running;
     if (!running) return;
     clearTimeout(running.timer);
     this.#running = undefined;
     const { check, key } = running.job;
-    const message = `custom check for ${check.apiVersion} ${check.kind} cut off: it ${why}; fix the expression`;
-    if (this.#tripped.size >= MAX_TRIPPED) this.#tripped.clear();
-    this.#tripped.set(key, message);
+    const what = `custom check for ${check.apiVersion} ${check.kind}`;
+    const message = trip ? `${what} cut off: it ${why}; fix the expression` : `${what} ${why}`;
+    if (trip) {
+      if (this.#tripped.size >= MAX_TRIPPED) this.#tripped.clear();
+      this.#tripped.set(key, message);
+    }
     running.job.resolve({ status: 'Unknown', message });
     const worker = this.#worker;
     this.#worker = undefined;
