@@ -3,6 +3,7 @@
  * with their timeline; the remediations svc proposes, approved (run as a normal operation) or rejected.
  */
 import type { FastifyInstance } from 'fastify';
+import { DNS1123_LABEL_PATTERN } from '../../core/names.ts';
 import { REMEDIATION_ACTIONS } from '../../core/remediation-plan.ts';
 import type { IncidentState } from '../../store/incidents.ts';
 import type { RemediationState } from '../../store/remediations.ts';
@@ -154,7 +155,13 @@ export async function incidentRoutes(app: FastifyInstance, services: ApiServices
             message: { type: 'string', maxLength: 4000 },
             cause: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9]{0,62}$', description: 'default External' },
             severity: { type: 'string', enum: ['info', 'warning', 'critical'], description: 'default warning' },
-            app: { type: 'string', minLength: 1, maxLength: 253, description: 'the org’s App it is about' },
+            app: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 63,
+              pattern: DNS1123_LABEL_PATTERN,
+              description: 'the org’s App it is about (an App name: a DNS-1123 label)',
+            },
             details: { type: 'object', additionalProperties: true },
           },
         },

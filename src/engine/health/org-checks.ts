@@ -2,8 +2,8 @@
  * The operator's view of each org's custom health checks (`/api/v1/health-checks`). The operator holds no database:
  * it asks the server over the internal channel (src/internal) and keeps each answer for `ttlMs`, so a thousand
  * Apps of one org cost one call per period and an edited check reaches the operator within it. While the server
- * cannot answer, the last answer is kept (health does not flip because the server restarts); an org never answered
- * for has none. Without a channel no org has any.
+ * cannot answer, the last answer is kept (health does not flip because the server restarts) and the server is asked
+ * again after the same period; an org never answered for has none. Without a channel no org has any.
  */
 import type { HealthCheck } from '../../core/app-schema.ts';
 import type { ServerChannel } from '../../internal/channel.ts';
@@ -43,7 +43,11 @@ export class OrgCheckLookup {
         entry.at = Date.now();
         return checks;
       })
-      .catch(() => entry.checks)
+      .catch(() => {
+        // Asked again after the same period: a server that is down is not asked on every reconcile.
+        entry.at = Date.now();
+        return entry.checks;
+      })
       .finally(() => {
         entry.pending = undefined;
       });
