@@ -57,6 +57,7 @@ done_or_build() {
   local work; work="$(mktemp -d)"
   mkdir -p "$out"
   local start=$SECONDS
+  log "building $(basename "$out") (once; kept in $out)..."
   ( cd "$work" && "$fn" "$out" )
   rm -rf "$work"
   touch "$out/.done"
@@ -95,6 +96,7 @@ GO
   ld="$ld -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
   ld="$ld -X k8s.io/client-go/pkg/version.gitVersion=$K8S_VERSION"
   for cmd in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+    log "  go build $cmd (the Kubernetes build is the longest step)"
     go build -trimpath -ldflags "$ld" -o "$out/$cmd" "k8s.io/kubernetes/cmd/$cmd"
   done
 }

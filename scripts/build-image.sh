@@ -159,12 +159,22 @@ import json, sys
 index = json.load(open(sys.argv[1] + "/index.json"))
 print([m for m in index["manifests"] if m["annotations"]["org.opencontainers.image.ref.name"] == sys.argv[2]][0]["digest"])
 ' "$out" "$version")"
-compressed="$(python3 -c '
+# The layers' compressed sizes, base first, then app.
+read -r base_gz app_gz < <(python3 -c '
 import json, sys
 m = json.load(open(sys.argv[1] + "/blobs/sha256/" + sys.argv[2].split(":")[1]))
-print(m["config"]["size"] + sum(l["size"] for l in m["layers"]))
+print(*[l["size"] for l in m["layers"]])
+' "$out" "$manifest_digest")
+config_size="$(python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1] + "/blobs/sha256/" + sys.argv[2].split(":")[1]))["config"]["size"])
 ' "$out" "$manifest_digest")"
-uncompressed=$(( $(stat -c %s "$base_dir/rootfs.tar") + $(stat -c %s "$stage/app.tar") ))
+compressed=$((config_size + base_gz + app_gz))
+base_tar=$(stat -c %s "$base_dir/rootfs.tar")
+app_tar=$(stat -c %s "$stage/app.tar")
+uncompressed=$((base_tar + app_tar))
+# MiB with one decimal: the figures docs/install.md states are the ones this line prints.
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 reference=''
 if [[ -n "$push" ]]; then
   log "pushing to $push"
@@ -177,4 +187,4 @@ if [[ -n "$push" ]]; then
 fi
 printf '{"tag":"%s","digest":"%s","reference":"%s","compressedBytes":%s,"uncompressedBytes":%s}\n' \
   "$version" "$manifest_digest" "$reference" "$compressed" "$uncompressed" | tee "$out/image.json"
-log "done: $out:$version $manifest_digest, $((compressed / 1048576)) MiB compressed, $((uncompressed / 1048576)) MiB unpacked${reference:+, pushed as $reference}"
+log "done: $out:$version $manifest_digest, $(mib "$compressed") MiB compressed (base $(mib "$base_gz"), app $(mib "$app_gz")), $(mib "$uncompressed") MiB unpacked (base $(mib "$base_tar"), app $(mib "$app_tar"))${reference:+, pushed as $reference}"

@@ -10,8 +10,4 @@ if (($#)); then
   shift
   exec depcruise "${@:-src}" --config "$config" --output-type err --no-cache
 fi
-# Known violations being removed (the web UI's hand-written types, which import server modules, until it uses the
-# generated client): listed in .dependency-cruiser-known-violations.json, which may only shrink.
-known=()
-[[ -f .dependency-cruiser-known-violations.json ]] && known=(--ignore-known .dependency-cruiser-known-violations.json)
-exec depcruise src web/src --config "$config" --output-type err "${known[@]}"
+exec depcruise src web/src --config "$config" --output-type err

@@ -1,20 +1,16 @@
 /**
  * `npm run cluster`: starts a local management control plane (etcd, kube-apiserver, kube-controller-manager,
  * kube-scheduler, kwok with one fake node, the App CRD) for a person trying svc, prints the line to export, and
- * stops everything cleanly on Ctrl-C. Binaries are built on first use by scripts/build-binaries.sh (cached).
+ * stops everything cleanly on Ctrl-C. Binaries are built on first use by scripts/build-binaries.sh (cached), as for
+ * `npm start`, which starts the same plane by itself when no management cluster is configured (scripts/start.ts).
  */
-import { startControlPlane } from '../test/harness/control-plane.ts';
 import { kubectlPath } from '../test/harness/kube.ts';
-import { ensureBinaries } from '../test/harness/paths.ts';
-import { sweepStaleTempDirs } from '../test/harness/process.ts';
+import { startLocalPlane } from './local-plane.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-sweepStaleTempDirs();
-say('checking binaries (the first run builds them from the Go module proxy; that takes a while)...');
-await ensureBinaries();
 const started = performance.now();
-const plane = await startControlPlane({ name: 'cluster' });
+const plane = await startLocalPlane('cluster', say);
 say(`control plane ready in ${((performance.now() - started) / 1000).toFixed(1)} s at ${plane.serverURL}`);
 say('in another terminal:');
 process.stdout.write(`export SVC_MGMT_KUBECONFIG=${plane.kubeconfigPath}\n`);

@@ -1,7 +1,7 @@
 /**
- * Development secrets for the embedded default (`svc start` without AUTH_SECRET / SVC_CREDENTIALS_KEY): generated
- * once and kept in `<dataDir>/dev-secrets.json` (mode 0600) so sessions and sealed credentials survive a restart.
- * Never used in production mode (see config.ts).
+ * Development secrets (`svc start` or `svc server` without AUTH_SECRET / SVC_CREDENTIALS_KEY): generated once and
+ * kept in `<dataDir>/dev-secrets.json` (mode 0600) so sessions and sealed credentials survive a restart, and a
+ * `svc server` on the data directory `svc start` made opens them. Never used in production mode (see config.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -16,12 +16,14 @@ export interface Booted {
 export type Role = 'start' | 'server' | 'operator';
 
 /**
- * Loads the configuration and creates the logger. `svc start` generates dev secrets when they are unset outside
- * production; `svc server` must be given them; `svc operator` needs none. On configuration problems prints all of
- * them and exits with status 2.
+ * Loads the configuration and creates the logger. Outside production, `svc start` and `svc server` read the dev
+ * secrets of the data directory when AUTH_SECRET or SVC_CREDENTIALS_KEY is unset (generating them on first use), so
+ * `svc server` on the data directory `svc start` made opens its sessions and sealed credentials; in production both
+ * must be given; `svc operator` needs none. On configuration problems prints all of them and exits with status 2.
  */
 export function boot(flags: OperatorFlags, role: Role): Booted {
-  const allowDevSecrets = role === 'start';
+  // The operator signs no sessions and opens no sealed credentials: it never needs them (see loadConfig).
+  const allowDevSecrets = role !== 'operator';
   const env = process.env;
   const production = env['NODE_ENV'] === 'production';
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppStatus } from './app-schema.ts';
-import { causesOf, edges, factsOf, healthyRevisionOf, recovered } from './observation.ts';
+import { causesOf, edges, factsOf, healthyRevisionOf, recovered, syncWasAsked } from './observation.ts';
 import { proposeRemediations } from './remediation-plan.ts';
 
 function app(status: AppStatus, spec: Partial<AppResource['spec']> = {}): AppResource {
@@ -12,12 +12,14 @@ function app(status: AppStatus, spec: Partial<AppResource['spec']> = {}): AppRes
     status: { observedGeneration: 3, ...status },
   };
 }
-const cond = (type: 'Ready' | 'SyncError' | 'Stalled', status: 'True' | 'False', reason: string, message = '') => ({
-  type,
-  status,
-  reason,
-  message,
-});
+const cond = (
+  type: 'Ready' | 'SyncError' | 'Stalled',
+  status: 'True' | 'False',
+  reason: string,
+  message = '',
+  lastTransitionTime?: string,
+) => ({ type, status, reason, message, ...(lastTransitionTime ? { lastTransitionTime } : {}) });
+const automated = { syncPolicy: { automated: true } };
 const healthy = app({
   syncStatus: 'Synced',
   healthStatus: 'Healthy',
@@ -43,12 +45,15 @@ describe('incident detector observations', () => {
   });
 
   it('tells a failed sync when SyncError turns True, and a failed operation with its id', () => {
-    const failing = app({
-      ...healthy.status,
-      syncStatus: 'OutOfSync',
-      observedRevision: 'c9',
-      conditions: [cond('SyncError', 'True', 'RenderFailed', 'm/bad.yaml: missing apiVersion')],
-    });
+    const failing = app(
+      {
+        ...healthy.status,
+        syncStatus: 'OutOfSync',
+        observedRevision: 'c9',
+        conditions: [cond('SyncError', 'True', 'RenderFailed', 'm/bad.yaml: missing apiVersion')],
+      },
+      automated,
+    );
     expect(edges(factsOf(healthy), failing)).toEqual([
       {
         type: 'sync.failed',
@@ -57,10 +62,20 @@ describe('incident detector observations', () => {
     ]);
     // Still failing: nothing new.
     expect(edges(factsOf(failing), failing)).toEqual([]);
-    const opFailed = app({
-      ...failing.status,
-      operationState: { kind: 'Rollback', id: 'op1', initiatedAt: 't', phase: 'Failed', revision: 'c0', message: 'm' },
-    });
+    const opFailed = app(
+      {
+        ...failing.status,
+        operationState: {
+          kind: 'Rollback',
+          id: 'op1',
+          initiatedAt: 't',
+          phase: 'Failed',
+          revision: 'c0',
+          message: 'm',
+        },
+      },
+      automated,
+    );
     expect(edges(factsOf(failing), opFailed).map((e) => [e.type, e.data['operation_id'] ?? e.data['id']])).toEqual([
       ['operation.finished', 'op1'],
       ['sync.failed', 'op1'],
@@ -75,9 +90,46 @@ describe('incident detector observations', () => {
       conditions: [cond('SyncError', 'True', 'SourceFailed'), cond('Stalled', 'True', 'SourceFailed')],
     });
     expect(causesOf(stalled)).toEqual(['Stalled']);
-    expect(causesOf(app({ healthStatus: 'Degraded', conditions: [cond('SyncError', 'True', 'ApplyFailed')] }))).toEqual(
-      ['Degraded', 'SyncFailed'],
-    );
+    expect(
+      causesOf(app({ healthStatus: 'Degraded', conditions: [cond('SyncError', 'True', 'ApplyFailed')] }, automated)),
+    ).toEqual(['Degraded', 'SyncFailed']);
+  });
+
+  it('tells no failed sync and names no cause for a failure nobody asked for (no operation, automated off)', () => {
+    // An image App waiting for its first promote: the tag does not exist yet, so every observing reconcile fails.
+    const waiting = app({
+      syncStatus: 'Unknown',
+      healthStatus: 'Missing',
+      conditions: [cond('SyncError', 'True', 'SourceFailed', 'tag 3.0 not found', '2026-11-21T06:00:00.000Z')],
+    });
+    const before = app({ syncStatus: 'Unknown', healthStatus: 'Missing', conditions: [] });
+    expect(syncWasAsked(waiting)).toBe(false);
+    expect(causesOf(waiting)).toEqual([]);
+    expect(edges(factsOf(before), waiting)).toEqual([]);
+    // The same failure on an automated App is a failed sync.
+    const auto = app(waiting.status ?? {}, automated);
+    expect(causesOf(auto)).toEqual(['SyncFailed']);
+    expect(edges(factsOf(before), auto).map((e) => e.type)).toEqual(['sync.failed']);
+    // Someone asks for a sync and it fails: the failure is the operation's (same status write, same time).
+    const asked = app({
+      ...waiting.status,
+      operationState: {
+        kind: 'Sync',
+        id: 'op2',
+        initiatedAt: '2026-11-21T06:01:00.000Z',
+        phase: 'Failed',
+        message: 'tag 3.0 not found',
+        finishedAt: '2026-11-21T06:01:01.000Z',
+      },
+    });
+    expect(causesOf(asked)).toEqual(['SyncFailed']);
+    expect(edges(factsOf(waiting), asked).map((e) => e.type)).toEqual(['operation.finished', 'sync.failed']);
+    // That operation long over and the App recovered since, a new unrequested failure is again none.
+    const later = app({
+      ...asked.status,
+      conditions: [cond('SyncError', 'True', 'SourceFailed', 'tag 3.0 not found', '2026-11-21T07:00:00.000Z')],
+    });
+    expect(causesOf(later)).toEqual([]);
   });
 
   it('counts an App recovered when Healthy with no failing sync, OutOfSync or not', () => {

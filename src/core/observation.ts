@@ -53,7 +53,7 @@ export interface ObservedEvent {
 
 /**
  * The events between the stored facts `prev` and `app` now: a sync succeeded (lastSyncAt moved), a sync failed
- * (SyncError turned True, or an operation ended Failed), health turned Degraded or recovered from it, an operation
+ * (SyncError turned True on a sync someone asked for, or an operation ended Failed), health turned Degraded or recovered from it, an operation
  * finished. Without `prev` (an App seen for the first time) the current state is the baseline: no edges.
  */
 export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[] {
@@ -83,7 +83,7 @@ export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[
     });
   }
   const opFailed = opFinished && op?.phase === 'Failed';
-  if ((now.syncError !== '' && prev.syncError === '') || opFailed) {
+  if ((now.syncError !== '' && prev.syncError === '' && syncWasAsked(app)) || opFailed) {
     const condition = conditionOf(app, 'SyncError');
     out.push({
       type: 'sync.failed',
@@ -104,13 +104,34 @@ export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[
   return out;
 }
 
-/** The incident causes `app` shows now: Degraded health, a stall, or (otherwise) a failing sync. */
+/**
+ * Whether the App's SyncError is the failure of a sync someone asked for: the App syncs by itself (automated), or
+ * the failure is its recorded operation's (an operation that ended Failed no earlier than SyncError turned True).
+ * An App without automated sync whose source cannot be read (an image tag not pushed yet: a promote target waiting
+ * for its first promote; a branch not created yet) shows SyncError too, so its page says why, but nobody asked it to
+ * sync: like Argo CD's ComparisonError, on which its `on-sync-failed` trigger never fires, that is neither a failed
+ * sync (`sync.failed`) nor an incident. The operator draws the same line: it notifies and records the `SyncFailed`
+ * Event only for a reconcile that ran an operation or an automated sync.
+ */
+export function syncWasAsked(app: AppResource): boolean {
+  if (app.spec.syncPolicy?.automated === true) return true;
+  const op = app.status?.operationState;
+  if (op?.phase !== 'Failed' || !op.finishedAt) return false;
+  // Both times are written by the same status write when the operation's failure turns SyncError True (same ISO
+  // format, so they compare as strings); a SyncError that began later is an unrequested failure after it.
+  return op.finishedAt >= (conditionOf(app, 'SyncError')?.lastTransitionTime ?? '');
+}
+
+/**
+ * The incident causes `app` shows now: Degraded health, a stall, or (otherwise) a failing sync someone asked for
+ * (`syncWasAsked`).
+ */
 export function causesOf(app: AppResource): DetectedCause[] {
   const f = factsOf(app);
   const causes: DetectedCause[] = [];
   if (f.health === 'Degraded') causes.push('Degraded');
   if (f.stalled) causes.push('Stalled');
-  else if (f.syncError !== '') causes.push('SyncFailed');
+  else if (f.syncError !== '' && syncWasAsked(app)) causes.push('SyncFailed');
   return causes;
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressRefusal } from './addresses.ts';
-import { networkErrorClass, OutboundRefusedError } from './errors.ts';
+import { classifyNetworkFailure, networkErrorClass, OutboundRefusedError } from './errors.ts';
 import { checkOutboundHost, checkOutboundURL, type OutboundPolicy, outboundFetch } from './outbound.ts';
 
 const loopback: OutboundPolicy = { scope: 'loopback', requireHttps: false };
@@ -139,6 +139,31 @@ describe('outboundFetch against real loopback listeners', () => {
     expect(await classOf(outboundFetch(closedURL, {}, loopback))).toBe('connect');
     expect(await classOf(outboundFetch(blackHoleURL, {}, loopback, { timeoutMs: 300 }))).toBe('timeout');
     expect(await classOf(outboundFetch('http://svc-no-such-host.invalid/', {}, loopback))).toBe('dns');
+  });
+
+  it('says what happened in words: connection refused, a plain-HTTP server asked over https, a port fetch blocks', async () => {
+    const failureOf = (url: string, hints = {}) =>
+      outboundFetch(url, {}, loopback).then(
+        () => undefined,
+        (e: unknown) => classifyNetworkFailure(new URL(url).host, e, hints),
+      );
+    expect(await failureOf(closedURL)).toEqual({
+      errorClass: 'connect',
+      message: `${new URL(closedURL).host}: connection refused (nothing listens on that port)`,
+    });
+    const overTls = plainURL.replace('http:', 'https:');
+    expect(await failureOf(overTls)).toEqual({
+      errorClass: 'tls',
+      message: `${new URL(overTls).host}: TLS handshake failed: the server speaks plain HTTP, not TLS (use http://)`,
+    });
+    expect(await failureOf(overTls, { plainHttp: 'set insecure' })).toMatchObject({ message: /: set insecure$/ });
+    // Port 1 is one of the Fetch standard's "bad ports": undici refuses it before connecting, saying only "bad port".
+    expect(await failureOf('http://127.0.0.1:1/')).toEqual({
+      errorClass: 'connect',
+      message: expect.stringMatching(
+        /^127\.0\.0\.1:1: no connection attempted: the port is one the Fetch standard blocks/,
+      ),
+    });
   });
 });
 

@@ -7,7 +7,7 @@
  * necessarily on the App's spec).
  */
 import { UpstreamError } from '../core/errors.ts';
-import { describeNetworkFailure, type NetworkErrorClass, networkErrorClass } from '../net/errors.ts';
+import { classifyNetworkFailure, type NetworkErrorClass } from '../net/errors.ts';
 
 /** What kind of failure a registry call met. */
 export type RegistryErrorClass = NetworkErrorClass | 'auth' | 'permission' | 'notfound' | 'provider';
@@ -23,8 +23,14 @@ export class RegistryError extends UpstreamError {
   }
 }
 
-/** The RegistryError for a request to `host` that failed before any answer (network, TLS, policy). */
+/** What a registry that answered a TLS ClientHello in plain HTTP needs (the registry's `insecure` field). */
+const PLAIN_HTTP = 'this registry speaks plain HTTP; set `insecure`';
+
+/**
+ * The RegistryError for a request to `host` that failed before any answer (network, TLS, policy), classified by
+ * src/net's one classification.
+ */
 export function networkFailure(host: string, err: unknown): RegistryError {
-  const cls = networkErrorClass(err) ?? 'connect';
-  return new RegistryError(cls, `registry ${describeNetworkFailure(host, err)}`, { cause: err });
+  const failure = classifyNetworkFailure(host, err, { plainHttp: PLAIN_HTTP });
+  return new RegistryError(failure.errorClass, `registry ${failure.message}`, { cause: err });
 }

@@ -3,7 +3,7 @@
  * network classes from the error chain (src/net/errors.ts), the others from what the store answered.
  */
 import { SvcError } from '../core/errors.ts';
-import { describeNetworkFailure, networkErrorClass, refusalIn } from '../net/errors.ts';
+import { classifyNetworkFailure, refusalIn } from '../net/errors.ts';
 import type { StoreErrorClass } from './providers.ts';
 
 /**
@@ -22,15 +22,20 @@ export class StoreError extends SvcError {
   }
 }
 
+/** What a store whose address speaks plain HTTP was asked over https should change. */
+const PLAIN_HTTP = 'this server speaks plain HTTP, not TLS; use an http:// address';
+
 /**
- * The StoreError for a failed call to `host`: the network class of the cause chain (dns, tls, connect, timeout),
- * else `provider`. A refusal by the outbound policy is rethrown as it is (a 400: the address is the caller's input).
+ * The StoreError for a failed call to `host`, classified by src/net's one classification (dns, tls, connect,
+ * timeout; `connect` when nothing answered for another reason). A refusal by the outbound policy is rethrown as it
+ * is (a 400: the address is the caller's input).
  */
 export function storeErrorOf(host: string, err: unknown): StoreError {
   if (err instanceof StoreError) return err;
   const refusal = refusalIn(err);
   if (refusal) throw refusal;
-  const c = networkErrorClass(err);
-  const errorClass: StoreErrorClass = c === undefined || c === 'refused' ? 'provider' : c;
-  return new StoreError(errorClass, describeNetworkFailure(host, err), { cause: err });
+  const failure = classifyNetworkFailure(host, err, { plainHttp: PLAIN_HTTP });
+  // `refused` was handled above; the contract's store classes have no such value.
+  const errorClass: StoreErrorClass = failure.errorClass === 'refused' ? 'provider' : failure.errorClass;
+  return new StoreError(errorClass, failure.message, { cause: err });
 }

@@ -49,3 +49,4 @@ export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, star
 export { describeWith, inCI, postgresRequirement, type Requirement, tmuxRequirement } from './requirements.ts';
 export { openSse, type SseEvent, type SseStream } from './sse.ts';
 export { type SvcProcess, startSvc } from './svc.ts';
+export { SVC_HTTP_PASSWORD, type SvcAnswer, SvcHttp } from './svc-http.ts';

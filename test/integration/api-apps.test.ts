@@ -165,6 +165,13 @@ describe('apps API', () => {
         source: { type: 'Git', git: { repoURL: REPO } },
       },
       { name: 'x14', namespace: 'web', cluster: 'nowhere', source: { type: 'Git', git: { repoURL: REPO } } },
+      // A notification URL the outbound policy refuses by its form (docs/api.md): a link-local address.
+      {
+        name: 'x15',
+        namespace: 'web',
+        source: { type: 'Git', git: { repoURL: REPO } },
+        notifications: { chat: { webhookURL: 'http://169.254.169.254/hook', onSyncFailure: true } },
+      },
       '[]',
       '{"name": ',
     ];

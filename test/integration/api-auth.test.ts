@@ -430,6 +430,62 @@ for (const database of ['sqlite', 'postgres'] as const) {
       expect(outside.body.allowed).toBe(false);
     });
 
+    it('invites a member as docs/api.md says: the inviter gets the invitation id and hands it over; the invitee reads and accepts it', async () => {
+      const invitee = await signUp(api, 'invitee');
+      const invite = await api.call<Json>('POST', '/api/auth/organization/invite-member', {
+        cookie: owner.cookie,
+        body: { email: invitee.email, role: 'viewer' },
+      });
+      expect(invite.status).toBe(200);
+      expect(invite.body).toMatchObject({
+        email: invitee.email,
+        role: 'viewer',
+        status: 'pending',
+        organizationId: orgId,
+      });
+      const id = String(invite.body['id']);
+      expect(Date.parse(String(invite.body['expiresAt'])) - Date.parse(String(invite.body['createdAt']))).toBe(
+        48 * 3600_000,
+      );
+      const pending = await api.call<Json[]>('GET', '/api/auth/organization/list-invitations', {
+        cookie: owner.cookie,
+      });
+      expect(pending.body.find((i) => i['id'] === id)).toMatchObject({ status: 'pending' });
+      // svc sends no invitation email and verifies no email address, so Better Auth will not list an invitee's
+      // invitations for them: the id must come from the inviter.
+      const mine = await api.call<Json>('GET', '/api/auth/organization/list-user-invitations', {
+        cookie: invitee.cookie,
+      });
+      expect(mine).toMatchObject({ status: 403, body: { code: 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION' } });
+      const seen = await api.call<Json>('GET', `/api/auth/organization/get-invitation?id=${id}`, {
+        cookie: invitee.cookie,
+      });
+      expect(seen.body).toMatchObject({
+        organizationName: `acme-${database}`,
+        inviterEmail: owner.email,
+        role: 'viewer',
+      });
+      // Only the invitee's own session may accept it.
+      const notTheirs = await api.call<Json>('POST', '/api/auth/organization/accept-invitation', {
+        cookie: outsider.cookie,
+        body: { invitationId: id },
+      });
+      expect(notTheirs.status).toBe(403);
+      const accepted = await api.call<Json>('POST', '/api/auth/organization/accept-invitation', {
+        cookie: invitee.cookie,
+        body: { invitationId: id },
+      });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body['member']).toMatchObject({ organizationId: orgId, role: 'viewer' });
+      const active = await api.call('POST', '/api/auth/organization/set-active', {
+        cookie: invitee.cookie,
+        body: { organizationId: orgId },
+      });
+      expect(active.status).toBe(200);
+      const me = await api.call<{ user: Json }>('GET', '/api/v1/auth/me', { cookie: invitee.cookie });
+      expect(me.body.user).toMatchObject({ orgId, role: 'Viewer' });
+    });
+
     it('follows the session’s active org; keys stay bound to the org they were minted in', async () => {
       const both = await signUp(api, 'both');
       const homeId = await createOrg(api, both, `home-${database}`);

@@ -3,13 +3,14 @@
  * digest is verified present on the production App's registry (token auth there, anonymous on staging), then
  * written onto the production App as a Deploy pinned byte-equal with the tag it came from; the operator applies
  * exactly that digest from the production registry. A digest absent there is 502 and writes nothing; a Git target
- * is a scope mismatch (409).
+ * is a scope mismatch (409). A target App waiting for its first promote (its tag not pushed yet, no automated sync)
+ * shows why it cannot be compared but opens no incident (docs/incidents.md) until a sync someone asks for fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Registry, startRegistry } from '../harness/index.ts';
+import { type Registry, startRegistry, waitUntil } from '../harness/index.ts';
 import { auditEntries } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
-import { getApp, getObject } from './operator-support.ts';
+import { getApp, getObject, waitForApp } from './operator-support.ts';
 
 describe('promote across registries', () => {
   let suite: ImageSuite;
@@ -103,5 +104,70 @@ describe('promote across registries', () => {
     });
     expect((await getApp(suite.org.orgNs, 'shop-prod'))?.spec).toEqual(before);
     expect(await auditEntries(suite.org.api, suite.org.owner, 'app.promote', 'shop-prod')).toHaveLength(1);
+  });
+
+  it('a promote target waiting for its first promote (tag not pushed, no automated sync) opens no incident until a sync is asked for', async () => {
+    type Incident = { id: string; cause: string; opened_at: string; app: { name: string } | null };
+    const incidents = async (app: string) =>
+      (
+        await suite.org.api.call<{ incidents: Incident[] }>('GET', `/api/v1/incidents?state=open&app=${app}`, {
+          cookie: suite.org.owner.cookie,
+        })
+      ).body.incidents;
+    const waiting = await suite.imageApp('shop-next', { registryRef: 'prod', repository: 'svc/shop', tag: '3.0' });
+    // The operator observes it and says why it cannot be compared: the tag does not exist yet.
+    const observed = await waitForApp(suite.org.orgNs, 'shop-next', 'SyncError SourceFailed', (a) =>
+      Boolean(a.status?.conditions?.some((c) => c.type === 'SyncError' && c.status === 'True')),
+    );
+    expect(observed.status?.conditions?.find((c) => c.type === 'SyncError')).toMatchObject({
+      reason: 'SourceFailed',
+      message: expect.stringContaining('3.0'),
+    });
+    // A positive control for the same detector: an automated App with a missing tag, failing after the one above,
+    // opens its SyncFailed incident; the detector observes changes in the order they came, so by then it has
+    // observed shop-next's failure too.
+    await suite.imageApp(
+      'shop-auto',
+      { registryRef: 'prod', repository: 'svc/shop', tag: 'never-pushed' },
+      { sync_policy: { automated: true } },
+    );
+    await waitUntil(async () => (await incidents('shop-auto')).find((i) => i.cause === 'SyncFailed'), {
+      what: 'the automated App’s SyncFailed incident',
+      timeoutMs: 60_000,
+    });
+    expect(await incidents('shop-next')).toEqual([]);
+
+    // Someone asks for a sync, and it fails: that is an incident.
+    const asked = new Date().toISOString();
+    const sync = await suite.post(waiting, 'shop-next', 'sync');
+    expect(sync.status).toBe(200);
+    const opened = await waitUntil(async () => (await incidents('shop-next')).find((i) => i.cause === 'SyncFailed'), {
+      what: 'shop-next’s SyncFailed incident after its failed sync',
+      timeoutMs: 60_000,
+    });
+    expect(opened.opened_at >= asked).toBe(true);
+  });
+  it('finds an incident’s App, and a promote target, by name alone: whatever its namespace, 404 when none', async () => {
+    const res = await suite.org.api.call<Record<string, unknown>>('POST', '/api/v1/incidents', {
+      cookie: suite.org.owner.cookie,
+      body: { title: 'checkout errors', app: 'shop-staging', severity: 'critical', details: { rate: 0.12 } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      app: { name: 'shop-staging', namespace: dests['staging'], cluster: '' },
+      cause: 'External',
+      source: 'external',
+      severity: 'critical',
+      evidence: { details: { rate: 0.12 } },
+      created: true,
+    });
+    const unknown = await suite.org.api.call('POST', '/api/v1/incidents', {
+      cookie: suite.org.owner.cookie,
+      body: { title: 'x', app: 'no-such-app' },
+    });
+    expect(unknown.status).toBe(404);
+    // promote?to= names a target the same way (docs/api.md): by name, 404 when the org has no such App.
+    const nowhere = await suite.post(dests['staging'] as string, 'shop-staging', 'promote?to=no-such-app');
+    expect(nowhere).toMatchObject({ status: 404, body: { error: 'target app no-such-app not found' } });
   });
 });

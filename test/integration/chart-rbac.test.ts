@@ -8,7 +8,9 @@
  * (the operator reads the App's webhook Secret in the org namespace) that prunes, a rollback, the push audited over
  * the internal channel (the operator's token checked by the server's TokenReview), the App deleted with what it
  * deployed, and a source carrying a Secret (outside the default allowlist) refused with the apiserver's 403. Then
- * `kubectl auth can-i --as=system:serviceaccount:…` and real requests show what both are refused.
+ * `kubectl auth can-i --as=system:serviceaccount:…` and real requests show what both are refused (the server lists
+ * no Pods and no ConfigMaps cluster-wide: its logs route says so). Last, `helm uninstall` leaves the chart's Secret
+ * and the server's org RoleBindings, which the commands of docs/install.md remove.
  */
 import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -332,6 +334,25 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     );
   });
 
+  it('may not list Pods or ConfigMaps cluster-wide by default: the logs route says so, kubectl as the server is refused', async () => {
+    // The App is Synced with a Deployment: its Pods exist, but svc's server may not list them (server.podReads off).
+    const logs = await call<{ error: string }>('GET', `/api/v1/apps/${destination}/web/logs`);
+    expect(logs.status).toBe(502);
+    expect(logs.body.error).toBe(
+      `svc's server may not list Pods in namespace ${destination} of the App's cluster (it answered 403), so it cannot read their logs; on Kubernetes the chart grants that with server.podReads=true`,
+    );
+    expect(await canI(SERVER, 'list', 'pods', '--all-namespaces')).toBe(false);
+    expect(await canI(SERVER, 'list', 'configmaps', '--all-namespaces')).toBe(false);
+    // Real requests as the server's ServiceAccount: the apiserver refuses them.
+    const asServer = ['--as', SERVER];
+    await expect(admin([...asServer, 'get', 'pods', '--all-namespaces'])).rejects.toThrow(/forbidden/i);
+    await expect(admin([...asServer, 'get', 'pods', '-n', destination])).rejects.toThrow(/forbidden/i);
+    await expect(admin([...asServer, 'get', 'configmaps', '--all-namespaces'])).rejects.toThrow(/forbidden/i);
+    // What the diff and the tree read is still allowed: the App's own objects, by name.
+    const { stdout } = await admin([...asServer, 'get', 'configmap', 'settings', '-n', destination, '-o', 'name']);
+    expect(stdout.trim()).toBe('configmap/settings');
+  });
+
   it('verifies a signed push event with the org Secret and prunes what left the source', async () => {
     const next = await repo.commit({ 'manifests/settings.yaml': null }, 'drop the settings');
     revisions.push(next);
@@ -462,5 +483,32 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     await expect(binding(org, 'svc-operator-org', 'svc-server')).rejects.toThrow(/binds only the operator's org role/);
     await expect(binding(org, 'cluster-admin')).rejects.toThrow(/forbidden/);
     await expect(binding(org, 'svc-operator-org')).resolves.toBeDefined();
+  });
+  it('helm uninstall keeps the chart Secret and the org RoleBindings; the documented commands remove them', async () => {
+    // Nothing of svc runs once it is uninstalled.
+    await operator.stop();
+    await server.stop();
+    await helm(['uninstall', RELEASE, '-n', NAMESPACE, '--wait', '--timeout=2m'], {
+      kubeconfigPath: plane.kubeconfigPath,
+    });
+    // Kept on purpose (docs/install.md "Uninstall"): the credentials key opens every stored credential; the CRD
+    // keeps every App; the server made the RoleBinding, not Helm.
+    expect(await live('secret', 'svc-secrets', NAMESPACE)).toBeDefined();
+    expect(await live('rolebinding', 'svc-operator-org', org)).toBeDefined();
+    expect(await live('crd', 'apps.cd.svc.space', '')).toBeDefined();
+    expect(await live('deployment', 'svc-server', NAMESPACE)).toBeUndefined();
+    // The commands docs/install.md gives.
+    await admin(['-n', NAMESPACE, 'delete', 'secret', 'svc-secrets']);
+    await admin([
+      'delete',
+      'rolebindings',
+      '--all-namespaces',
+      '-l',
+      'app.kubernetes.io/managed-by=svc',
+      '--field-selector',
+      'metadata.name=svc-operator-org',
+    ]);
+    expect(await live('secret', 'svc-secrets', NAMESPACE)).toBeUndefined();
+    expect(await live('rolebinding', 'svc-operator-org', org)).toBeUndefined();
   });
 });

@@ -22,7 +22,7 @@ image: { repository: registry.test/svc, digest: "sha256:${'a'.repeat(64)}" }
 publicURL: https://svc.example.test
 database: { url: "postgres://svc:pw@db.test:5432/svc" }
 secrets: { authSecret: "${'s'.repeat(40)}", credentialsKey: "${'0'.repeat(64)}" }
-server: { replicas: 3, clusterProbe: true }
+server: { replicas: 3, clusterProbe: true, podReads: true }
 operator: { replicas: 2, watchNamespace: org-acme, rbac: { mode: wildcard } }
 ingress: { enabled: true, className: nginx, host: svc.example.test, tlsSecretName: svc-tls }
 webhookIngress: { enabled: true, host: hooks.example.test }
@@ -87,6 +87,19 @@ describe('the Helm chart', () => {
     expect(await refused('ingress.enabled=true')).toMatch(/ingress.enabled needs publicURL/);
   });
 
+  it('stops on a plane whose App CRD kubectl applied (as `npm run cluster` and `npm start` do) until Helm may adopt it', async () => {
+    // The harness applies the CRD as scripts/cluster.ts does (kubectl apply --server-side). docs/install.md says so
+    // and gives the adoption commands that upgrade.test.ts runs.
+    const refusal = await helm(
+      ['install', 'svc', chart, '-n', namespace, '--dry-run=server', '--set', 'image.repository=registry.test/svc'],
+      { kubeconfigPath: inject('mgmtKubeconfig') },
+    ).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(refusal).toMatch(/CustomResourceDefinition "apps\.cd\.svc\.space" .*exists and cannot be imported/);
+  });
+
   it("carries the generated App CRD, kept on uninstall, and svc's version", async () => {
     const rendered = objects((await helm(['template', 'svc', chart])).stdout);
     const crd = rendered.find((o) => o.kind === 'CustomResourceDefinition') as Obj & { spec: unknown };
@@ -117,16 +130,31 @@ describe('the Helm chart', () => {
     expect(wildcard.rules).toEqual([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
   });
 
+  type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
+  /** The server's ClusterRole as the chart renders it with `args`. */
+  const serverRole = async (...args: string[]) =>
+    objects((await helm(['template', 'svc', chart, ...args])).stdout).find(
+      (o) => o.kind === 'ClusterRole' && o.metadata.name === 'svc-server',
+    ) as Role;
+
   it('lets the server read nodes, Pods and namespaces (probing this cluster) only when clusterProbe is set', async () => {
-    type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
-    const serverRole = async (...args: string[]) =>
-      objects((await helm(['template', 'svc', chart, ...args])).stdout).find(
-        (o) => o.kind === 'ClusterRole' && o.metadata.name === 'svc-server',
-      ) as Role;
     const reads = (role: Role) => role.rules.filter((r) => r.resources.includes('nodes'));
     expect(reads(await serverRole())).toEqual([]);
     expect(reads(await serverRole('--set', 'server.clusterProbe=true'))).toEqual([
       { apiGroups: [''], resources: ['nodes', 'pods', 'namespaces'], verbs: ['get', 'list'] },
     ]);
+  });
+
+  it('lets the server list no Pods and none of the applied kinds by default; Pods and their logs with podReads', async () => {
+    const listed = (role: Role) => role.rules.filter((r) => r.verbs.includes('list')).flatMap((r) => r.resources);
+    const byDefault = await serverRole();
+    expect(listed(byDefault)).not.toContain('pods');
+    expect(listed(byDefault)).not.toContain('configmaps');
+    expect(byDefault.rules.flatMap((r) => r.resources)).not.toContain('pods/log');
+    // The applied kinds are read by name (an App's inventory names them).
+    expect(byDefault.rules.find((r) => r.resources.includes('configmaps'))?.verbs).toEqual(['get']);
+    expect(
+      (await serverRole('--set', 'server.podReads=true')).rules.filter((r) => r.resources.includes('pods')),
+    ).toEqual([{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] }]);
   });
 });

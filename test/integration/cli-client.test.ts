@@ -167,6 +167,10 @@ describe('svc client commands against svc start', () => {
       user: { email: `${slug}@example.test`, role: 'Owner' },
       auth: 'key',
     });
+    // Without --context, a later login saves under the current context (docs/cli.md).
+    const again = await svc(['login', base, '--api-key-stdin'], { input: `${adminKey}\n` });
+    expect(again.stdout).toContain('context "ci" saved');
+    expect(Object.keys(parse(readFileSync(file, 'utf8')).contexts)).toEqual(['ci']);
   });
 
   it('exits 3 on authentication failures, printing the server’s message and no stack', async () => {
@@ -436,7 +440,10 @@ describe('svc client commands against svc start', () => {
     expect(done.status).toBe(0);
     expect(done.stdout).toContain(`Logged in to ${base} as ${slug}@example.test`);
 
+    // The first login without --context makes the context `default` (docs/cli.md).
+    expect(done.stdout).toContain('context "default" saved');
     const saved = parse(readFileSync(join(browserHome, '.config/svc/config.yaml'), 'utf8'));
+    expect(saved['current-context']).toBe('default');
     expect(saved.contexts.default['api-key']).toBe(posted.get('key'));
     const keys = JSON.parse((await svc(['key', 'list', '-o', 'json'], { home: browserHome })).stdout) as {
       api_keys: Array<{ name: string; role: string }>;
@@ -448,7 +455,9 @@ describe('svc client commands against svc start', () => {
   it('completes commands and options for the shell', async () => {
     const script = await svc(['completion', 'bash']);
     expect(script.status).toBe(0);
-    expect(script.stdout).toContain('complete -- ');
+    // What docs/cli.md says the bash script needs: bash-completion's function, and `svc` on PATH by that name.
+    expect(script.stdout).toContain('_get_comp_words_by_ref -n "=:" cur prev words cword');
+    expect(script.stdout).toContain('requestComp="svc complete -- ');
     const words = await svc(['complete', '--', 'app', 's']);
     const suggested = words.stdout.split('\n').map((l) => l.split('\t')[0]);
     expect(suggested).toEqual(expect.arrayContaining(['sync', 'status', 'scale']));
@@ -513,7 +522,7 @@ describe('svc client commands against svc start', () => {
 });
 
 describe('a client command’s footprint', () => {
-  it('loads none of the server, operator or store code (only src/cli, src/core and the client packages)', () => {
+  it('loads none of the server, operator or store code (only src/cli, src/core, the generated client and the client packages)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-cli-trace-'));
     const hook = join(dir, 'hook.mjs');
     const trace = join(dir, 'modules.txt');
@@ -544,8 +553,9 @@ registerHooks({ resolve(specifier, context, next) {
           .map((u) => u.split('/node_modules/')[1]?.split('/').slice(0, 2).join('/')),
       );
       expect(ours).toContain('src/cli/client/app-commands.ts');
-      expect(ours.filter((p) => p.startsWith('src/') && !/^src\/(cli|core)\//.test(p))).toEqual([]);
-      for (const pkg of packages) expect(pkg).toMatch(/^(commander\/|yaml\/|@bomb\.sh\/tab)/);
+      expect(ours).toContain('src/client/client.ts');
+      expect(ours.filter((p) => p.startsWith('src/') && !/^src\/(cli|core|client)\//.test(p))).toEqual([]);
+      for (const pkg of packages) expect(pkg).toMatch(/^(commander\/|yaml\/|@bomb\.sh\/tab|openapi-fetch\/)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

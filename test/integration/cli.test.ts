@@ -1,14 +1,15 @@
 /**
  * The `svc` executable as a new user runs it: `svc start` on the embedded default serves /healthz, keeps generated
  * dev secrets under its data directory, and answers every /api/v1/apps route with 503 and a message saying how to
- * configure a management cluster; bad configuration is reported all at once with exit status 2.
+ * configure a management cluster; `svc server` on the data directory `svc start` made reads the same dev secrets
+ * (never in production mode); bad configuration is reported all at once with exit status 2.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, repoRoot, waitUntil } from '../harness/index.ts';
+import { freePort, repoRoot, SvcHttp, waitUntil } from '../harness/index.ts';
 
 const svc = join(repoRoot, 'bin/svc.js');
 const baseEnv = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' };
@@ -61,6 +62,92 @@ describe('svc start on the embedded default', () => {
     const secrets = JSON.parse(readFileSync(file, 'utf8'));
     expect(secrets.authSecret.length).toBeGreaterThanOrEqual(32);
     expect(Buffer.from(secrets.credentialsKey, 'base64')).toHaveLength(32);
+  });
+});
+
+/** Starts `svc <role>` on `dataDir`, listening on a free port; resolves once /readyz answers. */
+async function startRole(role: 'start' | 'server', dataDir: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const output: string[] = [];
+  const child = spawn(process.execPath, [svc, role], {
+    env: { ...baseEnv, SVC_DATA_DIR: dataDir, SVC_LISTEN: `127.0.0.1:${port}`, SVC_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`svc ${role} exited ${child.exitCode}: ${output.join('')}`);
+      return (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true;
+    },
+    { what: `svc ${role} ready`, timeoutMs: 30_000 },
+  ).catch(async (err) => {
+    await stop();
+    throw err;
+  });
+  return { base, stop };
+}
+
+describe('svc server on the data directory svc start made', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-server-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('reads the same dev secrets outside production: sessions and sealed credentials still open', async () => {
+    const first = await startRole('start', dataDir);
+    const user = new SvcHttp(first.base);
+    let registryId = '';
+    const closed = `127.0.0.1:${await freePort()}`;
+    try {
+      expect((await user.signUp('dev@example.test', 'Dev')).status).toBe(200);
+      expect((await user.createOrg('Dev', 'dev')).status).toBe(200);
+      // A password sealed with the generated SVC_CREDENTIALS_KEY.
+      const registry = await user.call<{ id: string }>('POST', '/api/v1/registries', {
+        name: 'local',
+        host: closed,
+        insecure: true,
+        username: 'ci',
+        password: 'sealed-pw',
+      });
+      expect(registry.status, JSON.stringify(registry.body)).toBe(201);
+      registryId = registry.body.id;
+    } finally {
+      await first.stop();
+    }
+
+    // No AUTH_SECRET, no SVC_CREDENTIALS_KEY: before, svc server exited 2 saying both were required.
+    const server = await startRole('server', dataDir);
+    try {
+      // The same session, now against svc server (its own origin).
+      const again = new SvcHttp(server.base);
+      again.cookie = user.cookie;
+      const me = await again.call('GET', '/api/v1/auth/me');
+      expect(me.status).toBe(200);
+      expect(me.body).toMatchObject({ user: { email: 'dev@example.test' } });
+      // Opening the sealed password works (the same key): the test then fails on the network, not on the seal.
+      const tested = await again.call('POST', `/api/v1/registries/${registryId}/test`);
+      expect(tested.body).toMatchObject({ status: 'error', errorClass: 'connect' });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('never reads them in production mode', () => {
+    const result = spawnSync(process.execPath, [svc, 'server'], {
+      env: { ...baseEnv, NODE_ENV: 'production', SVC_DATA_DIR: dataDir, SVC_LISTEN: '127.0.0.1:0' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('AUTH_SECRET is required in production mode');
+    expect(result.stderr).toContain('SVC_CREDENTIALS_KEY is required in production mode');
   });
 });
 

@@ -106,12 +106,20 @@ describe('registry client: transport and policy', () => {
     expect((await failure(client.resolve({ host: tls.host }, 'team/web', '1'))).errorClass).toBe('tls');
   });
 
-  it('names an unreachable registry as connect, and refuses plain http in production mode', async () => {
+  it('names an unreachable registry as connect, a plain-HTTP one asked over https, and refuses plain http in production mode', async () => {
     const closed = `127.0.0.1:${await freePort()}`;
-    expect((await failure(client.resolve({ host: closed, insecure: true }, 'team/web', '1'))).errorClass).toBe(
-      'connect',
-    );
+    const unreachable = await failure(client.resolve({ host: closed, insecure: true }, 'team/web', '1'));
+    expect(unreachable).toMatchObject({
+      errorClass: 'connect',
+      message: `registry ${closed}: connection refused (nothing listens on that port)`,
+    });
     await plain.pushImage('team/web', '1');
+    // A plain-HTTP registry asked over https: OpenSSL reads its "HTTP/1.1 400" as a bad TLS record.
+    const overTls = await failure(client.resolve({ host: plain.host }, 'team/web', '1'));
+    expect(overTls).toMatchObject({
+      errorClass: 'tls',
+      message: `registry ${plain.host}: this registry speaks plain HTTP; set \`insecure\``,
+    });
     const production = new RegistryClient({ policy: { scope: 'loopback', requireHttps: true } });
     const refused = await failure(production.resolve({ host: plain.host, insecure: true }, 'team/web', '1'));
     expect(refused.errorClass).toBe('refused');

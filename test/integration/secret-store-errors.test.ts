@@ -1,6 +1,7 @@
 /**
  * Secret-store tests that tell the truth (contract §4.4 rule 3): every errorClass produced by its real cause — an
- * unresolvable host (dns), a self-signed TLS listener (tls), a closed port (connect), a black-hole listener
+ * unresolvable host (dns), a self-signed TLS listener and a plain-HTTP one asked over https (tls), a closed port and a
+ * port fetch blocks (connect), a black-hole listener
  * (timeout), a wrong, expired or refused credential (auth), a token without rights on the mount (permission), a mount
  * that does not exist (notfound), a KV v1 mount and a server that is not Vault (provider) — against the harness's
  * OpenBao; a saved store's status becomes error; a private CA (`caCert`) makes the TLS peer work. Then the SSRF guard
@@ -139,6 +140,24 @@ describe('secret store test error classes', () => {
 
   it('connect: nothing listens on the port', async () => {
     await expectClass({ address: closedURL }, undefined, 'connect', /connection refused/);
+  });
+
+  it('connect, not provider: a port the Fetch standard blocks (http://127.0.0.1:1), said as such', async () => {
+    await expectClass(
+      { address: 'http://127.0.0.1:1' },
+      undefined,
+      'connect',
+      /^127\.0\.0\.1:1: no connection attempted: the port is one the Fetch standard blocks/,
+    );
+  });
+
+  it('tls: a plain-HTTP server asked over https is named as such', async () => {
+    await expectClass(
+      { address: notVaultURL.replace('http:', 'https:') },
+      undefined,
+      'tls',
+      /this server speaks plain HTTP, not TLS; use an http:\/\/ address/,
+    );
   });
 
   it('timeout: the server accepts and never answers', async () => {

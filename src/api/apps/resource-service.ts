@@ -8,10 +8,10 @@ import type { IncomingMessage } from 'node:http';
 import type { AppResource } from '../../core/app-schema.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { parseDuration } from '../../core/duration.ts';
-import { InputError, NotFoundError } from '../../core/errors.ts';
+import { InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { refOf } from '../../engine/inventory.ts';
 import { buildTree, type ManagedObject, type TreeNode } from '../../engine/tree.ts';
-import { type AnyObject, type KubeConnection, toSvcError } from '../../kube/index.ts';
+import { type AnyObject, KubeApiError, type KubeConnection, toSvcError } from '../../kube/index.ts';
 import { HealthCheckStore } from '../../store/health-checks.ts';
 import type { Actor } from '../actor.ts';
 import type { Destinations } from '../kube/destinations.ts';
@@ -102,7 +102,16 @@ export class ResourceService {
     return new Set([...org, ...(app.spec.health?.checks ?? [])].map((c) => `${c.apiVersion}/${c.kind}`));
   }
 
-  async #tree(app: AppResource, conn: KubeConnection, customKinds: Set<string>): Promise<TreeNode[]> {
+  /**
+   * `customKinds`: kinds whose recorded health (the operator's CEL verdict) is shown; `refused` collects the
+   * namespaces whose Pods the destination refused to list (403).
+   */
+  async #tree(
+    app: AppResource,
+    conn: KubeConnection,
+    customKinds: Set<string>,
+    refused?: Set<string>,
+  ): Promise<TreeNode[]> {
     const status = app.status ?? {};
     const wanted = new Map<string, Omit<ManagedObject, 'live'>>();
     for (const r of status.resources ?? []) {
@@ -122,7 +131,7 @@ export class ResourceService {
       ...m,
       live: await this.#get(conn, m),
     }));
-    return buildTree(managed, await this.#children(conn, managed));
+    return buildTree(managed, await this.#children(conn, managed, refused));
   }
 
   /**
@@ -140,8 +149,18 @@ export class ResourceService {
       throw new InputError('since must be a duration of at least 1s, such as 10m or 1h');
     }
     const { app, conn } = await this.#open(actor, ref);
-    const pods = (await this.#tree(app, conn, new Set())).filter((n) => n.kind === 'Pod' && n.apiVersion === 'v1');
+    const refused = new Set<string>();
+    const pods = (await this.#tree(app, conn, new Set(), refused)).filter(
+      (n) => n.kind === 'Pod' && n.apiVersion === 'v1',
+    );
     const pod = query.pod === undefined ? defaultPod(pods) : pods.find((n) => n.name === query.pod);
+    const [namespace] = refused;
+    if (!pod && namespace !== undefined) {
+      // Not "no Pods": svc's own credentials may not list them (the chart's default, server.podReads off).
+      throw new UpstreamError(
+        `svc's server may not list Pods in namespace ${namespace} of the App's cluster (it answered 403), so it cannot read their logs; on Kubernetes the chart grants that with server.podReads=true`,
+      );
+    }
     if (!pod) {
       throw new NotFoundError(
         query.pod === undefined ? `app ${ref.name} has no Pods` : `pod ${query.pod} is not one of app ${ref.name}'s`,
@@ -185,8 +204,15 @@ export class ResourceService {
     }
   }
 
-  /** The ReplicaSets, Jobs and Pods of the namespaces holding the App's workloads. */
-  async #children(conn: KubeConnection, managed: readonly ManagedObject[]): Promise<AnyObject[]> {
+  /**
+   * The ReplicaSets, Jobs and Pods of the namespaces holding the App's workloads; a list the cluster refuses reads as
+   * empty (the tree shows what it may), the namespaces whose Pods were refused (403) going into `refused`.
+   */
+  async #children(
+    conn: KubeConnection,
+    managed: readonly ManagedObject[],
+    refused?: Set<string>,
+  ): Promise<AnyObject[]> {
     const wanted = new Map<string, { apiVersion: string; kind: string; namespace: string }>();
     for (const m of managed) {
       if (!m.live || !m.namespace) continue;
@@ -195,7 +221,10 @@ export class ResourceService {
       }
     }
     const lists = await mapLimit([...wanted.values()], CONCURRENCY, (w) =>
-      conn.objects.list(w.apiVersion, w.kind, '', w.namespace).catch(() => []),
+      conn.objects.list(w.apiVersion, w.kind, '', w.namespace).catch((err: unknown) => {
+        if (w.kind === 'Pod' && err instanceof KubeApiError && err.status === 403) refused?.add(w.namespace);
+        return [];
+      }),
     );
     return lists.flat();
   }

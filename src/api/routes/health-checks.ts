@@ -24,6 +24,7 @@ const CheckFields = {
 
 const CheckView = {
   type: 'object',
+  required: ['id', 'api_version', 'kind', 'current', 'created_at', 'updated_at'],
   properties: {
     id: { type: 'string' },
     ...CheckFields,
@@ -74,7 +75,11 @@ export async function healthCheckRoutes(app: FastifyInstance, services: ApiServi
         tags: ['health-checks'],
         summary: 'Custom health checks of the caller org (healthcheck:read)',
         response: {
-          200: { type: 'object', properties: { health_checks: { type: 'array', items: CheckView } } },
+          200: {
+            type: 'object',
+            required: ['health_checks'],
+            properties: { health_checks: { type: 'array', items: CheckView } },
+          },
           ...errorAnswers({ meanings: MEANINGS }),
         },
       },
@@ -131,7 +136,11 @@ export async function healthCheckRoutes(app: FastifyInstance, services: ApiServi
         summary: 'Delete a health check (healthcheck:manage)',
         params: IdParams,
         response: {
-          200: { type: 'object', properties: { deleted: { type: 'boolean' }, id: { type: 'string' } } },
+          200: {
+            type: 'object',
+            required: ['deleted', 'id'],
+            properties: { deleted: { type: 'boolean' }, id: { type: 'string' } },
+          },
           ...errorAnswers({ also: [404], meanings: MEANINGS }),
         },
       },

@@ -3,27 +3,17 @@
  * permission check, the audit log (§4.5) and role bindings, over the REST API.
  */
 import type { Command } from 'commander';
+import type { AuditEntry, CanIAnswer, RequestBody, RoleBinding } from '../../client/answers.ts';
 import { EXIT } from './errors.ts';
 import { registerKeyCommands, scopeIdHelp, scopeOption } from './key-commands.ts';
 import { render } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
-interface CanI {
-  allowed: boolean;
-  via?: {
-    source: string;
-    role?: string;
-    subject_type?: string;
-    subject_id?: string;
-    scope?: string;
-    scope_id?: string;
-    level?: string;
-  }[];
-  reason?: string;
-}
+type NewBinding = RequestBody<'/api/v1/role-bindings', 'post'>;
+type CanIScope = RequestBody<'/api/v1/auth/can-i', 'post'>['scope'];
 
 /** `yes via role Owner, team abc: sync at deployment /shop` or `no: <reason>`. */
-function canIWide(a: CanI): string {
+function canIWide(a: CanIAnswer): string {
   if (!a.allowed) return a.reason ? `no: ${a.reason}` : 'no';
   const grants = (a.via ?? []).map((g) =>
     g.source === 'role'
@@ -46,8 +36,13 @@ export function registerAccessCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [permission, scope, scopeId] = argsOf(cmd);
-        const answer = await api.request<CanI>('POST', '/auth/can-i', {
-          body: { permission, ...(scope ? { scope } : {}), ...(scopeId !== undefined ? { scope_id: scopeId } : {}) },
+        const answer = await api.POST('/api/v1/auth/can-i', {
+          body: {
+            permission: permission as string,
+            // The server names the scopes it takes (400, exit 2, otherwise).
+            ...(scope ? { scope: scope as CanIScope } : {}),
+            ...(scopeId !== undefined ? { scope_id: scopeId } : {}),
+          },
         });
         // -o wide says which role or binding (a team's, too) grants it, or why not.
         print(render(answer, format, (a, wide) => (wide ? canIWide(a) : a.allowed ? 'yes' : 'no')));
@@ -55,15 +50,6 @@ export function registerAccessCommands(program: Command): void {
       }),
     );
 
-  type Entry = {
-    id: number;
-    created_at: string;
-    user_id: string;
-    action: string;
-    resource_type: string;
-    resource_name: string;
-    details: Record<string, unknown>;
-  };
   program
     .command('audit')
     .description('the audit log of your org, newest first')
@@ -73,19 +59,19 @@ export function registerAccessCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const opts = cmd.opts<{ limit: string; offset: string }>();
-        const answer = await api.request<{ entries: Entry[] }>('GET', '/audit', {
-          query: { limit: opts.limit, offset: opts.offset },
+        const answer = await api.GET('/api/v1/audit', {
+          params: { query: { limit: opts.limit, offset: opts.offset } },
         });
         print(
           render(answer, format, (a) => ({
-            rows: a.entries,
+            rows: a.entries ?? [],
             columns: [
-              { header: 'id', value: (e: Entry) => e.id, wide: true },
-              { header: 'at', value: (e: Entry) => e.created_at },
-              { header: 'action', value: (e: Entry) => e.action },
-              { header: 'resource', value: (e: Entry) => `${e.resource_type}/${e.resource_name}` },
-              { header: 'user', value: (e: Entry) => e.user_id || '(system)' },
-              { header: 'details', value: (e: Entry) => e.details, wide: true },
+              { header: 'id', value: (e: AuditEntry) => e.id, wide: true },
+              { header: 'at', value: (e: AuditEntry) => e.created_at },
+              { header: 'action', value: (e: AuditEntry) => e.action },
+              { header: 'resource', value: (e: AuditEntry) => `${e.resource_type}/${e.resource_name}` },
+              { header: 'user', value: (e: AuditEntry) => e.user_id || '(system)' },
+              { header: 'details', value: (e: AuditEntry) => e.details, wide: true },
             ],
             empty: 'No audit entries.',
           })),
@@ -93,15 +79,6 @@ export function registerAccessCommands(program: Command): void {
       }),
     );
 
-  type Binding = {
-    id: string;
-    subject_type: string;
-    subject_id: string;
-    scope: string;
-    scope_id: string;
-    level: string;
-    created_at: string;
-  };
   const binding = program.command('binding').description('role bindings: a user or team granted a level at a scope');
   binding
     .command('list')
@@ -110,16 +87,16 @@ export function registerAccessCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ bindings: Binding[] }>('GET', '/role-bindings');
+        const answer = await api.GET('/api/v1/role-bindings');
         print(
           render(answer, format, (a) => ({
-            rows: a.bindings,
+            rows: a.bindings ?? [],
             columns: [
-              { header: 'id', value: (b: Binding) => b.id },
-              { header: 'subject', value: (b: Binding) => `${b.subject_type}/${b.subject_id}` },
-              { header: 'level', value: (b: Binding) => b.level },
-              { header: 'scope', value: (b: Binding) => (b.scope === 'org' ? 'org' : `${b.scope} ${b.scope_id}`) },
-              { header: 'created', value: (b: Binding) => b.created_at, wide: true },
+              { header: 'id', value: (b: RoleBinding) => b.id },
+              { header: 'subject', value: (b: RoleBinding) => `${b.subject_type}/${b.subject_id}` },
+              { header: 'level', value: (b: RoleBinding) => b.level },
+              { header: 'scope', value: (b: RoleBinding) => (b.scope === 'org' ? 'org' : `${b.scope} ${b.scope_id}`) },
+              { header: 'created', value: (b: RoleBinding) => b.created_at, wide: true },
             ],
             empty: 'No role bindings.',
           })),
@@ -136,12 +113,13 @@ export function registerAccessCommands(program: Command): void {
         const { api, format } = runtimeOf(cmd);
         const [subjectType, subjectId, level] = argsOf(cmd);
         const opts = cmd.opts<{ scope: string; scopeId?: string }>();
-        const created = await api.request<Binding>('POST', '/role-bindings', {
+        // The server names the subject types, levels and scopes it takes (400, exit 2, otherwise).
+        const created = await api.POST('/api/v1/role-bindings', {
           body: {
-            subject_type: subjectType,
-            subject_id: subjectId,
-            level,
-            scope: opts.scope,
+            subject_type: subjectType as NewBinding['subject_type'],
+            subject_id: subjectId as string,
+            level: level as NewBinding['level'],
+            scope: opts.scope as NewBinding['scope'],
             ...(opts.scopeId !== undefined ? { scope_id: opts.scopeId } : {}),
           },
         });
@@ -154,7 +132,9 @@ export function registerAccessCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request('DELETE', `/role-bindings/${encodeURIComponent(argsOf(cmd)[0] as string)}`);
+        const answer = await api.DELETE('/api/v1/role-bindings/{id}', {
+          params: { path: { id: argsOf(cmd)[0] as string } },
+        });
         print(render(answer, format, () => `binding ${argsOf(cmd)[0]} deleted`));
       }),
     );

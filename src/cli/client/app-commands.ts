@@ -5,23 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { parse } from 'yaml';
+import type { AppCreate, OperationAnswer, RequestBody } from '../../client/answers.ts';
 import type { ApiClient } from './api.ts';
 import { registerAppLiveCommands } from './app-live-commands.ts';
 import { registerAppReadCommands } from './app-read-commands.ts';
-import { appCommand, resolveApp } from './app-ref.ts';
-import type { AppObject } from './app-views.ts';
+import { APP_PATH, type AppRef, appCommand, resolveApp } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
-import { type AppRef, appPath, followOperation } from './follow.ts';
+import { followOperation } from './follow.ts';
 import { render } from './output.ts';
 import { progressOn } from './progress.ts';
 import { argsOf, durationOption, print, run, runtimeOf } from './runtime.ts';
-
-/** The answer of the operation routes. */
-interface OperationAnswer {
-  message: string;
-  operation_id: string;
-  [field: string]: unknown;
-}
 
 /** Adds `--wait` and `--timeout` to an operation command. */
 function waitable(cmd: Command): Command {
@@ -30,44 +23,36 @@ function waitable(cmd: Command): Command {
     .option('--timeout <duration>', 'how long --wait waits', '5m');
 }
 
-/** What an operation command asks for besides the App: a body or query, and the App to follow (promote). */
-interface OperationRequest {
-  body?: Record<string, unknown>;
-  /** The query, given the App followed. */
-  query?: (followed: AppRef) => Record<string, string>;
-  /** The App whose status shows the outcome (default: the one the command names). */
-  follow?: (api: ApiClient) => Promise<AppRef>;
-}
+/** Sends one operation request on `ref` (an operation route), given the App whose status shows its outcome. */
+type Send = (api: ApiClient, ref: AppRef, followed: AppRef) => Promise<OperationAnswer>;
 
 /**
  * Requests an operation on the App the command names and, with `--wait`, follows it live until it ends: exit 0 when
  * Synced and Healthy, 1 when it failed, is held, or the App is Degraded (or on timeout).
  */
-async function operate(cmd: Command, suffix: string, request: OperationRequest = {}): Promise<void> {
+async function operate(cmd: Command, send: Send, follow?: (api: ApiClient) => Promise<AppRef>): Promise<void> {
   const { api, format } = runtimeOf(cmd);
   const opts = cmd.opts<{ namespace?: string; wait?: boolean; timeout: string }>();
   const timeoutMs = durationOption('--timeout', opts.timeout);
   const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
-  const followed = request.follow ? await request.follow(api) : ref;
-  const answer = await api.request<OperationAnswer>('POST', appPath(ref, suffix), {
-    ...(request.body ? { body: request.body } : {}),
-    ...(request.query ? { query: request.query(followed) } : {}),
-  });
-  const requested = `${answer.message} for ${followed.namespace}/${followed.name} (operation ${answer.operation_id})`;
+  const followed = follow ? await follow(api) : ref;
+  const answer = await send(api, ref, followed);
+  const operationId = answer.operation_id ?? '';
+  const requested = `${answer.message} for ${followed.namespace}/${followed.name} (operation ${operationId})`;
   if (!opts.wait) {
     print(render(answer, format, () => requested));
     return;
   }
   const progress = await progressOn();
   progress.note(requested);
-  const { view, outcome } = await followOperation(api, followed, answer.operation_id, { timeoutMs, progress });
+  const { view, outcome } = await followOperation(api, followed, operationId, { timeoutMs, progress });
   progress.done(outcome.ok, `${followed.name}: ${outcome.summary}`);
   print(render({ ...answer, status: view }, format, () => `${followed.name}: ${outcome.summary}`));
   if (!outcome.ok) process.exitCode = EXIT.failed;
 }
 
 /** The create payload from `-f` (YAML or JSON; `-` reads stdin) and the flags, flags winning. */
-function createPayload(name: string | undefined, opts: Record<string, string | boolean | undefined>) {
+function createPayload(name: string | undefined, opts: Record<string, string | boolean | undefined>): AppCreate {
   let payload: Record<string, unknown> = {};
   if (typeof opts['file'] === 'string') {
     const text = readFileSync(opts['file'] === '-' ? 0 : opts['file'], 'utf8');
@@ -113,7 +98,8 @@ function createPayload(name: string | undefined, opts: Record<string, string | b
       EXIT.usage,
     );
   }
-  return payload;
+  // The server validates the rest (its answer says what is wrong).
+  return payload as AppCreate;
 }
 
 /** Registers `svc app` and its subcommands on `program`. */
@@ -141,9 +127,7 @@ export function registerAppCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const created = await api.request<AppObject>('POST', '/apps', {
-          body: createPayload(argsOf(cmd)[0], cmd.opts()),
-        });
+        const created = await api.POST('/api/v1/apps', { body: createPayload(argsOf(cmd)[0], cmd.opts()) });
         print(render(created, format, () => `app ${created.namespace}/${created.name} created`));
       }),
     );
@@ -154,25 +138,35 @@ export function registerAppCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-        const answer = await api.request('DELETE', appPath(ref));
+        const answer = await api.DELETE(APP_PATH, { params: { path: ref } });
         print(render(answer, format, () => `app ${ref.namespace}/${ref.name} deleted`));
       }),
     );
 
   waitable(appCommand(app, 'sync <app>', 'sync the App to its source head')).action(
-    run((cmd) => operate(cmd, '/sync')),
+    run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/sync`, { params: { path }, body: {} }))),
   );
   waitable(appCommand(app, 'deploy <app>', 're-resolve the source live and apply it'))
     .option('--tag <tag>', 'new image tag (image Apps)')
-    .action(run((cmd) => operate(cmd, '/deploy', cmd.opts().tag ? { body: { tag: cmd.opts().tag } } : {})));
+    .action(
+      run((cmd) => {
+        const { tag } = cmd.opts<{ tag?: string }>();
+        return operate(cmd, (api, path) =>
+          api.POST(`${APP_PATH}/deploy`, { params: { path }, body: tag ? { tag } : {} }),
+        );
+      }),
+    );
   waitable(appCommand(app, 'rollback <app> <revision>', 'apply a revision from the history')).action(
-    run((cmd) => operate(cmd, '/rollback', { body: { revision: argsOf(cmd)[1] } })),
+    run((cmd) => {
+      const revision = argsOf(cmd)[1] as string;
+      return operate(cmd, (api, path) => api.POST(`${APP_PATH}/rollback`, { params: { path }, body: { revision } }));
+    }),
   );
   waitable(appCommand(app, 'restart <app>', 'restart every workload of the App')).action(
-    run((cmd) => operate(cmd, '/restart')),
+    run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/restart`, { params: { path }, body: {} }))),
   );
   waitable(appCommand(app, 'approve <app>', 'release a sync held for approval')).action(
-    run((cmd) => operate(cmd, '/approve')),
+    run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/approve`, { params: { path }, body: {} }))),
   );
   waitable(appCommand(app, 'scale <app> <replicas>', 'set the replicas of an image App and sync')).action(
     run((cmd) => {
@@ -180,17 +174,19 @@ export function registerAppCommands(program: Command): void {
       if (!Number.isInteger(replicas) || replicas < 0) {
         throw new CliError('replicas must be a whole number ≥ 0', EXIT.usage);
       }
-      return operate(cmd, '/scale', { body: { replicas } });
+      return operate(cmd, (api, path) => api.POST(`${APP_PATH}/scale`, { params: { path }, body: { replicas } }));
     }),
   );
   waitable(appCommand(app, 'promote <app>', "copy this image App's applied digest onto another App"))
     .addOption(new Option('--to <target>', 'the App to promote to').makeOptionMandatory())
     .action(
       run((cmd) =>
-        operate(cmd, '/promote', {
-          follow: (api) => resolveApp(api, cmd.opts<{ to: string }>().to, undefined),
-          query: (target) => ({ to: target.name }),
-        }),
+        operate(
+          cmd,
+          (api, path, target) =>
+            api.POST(`${APP_PATH}/promote`, { params: { path, query: { to: target.name } }, body: {} }),
+          (api) => resolveApp(api, cmd.opts<{ to: string }>().to, undefined),
+        ),
       ),
     );
 
@@ -200,7 +196,7 @@ export function registerAppCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-        const answer = await api.request('POST', appPath(ref, `/${verb}`));
+        const answer = await api.POST(`${APP_PATH}/${verb}`, { params: { path: ref }, body: {} });
         print(render(answer, format, () => `app ${ref.name} ${frozen ? 'frozen' : 'unfrozen'}`));
       }),
     );
@@ -214,7 +210,8 @@ export function registerAppCommands(program: Command): void {
         const [arg, name] = argsOf(cmd) as [string, string];
         const opts = cmd.opts<{ namespace?: string; toNamespace?: string }>();
         const ref = await resolveApp(api, arg, opts.namespace);
-        const created = await api.request<AppObject>('POST', appPath(ref, '/clone'), {
+        const created = await api.POST(`${APP_PATH}/clone`, {
+          params: { path: ref },
           body: { name, ...(opts.toNamespace ? { namespace: opts.toNamespace } : {}) },
         });
         print(render(created, format, () => `app ${created.namespace}/${created.name} created from ${ref.name}`));
@@ -231,8 +228,14 @@ export function registerAppCommands(program: Command): void {
         const { api, format } = runtimeOf(cmd);
         const [kind, name] = argsOf(cmd) as [string, string];
         const opts = cmd.opts<{ namespace: string; cluster?: string }>();
-        const created = await api.request<AppObject>('POST', '/apps/adopt', {
-          body: { kind, name, namespace: opts.namespace, ...(opts.cluster ? { cluster: opts.cluster } : {}) },
+        const created = await api.POST('/api/v1/apps/adopt', {
+          body: {
+            // The server names the kinds it takes (400, exit 2, otherwise).
+            kind: kind as RequestBody<'/api/v1/apps/adopt', 'post'>['kind'],
+            name,
+            namespace: opts.namespace,
+            ...(opts.cluster ? { cluster: opts.cluster } : {}),
+          },
         });
         print(render(created, format, () => `app ${created.namespace}/${created.name} adopted ${kind}/${name}`));
       }),

@@ -5,40 +5,15 @@
  */
 import { styleText } from 'node:util';
 import type { Command } from 'commander';
-import { appCommand, resolveApp } from './app-ref.ts';
+import type { AppDiff, TreeNode } from '../../client/answers.ts';
+import { APP_PATH, appCommand, resolveApp } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
-import { appPath } from './follow.ts';
 import { render } from './output.ts';
 import { argsOf, durationOption, print, run, runtimeOf } from './runtime.ts';
 
-/** The answer of `GET /apps/{ns}/{name}/diff` (what the CLI reads of it). */
-interface DiffAnswer {
-  name: string;
-  sync_status: string;
-  drifted: boolean;
-  revision: { applied: string; compared: string; head: string };
-  summary: { same: number; changed: number; missing: number; extra: number };
-  objects: { kind: string; namespace: string; name: string; status: string; message?: string }[];
-  unified: string;
-}
-
-/** One node of `GET /apps/{ns}/{name}/resources`. */
-interface TreeNode {
-  id: string;
-  parent: string | null;
-  kind: string;
-  namespace: string;
-  name: string;
-  health?: string;
-  sync_status?: string;
-  message?: string;
-  created_at?: string;
-  info?: Record<string, unknown>;
-}
-
 /** Whether the diff shows any object a sync would create, change or delete. */
-function hasDifferences(summary: DiffAnswer['summary']): boolean {
-  return summary.changed + summary.missing + summary.extra > 0;
+function hasDifferences(summary: AppDiff['summary']): boolean {
+  return (summary?.changed ?? 0) + (summary?.missing ?? 0) + (summary?.extra ?? 0) > 0;
 }
 
 /**
@@ -64,14 +39,14 @@ function treeOrder(nodes: TreeNode[]): { node: TreeNode; depth: number }[] {
   const children = new Map<string | null, TreeNode[]>();
   const ids = new Set(nodes.map((n) => n.id));
   for (const n of nodes) {
-    const parent = n.parent !== null && ids.has(n.parent) ? n.parent : null;
+    const parent = n.parent && ids.has(n.parent) ? n.parent : null;
     children.set(parent, [...(children.get(parent) ?? []), n]);
   }
   const out: { node: TreeNode; depth: number }[] = [];
   const visit = (parent: string | null, depth: number) => {
     for (const node of children.get(parent) ?? []) {
       out.push({ node, depth });
-      visit(node.id, depth + 1);
+      if (node.id) visit(node.id, depth + 1);
     }
   };
   visit(null, 0);
@@ -111,25 +86,25 @@ export function registerAppLiveCommands(app: Command): void {
   ).action(
     run(async (cmd) => {
       const { api, format } = runtimeOf(cmd);
-      let answer: DiffAnswer;
+      let answer: AppDiff;
       try {
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-        answer = await api.request<DiffAnswer>('GET', appPath(ref, '/diff'));
+        answer = await api.GET(`${APP_PATH}/diff`, { params: { path: ref } });
       } catch (err) {
         // Exit 1 means "differences" here (as with kubectl diff and diff(1)): a failure that other commands report
         // as 1 reports as 5, so a script never mistakes an unreachable server for a pending change.
         if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
         throw err;
       }
-      const s = answer.summary;
+      const s = { same: 0, changed: 0, missing: 0, extra: 0, ...answer.summary };
       if (format === 'table' || format === 'wide') {
-        for (const o of answer.objects) {
+        for (const o of answer.objects ?? []) {
           if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
         }
         process.stderr.write(
           `${answer.name}: ${answer.sync_status}${answer.drifted ? ' (drifted)' : ''}: ${s.changed} changed, ${s.missing} missing, ${s.extra} extra, ${s.same} same\n`,
         );
-        if (answer.unified !== '') process.stdout.write(colourDiff(answer.unified));
+        if (answer.unified) process.stdout.write(colourDiff(answer.unified));
       } else {
         print(render(answer, format, () => ''));
       }
@@ -143,14 +118,11 @@ export function registerAppLiveCommands(app: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-        const answer = await api.request<{ name: string; health: string; nodes: TreeNode[] }>(
-          'GET',
-          appPath(ref, '/resources'),
-        );
+        const answer = await api.GET(`${APP_PATH}/resources`, { params: { path: ref } });
         type Row = { node: TreeNode; depth: number };
         print(
           render(answer, format, (a) => ({
-            rows: treeOrder(a.nodes),
+            rows: treeOrder(a.nodes ?? []),
             columns: [
               { header: 'kind', value: (r: Row) => `${'  '.repeat(r.depth)}${r.node.kind}` },
               { header: 'namespace', value: (r: Row) => r.node.namespace },
@@ -198,21 +170,27 @@ export function registerAppLiveCommands(app: Command): void {
         process.once('SIGTERM', stop);
         process.stdout.on('error', stop);
         try {
-          const { headers, body } = await api.stream(appPath(ref, '/logs'), {
-            query: {
-              pod: opts.pod,
-              container: opts.container,
-              tail: opts.tail,
-              since,
-              ...(opts.follow ? { follow: 'true' } : {}),
+          // The raw call: the answer's headers name the Pod chosen.
+          const { data: body, response } = await api.raw.GET(`${APP_PATH}/logs`, {
+            params: {
+              path: ref,
+              query: {
+                pod: opts.pod,
+                container: opts.container,
+                tail: opts.tail,
+                since,
+                ...(opts.follow ? { follow: 'true' } : {}),
+              },
             },
+            headers: { accept: 'text/plain, application/json' },
+            parseAs: 'stream',
             signal: hangup.signal,
           });
-          const pods = Number(headers.get('x-svc-pod-count') ?? '1');
+          const pods = Number(response.headers.get('x-svc-pod-count') ?? '1');
           if (opts.pod === undefined && pods > 1) {
-            process.stderr.write(`pod ${headers.get('x-svc-pod')} (1 of ${pods}; --pod to choose another)\n`);
+            process.stderr.write(`pod ${response.headers.get('x-svc-pod')} (1 of ${pods}; --pod to choose another)\n`);
           }
-          await copyLines(body, opts.timestamps === true, hangup.signal);
+          if (body) await copyLines(body, opts.timestamps === true, hangup.signal);
         } catch (err) {
           if (!hangup.signal.aborted) throw err;
         } finally {

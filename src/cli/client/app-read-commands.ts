@@ -2,12 +2,20 @@
  * `svc app list|get|status|history|events|adoptable`: the App read routes of the REST API (contract §4.2).
  */
 import type { Command } from 'commander';
-import { appCommand, resolveApp } from './app-ref.ts';
-import { type AppObject, appDetails, appTable } from './app-views.ts';
-import { appPath } from './follow.ts';
-import { type StatusView, shortRevision } from './outcome.ts';
+import type { AdoptableWorkload, AppEvent, StatusView } from '../../client/answers.ts';
+import type { OperationState } from '../../core/app-schema.ts';
+import { APP_PATH, appCommand, resolveApp } from './app-ref.ts';
+import { appDetails, appTable } from './app-views.ts';
+import { shortRevision } from './outcome.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
+
+/** The last operation of a status view in one line (kind, phase, message). */
+function operationText(state: StatusView['operationState']): string {
+  // The App's own operationState (src/core/app-schema.ts), which the status view answers as it is.
+  const op = state as Partial<OperationState> | null | undefined;
+  return op ? `${op.kind ?? ''} ${op.phase ?? ''} ${op.message ?? ''}`.trim() : '';
+}
 
 /** Registers the read subcommands on the `svc app` command. */
 export function registerAppReadCommands(app: Command): void {
@@ -18,8 +26,8 @@ export function registerAppReadCommands(app: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ apps: AppObject[] }>('GET', '/apps');
-        print(render(answer, format, (a) => appTable(a.apps)));
+        const answer = await api.GET('/api/v1/apps');
+        print(render(answer, format, (a) => appTable(a.apps ?? [])));
       }),
     );
 
@@ -27,7 +35,7 @@ export function registerAppReadCommands(app: Command): void {
     run(async (cmd) => {
       const { api, format } = runtimeOf(cmd);
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-      print(render(await api.request<AppObject>('GET', appPath(ref)), format, appDetails));
+      print(render(await api.GET(APP_PATH, { params: { path: ref } }), format, appDetails));
     }),
   );
 
@@ -38,7 +46,7 @@ export function registerAppReadCommands(app: Command): void {
         const { api, format } = runtimeOf(cmd);
         const opts = cmd.opts<{ namespace?: string; wait?: string }>();
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
-        const view = await api.request<StatusView>('GET', appPath(ref, '/status'), { query: { wait: opts.wait } });
+        const view = await api.GET(`${APP_PATH}/status`, { params: { path: ref, query: { wait: opts.wait } } });
         print(
           render(view, format, () =>
             renderFields([
@@ -48,12 +56,7 @@ export function registerAppReadCommands(app: Command): void {
               ['Revision', view.revision],
               ['Observed', view.observed],
               ['Frozen', view.frozen ? 'yes' : 'no'],
-              [
-                'Operation',
-                view.operationState
-                  ? `${view.operationState.kind} ${view.operationState.phase} ${view.operationState.message ?? ''}`.trim()
-                  : '',
-              ],
+              ['Operation', operationText(view.operationState)],
               ['Pending', view.pending_operation ?? ''],
             ]),
           ),
@@ -65,14 +68,10 @@ export function registerAppReadCommands(app: Command): void {
     run(async (cmd) => {
       const { api, format } = runtimeOf(cmd);
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-      const history = await api.request<{
-        revision: string;
-        previous_revisions: string[];
-        last_sync_at: string | null;
-      }>('GET', appPath(ref, '/history'));
+      const history = await api.GET(`${APP_PATH}/history`, { params: { path: ref } });
       const rows = [
         ...(history.revision ? [{ revision: history.revision, current: 'yes' }] : []),
-        ...history.previous_revisions.map((revision) => ({ revision, current: '' })),
+        ...(history.previous_revisions ?? []).map((revision) => ({ revision, current: '' })),
       ];
       print(
         render(history, format, (_h, wide) => ({
@@ -94,18 +93,17 @@ export function registerAppReadCommands(app: Command): void {
     run(async (cmd) => {
       const { api, format } = runtimeOf(cmd);
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-      type Event = { at: string; type: string; object: string; reason: string; message: string; source: string };
-      const answer = await api.request<{ events: Event[] }>('GET', appPath(ref, '/events'));
+      const answer = await api.GET(`${APP_PATH}/events`, { params: { path: ref } });
       print(
         render(answer, format, (a) => ({
-          rows: a.events,
+          rows: a.events ?? [],
           columns: [
-            { header: 'at', value: (e: Event) => e.at },
-            { header: 'type', value: (e: Event) => e.type },
-            { header: 'reason', value: (e: Event) => e.reason },
-            { header: 'object', value: (e: Event) => e.object },
-            { header: 'source', value: (e: Event) => e.source, wide: true },
-            { header: 'message', value: (e: Event) => e.message },
+            { header: 'at', value: (e: AppEvent) => e.at },
+            { header: 'type', value: (e: AppEvent) => e.type },
+            { header: 'reason', value: (e: AppEvent) => e.reason },
+            { header: 'object', value: (e: AppEvent) => e.object },
+            { header: 'source', value: (e: AppEvent) => e.source, wide: true },
+            { header: 'message', value: (e: AppEvent) => e.message },
           ],
           empty: 'No events.',
         })),
@@ -122,26 +120,18 @@ export function registerAppReadCommands(app: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const opts = cmd.opts<{ namespace: string; cluster?: string }>();
-        type Workload = {
-          kind: string;
-          name: string;
-          replicas?: number;
-          images?: string[];
-          adoptable?: boolean;
-          reason?: string;
-        };
-        const answer = await api.request<{ workloads: Workload[] }>('GET', '/apps/adoptable', {
-          query: { namespace: opts.namespace, cluster: opts.cluster },
+        const answer = await api.GET('/api/v1/apps/adoptable', {
+          params: { query: { namespace: opts.namespace, cluster: opts.cluster } },
         });
         print(
           render(answer, format, (a) => ({
-            rows: a.workloads,
+            rows: a.workloads ?? [],
             columns: [
-              { header: 'kind', value: (w: Workload) => w.kind },
-              { header: 'name', value: (w: Workload) => w.name },
-              { header: 'replicas', value: (w: Workload) => w.replicas },
-              { header: 'adoptable', value: (w: Workload) => (w.adoptable ? 'yes' : `no: ${w.reason ?? ''}`) },
-              { header: 'images', value: (w: Workload) => (w.images ?? []).join(','), wide: true },
+              { header: 'kind', value: (w: AdoptableWorkload) => w.kind },
+              { header: 'name', value: (w: AdoptableWorkload) => w.name },
+              { header: 'replicas', value: (w: AdoptableWorkload) => w.replicas },
+              { header: 'adoptable', value: (w: AdoptableWorkload) => (w.adoptable ? 'yes' : `no: ${w.reason ?? ''}`) },
+              { header: 'images', value: (w: AdoptableWorkload) => (w.images ?? []).join(','), wide: true },
             ],
             empty: 'No unmanaged workloads.',
           })),

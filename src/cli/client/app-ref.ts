@@ -4,19 +4,26 @@
  */
 import type { Command } from 'commander';
 import type { ApiClient } from './api.ts';
-import type { AppObject } from './app-views.ts';
 import { CliError, EXIT } from './errors.ts';
-import type { AppRef } from './follow.ts';
+
+/** An App by destination namespace and name. */
+export interface AppRef {
+  namespace: string;
+  name: string;
+}
+
+/** The API path of one App; its routes are this path and a suffix (`${APP_PATH}/status`). */
+export const APP_PATH = '/api/v1/apps/{namespace}/{name}';
 
 /** Finds the App `arg` names (`name` or `namespace/name`, or `name` with `-n`). */
 export async function resolveApp(api: ApiClient, arg: string, namespace: string | undefined): Promise<AppRef> {
   const slash = arg.indexOf('/');
   if (slash > 0) return { namespace: arg.slice(0, slash), name: arg.slice(slash + 1) };
   if (namespace) return { namespace, name: arg };
-  const { apps } = await api.request<{ apps: AppObject[] }>('GET', '/apps');
+  const { apps = [] } = await api.GET('/api/v1/apps');
   const found = apps.find((a) => a.name === arg);
-  if (!found) throw new CliError(`app ${arg} not found`, EXIT.notFound);
-  return { namespace: found.namespace, name: found.name };
+  if (!found?.namespace) throw new CliError(`app ${arg} not found`, EXIT.notFound);
+  return { namespace: found.namespace, name: arg };
 }
 
 /** Adds `-n, --namespace` to a command naming one App. */

@@ -3,40 +3,15 @@
  * print the server's app objects as they are.
  */
 
+import type { AppView } from '../../client/answers.ts';
+import type { AppSource } from '../../core/app-schema.ts';
 import { shortRevision } from './outcome.ts';
 import { type Column, renderFields, renderTable, type TableView } from './output.ts';
 
-/** The app object of contract §2.1 as the client reads it. */
-export interface AppObject {
-  name: string;
-  namespace: string;
-  cluster: string;
-  source: {
-    type?: string;
-    git?: { repoURL?: string; path?: string; branch?: string };
-    image?: { repository?: string; tag?: string };
-  };
-  sync_policy?: Record<string, unknown>;
-  frozen?: boolean;
-  sync_status: string;
-  health: string;
-  health_reason?: string;
-  revision: string;
-  url?: string;
-  resources?: Array<{
-    kind?: string;
-    name?: string;
-    namespace?: string;
-    syncStatus?: string;
-    healthStatus?: string;
-    message?: string;
-  }>;
-  conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }>;
-  updated_at?: string;
-}
-
 /** One line naming where an App's source is. */
-export function sourceText(source: AppObject['source']): string {
+export function sourceText(view: AppView['source']): string {
+  // The App's own source (src/core/app-schema.ts), which the API answers as it is.
+  const source = (view ?? {}) as Partial<AppSource>;
   if (source.git) {
     const path = source.git.path && source.git.path !== '.' ? ` ${source.git.path}` : '';
     return `${source.git.repoURL ?? ''}${path}@${source.git.branch ?? 'main'}`;
@@ -45,7 +20,7 @@ export function sourceText(source: AppObject['source']): string {
   return source.type ?? '';
 }
 
-export const APP_COLUMNS: Column<AppObject>[] = [
+export const APP_COLUMNS: Column<AppView>[] = [
   { header: 'name', value: (a) => a.name },
   { header: 'namespace', value: (a) => a.namespace },
   { header: 'cluster', value: (a) => a.cluster || '(management)', wide: true },
@@ -58,17 +33,17 @@ export const APP_COLUMNS: Column<AppObject>[] = [
 ];
 
 /** The list of Apps as a table. */
-export function appTable(apps: AppObject[]): TableView<AppObject> {
+export function appTable(apps: AppView[]): TableView<AppView> {
   return { rows: apps, columns: APP_COLUMNS, empty: 'No apps found.' };
 }
 
 /** One App as fields, then its resources and conditions as tables. */
-export function appDetails(app: AppObject, wide: boolean): string {
+export function appDetails(app: AppView, wide: boolean): string {
   const fields = renderFields([
     ['Name', app.name],
     ['Namespace', app.namespace],
     ['Cluster', app.cluster || '(management)'],
-    ['Source', `${app.source.type ?? ''} ${sourceText(app.source)}`],
+    ['Source', `${app.source?.['type'] ?? ''} ${sourceText(app.source)}`],
     ['Sync policy', app.sync_policy],
     ['Frozen', app.frozen ? 'yes' : 'no'],
     ['Sync', app.sync_status],

@@ -5,40 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { Cluster, ClusterShell } from '../../client/answers.ts';
 import { parseDuration } from '../../core/duration.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Column, render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
-
-interface Cluster {
-  id: string;
-  name: string;
-  server_url: string;
-  namespace: string;
-  credentials: string;
-  status: string;
-  status_message: string;
-  version: string;
-  provider: string;
-  region: string;
-  node_count: number;
-  cpu_usage: number;
-  memory_usage: number;
-  deployment_count: number;
-  healthy_deployments: number;
-  last_seen: string | null;
-  created_at: string;
-}
-
-interface Shell {
-  id: string;
-  cluster: string;
-  namespace: string;
-  pod: string;
-  power: string;
-  expires_at: string;
-  attach: { server: string; token: string; certificate_authority_data?: string; command: string };
-}
 
 const CLUSTER_COLUMNS: Column<Cluster>[] = [
   { header: 'name', value: (c) => c.name },
@@ -89,14 +60,14 @@ function clusterFields(c: Cluster): string {
 }
 
 /** How to attach to a shell: its answer, then the lines a user runs (the token goes to the environment). */
-function shellText(s: Shell): string {
-  const ca = s.attach.certificate_authority_data;
+function shellText(s: ClusterShell): string {
+  const ca = s.attach?.certificate_authority_data;
   return [
     `shell ${s.pod} on ${s.cluster} (${s.power}), expires ${s.expires_at}`,
     'attach with:',
-    `  export SVC_SHELL_TOKEN='${s.attach.token}'`,
+    `  export SVC_SHELL_TOKEN='${s.attach?.token}'`,
     ...(ca ? [`  echo '${ca}' | base64 -d > ca.crt`] : []),
-    `  ${s.attach.command}`,
+    `  ${s.attach?.command}`,
     '',
   ].join('\n');
 }
@@ -113,10 +84,10 @@ export function registerClusterCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const shallow = cmd.opts<{ shallow?: boolean }>().shallow === true;
-        const answer = await api.request<{ clusters: Cluster[] }>('GET', '/clusters', {
-          ...(shallow ? { query: { shallow: '1' } } : {}),
-        });
-        print(render(answer, format, (a) => ({ rows: a.clusters, columns: CLUSTER_COLUMNS, empty: 'No clusters.' })));
+        const answer = await api.GET('/api/v1/clusters', { params: { query: shallow ? { shallow: '1' } : {} } });
+        print(
+          render(answer, format, (a) => ({ rows: a.clusters ?? [], columns: CLUSTER_COLUMNS, empty: 'No clusters.' })),
+        );
       }),
     );
   cluster
@@ -127,13 +98,9 @@ export function registerClusterCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const shallow = cmd.opts<{ shallow?: boolean }>().shallow === true;
-        const answer = await api.request<{ cluster: Cluster }>(
-          'GET',
-          `/clusters/${encodeURIComponent(argsOf(cmd)[0] ?? '')}`,
-          {
-            ...(shallow ? { query: { shallow: '1' } } : {}),
-          },
-        );
+        const answer = await api.GET('/api/v1/clusters/{name}', {
+          params: { path: { name: argsOf(cmd)[0] ?? '' }, query: shallow ? { shallow: '1' } : {} },
+        });
         print(render(answer, format, (a) => clusterFields(a.cluster)));
       }),
     );
@@ -147,9 +114,9 @@ export function registerClusterCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const opts = cmd.opts<{ serverUrl: string; kubeconfig?: string; namespaces?: string }>();
-        const answer = await api.request<{ cluster: Cluster }>('POST', '/clusters', {
+        const answer = await api.POST('/api/v1/clusters', {
           body: {
-            name: argsOf(cmd)[0],
+            name: argsOf(cmd)[0] as string,
             server_url: opts.serverUrl,
             ...(opts.kubeconfig ? { kubeconfig: readKubeconfig(opts.kubeconfig) } : {}),
             ...(opts.namespaces !== undefined ? { namespaces: namespacesOf(opts.namespaces) } : {}),
@@ -167,16 +134,12 @@ export function registerClusterCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const opts = cmd.opts<{ serverUrl?: string; kubeconfig?: string }>();
-        const answer = await api.request<{ ok: boolean; version?: string; namespaces?: string[]; error?: string }>(
-          'POST',
-          '/clusters/test',
-          {
-            body: {
-              ...(opts.serverUrl ? { server_url: opts.serverUrl } : {}),
-              ...(opts.kubeconfig ? { kubeconfig: readKubeconfig(opts.kubeconfig) } : {}),
-            },
+        const answer = await api.POST('/api/v1/clusters/test', {
+          body: {
+            ...(opts.serverUrl ? { server_url: opts.serverUrl } : {}),
+            ...(opts.kubeconfig ? { kubeconfig: readKubeconfig(opts.kubeconfig) } : {}),
           },
-        );
+        });
         print(
           render(answer, format, (a) =>
             a.ok
@@ -209,9 +172,7 @@ export function registerClusterCommands(program: Command): void {
         if (Object.keys(body).length === 0)
           throw new CliError('nothing to change: give at least one option', EXIT.usage);
         const name = argsOf(cmd)[0] ?? '';
-        const answer = await api.request<{ cluster: Cluster }>('PATCH', `/clusters/${encodeURIComponent(name)}`, {
-          body,
-        });
+        const answer = await api.PATCH('/api/v1/clusters/{name}', { params: { path: { name } }, body });
         print(render(answer, format, (a) => `cluster ${a.cluster.name} updated`));
       }),
     );
@@ -223,7 +184,7 @@ export function registerClusterCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const name = argsOf(cmd)[0] ?? '';
-        const answer = await api.request('DELETE', `/clusters/${encodeURIComponent(name)}`);
+        const answer = await api.DELETE('/api/v1/clusters/{name}', { params: { path: { name } } });
         print(render(answer, format, () => `cluster ${name} removed`));
       }),
     );
@@ -234,11 +195,10 @@ export function registerClusterCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const name = argsOf(cmd)[0] ?? '';
-        const answer = await api.request<{ namespaces: string[] }>(
-          'GET',
-          `/clusters/${encodeURIComponent(name)}/namespaces`,
+        const answer = await api.GET('/api/v1/clusters/{name}/namespaces', { params: { path: { name } } });
+        print(
+          render(answer, format, (a) => (a.namespaces?.length ? `${a.namespaces.join('\n')}\n` : 'No namespaces.')),
         );
-        print(render(answer, format, (a) => (a.namespaces.length ? `${a.namespaces.join('\n')}\n` : 'No namespaces.')));
       }),
     );
   cluster
@@ -253,7 +213,8 @@ export function registerClusterCommands(program: Command): void {
           throw new CliError('--ttl must be a duration from 1m to 8h', EXIT.usage);
         }
         const name = argsOf(cmd)[0] ?? '';
-        const answer = await api.request<{ shell: Shell }>('POST', `/clusters/${encodeURIComponent(name)}/shell`, {
+        const answer = await api.POST('/api/v1/clusters/{name}/shell', {
+          params: { path: { name } },
           body: { ttl_seconds: Math.round(ttl / 1000) },
         });
         print(render(answer, format, (a) => shellText(a.shell)));

@@ -4,7 +4,9 @@
  * App's new Kubernetes events are shown as they appear. The App's event stream, when the server offers one, would
  * save these rounds; the status wait works on every server.
  */
+import type { AppEvent } from '../../client/answers.ts';
 import type { ApiClient } from './api.ts';
+import { APP_PATH, type AppRef } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Outcome, outcomeOf, type StatusView } from './outcome.ts';
 import type { Progress } from './progress.ts';
@@ -14,25 +16,11 @@ const ROUND_MS = 3_000;
 /** Shortest round: a status answered at once (an App terminal from before) is not asked again in a tight loop. */
 const MIN_ROUND_MS = 1_000;
 
-interface AppEvent {
-  at: string;
-  type: string;
-  object: string;
-  reason: string;
-  message: string;
-}
-
-/** An App by destination namespace and name. */
-export interface AppRef {
-  namespace: string;
-  name: string;
-}
-
 /** The events of `ref` at or after `since` not yet in `seen` (which learns them), oldest first. */
 async function newEvents(api: ApiClient, ref: AppRef, since: number, seen: Set<string>): Promise<AppEvent[]> {
-  const { events } = await api.request<{ events: AppEvent[] }>('GET', appPath(ref, '/events'));
+  const { events = [] } = await api.GET(`${APP_PATH}/events`, { params: { path: ref } });
   return events
-    .filter((e) => Date.parse(e.at) >= since)
+    .filter((e) => Date.parse(e.at ?? '') >= since)
     .filter((e) => {
       const id = `${e.at}|${e.object}|${e.reason}|${e.message}`;
       if (seen.has(id)) return false;
@@ -40,11 +28,6 @@ async function newEvents(api: ApiClient, ref: AppRef, since: number, seen: Set<s
       return true;
     })
     .reverse();
-}
-
-/** The API path of an App route. */
-export function appPath(ref: AppRef, suffix = ''): string {
-  return `/apps/${encodeURIComponent(ref.namespace)}/${encodeURIComponent(ref.name)}${suffix}`;
 }
 
 /**
@@ -72,10 +55,11 @@ export async function followOperation(
     }
     const roundStart = Date.now();
     const wait = `${Math.max(1, Math.ceil(Math.min(remaining, ROUND_MS) / 1000))}s`;
-    const view = await api.request<StatusView>('GET', appPath(ref, '/status'), {
-      query: { wait },
+    // The status view is read by outcome.ts's own StatusView until the operation-outcome rule moves to src/core.
+    const view = (await api.GET(`${APP_PATH}/status`, {
+      params: { path: ref, query: { wait } },
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+    })) as StatusView;
     for (const e of await newEvents(api, ref, since, seen)) {
       options.progress.note(`${e.type} ${e.reason} ${e.object}: ${e.message}`);
     }

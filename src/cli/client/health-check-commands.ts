@@ -4,18 +4,9 @@
  * an expression that does not compile, naming the problem (exit 2).
  */
 import type { Command } from 'commander';
+import type { HealthCheck } from '../../client/answers.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
-
-interface HealthCheck {
-  id: string;
-  api_version: string;
-  kind: string;
-  current: string;
-  in_progress?: string;
-  failed?: string;
-  updated_at: string;
-}
 
 const fields = (c: HealthCheck) =>
   renderFields([
@@ -40,7 +31,7 @@ export function registerHealthCheckCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ health_checks: HealthCheck[] }>('GET', '/health-checks');
+        const answer = await api.GET('/api/v1/health-checks');
         print(
           render(answer, format, (a) => ({
             rows: a.health_checks,
@@ -75,7 +66,7 @@ export function registerHealthCheckCommands(program: Command): void {
           ...(opts.inProgress ? { in_progress: opts.inProgress } : {}),
           ...(opts.failed ? { failed: opts.failed } : {}),
         };
-        print(render(await api.request<HealthCheck>('POST', '/health-checks', { body }), format, fields));
+        print(render(await api.POST('/api/v1/health-checks', { body }), format, fields));
       }),
     );
   checks
@@ -85,11 +76,11 @@ export function registerHealthCheckCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [apiVersion, kind] = argsOf(cmd) as [string, string];
-        const { health_checks } = await api.request<{ health_checks: HealthCheck[] }>('GET', '/health-checks');
+        const { health_checks } = await api.GET('/api/v1/health-checks');
         const found = health_checks.find((c) => c.api_version === apiVersion && c.kind === kind);
         // None for that kind: ask the server by the kind anyway, so the answer is its own 404.
         const id = found?.id ?? `${apiVersion}/${kind}`;
-        const answer = await api.request('DELETE', `/health-checks/${encodeURIComponent(id)}`);
+        const answer = await api.DELETE('/api/v1/health-checks/{id}', { params: { path: { id } } });
         print(render(answer, format, () => `health check for ${apiVersion} ${kind} deleted`));
       }),
     );

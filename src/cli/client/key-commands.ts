@@ -1,23 +1,9 @@
 /** `svc key create|list|revoke`: the caller's API keys (contract §4.1), including MCP tool allowlists. */
 import { type Command, Option } from 'commander';
+import type { ApiKey, RequestBody } from '../../client/answers.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Column, render } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  role: string;
-  scope: string;
-  scope_id: string;
-  expires_at: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked: boolean;
-  tools: string[] | null;
-  key?: string;
-}
 
 const KEY_COLUMNS: Column<ApiKey>[] = [
   { header: 'id', value: (k) => k.id, wide: true },
@@ -56,11 +42,13 @@ export function registerKeyCommands(program: Command): void {
         const expires = Number(opts.expiresDays);
         if (!Number.isInteger(expires) || expires < 0)
           throw new CliError('--expires-days must be a whole number ≥ 0', EXIT.usage);
-        const created = await api.request<ApiKey>('POST', '/auth/api-keys', {
+        // commander checks --role and --scope against their choices, which are the server's.
+        type NewKey = RequestBody<'/api/v1/auth/api-keys', 'post'>;
+        const created = await api.POST('/api/v1/auth/api-keys', {
           body: {
-            name: argsOf(cmd)[0],
-            role: opts.role,
-            scope: opts.scope,
+            name: argsOf(cmd)[0] as string,
+            role: opts.role as NewKey['role'],
+            scope: opts.scope as NewKey['scope'],
             ...(opts.scopeId !== undefined ? { scope_id: opts.scopeId } : {}),
             expires_days: expires,
             ...(opts.tools
@@ -68,7 +56,7 @@ export function registerKeyCommands(program: Command): void {
                   tools: opts.tools
                     .split(',')
                     .map((t) => t.trim())
-                    .filter(Boolean),
+                    .filter(Boolean) as NewKey['tools'],
                 }
               : {}),
           },
@@ -90,8 +78,8 @@ export function registerKeyCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ api_keys: ApiKey[] }>('GET', '/auth/api-keys');
-        print(render(answer, format, (a) => ({ rows: a.api_keys, columns: KEY_COLUMNS, empty: 'No API keys.' })));
+        const answer = await api.GET('/api/v1/auth/api-keys');
+        print(render(answer, format, (a) => ({ rows: a.api_keys ?? [], columns: KEY_COLUMNS, empty: 'No API keys.' })));
       }),
     );
   key
@@ -101,14 +89,14 @@ export function registerKeyCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [which] = argsOf(cmd) as [string];
-        const { api_keys: keys } = await api.request<{ api_keys: ApiKey[] }>('GET', '/auth/api-keys');
+        const { api_keys: keys = [] } = await api.GET('/api/v1/auth/api-keys');
         const live = keys.filter((k) => !k.revoked);
         const matches = live.filter((k) => k.id === which || k.prefix === which || k.name === which);
         if (matches.length === 0) throw new CliError(`no live API key ${which}`, EXIT.notFound);
         if (matches.length > 1)
           throw new CliError(`${matches.length} keys are named ${which}: revoke by id or prefix`, EXIT.usage);
         const target = matches[0] as ApiKey;
-        const answer = await api.request('DELETE', `/auth/api-keys/${encodeURIComponent(target.id)}`);
+        const answer = await api.DELETE('/api/v1/auth/api-keys/{id}', { params: { path: { id: target.id ?? '' } } });
         print(render(answer, format, () => `API key ${target.name} (${target.prefix}…) revoked`));
       }),
     );

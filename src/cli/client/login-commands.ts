@@ -4,17 +4,17 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ApiClient } from './api.ts';
+import type { Me } from '../../client/answers.ts';
+import { apiClient } from './api.ts';
 import { browserLogin } from './browser-login.ts';
 import { configPath, DEFAULT_CONTEXT, normalizeServer, readConfig, writeConfig } from './contexts.ts';
 import { CliError, EXIT } from './errors.ts';
 import { parseOutputFormat, render } from './output.ts';
 import { argsOf, durationOption, type GlobalFlags, print, run, runtimeOf } from './runtime.ts';
 
-interface Me {
-  user: { id: string; email: string; name: string; role: string; orgId: string };
-  org: { id: string; slug: string; name: string } | null;
-  auth: string;
+/** `me` in one line: who, with which role, in which org. */
+function whoText(me: Me): string {
+  return `${me.user?.email} (${me.user?.role || 'no role'} in ${me.org?.name ?? 'no organization'})`;
 }
 
 interface LoginFlags extends GlobalFlags {
@@ -70,19 +70,14 @@ export function registerLoginCommands(program: Command): void {
         if (!given) throw new CliError('which server? svc login <server-url>', EXIT.usage);
         const server = normalizeServer(given);
         const key = await keyFor(server, flags);
-        const me = await new ApiClient(server, key).request<Me>('GET', '/auth/me');
+        const me = await apiClient(server, key).GET('/api/v1/auth/me');
         config.contexts[name] = { server, 'api-key': key };
         config['current-context'] = name;
         writeConfig(path, config);
         const format = parseOutputFormat(flags.output);
         const answer = { context: name, server, user: me.user, org: me.org };
         print(
-          render(
-            answer,
-            format,
-            () =>
-              `Logged in to ${server} as ${me.user.email} (${me.user.role || 'no role'} in ${me.org?.name ?? 'no organization'}); context "${name}" saved in ${path}`,
-          ),
+          render(answer, format, () => `Logged in to ${server} as ${whoText(me)}; context "${name}" saved in ${path}`),
         );
       }),
     );
@@ -110,15 +105,8 @@ export function registerLoginCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format, target } = runtimeOf(cmd);
-        const me = await api.request<Me>('GET', '/auth/me');
-        print(
-          render(
-            me,
-            format,
-            () =>
-              `${me.user.email} (${me.user.role || 'no role'} in ${me.org?.name ?? 'no organization'}) on ${target.server}`,
-          ),
-        );
+        const me = await api.GET('/api/v1/auth/me');
+        print(render(me, format, () => `${whoText(me)} on ${target.server}`));
       }),
     );
 

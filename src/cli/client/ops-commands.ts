@@ -3,64 +3,11 @@
  * remediations (docs/incidents.md), over the REST API.
  */
 import { type Command, Option } from 'commander';
+import type { Delivery, IncidentSummary, QueryOf, Remediation, RequestBody, Webhook } from '../../client/answers.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
-interface Webhook {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  created_at: string;
-  secret?: string;
-}
-interface Delivery {
-  id: string;
-  event_type: string;
-  state: string;
-  attempts: number;
-  response_code: number | null;
-  latency_ms: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-}
-interface Incident {
-  id: string;
-  app: { name: string; namespace: string; cluster: string } | null;
-  cause: string;
-  source: string;
-  severity: string;
-  title: string;
-  message: string;
-  state: string;
-  opened_at: string;
-  acknowledged_by: string | null;
-  resolved_at: string | null;
-  resolution: string | null;
-}
-interface Remediation {
-  id: string;
-  incident_id: string;
-  action: string;
-  revision: string | null;
-  pause_automated: boolean;
-  state: string;
-  operation_id: string | null;
-  result: string | null;
-  evidence: { why?: string };
-}
-interface TimelineEntry {
-  at: string;
-  kind: string;
-  type?: string;
-  event_type?: string;
-  state?: string;
-  data?: Record<string, unknown>;
-}
-
-const seg = (v: string) => encodeURIComponent(v);
 const list = (v: string) =>
   v
     .split(',')
@@ -73,7 +20,7 @@ const DELIVERY_COLUMNS = [
   { header: 'state', value: (d: Delivery) => d.state },
   { header: 'attempts', value: (d: Delivery) => d.attempts },
   { header: 'code', value: (d: Delivery) => d.response_code ?? '' },
-  { header: 'latency', value: (d: Delivery) => (d.latency_ms === null ? '' : `${d.latency_ms}ms`) },
+  { header: 'latency', value: (d: Delivery) => (d.latency_ms == null ? '' : `${d.latency_ms}ms`) },
   { header: 'error', value: (d: Delivery) => d.last_error ?? '' },
   { header: 'next attempt', value: (d: Delivery) => d.next_attempt_at ?? '', wide: true },
   { header: 'created', value: (d: Delivery) => d.created_at, wide: true },
@@ -85,7 +32,7 @@ const REMEDIATION_COLUMNS = [
   { header: 'state', value: (r: Remediation) => (r.result ? `${r.state} (${r.result})` : r.state) },
   { header: 'incident', value: (r: Remediation) => r.incident_id, wide: true },
   { header: 'operation', value: (r: Remediation) => r.operation_id ?? '', wide: true },
-  { header: 'why', value: (r: Remediation) => r.evidence.why ?? '', wide: true },
+  { header: 'why', value: (r: Remediation) => r.evidence?.['why'] ?? '', wide: true },
 ];
 
 /** Registers webhook, incident and remediation on `program`. */
@@ -104,15 +51,15 @@ function registerWebhookCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ webhooks: Webhook[] }>('GET', '/webhooks');
+        const answer = await api.GET('/api/v1/webhooks');
         print(
           render(answer, format, (a) => ({
-            rows: a.webhooks,
+            rows: a.webhooks ?? [],
             columns: [
               { header: 'id', value: (w: Webhook) => w.id },
               { header: 'name', value: (w: Webhook) => w.name },
               { header: 'url', value: (w: Webhook) => w.url, wide: true },
-              { header: 'events', value: (w: Webhook) => w.events.join(',') },
+              { header: 'events', value: (w: Webhook) => (w.events ?? []).join(',') },
             ],
             empty: 'No webhooks.',
           })),
@@ -128,8 +75,13 @@ function registerWebhookCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const opts = cmd.opts<{ events: string; name?: string }>();
-        const w = await api.request<Webhook>('POST', '/webhooks', {
-          body: { url: argsOf(cmd)[0], events: list(opts.events), ...(opts.name ? { name: opts.name } : {}) },
+        const w = await api.POST('/api/v1/webhooks', {
+          body: {
+            url: argsOf(cmd)[0] as string,
+            // The server names the event types it takes (400, exit 2, otherwise).
+            events: list(opts.events) as RequestBody<'/api/v1/webhooks', 'post'>['events'],
+            ...(opts.name ? { name: opts.name } : {}),
+          },
         });
         print(
           render(
@@ -147,7 +99,8 @@ function registerWebhookCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const id = argsOf(cmd)[0] as string;
-        print(render(await api.request('DELETE', `/webhooks/${seg(id)}`), format, () => `webhook ${id} deleted`));
+        const answer = await api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } } });
+        print(render(answer, format, () => `webhook ${id} deleted`));
       }),
     );
   webhook
@@ -156,7 +109,10 @@ function registerWebhookCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const d = await api.request<Delivery>('POST', `/webhooks/${seg(argsOf(cmd)[0] as string)}/test`);
+        const d = await api.POST('/api/v1/webhooks/{id}/test', {
+          params: { path: { id: argsOf(cmd)[0] as string } },
+          body: {},
+        });
         print(
           render(d, format, () =>
             d.state === 'delivered'
@@ -174,13 +130,15 @@ function registerWebhookCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ deliveries: Delivery[] }>(
-          'GET',
-          `/webhooks/${seg(argsOf(cmd)[0] as string)}/deliveries`,
-          { query: { limit: cmd.opts<{ limit: string }>().limit } },
-        );
+        const answer = await api.GET('/api/v1/webhooks/{id}/deliveries', {
+          params: { path: { id: argsOf(cmd)[0] as string }, query: { limit: cmd.opts<{ limit: string }>().limit } },
+        });
         print(
-          render(answer, format, (a) => ({ rows: a.deliveries, columns: DELIVERY_COLUMNS, empty: 'No deliveries.' })),
+          render(answer, format, (a) => ({
+            rows: a.deliveries ?? [],
+            columns: DELIVERY_COLUMNS,
+            empty: 'No deliveries.',
+          })),
         );
       }),
     );
@@ -198,29 +156,32 @@ function registerIncidentCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ state?: string; app?: string; limit: string }>();
-        const answer = await api.request<{ incidents: Incident[] }>('GET', '/incidents', {
-          query: {
-            limit: opts.limit,
-            ...(opts.state ? { state: opts.state } : {}),
-            ...(opts.app ? { app: opts.app } : {}),
+        // commander checks --state against its choices, which are the server's.
+        const opts = cmd.opts<{ state?: QueryOf<'/api/v1/incidents'>['state']; app?: string; limit: string }>();
+        const answer = await api.GET('/api/v1/incidents', {
+          params: {
+            query: {
+              limit: opts.limit,
+              ...(opts.state ? { state: opts.state } : {}),
+              ...(opts.app ? { app: opts.app } : {}),
+            },
           },
         });
         print(
           render(answer, format, (a) => ({
-            rows: a.incidents,
+            rows: a.incidents ?? [],
             columns: [
-              { header: 'id', value: (i: Incident) => i.id },
+              { header: 'id', value: (i: IncidentSummary) => i.id },
               {
                 header: 'state',
-                value: (i: Incident) => (i.state === 'open' && i.acknowledged_by ? 'open (ack)' : i.state),
+                value: (i: IncidentSummary) => (i.state === 'open' && i.acknowledged_by ? 'open (ack)' : i.state),
               },
-              { header: 'severity', value: (i: Incident) => i.severity },
-              { header: 'app', value: (i: Incident) => i.app?.name ?? '' },
-              { header: 'cause', value: (i: Incident) => i.cause },
-              { header: 'title', value: (i: Incident) => i.title },
-              { header: 'opened', value: (i: Incident) => i.opened_at, wide: true },
-              { header: 'message', value: (i: Incident) => i.message, wide: true },
+              { header: 'severity', value: (i: IncidentSummary) => i.severity },
+              { header: 'app', value: (i: IncidentSummary) => i.app?.name ?? '' },
+              { header: 'cause', value: (i: IncidentSummary) => i.cause },
+              { header: 'title', value: (i: IncidentSummary) => i.title },
+              { header: 'opened', value: (i: IncidentSummary) => i.opened_at, wide: true },
+              { header: 'message', value: (i: IncidentSummary) => i.message, wide: true },
             ],
             empty: 'No incidents.',
           })),
@@ -233,10 +194,7 @@ function registerIncidentCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const i = await api.request<Incident & { remediations: Remediation[]; timeline: TimelineEntry[] }>(
-          'GET',
-          `/incidents/${seg(argsOf(cmd)[0] as string)}`,
-        );
+        const i = await api.GET('/api/v1/incidents/{id}', { params: { path: { id: argsOf(cmd)[0] as string } } });
         print(
           render(i, format, () => {
             const fields = renderFields([
@@ -250,10 +208,10 @@ function registerIncidentCommands(program: Command): void {
                 ? ([['Resolved', `${i.resolved_at}: ${i.resolution ?? ''}`]] as [string, unknown][])
                 : []),
             ]);
-            const remediations = i.remediations
+            const remediations = (i.remediations ?? [])
               .map((r) => `  ${r.id}  ${r.action}${r.revision ? ` ${r.revision.slice(0, 12)}` : ''}  ${r.state}`)
               .join('\n');
-            const timeline = i.timeline
+            const timeline = (i.timeline ?? [])
               .map(
                 (e) =>
                   `  ${e.at}  ${e.kind === 'delivery' ? `delivery ${e.event_type} ${e.state}` : e.kind === 'operation' ? `operation ${String(e.data?.['kind'])} ${String(e.data?.['phase'])}` : e.type}`,
@@ -274,9 +232,15 @@ function registerIncidentCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ app?: string; cause?: string; severity?: string; message?: string }>();
-        const i = await api.request<Incident & { created: boolean }>('POST', '/incidents', {
-          body: { title: argsOf(cmd)[0], ...opts },
+        // commander checks --severity against its choices, which are the server's.
+        const opts = cmd.opts<{
+          app?: string;
+          cause?: string;
+          severity?: RequestBody<'/api/v1/incidents', 'post'>['severity'];
+          message?: string;
+        }>();
+        const i = await api.POST('/api/v1/incidents', {
+          body: { title: argsOf(cmd)[0] as string, ...opts },
         });
         print(render(i, format, () => (i.created ? `incident ${i.id} opened` : `incident ${i.id} is already open`)));
       }),
@@ -288,7 +252,7 @@ function registerIncidentCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const id = argsOf(cmd)[0] as string;
-        const i = await api.request<Incident>('POST', `/incidents/${seg(id)}/acknowledge`);
+        const i = await api.POST('/api/v1/incidents/{id}/acknowledge', { params: { path: { id } }, body: {} });
         print(render(i, format, () => `incident ${id} acknowledged`));
       }),
     );
@@ -301,7 +265,8 @@ function registerIncidentCommands(program: Command): void {
         const { api, format } = runtimeOf(cmd);
         const id = argsOf(cmd)[0] as string;
         const resolution = cmd.opts<{ resolution?: string }>().resolution;
-        const i = await api.request<Incident>('POST', `/incidents/${seg(id)}/resolve`, {
+        const i = await api.POST('/api/v1/incidents/{id}/resolve', {
+          params: { path: { id } },
           body: resolution ? { resolution } : {},
         });
         print(render(i, format, () => `incident ${id} resolved`));
@@ -323,13 +288,11 @@ function registerRemediationCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const state = cmd.opts<{ state?: string }>().state;
-        const answer = await api.request<{ remediations: Remediation[] }>('GET', '/remediations', {
-          query: state ? { state } : {},
-        });
+        const state = cmd.opts<{ state?: QueryOf<'/api/v1/remediations'>['state'] }>().state;
+        const answer = await api.GET('/api/v1/remediations', { params: { query: state ? { state } : {} } });
         print(
           render(answer, format, (a) => ({
-            rows: a.remediations,
+            rows: a.remediations ?? [],
             columns: REMEDIATION_COLUMNS,
             empty: 'No remediations.',
           })),
@@ -348,7 +311,8 @@ function registerRemediationCommands(program: Command): void {
         const id = argsOf(cmd)[0] as string;
         if (!/^rem_/.test(id)) throw new CliError(`"${id}" is not a remediation id (rem_…)`, EXIT.usage);
         const reason = cmd.opts<{ reason?: string }>().reason;
-        const r = await api.request<Remediation>('POST', `/remediations/${seg(id)}/${verb}`, {
+        const r = await api.POST(`/api/v1/remediations/{id}/${verb}`, {
+          params: { path: { id } },
           body: reason ? { reason } : {},
         });
         print(

@@ -4,22 +4,9 @@
  * and the CLI authenticates with an API key.
  */
 import type { Command } from 'commander';
+import type { Registry } from '../../client/answers.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
-
-interface Registry {
-  id: string;
-  name: string;
-  host: string;
-  insecure: boolean;
-  username: string | null;
-  has_password: boolean;
-  status: string;
-  status_detail: string;
-  last_tested_at: string | null;
-  notification_url: string;
-  created_at: string;
-}
 
 /** Registers `svc registry` on `program`. */
 export function registerRegistryCommands(program: Command): void {
@@ -33,10 +20,10 @@ export function registerRegistryCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ registries: Registry[] }>('GET', '/registries');
+        const answer = await api.GET('/api/v1/registries');
         print(
           render(answer, format, (a) => ({
-            rows: a.registries,
+            rows: a.registries ?? [],
             columns: [
               { header: 'name', value: (r: Registry) => r.name },
               { header: 'host', value: (r: Registry) => (r.insecure ? `http://${r.host}` : r.host) },
@@ -57,10 +44,10 @@ export function registerRegistryCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const wanted = argsOf(cmd)[0] as string;
-        const { registries } = await api.request<{ registries: Registry[] }>('GET', '/registries');
-        const found = registries.find((r) => r.name === wanted || r.id === wanted);
+        const { registries = [] } = await api.GET('/api/v1/registries');
+        const found: Registry | undefined = registries.find((r) => r.name === wanted || r.id === wanted);
         // An unknown name asks the server by id, so the answer is the server's own 404.
-        const one = found ?? (await api.request<Registry>('GET', `/registries/${encodeURIComponent(wanted)}`));
+        const one = found ?? (await api.GET('/api/v1/registries/{id}', { params: { path: { id: wanted } } }));
         print(
           render(one, format, (r) =>
             renderFields([

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { parseDuration } from '../../core/duration.ts';
-import { ApiClient } from './api.ts';
+import { type ApiClient, apiClient } from './api.ts';
 import { configPath, readConfig, resolveTarget, type Target } from './contexts.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type OutputFormat, parseOutputFormat } from './output.ts';
@@ -28,7 +28,7 @@ export interface Runtime {
 export function runtimeOf(cmd: Command, env: NodeJS.ProcessEnv = process.env): Runtime {
   const flags = cmd.optsWithGlobals<GlobalFlags>();
   const target = resolveTarget(readConfig(configPath(env)), flags, env);
-  return { api: new ApiClient(target.server, target.apiKey), target, format: parseOutputFormat(flags.output) };
+  return { api: apiClient(target.server, target.apiKey), target, format: parseOutputFormat(flags.output) };
 }
 
 /** Writes `text` to stdout. */

@@ -4,45 +4,17 @@
  * API key, so it offers the reads and says where the rest is done.
  */
 import type { Command } from 'commander';
+import type { SecretStore, SecretStoreProvider, StoreReference } from '../../client/answers.ts';
 import type { ApiClient } from './api.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Column, render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
-interface Store {
-  id: string;
-  name: string;
-  type: string;
-  provider: string;
-  status: string;
-  statusDetail: string;
-  lastTestedAt: string | null;
-  credentialsExpireAt: string | null;
-  config: Record<string, unknown>;
-  references: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface Reference {
-  name: string;
-  namespace: string;
-  cluster: string;
-  usage: string;
-  env?: string;
-}
-
-interface Provider {
-  type: string;
-  provider: string;
-  description: string;
-  testable: boolean;
-}
-
 /** Where a store is: its address (vault), recipient (age) or external-secrets store. */
-const whereOf = (s: Store) => String(s.config['address'] ?? s.config['recipient'] ?? s.config['storeName'] ?? '');
+const whereOf = (s: SecretStore) =>
+  String(s.config?.['address'] ?? s.config?.['recipient'] ?? s.config?.['storeName'] ?? '');
 
-const STORE_COLUMNS: Column<Store>[] = [
+const STORE_COLUMNS: Column<SecretStore>[] = [
   { header: 'id', value: (s) => s.id, wide: true },
   { header: 'name', value: (s) => s.name },
   { header: 'provider', value: (s) => `${s.type}/${s.provider}` },
@@ -58,12 +30,12 @@ const STORE_COLUMNS: Column<Store>[] = [
 export const SESSION_ONLY_NOTE =
   'creating, changing, deleting and testing secret stores needs a browser session (secretstore:manage is session-only): use the web UI or the API with a session cookie';
 
-/** The store named by id (`sts_…`) or name; CliError (not found) otherwise. */
-async function resolveStore(api: ApiClient, which: string): Promise<Store> {
-  const { items } = await api.request<{ items: Store[] }>('GET', '/secret-stores');
+/** The path parameters of the store named by id (`sts_…`) or name; CliError (not found) otherwise. */
+async function resolveStore(api: ApiClient, which: string): Promise<{ path: { id: string } }> {
+  const { items = [] } = await api.GET('/api/v1/secret-stores');
   const found = items.find((s) => s.id === which || s.name === which);
-  if (!found) throw new CliError(`no secret store ${which}`, EXIT.notFound);
-  return found;
+  if (!found?.id) throw new CliError(`no secret store ${which}`, EXIT.notFound);
+  return { path: { id: found.id } };
 }
 
 /** Registers `svc store …` on `program`. */
@@ -76,8 +48,10 @@ export function registerStoreCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ items: Store[] }>('GET', '/secret-stores');
-        print(render(answer, format, (a) => ({ rows: a.items, columns: STORE_COLUMNS, empty: 'No secret stores.' })));
+        const answer = await api.GET('/api/v1/secret-stores');
+        print(
+          render(answer, format, (a) => ({ rows: a.items ?? [], columns: STORE_COLUMNS, empty: 'No secret stores.' })),
+        );
       }),
     );
   store
@@ -86,8 +60,8 @@ export function registerStoreCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const found = await resolveStore(api, argsOf(cmd)[0] as string);
-        const answer = await api.request<Store>('GET', `/secret-stores/${encodeURIComponent(found.id)}`);
+        const params = await resolveStore(api, argsOf(cmd)[0] as string);
+        const answer = await api.GET('/api/v1/secret-stores/{id}', { params });
         print(
           render(answer, format, () =>
             renderFields([
@@ -111,17 +85,14 @@ export function registerStoreCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const found = await resolveStore(api, argsOf(cmd)[0] as string);
-        const answer = await api.request<{ items: Reference[] }>(
-          'GET',
-          `/secret-stores/${encodeURIComponent(found.id)}/references`,
-        );
-        const columns: Column<Reference>[] = [
+        const params = await resolveStore(api, argsOf(cmd)[0] as string);
+        const answer = await api.GET('/api/v1/secret-stores/{id}/references', { params });
+        const columns: Column<StoreReference>[] = [
           { header: 'app', value: (r) => `${r.namespace}/${r.name}` },
           { header: 'cluster', value: (r) => r.cluster, wide: true },
           { header: 'usage', value: (r) => (r.env ? `${r.usage} ${r.env}` : r.usage) },
         ];
-        print(render(answer, format, (a) => ({ rows: a.items, columns, empty: 'No App uses this store.' })));
+        print(render(answer, format, (a) => ({ rows: a.items ?? [], columns, empty: 'No App uses this store.' })));
       }),
     );
   store
@@ -130,14 +101,14 @@ export function registerStoreCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ items: Provider[] }>('GET', '/secret-stores/providers');
-        const columns: Column<Provider>[] = [
+        const answer = await api.GET('/api/v1/secret-stores/providers');
+        const columns: Column<SecretStoreProvider>[] = [
           { header: 'type', value: (p) => p.type },
           { header: 'provider', value: (p) => p.provider },
           { header: 'tested', value: (p) => (p.testable ? 'yes' : 'no') },
           { header: 'description', value: (p) => p.description, wide: true },
         ];
-        print(render(answer, format, (a) => ({ rows: a.items, columns })));
+        print(render(answer, format, (a) => ({ rows: a.items ?? [], columns })));
       }),
     );
 }

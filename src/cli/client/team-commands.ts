@@ -1,31 +1,21 @@
 /** `svc team …`: an org's teams and their members (docs/api.md "Teams"), over the REST API. */
 import type { Command } from 'commander';
+import type { TeamSummary } from '../../client/answers.ts';
 import type { ApiClient } from './api.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
-interface Team {
-  id: string;
-  name: string;
-  created_at: string;
-  updated_at: string | null;
-  member_count: number;
-}
-interface TeamDetail extends Team {
-  members: { user_id: string; email: string; name: string; added_at: string | null }[];
-  bindings: { id: string; scope: string; scope_id: string; level: string }[];
-}
-
 /** The id of the team named or identified by `ref` (names are unique in an org). */
 async function teamId(api: ApiClient, ref: string): Promise<string> {
-  const { teams } = await api.request<{ teams: Team[] }>('GET', '/teams');
+  const { teams = [] } = await api.GET('/api/v1/teams');
   const team = teams.find((t) => t.id === ref) ?? teams.find((t) => t.name === ref);
-  if (!team) throw new CliError(`no team "${ref}" in your org`, EXIT.notFound);
+  if (!team?.id) throw new CliError(`no team "${ref}" in your org`, EXIT.notFound);
   return team.id;
 }
 
-const path = (id: string, rest = '') => `/teams/${encodeURIComponent(id)}${rest}`;
+/** The path parameters of the team `ref` names. */
+const teamPath = async (api: ApiClient, ref: string) => ({ path: { id: await teamId(api, ref) } });
 
 /** Registers `svc team list|get|create|rename|delete|add-member|remove-member` on `program`. */
 export function registerTeamCommands(program: Command): void {
@@ -37,15 +27,15 @@ export function registerTeamCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const answer = await api.request<{ teams: Team[] }>('GET', '/teams');
+        const answer = await api.GET('/api/v1/teams');
         print(
           render(answer, format, (a) => ({
-            rows: a.teams,
+            rows: a.teams ?? [],
             columns: [
-              { header: 'name', value: (t: Team) => t.name },
-              { header: 'id', value: (t: Team) => t.id },
-              { header: 'members', value: (t: Team) => t.member_count },
-              { header: 'created', value: (t: Team) => t.created_at, wide: true },
+              { header: 'name', value: (t: TeamSummary) => t.name },
+              { header: 'id', value: (t: TeamSummary) => t.id },
+              { header: 'members', value: (t: TeamSummary) => t.member_count },
+              { header: 'created', value: (t: TeamSummary) => t.created_at, wide: true },
             ],
             empty: 'No teams.',
           })),
@@ -58,16 +48,16 @@ export function registerTeamCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const t = await api.request<TeamDetail>('GET', path(await teamId(api, argsOf(cmd)[0] as string)));
+        const t = await api.GET('/api/v1/teams/{id}', { params: await teamPath(api, argsOf(cmd)[0] as string) });
         print(
           render(t, format, () =>
             renderFields([
               ['Name', t.name],
               ['Id', t.id],
-              ['Members', t.members.map((m) => `${m.email} (${m.user_id})`).join(', ') || '(none)'],
+              ['Members', (t.members ?? []).map((m) => `${m.email} (${m.user_id})`).join(', ') || '(none)'],
               [
                 'Bindings',
-                t.bindings
+                (t.bindings ?? [])
                   .map((b) => `${b.level} at ${b.scope === 'org' ? 'org' : `${b.scope} ${b.scope_id}`}`)
                   .join(', ') || '(none)',
               ],
@@ -82,7 +72,7 @@ export function registerTeamCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const t = await api.request<Team>('POST', '/teams', { body: { name: argsOf(cmd)[0] } });
+        const t = await api.POST('/api/v1/teams', { body: { name: argsOf(cmd)[0] as string } });
         print(render(t, format, () => `team ${t.name} created (${t.id})`));
       }),
     );
@@ -93,7 +83,7 @@ export function registerTeamCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [ref, name] = argsOf(cmd) as [string, string];
-        const t = await api.request<Team>('PATCH', path(await teamId(api, ref)), { body: { name } });
+        const t = await api.PATCH('/api/v1/teams/{id}', { params: await teamPath(api, ref), body: { name } });
         print(render(t, format, () => `team ${ref} renamed to ${t.name}`));
       }),
     );
@@ -104,7 +94,7 @@ export function registerTeamCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const ref = argsOf(cmd)[0] as string;
-        const answer = await api.request('DELETE', path(await teamId(api, ref)));
+        const answer = await api.DELETE('/api/v1/teams/{id}', { params: await teamPath(api, ref) });
         print(render(answer, format, () => `team ${ref} deleted`));
       }),
     );
@@ -115,7 +105,8 @@ export function registerTeamCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [ref, userId] = argsOf(cmd) as [string, string];
-        const m = await api.request<{ email: string }>('POST', path(await teamId(api, ref), '/members'), {
+        const m = await api.POST('/api/v1/teams/{id}/members', {
+          params: await teamPath(api, ref),
           body: { user_id: userId },
         });
         print(render(m, format, () => `${m.email} added to team ${ref}`));
@@ -128,10 +119,9 @@ export function registerTeamCommands(program: Command): void {
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
         const [ref, userId] = argsOf(cmd) as [string, string];
-        const answer = await api.request(
-          'DELETE',
-          path(await teamId(api, ref), `/members/${encodeURIComponent(userId)}`),
-        );
+        const answer = await api.DELETE('/api/v1/teams/{id}/members/{userId}', {
+          params: { path: { id: await teamId(api, ref), userId } },
+        });
         print(render(answer, format, () => `${userId} removed from team ${ref}`));
       }),
     );

@@ -7,8 +7,8 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { api, get, seg } from './client.ts';
-import type { AppDiff, AppEvent, AppPage, AppView, History, OperationAnswer, StatusView, TreeNode } from './types.ts';
+import { svc } from './client.ts';
+import type { AppPage, RequestBody } from './types.ts';
 
 /** The list filters, as in the URL and in GET /apps. */
 export interface AppFilters {
@@ -22,20 +22,20 @@ export interface AppFilters {
 
 export const PAGE_SIZE = 200;
 
-export const appKey = (namespace: string, name: string) => ['app', namespace, name] as const;
+/** The API path of one App; its routes are this path and a suffix. */
+const APP_PATH = '/api/v1/apps/{namespace}/{name}';
 
-function listPath(filters: AppFilters, cursor: string | undefined): string {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
-  if (cursor) params.set('cursor', cursor);
-  return `/api/v1/apps?${params}`;
-}
+export const appKey = (namespace: string, name: string) => ['app', namespace, name] as const;
 
 /** The query of the App list, one server page at a time (keyset cursor). */
 export function appPagesQuery(filters: AppFilters) {
+  const query = Object.fromEntries(Object.entries(filters).filter(([, v]) => Boolean(v)));
   return infiniteQueryOptions({
     queryKey: ['apps', filters],
-    queryFn: ({ pageParam }) => get<AppPage>(listPath(filters, pageParam)),
+    queryFn: ({ pageParam }) =>
+      svc.GET('/api/v1/apps', {
+        params: { query: { ...query, limit: String(PAGE_SIZE), ...(pageParam ? { cursor: pageParam } : {}) } },
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: AppPage) => last.next_cursor ?? undefined,
   });
@@ -49,7 +49,7 @@ export function useAppPages(filters: AppFilters) {
 export function useApp(namespace: string, name: string) {
   return useQuery({
     queryKey: appKey(namespace, name),
-    queryFn: () => get<AppView>(`/api/v1/apps/${seg(namespace)}/${seg(name)}`),
+    queryFn: () => svc.GET(APP_PATH, { params: { path: { namespace, name } } }),
   });
 }
 
@@ -57,7 +57,7 @@ export function useApp(namespace: string, name: string) {
 export function useAppStatus(namespace: string, name: string, watching: boolean) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'status'],
-    queryFn: () => get<StatusView>(`/api/v1/apps/${seg(namespace)}/${seg(name)}/status`),
+    queryFn: () => svc.GET(`${APP_PATH}/status`, { params: { path: { namespace, name } } }),
     refetchInterval: watching ? 1000 : false,
   });
 }
@@ -65,14 +65,14 @@ export function useAppStatus(namespace: string, name: string, watching: boolean)
 export function useHistory(namespace: string, name: string) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'history'],
-    queryFn: () => get<History>(`/api/v1/apps/${seg(namespace)}/${seg(name)}/history`),
+    queryFn: () => svc.GET(`${APP_PATH}/history`, { params: { path: { namespace, name } } }),
   });
 }
 
 export function useEvents(namespace: string, name: string) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'events'],
-    queryFn: () => get<{ events: AppEvent[] }>(`/api/v1/apps/${seg(namespace)}/${seg(name)}/events`),
+    queryFn: () => svc.GET(`${APP_PATH}/events`, { params: { path: { namespace, name } } }),
     refetchInterval: 10_000,
   });
 }
@@ -81,8 +81,7 @@ export function useEvents(namespace: string, name: string) {
 export function useTree(namespace: string, name: string) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'resources'],
-    queryFn: () =>
-      get<{ name: string; health: string; nodes: TreeNode[] }>(`/api/v1/apps/${seg(namespace)}/${seg(name)}/resources`),
+    queryFn: () => svc.GET(`${APP_PATH}/resources`, { params: { path: { namespace, name } } }),
     refetchInterval: 5000,
   });
 }
@@ -90,7 +89,7 @@ export function useTree(namespace: string, name: string) {
 export function useDiff(namespace: string, name: string) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'diff'],
-    queryFn: () => get<AppDiff>(`/api/v1/apps/${seg(namespace)}/${seg(name)}/diff`),
+    queryFn: () => svc.GET(`${APP_PATH}/diff`, { params: { path: { namespace, name } } }),
   });
 }
 
@@ -99,13 +98,22 @@ export type OperationKind = 'sync' | 'rollback' | 'restart' | 'approve' | 'freez
 /** Posts an operation; the answer carries its id, which the progress banner follows. */
 export function useOperation(namespace: string, name: string) {
   const qc = useQueryClient();
+  const path = { namespace, name };
   return useMutation({
-    mutationFn: ({ kind, body }: { kind: OperationKind; body?: unknown }) =>
-      api<OperationAnswer & { frozen?: boolean }>(
-        'POST',
-        `/api/v1/apps/${seg(namespace)}/${seg(name)}/${kind}`,
-        body ?? {},
-      ),
+    mutationFn: ({ kind, body }: { kind: OperationKind; body?: RequestBody<`${typeof APP_PATH}/rollback`, 'post'> }) =>
+      kind === 'rollback' && body
+        ? svc.POST(`${APP_PATH}/rollback`, { params: { path }, body })
+        : svc.POST(`${APP_PATH}/${kind as Exclude<OperationKind, 'rollback'>}`, { params: { path }, body: {} }),
     onSuccess: () => qc.invalidateQueries({ queryKey: appKey(namespace, name) }),
   });
+}
+
+/** Deletes the App. */
+export function useDeleteApp(namespace: string, name: string) {
+  return useMutation({ mutationFn: () => svc.DELETE(APP_PATH, { params: { path: { namespace, name } } }) });
+}
+
+/** The route parameters of an App's page, from anything that names an App (an App, an incident's App). */
+export function appParams(app: { namespace?: string; name?: string }): { namespace: string; name: string } {
+  return { namespace: app.namespace ?? '', name: app.name ?? '' };
 }

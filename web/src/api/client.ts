@@ -1,7 +1,10 @@
 /**
- * The one way the UI talks to svc: JSON over fetch on the same origin, the session cookie sent by the browser.
- * Every `{"error"}` answer becomes an ApiError carrying the status and the server's message, shown as it is.
+ * The one way the UI talks to svc: the generated API client (src/client) on the page's own origin, the session
+ * cookie sent by the browser. Every answer that is not a 2xx becomes an ApiError carrying the status and the
+ * server's message, shown as it is. The auth component's routes (/api/auth/*, Better Auth) are not in svc's API
+ * document: ./auth.ts wraps them, with the same errors.
  */
+import { createSvcClient, type Failure } from '../../../src/client/client.ts';
 
 export class ApiError extends Error {
   readonly status: number;
@@ -11,38 +14,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Sends a request; `body` is sent as JSON. Resolves with the parsed JSON answer (or undefined for an empty one). */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers:
-      body === undefined
-        ? { accept: 'application/json' }
-        : { 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!res.ok) {
-    const message =
-      (parsed as { error?: unknown; message?: unknown } | undefined)?.error ??
-      (parsed as { message?: unknown } | undefined)?.message ??
-      `${res.status} ${res.statusText}`;
-    throw new ApiError(res.status, typeof message === 'string' ? message : JSON.stringify(message));
-  }
-  return parsed as T;
+/** The ApiError of an answer: svc's `{"error"}`, Better Auth's `{"message"}`, else the status line. */
+export function apiError({ status, statusText, message, body }: Failure): ApiError {
+  const theirs = (body as { message?: unknown } | null | undefined)?.message;
+  return new ApiError(status, message ?? (typeof theirs === 'string' ? theirs : `${status} ${statusText}`));
 }
 
-export const get = <T>(path: string) => api<T>('GET', path);
-export const post = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
-export const patch = <T>(path: string, body: unknown) => api<T>('PATCH', path, body);
-export const del = <T>(path: string) => api<T>('DELETE', path);
-
-/** A path segment, encoded. */
-export const seg = (s: string) => encodeURIComponent(s);
+/** svc's REST API: `svc.GET('/api/v1/apps/{namespace}/{name}', { params: { path } })` answers the App. */
+export const svc = createSvcClient({ baseUrl: '', failure: apiError });

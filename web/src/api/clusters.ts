@@ -1,52 +1,47 @@
 /** Queries and mutations of registered clusters (/clusters: list, get, register, test, namespaces, update, remove). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { del, get, patch, post, seg } from './client.ts';
-import type { Cluster } from './types.ts';
+import { svc } from './client.ts';
+import type { RequestBody } from './types.ts';
 
-/** What POST /clusters and POST /clusters/test take; the kubeconfig is write-only (never answered). */
-export interface ClusterInput {
-  name?: string;
-  server_url?: string;
-  kubeconfig?: string | null;
-  namespaces?: string[];
-}
+/** What POST /clusters takes; the kubeconfig is write-only (never answered). */
+export type ClusterInput = RequestBody<'/api/v1/clusters', 'post'>;
+/** What PATCH /clusters/{name} takes (null kubeconfig: the server's in-cluster credentials). */
+export type ClusterChange = RequestBody<'/api/v1/clusters/{name}', 'patch'>;
+/** What POST /clusters/test takes. */
+export type ClusterTestInput = RequestBody<'/api/v1/clusters/test', 'post'>;
 
-export interface ClusterTest {
-  ok: boolean;
-  version?: string;
-  namespaces?: string[];
-  error?: string;
-}
-
-const path = (name: string) => `/api/v1/clusters/${seg(name)}`;
+const CLUSTER_PATH = '/api/v1/clusters/{name}';
 
 /** Every cluster of the org, each probed live by the server. */
 export function useClusters() {
-  return useQuery({ queryKey: ['clusters'], queryFn: () => get<{ clusters: Cluster[] }>('/api/v1/clusters') });
+  return useQuery({ queryKey: ['clusters'], queryFn: () => svc.GET('/api/v1/clusters') });
 }
 
 export function useCluster(name: string) {
-  return useQuery({ queryKey: ['clusters', name], queryFn: () => get<{ cluster: Cluster }>(path(name)) });
+  return useQuery({
+    queryKey: ['clusters', name],
+    queryFn: () => svc.GET(CLUSTER_PATH, { params: { path: { name } } }),
+  });
 }
 
 /** The namespaces the cluster has within its allowlist (read live; 502/503 when it cannot be reached). */
 export function useClusterNamespaces(name: string) {
   return useQuery({
     queryKey: ['clusters', name, 'namespaces'],
-    queryFn: () => get<{ namespaces: string[] }>(`${path(name)}/namespaces`),
+    queryFn: () => svc.GET(`${CLUSTER_PATH}/namespaces`, { params: { path: { name } } }),
     retry: false,
   });
 }
 
 /** Tries settings without saving them (always 200: ok or the reason). */
 export function useTestCluster() {
-  return useMutation({ mutationFn: (input: ClusterInput) => post<ClusterTest>('/api/v1/clusters/test', input) });
+  return useMutation({ mutationFn: (body: ClusterTestInput) => svc.POST('/api/v1/clusters/test', { body }) });
 }
 
 export function useRegisterCluster() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ClusterInput) => post<{ cluster: Cluster }>('/api/v1/clusters', input),
+    mutationFn: (body: ClusterInput) => svc.POST('/api/v1/clusters', { body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['clusters'] }),
   });
 }
@@ -54,7 +49,7 @@ export function useRegisterCluster() {
 export function useUpdateCluster(name: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ClusterInput) => patch<{ cluster: Cluster }>(path(name), input),
+    mutationFn: (body: ClusterChange) => svc.PATCH(CLUSTER_PATH, { params: { path: { name } }, body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['clusters'] }),
   });
 }
@@ -62,7 +57,7 @@ export function useUpdateCluster(name: string) {
 export function useRemoveCluster(name: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => del<{ deleted: true }>(path(name)),
+    mutationFn: () => svc.DELETE(CLUSTER_PATH, { params: { path: { name } } }),
     // Forget the removed one and the list that held it: the list page then loads afresh, never from the cache.
     onSuccess: () => qc.removeQueries({ queryKey: ['clusters'] }),
   });

@@ -2,61 +2,50 @@
  * Queries and mutations of incidents and remediations (/incidents: list with filters, get with remediations and
  * timeline, acknowledge, resolve; /remediations/{id}/approve and /reject).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, post, seg } from './client.ts';
-import type { Incident, Remediation, TimelineEntry } from './types.ts';
+import { useQuery } from '@tanstack/react-query';
+import type { QueryOf } from '../../../src/client/answers.ts';
+import { svc } from './client.ts';
+import { useRefreshingMutation } from './mutation.ts';
 
-export interface IncidentFilter {
-  state?: string | undefined;
-  app?: string | undefined;
-  cause?: string | undefined;
-}
-
-/** An incident as GET /incidents/{id} answers it. */
-export type IncidentDetail = Incident & { remediations: Remediation[]; timeline: TimelineEntry[] };
-
-const path = (id: string) => `/api/v1/incidents/${seg(id)}`;
-
-/** The query string of a filter (only what is set). */
-function query(f: IncidentFilter): string {
-  const q = new URLSearchParams({ limit: '100' });
-  for (const [k, v] of Object.entries(f)) if (v) q.set(k, v);
-  return q.toString();
-}
+/** The list filters (GET /incidents). */
+export type IncidentFilter = Pick<QueryOf<'/api/v1/incidents'>, 'state' | 'app' | 'cause'>;
 
 export function useIncidents(filter: IncidentFilter, enabled = true) {
+  // Only what is set.
+  const query = Object.fromEntries(Object.entries(filter).filter(([, v]) => Boolean(v))) as IncidentFilter;
   return useQuery({
     queryKey: ['incidents', 'list', filter],
-    queryFn: () => get<{ incidents: Incident[] }>(`/api/v1/incidents?${query(filter)}`),
+    queryFn: () => svc.GET('/api/v1/incidents', { params: { query: { ...query, limit: '100' } } }),
     enabled,
   });
 }
 
-/** One incident; refreshed while it is open (detector and operations move it on). */
+/** One incident with its remediations and timeline; refreshed while it is open (detector and operations move it). */
 export function useIncident(id: string) {
   return useQuery({
     queryKey: ['incidents', id],
-    queryFn: () => get<IncidentDetail>(path(id)),
+    queryFn: () => svc.GET('/api/v1/incidents/{id}', { params: { path: { id } } }),
     refetchInterval: (q) => (q.state.data?.state === 'open' ? 5000 : false),
   });
 }
 
-function useIncidentMutation<V>(fn: (v: V) => Promise<unknown>) {
-  const qc = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => qc.invalidateQueries({ queryKey: ['incidents'] }) });
-}
+const useIncidentMutation = <V>(fn: (v: V) => Promise<unknown>) => useRefreshingMutation(fn, ['incidents']);
 
 export const useAcknowledgeIncident = (id: string) =>
-  useIncidentMutation(() => post<Incident>(`${path(id)}/acknowledge`));
+  useIncidentMutation(() => svc.POST('/api/v1/incidents/{id}/acknowledge', { params: { path: { id } }, body: {} }));
 
 export const useResolveIncident = (id: string) =>
-  useIncidentMutation((resolution: string) => post<Incident>(`${path(id)}/resolve`, resolution ? { resolution } : {}));
+  useIncidentMutation((resolution: string) =>
+    svc.POST('/api/v1/incidents/{id}/resolve', { params: { path: { id } }, body: resolution ? { resolution } : {} }),
+  );
 
 /** Approves a remediation: its operation is written (409 while another is pending, or when decided already). */
 export const useApproveRemediation = () =>
-  useIncidentMutation((id: string) => post<Remediation>(`/api/v1/remediations/${seg(id)}/approve`));
+  useIncidentMutation((id: string) =>
+    svc.POST('/api/v1/remediations/{id}/approve', { params: { path: { id } }, body: {} }),
+  );
 
 export const useRejectRemediation = () =>
   useIncidentMutation(({ id, reason }: { id: string; reason: string }) =>
-    post<Remediation>(`/api/v1/remediations/${seg(id)}/reject`, reason ? { reason } : {}),
+    svc.POST('/api/v1/remediations/{id}/reject', { params: { path: { id } }, body: reason ? { reason } : {} }),
   );

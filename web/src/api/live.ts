@@ -6,10 +6,12 @@
  */
 import { type InfiniteData, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import type { ApiPath } from '../../../src/client/answers.ts';
 import type { AppPage, AppView } from './types.ts';
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
+/** The data of an `app` event (the stream's events are not described by the API document). */
 interface Change {
   type: 'upsert' | 'delete';
   app: AppView;
@@ -28,11 +30,11 @@ function apply(qc: QueryClient, change: Change): boolean {
     if (!data) continue;
     let changed = false;
     const pages = data.pages.map((page) => {
-      const i = page.apps.findIndex((a) => a.name === app.name);
+      const i = page.apps?.findIndex((a) => a.name === app.name) ?? -1;
       if (i === -1) return page;
       found = true;
       changed = true;
-      const apps = [...page.apps];
+      const apps = [...(page.apps ?? [])];
       if (change.type === 'delete') apps.splice(i, 1);
       else apps[i] = app;
       return { ...page, apps };
@@ -48,7 +50,7 @@ export function useAppFeed(enabled: boolean): LiveState {
   const [state, setState] = useState<LiveState>('connecting');
   useEffect(() => {
     if (!enabled) return;
-    const source = new EventSource('/api/v1/apps/stream');
+    const source = new EventSource('/api/v1/apps/stream' satisfies ApiPath);
     let refetch: ReturnType<typeof setTimeout> | undefined;
     const scheduleRefetch = () => {
       refetch ??= setTimeout(() => {

@@ -4,40 +4,33 @@
  * is answered once, by create and by a rotation.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { del, get, patch, post, seg } from './client.ts';
-import type { Registry, RegistryTestResult } from './types.ts';
+import { svc } from './client.ts';
+import type { RequestBody } from './types.ts';
 
-/** What POST /registries takes (PATCH takes any of it; null clears ca, username and password). */
-export interface RegistryInput {
-  name?: string;
-  host?: string;
-  insecure?: boolean;
-  ca?: string | null;
-  username?: string | null;
-  password?: string | null;
-  rotate_notification_token?: boolean;
-}
+/** What POST /registries takes. */
+export type RegistryInput = RequestBody<'/api/v1/registries', 'post'>;
+/** What PATCH /registries/{id} takes (null clears ca, username and password; it can rotate the token). */
+export type RegistryChange = RequestBody<'/api/v1/registries/{id}', 'patch'>;
+/** What POST /registries/test takes: the connection settings of a registry. */
+export type RegistryConnection = RequestBody<'/api/v1/registries/test', 'post'>;
 
-/** A registry as create and a rotation answer it: with its notification token, this once. */
-export type RegistryWithToken = Registry & { notification_token?: string };
-
-const path = (id: string) => `/api/v1/registries/${seg(id)}`;
+const REGISTRY_PATH = '/api/v1/registries/{id}';
 
 export function useRegistries() {
-  return useQuery({
-    queryKey: ['registries'],
-    queryFn: () => get<{ registries: Registry[] }>('/api/v1/registries'),
-  });
+  return useQuery({ queryKey: ['registries'], queryFn: () => svc.GET('/api/v1/registries') });
 }
 
 export function useRegistry(id: string) {
-  return useQuery({ queryKey: ['registries', id], queryFn: () => get<Registry>(path(id)) });
+  return useQuery({
+    queryKey: ['registries', id],
+    queryFn: () => svc.GET(REGISTRY_PATH, { params: { path: { id } } }),
+  });
 }
 
 export function useCreateRegistry() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: RegistryInput) => post<RegistryWithToken>('/api/v1/registries', input),
+    mutationFn: (body: RegistryInput) => svc.POST('/api/v1/registries', { body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['registries'] }),
   });
 }
@@ -46,7 +39,7 @@ export function useCreateRegistry() {
 export function useUpdateRegistry(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: RegistryInput) => patch<RegistryWithToken>(path(id), input),
+    mutationFn: (body: RegistryChange) => svc.PATCH(REGISTRY_PATH, { params: { path: { id } }, body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['registries'] }),
   });
 }
@@ -54,7 +47,7 @@ export function useUpdateRegistry(id: string) {
 export function useDeleteRegistry(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => del<{ deleted: true; id: string }>(path(id)),
+    mutationFn: () => svc.DELETE(REGISTRY_PATH, { params: { path: { id } } }),
     // Forget the removed one and the list that held it: the list page then loads afresh, never from the cache.
     onSuccess: () => qc.removeQueries({ queryKey: ['registries'] }),
   });
@@ -64,10 +57,10 @@ export function useDeleteRegistry(id: string) {
 export function useTestRegistry() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (what: { id: string } | { input: RegistryInput }) =>
+    mutationFn: (what: { id: string } | { input: RegistryConnection }) =>
       'id' in what
-        ? post<RegistryTestResult>(`${path(what.id)}/test`)
-        : post<RegistryTestResult>('/api/v1/registries/test', what.input),
+        ? svc.POST(`${REGISTRY_PATH}/test`, { params: { path: { id: what.id } }, body: {} })
+        : svc.POST('/api/v1/registries/test', { body: what.input }),
     onSuccess: (_r, what) => ('id' in what ? qc.invalidateQueries({ queryKey: ['registries'] }) : undefined),
   });
 }

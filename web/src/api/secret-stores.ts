@@ -3,10 +3,13 @@
  * test saved and unsaved). Credentials are write-only: sent, never read back.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { del, get, patch, post, seg } from './client.ts';
-import type { SecretStore, StoreReference, StoreTestResult } from './types.ts';
+import { svc } from './client.ts';
+import type { RequestBody } from './types.ts';
 
-/** A JSON Schema as the providers route answers it (only what the form reads). */
+/**
+ * A JSON Schema, as the providers route answers a provider's config and credentials (only what the form reads): the
+ * form is built from it.
+ */
 export interface FieldSchema {
   type?: string;
   description?: string;
@@ -19,55 +22,50 @@ export interface FieldSchema {
   anyOf?: FieldSchema[];
 }
 
-export interface StoreProvider {
-  type: string;
-  provider: string;
-  description: string;
-  testable: boolean;
-  config: FieldSchema;
-  credentials: FieldSchema;
+/** A provider's config or credentials schema as the form reads it (the providers route answers JSON Schemas). */
+export function fieldSchema(schema: Record<string, unknown> | undefined): FieldSchema {
+  return (schema ?? {}) as FieldSchema;
 }
 
-export interface StoreInput {
-  name?: string;
-  type?: string;
-  provider?: string;
-  config?: Record<string, unknown>;
-  credentials?: Record<string, unknown>;
-}
+/** What POST /secret-stores takes. */
+export type StoreInput = RequestBody<'/api/v1/secret-stores', 'post'>;
+/** What PATCH /secret-stores/{id} takes. */
+export type StoreChange = RequestBody<'/api/v1/secret-stores/{id}', 'patch'>;
+/** What POST /secret-stores/test takes. */
+export type StoreTestInput = RequestBody<'/api/v1/secret-stores/test', 'post'>;
 
-const path = (id: string) => `/api/v1/secret-stores/${seg(id)}`;
+const STORE_PATH = '/api/v1/secret-stores/{id}';
 
 export function useStoreProviders() {
   return useQuery({
     queryKey: ['secret-store-providers'],
-    queryFn: () => get<{ items: StoreProvider[] }>('/api/v1/secret-stores/providers'),
+    queryFn: () => svc.GET('/api/v1/secret-stores/providers'),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
 
 export function useSecretStores() {
-  return useQuery({
-    queryKey: ['secret-stores'],
-    queryFn: () => get<{ items: SecretStore[] }>('/api/v1/secret-stores'),
-  });
+  return useQuery({ queryKey: ['secret-stores'], queryFn: () => svc.GET('/api/v1/secret-stores') });
 }
 
 export function useSecretStore(id: string) {
-  return useQuery({ queryKey: ['secret-stores', id], queryFn: () => get<SecretStore>(path(id)) });
+  return useQuery({
+    queryKey: ['secret-stores', id],
+    queryFn: () => svc.GET(STORE_PATH, { params: { path: { id } } }),
+  });
 }
 
 export function useStoreReferences(id: string) {
   return useQuery({
     queryKey: ['secret-stores', id, 'references'],
-    queryFn: () => get<{ items: StoreReference[] }>(`${path(id)}/references`),
+    queryFn: () => svc.GET(`${STORE_PATH}/references`, { params: { path: { id } } }),
   });
 }
 
 export function useCreateStore() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: StoreInput) => post<SecretStore>('/api/v1/secret-stores', input),
+    mutationFn: (body: StoreInput) => svc.POST('/api/v1/secret-stores', { body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['secret-stores'] }),
   });
 }
@@ -75,7 +73,7 @@ export function useCreateStore() {
 export function usePatchStore(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: StoreInput) => patch<SecretStore>(path(id), input),
+    mutationFn: (body: StoreChange) => svc.PATCH(STORE_PATH, { params: { path: { id } }, body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['secret-stores'] }),
   });
 }
@@ -83,7 +81,7 @@ export function usePatchStore(id: string) {
 export function useDeleteStore(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => del<{ deleted: true }>(path(id)),
+    mutationFn: () => svc.DELETE(STORE_PATH, { params: { path: { id } } }),
     // Forget the removed one and the list that held it: the list page then loads afresh, never from the cache.
     onSuccess: () => qc.removeQueries({ queryKey: ['secret-stores'] }),
   });
@@ -93,10 +91,10 @@ export function useDeleteStore(id: string) {
 export function useTestStore() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (what: { id: string } | { input: StoreInput }) =>
+    mutationFn: (what: { id: string } | { input: StoreTestInput }) =>
       'id' in what
-        ? post<StoreTestResult>(`${path(what.id)}/test`)
-        : post<StoreTestResult>('/api/v1/secret-stores/test', what.input),
+        ? svc.POST(`${STORE_PATH}/test`, { params: { path: { id: what.id } } })
+        : svc.POST('/api/v1/secret-stores/test', { body: what.input }),
     onSuccess: (_r, what) => ('id' in what ? qc.invalidateQueries({ queryKey: ['secret-stores'] }) : undefined),
   });
 }

@@ -1,33 +1,25 @@
 /**
- * The signed-in user and their orgs, from the auth component (/api/auth/*, Better Auth) and GET /api/v1/auth/me.
+ * The signed-in user and their orgs, from the auth component (/api/auth/*, Better Auth, ./auth.ts) and
+ * GET /api/v1/auth/me.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get } from './client.ts';
-import type { Me, Org } from './types.ts';
-
-export interface Session {
-  session: { id: string; activeOrganizationId?: string | null };
-  user: { id: string; email: string; name: string };
-}
+import { auth } from './auth.ts';
+import { svc } from './client.ts';
 
 export const sessionKey = ['session'] as const;
 
 /** The current session, or null when signed out. */
 export function useSession() {
-  return useQuery({
-    queryKey: sessionKey,
-    queryFn: () => get<Session | null>('/api/auth/get-session'),
-    staleTime: 30_000,
-  });
+  return useQuery({ queryKey: sessionKey, queryFn: auth.session, staleTime: 30_000 });
 }
 
 /** The caller as the API sees it (role in the active org); fails with 403 while no org is active. */
 export function useMe(enabled = true) {
-  return useQuery({ queryKey: ['me'], queryFn: () => get<Me>('/api/v1/auth/me'), enabled, retry: false });
+  return useQuery({ queryKey: ['me'], queryFn: () => svc.GET('/api/v1/auth/me'), enabled, retry: false });
 }
 
 export function useOrgs(enabled = true) {
-  return useQuery({ queryKey: ['orgs'], queryFn: () => get<Org[]>('/api/auth/organization/list'), enabled });
+  return useQuery({ queryKey: ['orgs'], queryFn: auth.orgs, enabled });
 }
 
 /** Invalidates everything after the identity or the active org changed. */
@@ -40,54 +32,26 @@ function useReset() {
 }
 
 export function useSignIn() {
-  const reset = useReset();
-  return useMutation({
-    mutationFn: (b: { email: string; password: string }) => api('POST', '/api/auth/sign-in/email', b),
-    onSuccess: reset,
-  });
+  return useMutation({ mutationFn: auth.signIn, onSuccess: useReset() });
 }
 
 export function useSignUp() {
-  const reset = useReset();
-  return useMutation({
-    mutationFn: (b: { email: string; password: string; name: string }) => api('POST', '/api/auth/sign-up/email', b),
-    onSuccess: reset,
-  });
+  return useMutation({ mutationFn: auth.signUp, onSuccess: useReset() });
 }
 
 export function useSignOut() {
-  const reset = useReset();
-  return useMutation({ mutationFn: () => api('POST', '/api/auth/sign-out', {}), onSuccess: reset });
+  return useMutation({ mutationFn: auth.signOut, onSuccess: useReset() });
 }
 
 export function useCreateOrg() {
-  const reset = useReset();
-  return useMutation({
-    mutationFn: (b: { name: string; slug: string }) => api<Org>('POST', '/api/auth/organization/create', b),
-    onSuccess: reset,
-  });
+  return useMutation({ mutationFn: auth.createOrg, onSuccess: useReset() });
 }
 
 export function useSetActiveOrg() {
-  const reset = useReset();
-  return useMutation({
-    mutationFn: (organizationId: string) => api('POST', '/api/auth/organization/set-active', { organizationId }),
-    onSuccess: reset,
-  });
-}
-
-/** A member of the active org, as the auth component lists them. */
-export interface OrgMember {
-  id: string;
-  userId: string;
-  role: string;
-  user: { email: string; name: string };
+  return useMutation({ mutationFn: auth.setActiveOrg, onSuccess: useReset() });
 }
 
 /** The active org's members (shared cache key with the members page). */
 export function useOrgMembers() {
-  return useQuery({
-    queryKey: ['members'],
-    queryFn: () => get<{ members: OrgMember[] }>('/api/auth/organization/list-members'),
-  });
+  return useQuery({ queryKey: ['members'], queryFn: auth.members });
 }

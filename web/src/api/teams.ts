@@ -3,33 +3,26 @@
  * remove members) and of a team's role bindings (/role-bindings with `subject_type: team`).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { del, get, patch, post, seg } from './client.ts';
-import type { Team, TeamBinding, TeamMember } from './types.ts';
-
-/** A team as GET /teams/{id} answers it. */
-export type TeamDetail = Team & { members: TeamMember[]; bindings: TeamBinding[] };
+import { svc } from './client.ts';
+import type { RequestBody } from './types.ts';
 
 /** A role binding to create for a team (scope_id omitted at org scope). */
-export interface TeamBindingInput {
-  scope: string;
-  scope_id?: string;
-  level: string;
-}
+export type TeamBindingInput = Omit<RequestBody<'/api/v1/role-bindings', 'post'>, 'subject_type' | 'subject_id'>;
 
-const path = (id: string) => `/api/v1/teams/${seg(id)}`;
+const TEAM_PATH = '/api/v1/teams/{id}';
 
 export function useTeams() {
-  return useQuery({ queryKey: ['teams'], queryFn: () => get<{ teams: Team[] }>('/api/v1/teams') });
+  return useQuery({ queryKey: ['teams'], queryFn: () => svc.GET('/api/v1/teams') });
 }
 
 export function useTeam(id: string) {
-  return useQuery({ queryKey: ['teams', id], queryFn: () => get<TeamDetail>(path(id)) });
+  return useQuery({ queryKey: ['teams', id], queryFn: () => svc.GET(TEAM_PATH, { params: { path: { id } } }) });
 }
 
 export function useCreateTeam() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => post<Team>('/api/v1/teams', { name }),
+    mutationFn: (name: string) => svc.POST('/api/v1/teams', { body: { name } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['teams'] }),
   });
 }
@@ -37,7 +30,7 @@ export function useCreateTeam() {
 export function useRenameTeam(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => patch<Team>(path(id), { name }),
+    mutationFn: (name: string) => svc.PATCH(TEAM_PATH, { params: { path: { id } }, body: { name } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['teams'] }),
   });
 }
@@ -45,7 +38,7 @@ export function useRenameTeam(id: string) {
 export function useDeleteTeam(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => del<{ deleted: true }>(path(id)),
+    mutationFn: () => svc.DELETE(TEAM_PATH, { params: { path: { id } } }),
     onSuccess: () => {
       qc.removeQueries({ queryKey: ['teams'] });
       // The team's bindings went with it.
@@ -57,7 +50,8 @@ export function useDeleteTeam(id: string) {
 export function useAddTeamMember(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => post<TeamMember>(`${path(id)}/members`, { user_id: userId }),
+    mutationFn: (userId: string) =>
+      svc.POST(`${TEAM_PATH}/members`, { params: { path: { id } }, body: { user_id: userId } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['teams'] }),
   });
 }
@@ -65,7 +59,7 @@ export function useAddTeamMember(id: string) {
 export function useRemoveTeamMember(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => del<{ removed: true }>(`${path(id)}/members/${seg(userId)}`),
+    mutationFn: (userId: string) => svc.DELETE(`${TEAM_PATH}/members/{userId}`, { params: { path: { id, userId } } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['teams'] }),
   });
 }
@@ -75,7 +69,7 @@ export function useBindTeam(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: TeamBindingInput) =>
-      post('/api/v1/role-bindings', { subject_type: 'team', subject_id: id, ...input }),
+      svc.POST('/api/v1/role-bindings', { body: { subject_type: 'team', subject_id: id, ...input } }),
     onSuccess: () =>
       Promise.all([
         qc.invalidateQueries({ queryKey: ['teams', id] }),
@@ -87,7 +81,8 @@ export function useBindTeam(id: string) {
 export function useUnbindTeam(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (bindingId: string) => del(`/api/v1/role-bindings/${seg(bindingId)}`),
+    mutationFn: (bindingId: string) =>
+      svc.DELETE('/api/v1/role-bindings/{id}', { params: { path: { id: bindingId } } }),
     onSuccess: () =>
       Promise.all([
         qc.invalidateQueries({ queryKey: ['teams', id] }),

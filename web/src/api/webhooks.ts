@@ -3,38 +3,35 @@
  * secret is answered once, by create.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { del, get, post, seg } from './client.ts';
-import type { Delivery, Webhook } from './types.ts';
+import { svc } from './client.ts';
+import type { RequestBody } from './types.ts';
 
-export interface WebhookInput {
-  url: string;
-  events: string[];
-  name?: string;
-}
+/** What POST /webhooks takes. */
+export type WebhookInput = RequestBody<'/api/v1/webhooks', 'post'>;
 
-const path = (id: string) => `/api/v1/webhooks/${seg(id)}`;
+const WEBHOOK_PATH = '/api/v1/webhooks/{id}';
 
 export function useWebhooks() {
-  return useQuery({ queryKey: ['webhooks'], queryFn: () => get<{ webhooks: Webhook[] }>('/api/v1/webhooks') });
+  return useQuery({ queryKey: ['webhooks'], queryFn: () => svc.GET('/api/v1/webhooks') });
 }
 
 export function useWebhook(id: string) {
-  return useQuery({ queryKey: ['webhooks', id], queryFn: () => get<Webhook>(path(id)) });
+  return useQuery({ queryKey: ['webhooks', id], queryFn: () => svc.GET(WEBHOOK_PATH, { params: { path: { id } } }) });
 }
 
 /** The delivery log, newest first; refreshed while a delivery is still pending (retries land later). */
 export function useDeliveries(id: string) {
   return useQuery({
     queryKey: ['webhooks', id, 'deliveries'],
-    queryFn: () => get<{ deliveries: Delivery[] }>(`${path(id)}/deliveries?limit=50`),
-    refetchInterval: (q) => (q.state.data?.deliveries.some((d) => d.state === 'pending') ? 2000 : false),
+    queryFn: () => svc.GET(`${WEBHOOK_PATH}/deliveries`, { params: { path: { id }, query: { limit: '50' } } }),
+    refetchInterval: (q) => (q.state.data?.deliveries?.some((d) => d.state === 'pending') ? 2000 : false),
   });
 }
 
 export function useCreateWebhook() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: WebhookInput) => post<Webhook & { secret: string }>('/api/v1/webhooks', input),
+    mutationFn: (body: WebhookInput) => svc.POST('/api/v1/webhooks', { body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks'] }),
   });
 }
@@ -42,7 +39,7 @@ export function useCreateWebhook() {
 export function useDeleteWebhook(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => del<{ deleted: true }>(path(id)),
+    mutationFn: () => svc.DELETE(WEBHOOK_PATH, { params: { path: { id } } }),
     onSuccess: () => qc.removeQueries({ queryKey: ['webhooks'] }),
   });
 }
@@ -51,7 +48,7 @@ export function useDeleteWebhook(id: string) {
 export function useTestWebhook(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => post<Delivery>(`${path(id)}/test`),
+    mutationFn: () => svc.POST(`${WEBHOOK_PATH}/test`, { params: { path: { id } }, body: {} }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['webhooks', id, 'deliveries'] }),
   });
 }

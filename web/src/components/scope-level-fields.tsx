@@ -2,22 +2,25 @@
  * Where and how much a role binding grants: scope (org, cluster, deployment), its id and the level (read, sync,
  * admin), as the Access and team pages ask it.
  */
+import type { BindingInput } from '../api/access.ts';
 import { Field, Input, Select } from './ui/field.tsx';
 
+/** The form's choice: the scope and level of POST /role-bindings, and the scope id as typed. */
 export interface ScopeLevel {
-  scope: string;
+  scope: BindingInput['scope'];
   scope_id: string;
-  level: string;
+  level: BindingInput['level'];
 }
 
 /** The body fields of POST /role-bindings for a choice (no scope_id at org scope). */
-export function scopeLevelBody(v: ScopeLevel): { scope: string; scope_id?: string; level: string } {
+export function scopeLevelBody(v: ScopeLevel): Pick<BindingInput, 'scope' | 'scope_id' | 'level'> {
   return { scope: v.scope, ...(v.scope === 'org' ? {} : { scope_id: v.scope_id }), level: v.level };
 }
 
 export function ScopeLevelFields({ value, onChange }: { value: ScopeLevel; onChange: (v: ScopeLevel) => void }) {
   const set = (k: keyof ScopeLevel) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    onChange({ ...value, [k]: e.target.value });
+    // The selects offer only the server's scopes and levels.
+    onChange({ ...value, [k]: e.target.value } as ScopeLevel);
   return (
     <>
       <Field label="Scope">

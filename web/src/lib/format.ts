@@ -18,3 +18,12 @@ export function ago(iso: string | undefined | null, now = Date.now()): string {
   if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
   return `${Math.floor(s / 86400)}d ago`;
 }
+
+/** An ISO time in the reader's locale: its date, its time, or both (`none` when there is no time). */
+export function localTime(iso: string | undefined | null, part: 'date' | 'time' | 'both' = 'both', none = '—'): string {
+  if (!iso) return none;
+  const t = new Date(iso);
+  if (part === 'date') return t.toLocaleDateString();
+  if (part === 'time') return t.toLocaleTimeString();
+  return t.toLocaleString();
+}

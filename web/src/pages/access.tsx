@@ -2,10 +2,9 @@
  * Role bindings: who holds which level (read, sync, admin) at which scope (GET/POST/DELETE /role-bindings); and a
  * can-i check of the signed-in user's own permissions.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { del, get, post, seg } from '../api/client.ts';
+import { useBind, useBindings, useUnbind } from '../api/access.ts';
 import { useOrgMembers } from '../api/session.ts';
 import { useTeams } from '../api/teams.ts';
 import { type ScopeLevel, ScopeLevelFields, scopeLevelBody } from '../components/scope-level-fields.tsx';
@@ -15,40 +14,20 @@ import { Field, Select } from '../components/ui/field.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 import { CanIForm } from './can-i.tsx';
 
-interface Binding {
-  id: string;
-  subject_type: string;
-  subject_id: string;
-  scope: string;
-  scope_id: string;
-  level: string;
-  created_at: string;
-}
-
 export function AccessPage() {
-  const qc = useQueryClient();
-  const bindings = useQuery({
-    queryKey: ['bindings'],
-    queryFn: () => get<{ bindings: Binding[] }>('/api/v1/role-bindings'),
-  });
+  const bindings = useBindings();
   const members = useOrgMembers();
   const teams = useTeams();
   const [subject, setSubject] = useState('');
   const [where, setWhere] = useState<ScopeLevel>({ scope: 'deployment', scope_id: '', level: 'read' });
-  const bind = useMutation({
-    mutationFn: () =>
-      post('/api/v1/role-bindings', { subject_type: 'user', subject_id: subject, ...scopeLevelBody(where) }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
-  });
-  const unbind = useMutation({
-    mutationFn: (id: string) => del(`/api/v1/role-bindings/${seg(id)}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['bindings'] }),
-  });
-  const who = (id: string) => members.data?.members.find((m) => m.userId === id)?.user.email ?? id;
+  const bind = useBind();
+  const unbind = useUnbind();
+  const who = (id: string | undefined) => members.data?.members.find((m) => m.userId === id)?.user.email ?? id;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    bind.mutate();
+    bind.mutate({ subject_type: 'user', subject_id: subject, ...scopeLevelBody(where) });
   };
+  const list = bindings.data?.bindings ?? [];
   return (
     <div className="space-y-6">
       <PageHeader title="Access" />
@@ -74,10 +53,10 @@ export function AccessPage() {
       {unbind.error ? <ErrorState error={unbind.error} title="Could not remove" /> : null}
       {bindings.error ? <ErrorState error={bindings.error} /> : null}
       {bindings.isPending ? <Spinner /> : null}
-      {bindings.data && bindings.data.bindings.length === 0 ? (
+      {bindings.data && list.length === 0 ? (
         <Empty title="No role bindings">Org roles apply everywhere; bindings add rights at a scope.</Empty>
       ) : null}
-      {bindings.data && bindings.data.bindings.length > 0 ? (
+      {list.length > 0 ? (
         <Table aria-label="Role bindings">
           <thead>
             <tr>
@@ -90,14 +69,14 @@ export function AccessPage() {
             </tr>
           </thead>
           <tbody>
-            {bindings.data.bindings.map((b) => (
+            {list.map((b) => (
               <tr key={b.id}>
                 <Td>
                   {b.subject_type === 'user' ? (
                     who(b.subject_id)
                   ) : (
-                    <Link to="/teams/$id" params={{ id: b.subject_id }}>
-                      team {teams.data?.teams.find((t) => t.id === b.subject_id)?.name ?? b.subject_id}
+                    <Link to="/teams/$id" params={{ id: b.subject_id ?? '' }}>
+                      team {teams.data?.teams?.find((t) => t.id === b.subject_id)?.name ?? b.subject_id}
                     </Link>
                   )}
                 </Td>
@@ -111,7 +90,7 @@ export function AccessPage() {
                     size="sm"
                     variant="danger"
                     aria-label={`Remove ${b.level} at ${b.scope} ${b.scope_id}`}
-                    onClick={() => unbind.mutate(b.id)}
+                    onClick={() => unbind.mutate(b.id ?? '')}
                   >
                     Remove
                   </Button>

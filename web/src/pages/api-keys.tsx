@@ -1,60 +1,47 @@
 /** The caller's API keys: mint (the plaintext shown once), list (prefix and metadata), revoke. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { del, get, post, seg } from '../api/client.ts';
+import { type ApiKeyInput, useApiKeys, useMintApiKey, useRevokeApiKey } from '../api/access.ts';
 import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../components/ui/field.tsx';
 import { ShownOnce } from '../components/ui/shown-once.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
-import { ago } from '../lib/format.ts';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  role: string;
-  scope: string;
-  scope_id: string;
-  expires_at: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked: boolean;
-}
+import { ago, localTime } from '../lib/format.ts';
 
 export function ApiKeysPage() {
-  const qc = useQueryClient();
-  const keys = useQuery({
-    queryKey: ['api-keys'],
-    queryFn: () => get<{ api_keys: ApiKey[] }>('/api/v1/auth/api-keys'),
+  const keys = useApiKeys();
+  const [form, setForm] = useState({
+    name: '',
+    role: 'read' as ApiKeyInput['role'],
+    scope: 'org' as ApiKeyInput['scope'],
+    scope_id: '',
+    expires_days: '30',
   });
-  const [form, setForm] = useState({ name: '', role: 'read', scope: 'org', scope_id: '', expires_days: '30' });
   const [minted, setMinted] = useState<string | undefined>();
-  const mint = useMutation({
-    mutationFn: () =>
-      post<ApiKey & { key: string }>('/api/v1/auth/api-keys', {
+  const mint = useMintApiKey();
+  const revoke = useRevokeApiKey();
+  // The selects offer only the server's roles and scopes.
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setForm({ ...form, [k]: e.target.value } as typeof form);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    mint.mutate(
+      {
         name: form.name,
         role: form.role,
         scope: form.scope,
         ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
         expires_days: Number(form.expires_days),
-      }),
-    onSuccess: (k) => {
-      setMinted(k.key);
-      setForm({ ...form, name: '' });
-      void qc.invalidateQueries({ queryKey: ['api-keys'] });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (id: string) => del(`/api/v1/auth/api-keys/${seg(id)}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys'] }),
-  });
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm({ ...form, [k]: e.target.value });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    mint.mutate();
+      },
+      {
+        onSuccess: (k) => {
+          setMinted(k.key);
+          setForm({ ...form, name: '' });
+        },
+      },
+    );
   };
+  const list = keys.data?.api_keys ?? [];
   return (
     <div className="space-y-6">
       <PageHeader title="API keys" />
@@ -103,8 +90,8 @@ export function ApiKeysPage() {
       <ShownOnce value={minted} title="Your new API key" testId="minted-key" onDone={() => setMinted(undefined)} />
       {keys.error ? <ErrorState error={keys.error} /> : null}
       {keys.isPending ? <Spinner /> : null}
-      {keys.data && keys.data.api_keys.length === 0 ? <Empty title="No API keys yet" /> : null}
-      {keys.data && keys.data.api_keys.length > 0 ? (
+      {keys.data && list.length === 0 ? <Empty title="No API keys yet" /> : null}
+      {list.length > 0 ? (
         <Table aria-label="API keys">
           <thead>
             <tr>
@@ -120,7 +107,7 @@ export function ApiKeysPage() {
             </tr>
           </thead>
           <tbody>
-            {keys.data.api_keys.map((k) => (
+            {list.map((k) => (
               <tr key={k.id}>
                 <Td>{k.name}</Td>
                 <Td className="font-mono text-xs">{k.prefix}…</Td>
@@ -129,7 +116,7 @@ export function ApiKeysPage() {
                   {k.scope}
                   {k.scope_id ? ` ${k.scope_id}` : ''}
                 </Td>
-                <Td>{k.expires_at ? new Date(k.expires_at).toLocaleDateString() : 'never'}</Td>
+                <Td>{k.expires_at ? localTime(k.expires_at, 'date') : 'never'}</Td>
                 <Td>{ago(k.last_used_at)}</Td>
                 <Td className="text-right">
                   {k.revoked ? (
@@ -139,7 +126,7 @@ export function ApiKeysPage() {
                       size="sm"
                       variant="danger"
                       aria-label={`Revoke ${k.name}`}
-                      onClick={() => revoke.mutate(k.id)}
+                      onClick={() => revoke.mutate(k.id ?? '')}
                     >
                       Revoke
                     </Button>

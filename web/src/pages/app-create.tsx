@@ -7,15 +7,16 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { dnsLabelProblem } from '../../../src/core/names.ts';
-import { post, seg } from '../api/client.ts';
-import type { AppView } from '../api/types.ts';
+import { appParams } from '../api/apps.ts';
+import { svc } from '../api/client.ts';
+import type { AppView, RequestBody } from '../api/types.ts';
 import { Button } from '../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../components/ui/feedback.tsx';
 import { Checkbox, Field, Input, Select } from '../components/ui/field.tsx';
 
-interface Preview {
-  valid: boolean;
-  resolved: { image: string; tag: string; digest: string; ref: string };
+/** Opens the page of `app`. */
+function appPage(app: AppView) {
+  return { to: '/apps/$namespace/$name', params: appParams(app) } as const;
 }
 
 function CloneForm({ from }: { from: string }) {
@@ -25,9 +26,11 @@ function CloneForm({ from }: { from: string }) {
   const [namespace, setNamespace] = useState(namespace0 ?? '');
   const clone = useMutation({
     mutationFn: () =>
-      post<AppView>(`/api/v1/apps/${seg(namespace0 ?? '')}/${seg(name0 ?? '')}/clone`, { name, namespace }),
-    onSuccess: (app) =>
-      navigate({ to: '/apps/$namespace/$name', params: { namespace: app.namespace, name: app.name } }),
+      svc.POST('/api/v1/apps/{namespace}/{name}/clone', {
+        params: { path: { namespace: namespace0 ?? '', name: name0 ?? '' } },
+        body: { name, namespace },
+      }),
+    onSuccess: (app) => navigate(appPage(app)),
   });
   const nameError = name ? dnsLabelProblem('name', name) : undefined;
   const nsError = namespace ? dnsLabelProblem('namespace', namespace) : undefined;
@@ -77,7 +80,7 @@ export function AppCreatePage() {
   });
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setForm({ ...form, [k]: e.target.type === 'checkbox' ? (e.target as HTMLInputElement).checked : e.target.value });
-  const payload = () => ({
+  const payload = (): RequestBody<'/api/v1/apps', 'post'> => ({
     name: form.name,
     namespace: form.namespace,
     ...(form.cluster ? { cluster: form.cluster } : {}),
@@ -96,11 +99,10 @@ export function AppCreatePage() {
     sync_policy: { automated: form.automated, prune: form.prune, requiresApproval: form.requiresApproval },
     ...(form.webhook ? { webhook: { enabled: true } } : {}),
   });
-  const preview = useMutation({ mutationFn: () => post<Preview>('/api/v1/apps/preview', payload()) });
+  const preview = useMutation({ mutationFn: () => svc.POST('/api/v1/apps/preview', { body: payload() }) });
   const create = useMutation({
-    mutationFn: () => post<AppView>('/api/v1/apps', payload()),
-    onSuccess: (app) =>
-      navigate({ to: '/apps/$namespace/$name', params: { namespace: app.namespace, name: app.name } }),
+    mutationFn: () => svc.POST('/api/v1/apps', { body: payload() }),
+    onSuccess: (app) => navigate(appPage(app)),
   });
   if (search.clone) {
     return (
@@ -196,9 +198,9 @@ export function AppCreatePage() {
               className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950"
             >
               Valid.{' '}
-              {preview.data.resolved.digest
+              {preview.data.resolved?.digest
                 ? `Resolves to ${preview.data.resolved.image}@${preview.data.resolved.digest}`
-                : preview.data.resolved.ref
+                : preview.data.resolved?.ref
                   ? `Follows ${preview.data.resolved.ref}.`
                   : ''}
             </div>

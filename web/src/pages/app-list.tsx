@@ -6,7 +6,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Plus } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type AppFilters, useAppPages } from '../api/apps.ts';
+import { type AppFilters, appParams, useAppPages } from '../api/apps.ts';
 import type { AppView } from '../api/types.ts';
 import { StatusBadge } from '../components/ui/badge.tsx';
 import { Button } from '../components/ui/button.tsx';
@@ -34,7 +34,7 @@ function Row({ app }: { app: AppView }) {
       className="border-b border-zinc-100 dark:border-zinc-800"
     >
       <td className="truncate px-3 font-medium">
-        <Link to="/apps/$namespace/$name" params={{ namespace: app.namespace, name: app.name }}>
+        <Link to="/apps/$namespace/$name" params={appParams(app)}>
           {app.name}
         </Link>
       </td>

@@ -1,35 +1,23 @@
 /** The org's audit log, newest first, 50 a page (GET /audit; the page offset is in the URL). */
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
-import { get } from '../api/client.ts';
+import { useAudit } from '../api/access.ts';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
-
-interface Entry {
-  id: number;
-  created_at: string;
-  user_id: string;
-  action: string;
-  resource_type: string;
-  resource_name: string;
-  details: Record<string, unknown>;
-}
+import { localTime } from '../lib/format.ts';
 
 const PAGE = 50;
 
 export function AuditPage() {
   const { offset = 0 } = useSearch({ from: '/settings/audit' });
-  const audit = useQuery({
-    queryKey: ['audit', offset],
-    queryFn: () => get<{ entries: Entry[] }>(`/api/v1/audit?limit=${PAGE}&offset=${offset}`),
-  });
+  const audit = useAudit(PAGE, offset);
+  const entries = audit.data?.entries ?? [];
   return (
     <div className="space-y-4">
       <PageHeader title="Audit log" />
       {audit.error ? <ErrorState error={audit.error} title="Could not read the audit log" /> : null}
       {audit.isPending ? <Spinner /> : null}
-      {audit.data && audit.data.entries.length === 0 ? <Empty title="No entries" /> : null}
-      {audit.data && audit.data.entries.length > 0 ? (
+      {audit.data && entries.length === 0 ? <Empty title="No entries" /> : null}
+      {entries.length > 0 ? (
         <Table aria-label="Audit entries">
           <thead>
             <tr>
@@ -41,9 +29,9 @@ export function AuditPage() {
             </tr>
           </thead>
           <tbody>
-            {audit.data.entries.map((e) => (
+            {entries.map((e) => (
               <tr key={e.id}>
-                <Td className="whitespace-nowrap">{new Date(e.created_at).toLocaleString()}</Td>
+                <Td className="whitespace-nowrap">{e.created_at ? localTime(e.created_at) : ''}</Td>
                 <Td className="font-mono text-xs">{e.action}</Td>
                 <Td>
                   {e.resource_type} {e.resource_name}
@@ -61,7 +49,7 @@ export function AuditPage() {
             Newer
           </Link>
         ) : null}
-        {audit.data && audit.data.entries.length === PAGE ? (
+        {entries.length === PAGE ? (
           <Link to="/settings/audit" search={{ offset: offset + PAGE }}>
             Older
           </Link>

@@ -1,29 +1,30 @@
 /** "Can I …?": asks the server's one permission decider (POST /auth/can-i) for the signed-in user. */
-import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { PERMISSIONS } from '../../../src/core/permissions.ts';
-import { post } from '../api/client.ts';
+import { type CanIInput, useCanI } from '../api/access.ts';
 import { Button } from '../components/ui/button.tsx';
 import { ErrorState } from '../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../components/ui/field.tsx';
 
 export function CanIForm() {
-  const [form, setForm] = useState({ permission: 'deployment:sync', scope: 'org', scope_id: '' });
-  const ask = useMutation({
-    mutationFn: () =>
-      post<{ allowed: boolean }>('/api/v1/auth/can-i', {
-        permission: form.permission,
-        scope: form.scope,
-        ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
-      }),
+  const [form, setForm] = useState({
+    permission: 'deployment:sync',
+    scope: 'org' as NonNullable<CanIInput['scope']>,
+    scope_id: '',
   });
+  const ask = useCanI();
+  // The selects offer only the server's permissions and scopes.
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    setForm({ ...form, [k]: e.target.value });
+    setForm({ ...form, [k]: e.target.value } as typeof form);
     ask.reset();
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    ask.mutate();
+    ask.mutate({
+      permission: form.permission,
+      scope: form.scope,
+      ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
+    });
   };
   return (
     <section aria-labelledby="can-i" className="space-y-3">

@@ -2,57 +2,35 @@
  * The org's custom health checks in CEL (docs/api.md "Health checks"): list, add or replace the check of an
  * apiVersion and kind, delete. The server compiles each expression and answers a bad one with its error, shown here.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { del, get, post, seg } from '../api/client.ts';
+import { useDeleteHealthCheck, useHealthChecks, useSaveHealthCheck } from '../api/health-checks.ts';
 import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Field, Input } from '../components/ui/field.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 import { ago } from '../lib/format.ts';
 
-interface HealthCheck {
-  id: string;
-  api_version: string;
-  kind: string;
-  current: string;
-  in_progress?: string;
-  failed?: string;
-  updated_at: string;
-}
-
 const EMPTY = { api_version: '', kind: '', in_progress: '', failed: '', current: '' };
 
 export function HealthChecksPage() {
-  const qc = useQueryClient();
-  const checks = useQuery({
-    queryKey: ['health-checks'],
-    queryFn: () => get<{ health_checks: HealthCheck[] }>('/api/v1/health-checks'),
-  });
+  const checks = useHealthChecks();
   const [form, setForm] = useState(EMPTY);
-  const save = useMutation({
-    mutationFn: () =>
-      post<HealthCheck>('/api/v1/health-checks', {
+  const save = useSaveHealthCheck();
+  const remove = useDeleteHealthCheck();
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setForm({ ...form, [k]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(
+      {
         api_version: form.api_version,
         kind: form.kind,
         current: form.current,
         ...(form.in_progress ? { in_progress: form.in_progress } : {}),
         ...(form.failed ? { failed: form.failed } : {}),
-      }),
-    onSuccess: () => {
-      setForm(EMPTY);
-      void qc.invalidateQueries({ queryKey: ['health-checks'] });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => del(`/api/v1/health-checks/${seg(id)}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['health-checks'] }),
-  });
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setForm({ ...form, [k]: e.target.value });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
+      },
+      { onSuccess: () => setForm(EMPTY) },
+    );
   };
   const cel = (k: 'in_progress' | 'failed' | 'current', label: string, hint: string, required = false) => (
     <Field label={label} hint={hint}>

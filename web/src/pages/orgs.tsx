@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { api, get } from '../api/client.ts';
+import { auth } from '../api/auth.ts';
 import { useCreateOrg, useOrgMembers, useSession } from '../api/session.ts';
 import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
@@ -49,15 +49,6 @@ export function OrgCreatePage() {
   );
 }
 
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  status: string;
-  organizationId: string;
-  organizationName?: string;
-}
-
 const ROLES = ['viewer', 'contributor', 'admin', 'owner'];
 
 export function MembersPage() {
@@ -66,18 +57,18 @@ export function MembersPage() {
   const members = useOrgMembers();
   const invitations = useQuery({
     queryKey: ['invitations'],
-    queryFn: () => get<Invitation[]>('/api/auth/organization/list-invitations'),
+    queryFn: auth.invitations,
   });
   const mine = useQuery({
     queryKey: ['my-invitations'],
-    queryFn: () => get<Invitation[]>('/api/auth/organization/list-user-invitations'),
+    queryFn: auth.myInvitations,
   });
   const invite = useMutation({
-    mutationFn: (b: { email: string; role: string }) => api('POST', '/api/auth/organization/invite-member', b),
+    mutationFn: auth.invite,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['invitations'] }),
   });
   const accept = useMutation({
-    mutationFn: (invitationId: string) => api('POST', '/api/auth/organization/accept-invitation', { invitationId }),
+    mutationFn: auth.acceptInvitation,
     onSuccess: () => qc.invalidateQueries(),
   });
   const [email, setEmail] = useState('');

@@ -28,12 +28,12 @@ const TONES: Record<string, string> = {
 };
 
 /** A status word in its colour (Synced, Degraded, …); the word itself is the accessible text. */
-export function StatusBadge({ value, className }: { value: string; className?: string }) {
+export function StatusBadge({ value, className }: { value: string | undefined; className?: string }) {
   return (
     <span
       className={cn(
         'inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap',
-        TONES[value] ?? 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
+        TONES[value ?? ''] ?? 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
         className,
       )}
     >

@@ -21,11 +21,11 @@ function ObjectChange({ o }: { o: ObjectDiff }) {
       className="rounded-md border border-zinc-200 dark:border-zinc-800"
     >
       <h3 className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 text-sm font-medium dark:border-zinc-800">
-        {label} <StatusBadge value={STATUS_TONE[o.status] ?? o.status} className="sr-only" />
+        {label} <StatusBadge value={STATUS_TONE[o.status ?? ''] ?? o.status} className="sr-only" />
         <span className="text-xs text-zinc-500">{o.status}</span>
       </h3>
       {o.message ? <p className="px-3 py-1 text-xs text-amber-700 dark:text-amber-400">{o.message}</p> : null}
-      <PatchView patch={o.patch} label={label} />
+      <PatchView patch={o.patch ?? ''} label={label} />
     </section>
   );
 }
@@ -35,7 +35,9 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
   if (diff.error) return <ErrorState error={diff.error} title="Could not compute the diff" />;
   if (!diff.data) return <Spinner label="Rendering and comparing with the cluster" />;
   const d = diff.data;
-  const differing = d.objects.filter((o) => o.status !== 'same');
+  const differing = (d.objects ?? []).filter((o) => o.status !== 'same');
+  const revision = d.revision ?? {};
+  const summary = d.summary ?? {};
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-3 text-sm">
@@ -43,16 +45,16 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
           <StatusBadge value={d.sync_status} />
         </span>
         <span>
-          applied <code>{shortRevision(d.revision.applied)}</code>, compared{' '}
-          <code>{shortRevision(d.revision.compared)}</code>
-          {d.revision.head && d.revision.head !== d.revision.compared ? (
+          applied <code>{shortRevision(revision.applied)}</code>, compared{' '}
+          <code>{shortRevision(revision.compared)}</code>
+          {revision.head && revision.head !== revision.compared ? (
             <>
-              , upstream now <code>{shortRevision(d.revision.head)}</code>
+              , upstream now <code>{shortRevision(revision.head)}</code>
             </>
           ) : null}
         </span>
         <span className="text-zinc-500">
-          {d.summary.same} same · {d.summary.changed} changed · {d.summary.missing} missing · {d.summary.extra} extra
+          {summary.same} same · {summary.changed} changed · {summary.missing} missing · {summary.extra} extra
         </span>
         <Button size="sm" className="ml-auto" onClick={() => void diff.refetch()} disabled={diff.isFetching}>
           Refresh

@@ -8,7 +8,8 @@ export function EventsTab({ namespace, name }: { namespace: string; name: string
   const events = useEvents(namespace, name);
   if (events.error) return <ErrorState error={events.error} />;
   if (!events.data) return <Spinner />;
-  if (events.data.events.length === 0) return <Empty title="No events" />;
+  const list = events.data.events ?? [];
+  if (list.length === 0) return <Empty title="No events" />;
   return (
     <Table aria-label="Events">
       <thead>
@@ -21,7 +22,7 @@ export function EventsTab({ namespace, name }: { namespace: string; name: string
         </tr>
       </thead>
       <tbody>
-        {events.data.events.map((e, i) => (
+        {list.map((e, i) => (
           // Events have no id in the view; the list is replaced whole on every refresh.
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are never reordered in place
           <tr key={`${e.at}-${i}`}>

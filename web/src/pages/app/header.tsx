@@ -1,8 +1,7 @@
 /** The App's state and its operations; a banner follows the last operation until it ends. */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { type OperationKind, useAppStatus, useOperation } from '../../api/apps.ts';
-import { del, seg } from '../../api/client.ts';
+import { type OperationKind, useAppStatus, useDeleteApp, useOperation } from '../../api/apps.ts';
 import type { AppView } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -17,7 +16,7 @@ const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approv
 
 /** Tracks one operation (by id) and shows where it stands. */
 export function OperationBanner({ app, id, kind }: { app: AppView; id: string; kind: string }) {
-  const status = useAppStatus(app.namespace, app.name, true);
+  const status = useAppStatus(app.namespace ?? '', app.name ?? '', true);
   const progress = progressOf(status.data, id);
   if (progress.state === 'running') {
     return (
@@ -48,13 +47,15 @@ export function OperationBanner({ app, id, kind }: { app: AppView; id: string; k
 
 /** Runs operations and remembers the last one, for the banner. */
 export function useOperations(app: AppView) {
-  const op = useOperation(app.namespace, app.name);
+  const op = useOperation(app.namespace ?? '', app.name ?? '');
   const [last, setLast] = useState<{ id: string; kind: string } | undefined>();
-  const run = (kind: OperationKind, body?: unknown) =>
+  const run = (kind: OperationKind, body?: { revision: string }) =>
     op.mutate(
-      { kind, body },
+      { kind, ...(body ? { body } : {}) },
       {
-        onSuccess: (answer) => (answer?.operation_id ? setLast({ id: answer.operation_id, kind }) : setLast(undefined)),
+        // freeze and unfreeze start no operation: their answer has no id.
+        onSuccess: (answer) =>
+          setLast('operation_id' in answer && answer.operation_id ? { id: answer.operation_id, kind } : undefined),
       },
     );
   return { run, last, error: op.error, pending: op.isPending };
@@ -65,7 +66,8 @@ export function AppHeader({ app }: { app: AppView }) {
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>();
-  const status = useAppStatus(app.namespace, app.name, false);
+  const status = useAppStatus(app.namespace ?? '', app.name ?? '', false);
+  const remove = useDeleteApp(app.namespace ?? '', app.name ?? '');
   const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
   const source = app.source as { type?: string; git?: { repoURL?: string; path?: string; branch?: string } };
   const repo = source.git?.repoURL;
@@ -92,7 +94,7 @@ export function AppHeader({ app }: { app: AppView }) {
               </>
             ) : null}
           </p>
-          <OpenIncidentsLink app={app.name} />
+          <OpenIncidentsLink app={app.name ?? ''} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="primary" disabled={pending} onClick={() => run('sync')}>
@@ -155,7 +157,7 @@ export function AppHeader({ app }: { app: AppView }) {
         </div>
       </dl>
       {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
-      {app.conditions
+      {(app.conditions ?? [])
         .filter((c) => (c as { type?: string }).type === 'SyncError' && (c as { status?: string }).status === 'True')
         .map((c) => (
           <p key="sync-error" className="text-sm text-red-700 dark:text-red-400">
@@ -176,10 +178,10 @@ export function AppHeader({ app }: { app: AppView }) {
           <Button
             variant="danger"
             onClick={() =>
-              del(`/api/v1/apps/${seg(app.namespace)}/${seg(app.name)}`).then(
-                () => navigate({ to: '/apps' }),
-                (err: unknown) => setDeleteError(err),
-              )
+              remove.mutate(undefined, {
+                onSuccess: () => navigate({ to: '/apps' }),
+                onError: (err: unknown) => setDeleteError(err),
+              })
             }
           >
             Delete

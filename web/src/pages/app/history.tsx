@@ -16,7 +16,9 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
   if (history.error) return <ErrorState error={history.error} />;
   if (!history.data || !app.data) return <Spinner />;
   const h = history.data;
-  const rows = [h.revision, ...h.previous_revisions.filter((r) => r !== h.revision)].filter(Boolean);
+  const rows = [h.revision, ...(h.previous_revisions ?? []).filter((r) => r !== h.revision)].filter((r): r is string =>
+    Boolean(r),
+  );
   if (rows.length === 0) return <Empty title="Nothing applied yet">Sync the app to apply its first revision.</Empty>;
   return (
     <div className="space-y-3">
@@ -59,7 +61,7 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
           <Button
             variant="primary"
             onClick={() => {
-              ops.run('rollback', { revision: target });
+              if (target) ops.run('rollback', { revision: target });
               setTarget(undefined);
             }}
           >

@@ -5,7 +5,7 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTree } from '../../api/apps.ts';
-import { ApiError, seg } from '../../api/client.ts';
+import { svc } from '../../api/client.ts';
 import { Empty, ErrorState, Spinner } from '../../components/ui/feedback.tsx';
 import { Checkbox, Select } from '../../components/ui/field.tsx';
 
@@ -21,7 +21,7 @@ export function LogsTab({ namespace, name }: { namespace: string; name: string }
   const box = useRef<HTMLPreElement>(null);
   const pods = (tree.data?.nodes ?? []).filter((n) => n.kind === 'Pod');
   const pod = pods.find((p) => p.name === search.pod) ?? pods[0];
-  const containers = (pod?.info['containers'] ?? []) as string[];
+  const containers = (pod?.info?.['containers'] ?? []) as string[];
   const container = containers.includes(search.container ?? '') ? search.container : containers[0];
 
   const podName = pod?.name;
@@ -30,16 +30,23 @@ export function LogsTab({ namespace, name }: { namespace: string; name: string }
     const abort = new AbortController();
     setLines([]);
     setError(undefined);
-    const params = new URLSearchParams({ pod: podName, tail: '500', follow: String(follow) });
-    if (container) params.set('container', container);
     void (async () => {
       try {
-        const res = await fetch(`/api/v1/apps/${seg(namespace)}/${seg(name)}/logs?${params}`, { signal: abort.signal });
-        if (!res.ok) {
-          const body = (await res.json().catch(() => ({}))) as { error?: string };
-          throw new ApiError(res.status, body.error ?? res.statusText);
-        }
-        const reader = res.body?.getReader();
+        const body = await svc.GET('/api/v1/apps/{namespace}/{name}/logs', {
+          params: {
+            path: { namespace, name },
+            query: {
+              pod: podName,
+              tail: '500',
+              follow: follow ? 'true' : 'false',
+              ...(container ? { container } : {}),
+            },
+          },
+          headers: { accept: 'text/plain, application/json' },
+          parseAs: 'stream',
+          signal: abort.signal,
+        });
+        const reader = body?.getReader();
         const decoder = new TextDecoder();
         let rest = '';
         for (;;) {

@@ -94,14 +94,14 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   const [selected, setSelected] = useState<string | undefined>();
   const [positions, setPositions] = useState<Map<string, { x: number; y: number }>>();
   const nodes = tree.data?.nodes;
-  const shape = useMemo(() => (nodes ?? []).map((n) => `${n.id}>${n.parent ?? ROOT}`).join('|'), [nodes]);
+  const shape = useMemo(() => (nodes ?? []).map((n) => `${n.id ?? ''}>${n.parent ?? ROOT}`).join('|'), [nodes]);
   // Layout only when the shape changes (nodes and links), not on every health refresh.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` summarises `nodes`
   useEffect(() => {
     if (!nodes) return;
-    const edges = nodes.map((n) => ({ source: n.parent ?? ROOT, target: n.id }));
+    const edges = nodes.map((n) => ({ source: n.parent ?? ROOT, target: n.id ?? '' }));
     let live = true;
-    void layout([ROOT, ...nodes.map((n) => n.id)], edges).then((p) => live && setPositions(p));
+    void layout([ROOT, ...nodes.map((n) => n.id ?? '')], edges).then((p) => live && setPositions(p));
     return () => {
       live = false;
     };
@@ -120,8 +120,8 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
       },
     },
     ...nodes.map((n: TreeNode) => ({
-      id: n.id,
-      data: { kind: n.kind, name: n.name, health: n.health, reason: detail(n.message) },
+      id: n.id ?? '',
+      data: { kind: n.kind ?? '', name: n.name ?? '', health: n.health ?? 'Unknown', reason: detail(n.message) },
     })),
   ];
   const flowNodes: Node<Data>[] = all.map((n) => ({
@@ -134,7 +134,7 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   const flowEdges: Edge[] = nodes.map((n) => ({
     id: `${n.parent ?? ROOT}-${n.id}`,
     source: n.parent ?? ROOT,
-    target: n.id,
+    target: n.id ?? '',
   }));
   const chosen = nodes.find((n) => n.id === selected);
   return (

@@ -21,16 +21,16 @@ export function NodeDetails({ node }: { node: TreeNode }) {
       </h3>
       {node.message ? <p className="mt-1 text-zinc-600 dark:text-zinc-400">{node.message}</p> : null}
       <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
-        {Object.entries(node.info).map(([k, v]) => (
+        {Object.entries(node.info ?? {}).map(([k, v]) => (
           <div key={k} className="contents">
             <dt className="text-zinc-500">{k}</dt>
             <dd className="break-all">{Array.isArray(v) ? v.join(', ') : String(v)}</dd>
           </div>
         ))}
-        {Object.entries(node.annotations).map(([k, v]) => (
+        {Object.entries(node.annotations ?? {}).map(([k, v]) => (
           <div key={k} className="contents" data-annotation={k}>
             <dt className="text-zinc-500">{k}</dt>
-            <dd className="break-all">{v}</dd>
+            <dd className="break-all">{String(v)}</dd>
           </div>
         ))}
       </dl>
@@ -39,9 +39,9 @@ export function NodeDetails({ node }: { node: TreeNode }) {
 }
 
 /** Depth of each node (0 for the App's own objects), for indenting the list. */
-function depths(nodes: TreeNode[]): Map<string, number> {
+function depths(nodes: TreeNode[]): Map<string | undefined, number> {
   const byId = new Map(nodes.map((n) => [n.id, n]));
-  const out = new Map<string, number>();
+  const out = new Map<string | undefined, number>();
   for (const n of nodes) {
     let d = 0;
     for (let p = n.parent; p && d < 10; p = byId.get(p)?.parent ?? null) d++;
@@ -55,7 +55,7 @@ export function ResourceList({ namespace, name }: { namespace: string; name: str
   const [selected, setSelected] = useState<string | undefined>();
   if (tree.error) return <ErrorState error={tree.error} />;
   if (!tree.data) return <Spinner />;
-  const nodes = tree.data.nodes;
+  const nodes = tree.data.nodes ?? [];
   if (nodes.length === 0) return <Empty title="Nothing applied yet" />;
   const depth = depths(nodes);
   const chosen = nodes.find((n) => n.id === selected);

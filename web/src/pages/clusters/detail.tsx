@@ -18,7 +18,7 @@ import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Checkbox } from '../../components/ui/field.tsx';
-import { ago } from '../../lib/format.ts';
+import { ago, localTime } from '../../lib/format.ts';
 import { ConnectionFields, type ConnectionForm } from './connection-fields.tsx';
 
 export function ClusterDetailPage() {
@@ -50,7 +50,7 @@ export function ClusterDetailPage() {
           ['Apps (healthy)', `${c.deployment_count} (${c.healthy_deployments})`],
           ['Namespace allowlist', c.namespace || 'the whole cluster'],
           ['Last seen', ago(c.last_seen)],
-          ['Registered', new Date(c.created_at).toLocaleString()],
+          ['Registered', localTime(c.created_at)],
         ]}
       />
       <Namespaces name={c.name} />
@@ -70,7 +70,7 @@ function Namespaces({ name }: { name: string }) {
       {namespaces.isPending ? <Spinner /> : null}
       {namespaces.data ? (
         <ul className="flex flex-wrap gap-1.5" aria-label="Namespaces">
-          {namespaces.data.namespaces.map((n) => (
+          {(namespaces.data.namespaces ?? []).map((n) => (
             <li key={n} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">
               {n}
             </li>

@@ -23,8 +23,8 @@ export function ClusterListPage() {
       </p>
       {clusters.error ? <ErrorState error={clusters.error} /> : null}
       {clusters.isPending ? <Spinner label="Probing the clusters" /> : null}
-      {clusters.data?.clusters.length === 0 ? <Empty title="No clusters registered" /> : null}
-      {clusters.data && clusters.data.clusters.length > 0 ? (
+      {clusters.data?.clusters?.length === 0 ? <Empty title="No clusters registered" /> : null}
+      {clusters.data?.clusters?.length ? (
         <Table aria-label="Clusters">
           <thead>
             <tr>
@@ -42,7 +42,7 @@ export function ClusterListPage() {
             {clusters.data.clusters.map((c) => (
               <tr key={c.id} data-cluster={c.name}>
                 <Td>
-                  <Link to="/clusters/$name" params={{ name: c.name }}>
+                  <Link to="/clusters/$name" params={{ name: c.name ?? '' }}>
                     {c.name}
                   </Link>
                 </Td>

@@ -1,7 +1,7 @@
 /** Register a cluster: try the settings (POST /clusters/test) and register it (POST /clusters). */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { type ClusterInput, parseNamespaces, useRegisterCluster, useTestCluster } from '../../api/clusters.ts';
+import { type ClusterTestInput, parseNamespaces, useRegisterCluster, useTestCluster } from '../../api/clusters.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
@@ -14,14 +14,14 @@ export function ClusterRegisterPage() {
   const [form, setForm] = useState<ConnectionForm>({ server_url: '', kubeconfig: '', namespaces: '' });
   const test = useTestCluster();
   const register = useRegisterCluster();
-  const connection = (): ClusterInput => ({
+  const connection = (): ClusterTestInput => ({
     ...(form.server_url ? { server_url: form.server_url } : {}),
     ...(form.kubeconfig ? { kubeconfig: form.kubeconfig } : {}),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     register.mutate(
-      { name, server_url: form.server_url, ...connection(), namespaces: parseNamespaces(form.namespaces) },
+      { ...connection(), name, server_url: form.server_url, namespaces: parseNamespaces(form.namespaces) },
       { onSuccess: (r) => navigate({ to: '/clusters/$name', params: { name: r.cluster.name } }) },
     );
   };

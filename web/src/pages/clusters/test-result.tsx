@@ -1,4 +1,4 @@
-import type { ClusterTest } from '../../api/clusters.ts';
+import type { ClusterTest } from '../../api/types.ts';
 
 /** What POST /clusters/test answered: reachable (version, namespaces) or why not, in the server's words. */
 export function ClusterTestResult({ result }: { result: ClusterTest }) {

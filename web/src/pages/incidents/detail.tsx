@@ -4,6 +4,7 @@
  */
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
+import { appParams } from '../../api/apps.ts';
 import { useAcknowledgeIncident, useIncident, useResolveIncident } from '../../api/incidents.ts';
 import { useOrgMembers } from '../../api/session.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
@@ -12,6 +13,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
+import { localTime } from '../../lib/format.ts';
 import { Remediations } from './remediations.tsx';
 import { Timeline } from './timeline.tsx';
 
@@ -20,7 +22,7 @@ export function IncidentDetailPage() {
   const incident = useIncident(id);
   const acknowledge = useAcknowledgeIncident(id);
   const members = useOrgMembers();
-  const who = (userId: string | null) =>
+  const who = (userId: string | null | undefined) =>
     userId ? (members.data?.members.find((m) => m.userId === userId)?.user.email ?? userId) : '';
   if (incident.error) return <ErrorState error={incident.error} title={`Incident ${id}`} />;
   if (!incident.data) return <Spinner />;
@@ -36,7 +38,7 @@ export function IncidentDetailPage() {
             Acknowledge
           </Button>
         ) : null}
-        {open ? <ResolveIncident id={i.id} /> : null}
+        {open ? <ResolveIncident id={id} /> : null}
       </PageHeader>
       {acknowledge.error ? <ErrorState error={acknowledge.error} title="Could not acknowledge" /> : null}
       <Facts
@@ -50,7 +52,7 @@ export function IncidentDetailPage() {
           [
             'App',
             i.app ? (
-              <Link key="app" to="/apps/$namespace/$name" params={{ namespace: i.app.namespace, name: i.app.name }}>
+              <Link key="app" to="/apps/$namespace/$name" params={appParams(i.app)}>
                 {i.app.namespace}/{i.app.name}
                 {i.app.cluster ? ` on ${i.app.cluster}` : ''}
               </Link>
@@ -61,30 +63,22 @@ export function IncidentDetailPage() {
           ['Cause', i.cause],
           ['Source', i.source === 'external' ? `reported by ${who(i.opened_by) || 'an emitter'}` : 'detected by svc'],
           ['Message', i.message],
-          ['Opened', new Date(i.opened_at).toLocaleString()],
-          [
-            'Acknowledged',
-            i.acknowledged_at ? `${new Date(i.acknowledged_at).toLocaleString()} by ${who(i.acknowledged_by)}` : '',
-          ],
-          [
-            'Resolved',
-            i.resolved_at
-              ? `${new Date(i.resolved_at).toLocaleString()}${i.resolution ? `: ${i.resolution}` : ''}`
-              : '',
-          ],
+          ['Opened', localTime(i.opened_at)],
+          ['Acknowledged', i.acknowledged_at ? `${localTime(i.acknowledged_at)} by ${who(i.acknowledged_by)}` : ''],
+          ['Resolved', i.resolved_at ? `${localTime(i.resolved_at)}${i.resolution ? `: ${i.resolution}` : ''}` : ''],
         ]}
       />
       <section aria-labelledby="remediations" className="space-y-2">
         <h2 id="remediations" className="font-medium">
           Remediations
         </h2>
-        <Remediations items={i.remediations} app={i.app} />
+        <Remediations items={i.remediations ?? []} app={i.app ?? null} />
       </section>
       <section aria-labelledby="timeline" className="space-y-2">
         <h2 id="timeline" className="font-medium">
           Timeline
         </h2>
-        <Timeline entries={i.timeline} />
+        <Timeline entries={i.timeline ?? []} />
       </section>
       <details className="text-sm">
         <summary className="cursor-pointer text-zinc-500">Evidence (the App's status when it opened)</summary>

@@ -4,6 +4,7 @@
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
+import { appParams } from '../../api/apps.ts';
 import { useIncidents } from '../../api/incidents.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -61,8 +62,8 @@ export function IncidentListPage() {
       </datalist>
       {incidents.error ? <ErrorState error={incidents.error} /> : null}
       {incidents.isPending ? <Spinner /> : null}
-      {incidents.data?.incidents.length === 0 ? <Empty title="No incidents match" /> : null}
-      {incidents.data && incidents.data.incidents.length > 0 ? (
+      {incidents.data?.incidents?.length === 0 ? <Empty title="No incidents match" /> : null}
+      {incidents.data?.incidents?.length ? (
         <Table aria-label="Incidents">
           <thead>
             <tr>
@@ -78,14 +79,14 @@ export function IncidentListPage() {
             {incidents.data.incidents.map((i) => (
               <tr key={i.id} data-incident={i.id}>
                 <Td>
-                  <Link to="/incidents/$id" params={{ id: i.id }}>
+                  <Link to="/incidents/$id" params={{ id: i.id ?? '' }}>
                     {i.title}
                   </Link>
                   <p className="text-xs text-zinc-500">{i.source === 'external' ? 'reported' : 'detected'}</p>
                 </Td>
                 <Td>
                   {i.app ? (
-                    <Link to="/apps/$namespace/$name" params={{ namespace: i.app.namespace, name: i.app.name }}>
+                    <Link to="/apps/$namespace/$name" params={appParams(i.app)}>
                       {i.app.name}
                     </Link>
                   ) : (

@@ -4,7 +4,7 @@ import { useIncidents } from '../../api/incidents.ts';
 /** On an App's page: how many incidents are open about it, linking to them (nothing when none). */
 export function OpenIncidentsLink({ app }: { app: string }) {
   const incidents = useIncidents({ state: 'open', app });
-  const n = incidents.data?.incidents.length ?? 0;
+  const n = incidents.data?.incidents?.length ?? 0;
   if (n === 0) return null;
   return (
     <Link

@@ -4,25 +4,20 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { appParams } from '../../api/apps.ts';
 import { useApproveRemediation, useRejectRemediation } from '../../api/incidents.ts';
-import type { Remediation } from '../../api/types.ts';
+import type { Incident } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Empty, ErrorState } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { shortRevision } from '../../lib/format.ts';
+import { localTime, shortRevision } from '../../lib/format.ts';
 
-export function Remediations({
-  items,
-  app,
-}: {
-  items: Remediation[];
-  app: { name: string; namespace: string } | null;
-}) {
+export function Remediations({ items, app }: { items: NonNullable<Incident['remediations']>; app: Incident['app'] }) {
   const approve = useApproveRemediation();
-  const [rejecting, setRejecting] = useState<Remediation | undefined>();
+  const [rejecting, setRejecting] = useState<{ id: string; action?: string } | undefined>();
   if (items.length === 0) return <Empty title="Nothing to propose">A Stalled App needs its spec changed.</Empty>;
   return (
     <>
@@ -54,17 +49,13 @@ export function Remediations({
                 {r.reason ? <p className="mt-1 text-xs text-zinc-500">{r.reason}</p> : null}
                 {r.operation_id && app ? (
                   <p className="mt-1 text-xs">
-                    <Link
-                      to="/apps/$namespace/$name"
-                      params={{ namespace: app.namespace, name: app.name }}
-                      search={{ tab: 'history' }}
-                    >
+                    <Link to="/apps/$namespace/$name" params={appParams(app)} search={{ tab: 'history' }}>
                       operation {r.operation_id.slice(0, 8)}
                     </Link>
                   </p>
                 ) : null}
               </Td>
-              <Td>{r.decided_at ? new Date(r.decided_at).toLocaleString() : '—'}</Td>
+              <Td>{localTime(r.decided_at)}</Td>
               <Td className="text-right whitespace-nowrap">
                 {r.state === 'proposed' ? (
                   <div className="flex justify-end gap-1.5">
@@ -73,11 +64,15 @@ export function Remediations({
                       variant="primary"
                       aria-label={`Approve ${r.action}`}
                       disabled={approve.isPending}
-                      onClick={() => approve.mutate(r.id)}
+                      onClick={() => approve.mutate(r.id ?? '')}
                     >
                       Approve
                     </Button>
-                    <Button size="sm" aria-label={`Reject ${r.action}`} onClick={() => setRejecting(r)}>
+                    <Button
+                      size="sm"
+                      aria-label={`Reject ${r.action}`}
+                      onClick={() => setRejecting({ id: r.id ?? '', action: r.action })}
+                    >
                       Reject
                     </Button>
                   </div>
@@ -92,7 +87,13 @@ export function Remediations({
   );
 }
 
-function RejectDialog({ remediation, onClose }: { remediation: Remediation | undefined; onClose: () => void }) {
+function RejectDialog({
+  remediation,
+  onClose,
+}: {
+  remediation: { id: string; action?: string } | undefined;
+  onClose: () => void;
+}) {
   const reject = useRejectRemediation();
   const [reason, setReason] = useState('');
   const close = () => {

@@ -6,6 +6,7 @@ import { Link } from '@tanstack/react-router';
 import type { TimelineEntry } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Empty } from '../../components/ui/feedback.tsx';
+import { localTime } from '../../lib/format.ts';
 
 type Data = Record<string, unknown>;
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -16,13 +17,13 @@ function Summary({ entry }: { entry: TimelineEntry }) {
       <>
         <span>
           delivery of <code>{entry.event_type}</code> to{' '}
-          <Link to="/webhooks/$id" params={{ id: entry.webhook_id }}>
+          <Link to="/webhooks/$id" params={{ id: entry.webhook_id ?? '' }}>
             {entry.webhook_id}
           </Link>
         </span>{' '}
         <StatusBadge value={entry.state} /> {entry.attempts} attempt{entry.attempts === 1 ? '' : 's'}
-        {entry.response_code !== null ? `, HTTP ${entry.response_code}` : ''}
-        {entry.latency_ms !== null ? `, ${entry.latency_ms} ms` : ''}
+        {entry.response_code != null ? `, HTTP ${entry.response_code}` : ''}
+        {entry.latency_ms != null ? `, ${entry.latency_ms} ms` : ''}
       </>
     );
   }
@@ -55,7 +56,7 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }) {
       {entries.map((e) => (
         <li key={e.kind === 'delivery' ? e.delivery_id : `${e.event_id}`} data-kind={e.kind}>
           <time dateTime={e.at} className="mr-2 text-xs text-zinc-500">
-            {new Date(e.at).toLocaleTimeString()}
+            {localTime(e.at, 'time')}
           </time>
           <Summary entry={e} />
         </li>

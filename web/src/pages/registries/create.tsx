@@ -4,12 +4,8 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import {
-  type RegistryInput,
-  type RegistryWithToken,
-  useCreateRegistry,
-  useTestRegistry,
-} from '../../api/registries.ts';
+import { type RegistryConnection, useCreateRegistry, useTestRegistry } from '../../api/registries.ts';
+import type { RegistryWithToken } from '../../api/types.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
@@ -18,7 +14,7 @@ import { RegistryFields, type RegistryForm } from './connection-fields.tsx';
 import { RegistryTestResultView } from './test-result.tsx';
 
 /** The connection part of a create or test body: only what was filled in. */
-export function connectionOf(form: RegistryForm): RegistryInput {
+export function connectionOf(form: RegistryForm): RegistryConnection {
   return {
     host: form.host.trim(),
     insecure: form.insecure,
@@ -67,7 +63,7 @@ export function RegistryCreatePage() {
         value={created?.notification_token}
         title="The registry's notification token"
         testId="notification-token"
-        onDone={() => created && navigate({ to: '/registries/$id', params: { id: created.id } })}
+        onDone={() => created && navigate({ to: '/registries/$id', params: { id: created.id ?? '' } })}
       />
     </div>
   );

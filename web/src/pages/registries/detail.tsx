@@ -5,7 +5,7 @@
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import {
-  type RegistryInput,
+  type RegistryChange,
   useDeleteRegistry,
   useRegistry,
   useTestRegistry,
@@ -19,7 +19,7 @@ import { Facts } from '../../components/ui/facts.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Checkbox, Field, Input } from '../../components/ui/field.tsx';
 import { ShownOnce } from '../../components/ui/shown-once.tsx';
-import { ago } from '../../lib/format.ts';
+import { ago, localTime } from '../../lib/format.ts';
 import { RegistryFields, type RegistryForm } from './connection-fields.tsx';
 import { RegistryTestResultView } from './test-result.tsx';
 
@@ -34,10 +34,10 @@ export function RegistryDetailPage() {
     <div className="space-y-6">
       <PageHeader title={r.name}>
         <StatusBadge value={r.status} />
-        <Button onClick={() => test.mutate({ id: r.id })} disabled={test.isPending}>
+        <Button onClick={() => test.mutate({ id })} disabled={test.isPending}>
           Test
         </Button>
-        <DeleteRegistry registry={r} />
+        <DeleteRegistry id={id} name={r.name ?? id} />
       </PageHeader>
       {test.data ? <RegistryTestResultView result={test.data} /> : null}
       {test.error ? <ErrorState error={test.error} title="Could not test" /> : null}
@@ -61,12 +61,12 @@ export function RegistryDetailPage() {
               {r.notification_url}
             </span>,
           ],
-          ['Created', new Date(r.created_at).toLocaleString()],
-          ['Updated', new Date(r.updated_at).toLocaleString()],
+          ['Created', localTime(r.created_at)],
+          ['Updated', localTime(r.updated_at)],
         ]}
       />
-      <RotateToken id={r.id} />
-      <EditRegistry registry={r} />
+      <RotateToken id={id} />
+      <EditRegistry id={id} registry={r} />
     </div>
   );
 }
@@ -102,12 +102,12 @@ function RotateToken({ id }: { id: string }) {
   );
 }
 
-function EditRegistry({ registry }: { registry: Registry }) {
-  const save = useUpdateRegistry(registry.id);
-  const [name, setName] = useState(registry.name);
+function EditRegistry({ id, registry }: { id: string; registry: Registry }) {
+  const save = useUpdateRegistry(id);
+  const [name, setName] = useState(registry.name ?? '');
   const initial: RegistryForm = {
-    host: registry.host,
-    insecure: registry.insecure,
+    host: registry.host ?? '',
+    insecure: registry.insecure ?? false,
     ca: registry.ca ?? '',
     username: registry.username ?? '',
     password: '',
@@ -117,7 +117,7 @@ function EditRegistry({ registry }: { registry: Registry }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // Only what changed; a cleared CA or username is removed (null); a blank password keeps the stored one.
-    const changes: RegistryInput = {
+    const changes: RegistryChange = {
       ...(name !== registry.name ? { name } : {}),
       ...(form.host !== initial.host ? { host: form.host.trim() } : {}),
       ...(form.insecure !== initial.insecure ? { insecure: form.insecure } : {}),
@@ -165,13 +165,13 @@ function EditRegistry({ registry }: { registry: Registry }) {
   );
 }
 
-function DeleteRegistry({ registry }: { registry: Registry }) {
-  const remove = useDeleteRegistry(registry.id);
+function DeleteRegistry({ id, name }: { id: string; name: string }) {
+  const remove = useDeleteRegistry(id);
   const navigate = useNavigate();
   return (
     <ConfirmDelete
       noun="registry"
-      name={registry.name}
+      name={name}
       description="Its sealed credentials go with it. Refused while Apps name it in registryRef."
       remove={remove}
       onDone={() => navigate({ to: '/registries' })}

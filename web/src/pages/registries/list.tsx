@@ -24,8 +24,8 @@ export function RegistryListPage() {
       </p>
       {registries.error ? <ErrorState error={registries.error} /> : null}
       {registries.isPending ? <Spinner /> : null}
-      {registries.data?.registries.length === 0 ? <Empty title="No registries yet" /> : null}
-      {registries.data && registries.data.registries.length > 0 ? (
+      {registries.data?.registries?.length === 0 ? <Empty title="No registries yet" /> : null}
+      {registries.data?.registries?.length ? (
         <Table aria-label="Registries">
           <thead>
             <tr>
@@ -40,7 +40,7 @@ export function RegistryListPage() {
             {registries.data.registries.map((r) => (
               <tr key={r.id} data-registry={r.name}>
                 <Td>
-                  <Link to="/registries/$id" params={{ id: r.id }}>
+                  <Link to="/registries/$id" params={{ id: r.id ?? '' }}>
                     {r.name}
                   </Link>
                 </Td>

@@ -13,7 +13,7 @@ export function RegistryTestResultView({ result }: { result: RegistryTestResult 
     >
       {result.status === 'connected' ? (
         <>
-          Connected to {result.details.host} ({result.details.authenticated ? 'authenticated' : 'anonymous'}) in{' '}
+          Connected to {result.details?.host} ({result.details?.authenticated ? 'authenticated' : 'anonymous'}) in{' '}
           {result.latency} ms
         </>
       ) : (

@@ -4,7 +4,13 @@
  */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { useCreateStore, useStoreProviders, useTestStore } from '../../api/secret-stores.ts';
+import {
+  fieldSchema,
+  type StoreTestInput,
+  useCreateStore,
+  useStoreProviders,
+  useTestStore,
+} from '../../api/secret-stores.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../../components/ui/field.tsx';
@@ -22,18 +28,20 @@ export function SecretStoreCreatePage() {
   const create = useCreateStore();
   if (providers.error) return <ErrorState error={providers.error} />;
   if (!providers.data) return <Spinner />;
-  const provider = providers.data.items[choice];
-  const body = () => ({
-    type: provider?.type,
-    provider: provider?.provider,
+  const items = providers.data.items ?? [];
+  const provider = items[choice];
+  // The provider's type and name as the providers route answered them (the select offers no other).
+  const body = (): StoreTestInput => ({
+    type: provider?.type as StoreTestInput['type'],
+    provider: provider?.provider as StoreTestInput['provider'],
     config: filled(config),
     credentials: filled(credentials),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate(
-      { name, ...body() },
-      { onSuccess: (s) => navigate({ to: '/secret-stores/$id', params: { id: s.id } }) },
+      { ...body(), name },
+      { onSuccess: (s) => navigate({ to: '/secret-stores/$id', params: { id: s.id ?? '' } }) },
     );
   };
   return (
@@ -52,7 +60,7 @@ export function SecretStoreCreatePage() {
                 test.reset();
               }}
             >
-              {providers.data.items.map((o, i) => (
+              {items.map((o, i) => (
                 <option key={`${o.type}/${o.provider}`} value={i}>
                   {o.type} / {o.provider}
                 </option>
@@ -66,12 +74,16 @@ export function SecretStoreCreatePage() {
         {provider ? (
           <fieldset key={choice} className="space-y-3">
             <legend className="sr-only">Settings of {provider.provider}</legend>
-            <SchemaFields schema={provider.config} values={config} onChange={setConfig} />
-            <CredentialFields schema={provider.credentials} values={credentials} onChange={setCredentials} />
+            <SchemaFields schema={fieldSchema(provider.config)} values={config} onChange={setConfig} />
+            <CredentialFields
+              schema={fieldSchema(provider.credentials)}
+              values={credentials}
+              onChange={setCredentials}
+            />
           </fieldset>
         ) : null}
         <div className="flex gap-2">
-          <Button onClick={() => test.mutate({ input: { name, ...body() } })} disabled={test.isPending}>
+          <Button onClick={() => test.mutate({ input: { ...body(), name } })} disabled={test.isPending}>
             Test settings
           </Button>
           <Button type="submit" variant="primary" disabled={create.isPending}>

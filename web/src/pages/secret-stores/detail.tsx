@@ -4,7 +4,9 @@
  */
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { appParams } from '../../api/apps.ts';
 import {
+  fieldSchema,
   useDeleteStore,
   usePatchStore,
   useSecretStore,
@@ -20,7 +22,7 @@ import { Facts } from '../../components/ui/facts.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { ago } from '../../lib/format.ts';
+import { ago, localTime } from '../../lib/format.ts';
 import { CredentialFields, type FieldValues, filled, SchemaFields } from './schema-fields.tsx';
 import { StoreTestResultView } from './test-result.tsx';
 
@@ -35,10 +37,10 @@ export function SecretStoreDetailPage() {
     <div className="space-y-6">
       <PageHeader title={s.name}>
         <StatusBadge value={s.status} />
-        <Button onClick={() => test.mutate({ id: s.id })} disabled={test.isPending}>
+        <Button onClick={() => test.mutate({ id })} disabled={test.isPending}>
           Test
         </Button>
-        <DeleteStore store={s} />
+        <DeleteStore id={id} name={s.name ?? id} />
       </PageHeader>
       {test.data ? <StoreTestResultView result={test.data} /> : null}
       {test.error ? <ErrorState error={test.error} title="Could not test" /> : null}
@@ -53,16 +55,16 @@ export function SecretStoreDetailPage() {
           ['Type / provider', `${s.type} / ${s.provider}`],
           ['Status', s.statusDetail ? `${s.status}: ${s.statusDetail}` : s.status],
           ['Last tested', ago(s.lastTestedAt)],
-          ['Credentials expire', s.credentialsExpireAt ? new Date(s.credentialsExpireAt).toLocaleString() : ''],
-          ...Object.entries(s.config).map(([k, v]): [string, string] => [
+          ['Credentials expire', s.credentialsExpireAt ? localTime(s.credentialsExpireAt) : ''],
+          ...Object.entries(s.config ?? {}).map(([k, v]): [string, string] => [
             k,
             typeof v === 'string' ? v : JSON.stringify(v),
           ]),
-          ['Created', new Date(s.createdAt).toLocaleString()],
+          ['Created', localTime(s.createdAt)],
         ]}
       />
-      <References id={s.id} />
-      <EditStore store={s} />
+      <References id={id} />
+      <EditStore id={id} store={s} />
     </div>
   );
 }
@@ -76,8 +78,8 @@ function References({ id }: { id: string }) {
       </h2>
       {refs.error ? <ErrorState error={refs.error} /> : null}
       {refs.isPending ? <Spinner /> : null}
-      {refs.data?.items.length === 0 ? <Empty title="No App uses this store" /> : null}
-      {refs.data && refs.data.items.length > 0 ? (
+      {refs.data?.items?.length === 0 ? <Empty title="No App uses this store" /> : null}
+      {refs.data?.items?.length ? (
         <Table aria-label="Apps using the store">
           <thead>
             <tr>
@@ -90,7 +92,7 @@ function References({ id }: { id: string }) {
             {refs.data.items.map((r) => (
               <tr key={`${r.namespace}/${r.name}/${r.usage}/${r.env ?? ''}`}>
                 <Td>
-                  <Link to="/apps/$namespace/$name" params={{ namespace: r.namespace, name: r.name }}>
+                  <Link to="/apps/$namespace/$name" params={appParams(r)}>
                     {r.namespace}/{r.name}
                   </Link>
                 </Td>
@@ -105,16 +107,16 @@ function References({ id }: { id: string }) {
   );
 }
 
-function EditStore({ store }: { store: SecretStore }) {
+function EditStore({ id, store }: { id: string; store: SecretStore }) {
   const providers = useStoreProviders();
-  const save = usePatchStore(store.id);
+  const save = usePatchStore(id);
   const initial = Object.fromEntries(
-    Object.entries(store.config).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    Object.entries(store.config ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
-  const [name, setName] = useState(store.name);
+  const [name, setName] = useState(store.name ?? '');
   const [config, setConfig] = useState<FieldValues>(initial);
   const [credentials, setCredentials] = useState<FieldValues>({});
-  const provider = providers.data?.items.find((p) => p.type === store.type && p.provider === store.provider);
+  const provider = providers.data?.items?.find((p) => p.type === store.type && p.provider === store.provider);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // Only what changed: a cleared field is removed (null), so the provider's default applies again.
@@ -145,11 +147,15 @@ function EditStore({ store }: { store: SecretStore }) {
         {providers.error ? <ErrorState error={providers.error} /> : null}
         {provider ? (
           <>
-            <SchemaFields schema={provider.config} values={config} onChange={setConfig} />
+            <SchemaFields schema={fieldSchema(provider.config)} values={config} onChange={setConfig} />
             <p className="text-sm text-zinc-500">
               Stored credentials are never shown. New ones replace them as a whole; leave blank to keep them.
             </p>
-            <CredentialFields schema={provider.credentials} values={credentials} onChange={setCredentials} />
+            <CredentialFields
+              schema={fieldSchema(provider.credentials)}
+              values={credentials}
+              onChange={setCredentials}
+            />
           </>
         ) : null}
         <Button type="submit" variant="primary" disabled={save.isPending}>
@@ -162,13 +168,13 @@ function EditStore({ store }: { store: SecretStore }) {
   );
 }
 
-function DeleteStore({ store }: { store: SecretStore }) {
-  const remove = useDeleteStore(store.id);
+function DeleteStore({ id, name }: { id: string; name: string }) {
+  const remove = useDeleteStore(id);
   const navigate = useNavigate();
   return (
     <ConfirmDelete
       noun="secret store"
-      name={store.name}
+      name={name}
       description="Its sealed credentials are deleted with it. Refused while Apps use the store."
       remove={remove}
       onDone={() => navigate({ to: '/secret-stores' })}

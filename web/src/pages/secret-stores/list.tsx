@@ -20,8 +20,8 @@ export function SecretStoreListPage() {
       </PageHeader>
       {stores.error ? <ErrorState error={stores.error} /> : null}
       {stores.isPending ? <Spinner /> : null}
-      {stores.data?.items.length === 0 ? <Empty title="No secret stores yet" /> : null}
-      {stores.data && stores.data.items.length > 0 ? (
+      {stores.data?.items?.length === 0 ? <Empty title="No secret stores yet" /> : null}
+      {stores.data?.items?.length ? (
         <Table aria-label="Secret stores">
           <thead>
             <tr>
@@ -37,7 +37,7 @@ export function SecretStoreListPage() {
             {stores.data.items.map((s) => (
               <tr key={s.id} data-store={s.name}>
                 <Td>
-                  <Link to="/secret-stores/$id" params={{ id: s.id }}>
+                  <Link to="/secret-stores/$id" params={{ id: s.id ?? '' }}>
                     {s.name}
                   </Link>
                 </Td>

@@ -19,7 +19,7 @@ export function StoreTestResultView({ result }: { result: StoreTestResult }) {
       ) : (
         <>
           {result.status === 'connected' ? 'Connected' : 'Not tested (nothing to reach)'} in {result.latency} ms
-          {Object.keys(result.details).length > 0 ? (
+          {Object.keys(result.details ?? {}).length > 0 ? (
             <pre className="mt-2 overflow-x-auto text-xs">{JSON.stringify(result.details, null, 2)}</pre>
           ) : null}
         </>

@@ -6,7 +6,6 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useOrgMembers } from '../../api/session.ts';
 import {
-  type TeamDetail,
   useAddTeamMember,
   useBindTeam,
   useDeleteTeam,
@@ -15,12 +14,14 @@ import {
   useTeam,
   useUnbindTeam,
 } from '../../api/teams.ts';
+import type { Team } from '../../api/types.ts';
 import { type ScopeLevel, ScopeLevelFields, scopeLevelBody } from '../../components/scope-level-fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
+import { localTime } from '../../lib/format.ts';
 
 export function TeamDetailPage() {
   const { id } = useParams({ from: '/teams/$id' });
@@ -40,9 +41,9 @@ export function TeamDetailPage() {
   );
 }
 
-function RenameTeam({ team }: { team: TeamDetail }) {
-  const rename = useRenameTeam(team.id);
-  const [name, setName] = useState(team.name);
+function RenameTeam({ team }: { team: Team }) {
+  const rename = useRenameTeam(team.id ?? '');
+  const [name, setName] = useState(team.name ?? '');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     rename.mutate(name);
@@ -67,12 +68,12 @@ function RenameTeam({ team }: { team: TeamDetail }) {
   );
 }
 
-function Members({ team }: { team: TeamDetail }) {
+function Members({ team }: { team: Team }) {
   const members = useOrgMembers();
-  const add = useAddTeamMember(team.id);
-  const remove = useRemoveTeamMember(team.id);
+  const add = useAddTeamMember(team.id ?? '');
+  const remove = useRemoveTeamMember(team.id ?? '');
   const [user, setUser] = useState('');
-  const inTeam = new Set(team.members.map((m) => m.user_id));
+  const inTeam = new Set((team.members ?? []).map((m) => m.user_id));
   const candidates = (members.data?.members ?? []).filter((m) => !inTeam.has(m.userId));
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -105,7 +106,7 @@ function Members({ team }: { team: TeamDetail }) {
       {members.error ? <ErrorState error={members.error} title="Cannot list the org's members" /> : null}
       {add.error ? <ErrorState error={add.error} title="Could not add the member" /> : null}
       {remove.error ? <ErrorState error={remove.error} title="Could not remove the member" /> : null}
-      {team.members.length === 0 ? (
+      {(team.members ?? []).length === 0 ? (
         <Empty title="No members yet" />
       ) : (
         <Table aria-label="Team members">
@@ -120,18 +121,18 @@ function Members({ team }: { team: TeamDetail }) {
             </tr>
           </thead>
           <tbody>
-            {team.members.map((m) => (
+            {(team.members ?? []).map((m) => (
               <tr key={m.user_id}>
                 <Td>{m.name}</Td>
                 <Td>{m.email}</Td>
-                <Td>{m.added_at ? new Date(m.added_at).toLocaleDateString() : '—'}</Td>
+                <Td>{m.added_at ? localTime(m.added_at, 'date') : '—'}</Td>
                 <Td className="text-right">
                   <Button
                     size="sm"
                     variant="danger"
                     aria-label={`Remove ${m.email} from the team`}
                     disabled={remove.isPending}
-                    onClick={() => remove.mutate(m.user_id)}
+                    onClick={() => remove.mutate(m.user_id ?? '')}
                   >
                     Remove
                   </Button>
@@ -145,9 +146,9 @@ function Members({ team }: { team: TeamDetail }) {
   );
 }
 
-function Bindings({ team }: { team: TeamDetail }) {
-  const bind = useBindTeam(team.id);
-  const unbind = useUnbindTeam(team.id);
+function Bindings({ team }: { team: Team }) {
+  const bind = useBindTeam(team.id ?? '');
+  const unbind = useUnbindTeam(team.id ?? '');
   const [where, setWhere] = useState<ScopeLevel>({ scope: 'deployment', scope_id: '', level: 'read' });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -166,7 +167,7 @@ function Bindings({ team }: { team: TeamDetail }) {
       </form>
       {bind.error ? <ErrorState error={bind.error} title="Could not grant" /> : null}
       {unbind.error ? <ErrorState error={unbind.error} title="Could not remove" /> : null}
-      {team.bindings.length === 0 ? (
+      {(team.bindings ?? []).length === 0 ? (
         <Empty title="No role bindings">The team's members hold what the team is granted here.</Empty>
       ) : (
         <Table aria-label="Team role bindings">
@@ -181,21 +182,21 @@ function Bindings({ team }: { team: TeamDetail }) {
             </tr>
           </thead>
           <tbody>
-            {team.bindings.map((b) => (
+            {(team.bindings ?? []).map((b) => (
               <tr key={b.id}>
                 <Td>
                   {b.scope}
                   {b.scope_id ? ` ${b.scope_id}` : ''}
                 </Td>
                 <Td>{b.level}</Td>
-                <Td>{new Date(b.created_at).toLocaleDateString()}</Td>
+                <Td>{localTime(b.created_at, 'date')}</Td>
                 <Td className="text-right">
                   <Button
                     size="sm"
                     variant="danger"
                     aria-label={`Remove ${b.level} at ${b.scope} ${b.scope_id}`}
                     disabled={unbind.isPending}
-                    onClick={() => unbind.mutate(b.id)}
+                    onClick={() => unbind.mutate(b.id ?? '')}
                   >
                     Remove
                   </Button>
@@ -209,13 +210,13 @@ function Bindings({ team }: { team: TeamDetail }) {
   );
 }
 
-function DeleteTeam({ team }: { team: TeamDetail }) {
-  const remove = useDeleteTeam(team.id);
+function DeleteTeam({ team }: { team: Team }) {
+  const remove = useDeleteTeam(team.id ?? '');
   const navigate = useNavigate();
   return (
     <ConfirmDelete
       noun="team"
-      name={team.name}
+      name={team.name ?? ''}
       description="Its members stay in the organization; the team's role bindings are removed with it."
       remove={remove}
       onDone={() => navigate({ to: '/teams' })}

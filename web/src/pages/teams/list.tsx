@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
+import { localTime } from '../../lib/format.ts';
 
 export function TeamListPage() {
   const teams = useTeams();
@@ -14,7 +15,7 @@ export function TeamListPage() {
   const [name, setName] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate(name, { onSuccess: (t) => navigate({ to: '/teams/$id', params: { id: t.id } }) });
+    create.mutate(name, { onSuccess: (t) => navigate({ to: '/teams/$id', params: { id: t.id ?? '' } }) });
   };
   return (
     <div className="space-y-4">
@@ -35,8 +36,8 @@ export function TeamListPage() {
       {create.error ? <ErrorState error={create.error} title="Could not create the team" /> : null}
       {teams.error ? <ErrorState error={teams.error} /> : null}
       {teams.isPending ? <Spinner /> : null}
-      {teams.data?.teams.length === 0 ? <Empty title="No teams yet" /> : null}
-      {teams.data && teams.data.teams.length > 0 ? (
+      {teams.data?.teams?.length === 0 ? <Empty title="No teams yet" /> : null}
+      {teams.data?.teams?.length ? (
         <Table aria-label="Teams">
           <thead>
             <tr>
@@ -49,12 +50,12 @@ export function TeamListPage() {
             {teams.data.teams.map((t) => (
               <tr key={t.id} data-team={t.name}>
                 <Td>
-                  <Link to="/teams/$id" params={{ id: t.id }}>
+                  <Link to="/teams/$id" params={{ id: t.id ?? '' }}>
                     {t.name}
                   </Link>
                 </Td>
                 <Td>{t.member_count}</Td>
-                <Td>{new Date(t.created_at).toLocaleDateString()}</Td>
+                <Td>{localTime(t.created_at, 'date')}</Td>
               </tr>
             ))}
           </tbody>

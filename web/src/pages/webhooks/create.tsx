@@ -5,7 +5,8 @@
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { WEBHOOK_EVENTS } from '../../../../src/core/events.ts';
-import { useCreateWebhook } from '../../api/webhooks.ts';
+import type { CreatedWebhook } from '../../api/types.ts';
+import { useCreateWebhook, type WebhookInput } from '../../api/webhooks.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../../components/ui/feedback.tsx';
 import { Checkbox, Field, Input } from '../../components/ui/field.tsx';
@@ -16,9 +17,10 @@ export function WebhookCreatePage() {
   const create = useCreateWebhook();
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
-  const [events, setEvents] = useState<string[]>(['incident.opened', 'incident.resolved']);
-  const [created, setCreated] = useState<{ id: string; secret: string } | undefined>();
-  const toggle = (event: string, on: boolean) => setEvents(on ? [...events, event] : events.filter((e) => e !== event));
+  const [events, setEvents] = useState<WebhookInput['events']>(['incident.opened', 'incident.resolved']);
+  const [created, setCreated] = useState<CreatedWebhook | undefined>();
+  const toggle = (event: WebhookInput['events'][number], on: boolean) =>
+    setEvents(on ? [...events, event] : events.filter((e) => e !== event));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate({ url, events, ...(name ? { name } : {}) }, { onSuccess: (w) => setCreated(w) });
@@ -64,7 +66,7 @@ export function WebhookCreatePage() {
         value={created?.secret}
         title="The webhook's signing secret"
         testId="webhook-secret"
-        onDone={() => created && navigate({ to: '/webhooks/$id', params: { id: created.id } })}
+        onDone={() => created && navigate({ to: '/webhooks/$id', params: { id: created.id ?? '' } })}
       />
     </div>
   );

@@ -10,7 +10,7 @@ import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { ago } from '../../lib/format.ts';
+import { ago, localTime } from '../../lib/format.ts';
 
 export function WebhookDetailPage() {
   const { id } = useParams({ from: '/webhooks/$id' });
@@ -25,13 +25,13 @@ export function WebhookDetailPage() {
         <Button onClick={() => test.mutate()} disabled={test.isPending}>
           Send test
         </Button>
-        <DeleteWebhook id={w.id} name={w.name} />
+        <DeleteWebhook id={id} name={w.name ?? id} />
       </PageHeader>
       {test.data ? (
         <output data-testid="webhook-test" className="block text-sm">
           Test delivery {test.data.state}
-          {test.data.response_code !== null ? `: HTTP ${test.data.response_code}` : ''}
-          {test.data.latency_ms !== null ? ` in ${test.data.latency_ms} ms` : ''}
+          {test.data.response_code != null ? `: HTTP ${test.data.response_code}` : ''}
+          {test.data.latency_ms != null ? ` in ${test.data.latency_ms} ms` : ''}
           {test.data.last_error ? ` (${test.data.last_error})` : ''}
         </output>
       ) : null}
@@ -50,12 +50,12 @@ export function WebhookDetailPage() {
               {w.url}
             </span>,
           ],
-          ['Events', w.events.join(', ')],
+          ['Events', (w.events ?? []).join(', ')],
           ['Secret', 'shown once at creation; create a new webhook to rotate it'],
-          ['Created', new Date(w.created_at).toLocaleString()],
+          ['Created', localTime(w.created_at)],
         ]}
       />
-      <DeliveryLog id={w.id} />
+      <DeliveryLog id={id} />
     </div>
   );
 }
@@ -69,8 +69,8 @@ function DeliveryLog({ id }: { id: string }) {
       </h2>
       {deliveries.error ? <ErrorState error={deliveries.error} /> : null}
       {deliveries.isPending ? <Spinner /> : null}
-      {deliveries.data?.deliveries.length === 0 ? <Empty title="Nothing delivered yet" /> : null}
-      {deliveries.data && deliveries.data.deliveries.length > 0 ? (
+      {deliveries.data?.deliveries?.length === 0 ? <Empty title="Nothing delivered yet" /> : null}
+      {deliveries.data?.deliveries?.length ? (
         <Table aria-label="Deliveries">
           <thead>
             <tr>
@@ -90,14 +90,12 @@ function DeliveryLog({ id }: { id: string }) {
                 <Td>
                   <StatusBadge value={d.state} />
                   {d.next_attempt_at ? (
-                    <p className="mt-1 text-xs text-zinc-500">
-                      next try {new Date(d.next_attempt_at).toLocaleTimeString()}
-                    </p>
+                    <p className="mt-1 text-xs text-zinc-500">next try {localTime(d.next_attempt_at, 'time')}</p>
                   ) : null}
                 </Td>
                 <Td>{d.attempts}</Td>
                 <Td>{d.response_code ?? '—'}</Td>
-                <Td>{d.latency_ms !== null ? `${d.latency_ms} ms` : '—'}</Td>
+                <Td>{d.latency_ms != null ? `${d.latency_ms} ms` : '—'}</Td>
                 <Td className="text-xs break-words">{d.last_error ?? ''}</Td>
                 <Td>{ago(d.created_at)}</Td>
               </tr>

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useWebhooks } from '../../api/webhooks.ts';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
+import { localTime } from '../../lib/format.ts';
 
 export function WebhookListPage() {
   const webhooks = useWebhooks();
@@ -22,8 +23,8 @@ export function WebhookListPage() {
       </p>
       {webhooks.error ? <ErrorState error={webhooks.error} /> : null}
       {webhooks.isPending ? <Spinner /> : null}
-      {webhooks.data?.webhooks.length === 0 ? <Empty title="No webhooks yet" /> : null}
-      {webhooks.data && webhooks.data.webhooks.length > 0 ? (
+      {webhooks.data?.webhooks?.length === 0 ? <Empty title="No webhooks yet" /> : null}
+      {webhooks.data?.webhooks?.length ? (
         <Table aria-label="Webhooks">
           <thead>
             <tr>
@@ -37,13 +38,13 @@ export function WebhookListPage() {
             {webhooks.data.webhooks.map((w) => (
               <tr key={w.id} data-webhook={w.name}>
                 <Td>
-                  <Link to="/webhooks/$id" params={{ id: w.id }}>
+                  <Link to="/webhooks/$id" params={{ id: w.id ?? '' }}>
                     {w.name}
                   </Link>
                 </Td>
                 <Td className="font-mono text-xs break-all">{w.url}</Td>
-                <Td className="text-xs">{w.events.join(', ')}</Td>
-                <Td>{new Date(w.created_at).toLocaleDateString()}</Td>
+                <Td className="text-xs">{(w.events ?? []).join(', ')}</Td>
+                <Td>{localTime(w.created_at, 'date')}</Td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,124 @@
+/**
+ * Names for what svc's REST API answers and accepts, taken from the generated types (./openapi.gen.ts) by path and
+ * method, so they follow the server's schemas without being written twice, and keep their meaning whether a schema
+ * is inline or a named component. The CLI and the web UI use these names; neither declares an answer of its own.
+ */
+import type { OkStatus } from 'openapi-typescript-helpers';
+import type { paths } from './openapi.gen.ts';
+
+/** A path of the API, as the document spells it (`/api/v1/apps/{namespace}/{name}`). */
+export type ApiPath = keyof paths;
+
+/** The methods `Path` serves. */
+export type MethodOf<Path extends ApiPath> = {
+  [Method in keyof paths[Path]]: paths[Path][Method] extends { responses: unknown } ? Method : never;
+}[keyof paths[Path]];
+
+/** The JSON body of the `Status` answer (by default any 2xx) of `Method` on `Path`. */
+export type Answer<
+  Path extends ApiPath,
+  Method extends MethodOf<Path> = 'get' & MethodOf<Path>,
+  Status extends number = OkStatus & number,
+> = paths[Path][Method] extends { responses: infer Responses }
+  ? {
+      [S in keyof Responses & Status]: Responses[S] extends { content: { 'application/json': infer Body } }
+        ? Body
+        : never;
+    }[keyof Responses & Status]
+  : never;
+
+/** The JSON request body of `Method` on `Path`. */
+export type RequestBody<Path extends ApiPath, Method extends MethodOf<Path>> = paths[Path][Method] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
+
+/** The query parameters of `Method` on `Path`. */
+export type QueryOf<Path extends ApiPath, Method extends MethodOf<Path> = 'get' & MethodOf<Path>> = NonNullable<
+  paths[Path][Method] extends { parameters: { query?: infer Query } } ? Query : never
+>;
+
+/** An element of a list that may be absent from an answer. */
+export type Item<List> = NonNullable<List> extends ReadonlyArray<infer Element> ? Element : never;
+
+// Apps (contract §4.2).
+type AppPath = '/api/v1/apps/{namespace}/{name}';
+/** An App as the API shows it (contract §2.1). */
+export type AppView = Answer<AppPath>;
+/** A page of GET /apps. */
+export type AppPage = Answer<'/api/v1/apps'>;
+/** The create payload of POST /apps. */
+export type AppCreate = RequestBody<'/api/v1/apps', 'post'>;
+/** The status view of an App (contract §2.2). */
+export type StatusView = Answer<`${AppPath}/status`>;
+/** One Kubernetes event of an App. */
+export type AppEvent = Item<Answer<`${AppPath}/events`>['events']>;
+/** What a sync would change. */
+export type AppDiff = Answer<`${AppPath}/diff`>;
+/** One object of an App's diff. */
+export type ObjectDiff = Item<AppDiff['objects']>;
+/** The live objects of an App as a tree. */
+export type AppTree = Answer<`${AppPath}/resources`>;
+/** One object of an App's live tree. */
+export type TreeNode = Item<AppTree['nodes']>;
+/** The answer of an operation route (sync, deploy, rollback, …): what was asked, and the operation's id. */
+export type OperationAnswer = Answer<`${AppPath}/sync`, 'post'>;
+/** A workload that `adopt` could take over. */
+export type AdoptableWorkload = Item<Answer<'/api/v1/apps/adoptable'>['workloads']>;
+
+// Identity and access.
+/** The caller as the API sees it. */
+export type Me = Answer<'/api/v1/auth/me'>;
+/** An API key (its secret only in the answer that created it). */
+export type ApiKey = Item<Answer<'/api/v1/auth/api-keys'>['api_keys']>;
+/** The answer of POST /auth/can-i. */
+export type CanIAnswer = Answer<'/api/v1/auth/can-i', 'post'>;
+/** A role binding. */
+export type RoleBinding = Item<Answer<'/api/v1/role-bindings'>['bindings']>;
+/** One entry of the audit log. */
+export type AuditEntry = Item<Answer<'/api/v1/audit'>['entries']>;
+/** A team with its members and bindings. */
+export type Team = Answer<'/api/v1/teams/{id}'>;
+/** A team in the list. */
+export type TeamSummary = Item<Answer<'/api/v1/teams'>['teams']>;
+
+// Clusters, registries, secret stores.
+/** A registered cluster. */
+export type Cluster = Answer<'/api/v1/clusters/{name}'>['cluster'];
+/** The answer of a cluster connection test. */
+export type ClusterTest = Answer<'/api/v1/clusters/test', 'post'>;
+/** A registered registry. */
+export type Registry = Answer<'/api/v1/registries/{id}'>;
+/** The answer of a registry connection test. */
+export type RegistryTestResult = Answer<'/api/v1/registries/test', 'post'>;
+/** An org's custom health check (CEL) for one apiVersion and kind. */
+export type HealthCheck = Answer<'/api/v1/health-checks/{id}'>;
+/** A secret store. */
+export type SecretStore = Answer<'/api/v1/secret-stores/{id}'>;
+/** A secret-store provider and what it needs. */
+export type SecretStoreProvider = Item<Answer<'/api/v1/secret-stores/providers'>['items']>;
+/** An App using a secret store. */
+export type StoreReference = Item<Answer<'/api/v1/secret-stores/{id}/references'>['items']>;
+/** The answer of a secret-store connection test. */
+export type StoreTestResult = Answer<'/api/v1/secret-stores/test', 'post'>;
+
+// The operations loop.
+/** An outbound webhook. */
+export type Webhook = Answer<'/api/v1/webhooks/{id}'>;
+/** The answer of POST /webhooks, with the signing secret. */
+export type CreatedWebhook = Answer<'/api/v1/webhooks', 'post'>;
+/** One delivery of a webhook. */
+export type Delivery = Item<Answer<'/api/v1/webhooks/{id}/deliveries'>['deliveries']>;
+/** An incident with its remediations and timeline. */
+export type Incident = Answer<'/api/v1/incidents/{id}'>;
+/** An incident in the list. */
+export type IncidentSummary = Item<Answer<'/api/v1/incidents'>['incidents']>;
+/** A remediation. */
+export type Remediation = Answer<'/api/v1/remediations/{id}'>;
+/** One entry of an incident's timeline. */
+export type TimelineEntry = Item<Incident['timeline']>;
+/** A shell pod on a registered cluster, with how to attach to it. */
+export type ClusterShell = Answer<'/api/v1/clusters/{name}/shell', 'post'>['shell'];
+/** A registry as create and a token rotation answer it: with its notification token, this once. */
+export type RegistryWithToken = Answer<'/api/v1/registries', 'post'>;
