@@ -4,8 +4,8 @@
  * healthy. Its time is the floor the control plane allows; converge reads as ours ÷ this.
  */
 
-import { ensureNamespace } from '../src/engine/apply.ts';
-import { connect, type AnyObject as Obj } from '../src/kube/index.ts';
+import { createdForLabels } from '../src/engine/labels.ts';
+import { connect, ensureNamespace, type AnyObject as Obj } from '../src/kube/index.ts';
 import { apiserverRequestCounts, type ControlPlane } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appName, destinationNamespace, renderedObjects } from './lib/fixture.ts';
 import { forEachLimit } from './lib/pool.ts';
@@ -30,7 +30,7 @@ export function svcApplier(kubeconfigPath: string): Applier {
   return {
     name: 'svc src/kube ObjectClient.apply + operator ensureNamespace',
     async ensureNamespace(name, owner) {
-      await ensureNamespace(objects, name, owner);
+      await ensureNamespace(objects, name, createdForLabels(owner));
     },
     async apply(obj) {
       await objects.apply(obj);

@@ -56,6 +56,8 @@ export async function buildOpenApiDocument(): Promise<OpenAPI3> {
 
 /** The text of src/client/openapi.gen.ts for `document`. */
 export async function renderClientTypes(document: OpenAPI3): Promise<string> {
-  // An object schema naming no properties takes any (JSON Schema's meaning), not none (openapi-typescript's default).
-  return HEADER + astToString(await openapiTS(document, { emptyObjectsUnknown: true }));
+  // An object schema naming no properties takes any (JSON Schema's meaning), not none (openapi-typescript's default);
+  // a property with a default stays optional (a request may leave it out; answers list what they always carry in
+  // `required`).
+  return HEADER + astToString(await openapiTS(document, { emptyObjectsUnknown: true, defaultNonNullable: false }));
 }

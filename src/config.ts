@@ -192,167 +192,231 @@ export function dataDirOf(env: Record<string, string | undefined>, cwd: string):
 }
 
 /**
+ * What parsing the settings needs throughout: the environment, where relative paths start, and the problems found
+ * so far (all reported together at the end).
+ */
+class Reader {
+  readonly env: Record<string, string | undefined>;
+  readonly problems: string[] = [];
+  readonly #cwd: string;
+
+  constructor(env: Record<string, string | undefined>, cwd: string) {
+    this.env = env;
+    this.#cwd = cwd;
+  }
+
+  /** The variable `name`, undefined when unset or empty. */
+  get(name: string): string | undefined {
+    return this.env[name] || undefined;
+  }
+
+  problem(text: string): void {
+    this.problems.push(text);
+  }
+
+  /** `p` (with `~/` expanded) as an absolute path, relative ones from the working directory. */
+  path(p: string): string {
+    const expanded = expandHome(p);
+    return isAbsolute(expanded) ? expanded : resolve(this.#cwd, expanded);
+  }
+
+  address(name: string, value: string | undefined, fallback: string): ListenAddress {
+    const parsed = parseListenAddress(value ?? fallback);
+    if (!parsed) this.problem(`${name} "${value}" must be host:port or :port`);
+    return parsed ?? { host: '', port: 0 };
+  }
+
+  duration(name: string, value: string | undefined, fallback: string, minMs: number): number {
+    const parsed = parseDuration(value ?? fallback);
+    if (parsed === undefined) this.problem(`${name} "${value}" must be a duration such as 30s, 5m or 1h`);
+    else if (parsed < minMs) this.problem(`${name} must be at least ${minMs} ms`);
+    return parsed ?? 0;
+  }
+
+  /** The variable `name` as a whole number from `min` to `max` (`fallback` when unset). */
+  wholeNumber(name: string, fallback: number, min: number, max: number): number {
+    const value = Number(this.get(name) ?? String(fallback));
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problem(`${name} must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  }
+}
+
+/**
  * Builds the Config from the environment, the operator flags and (outside production) generated dev secrets.
  * Throws ConfigError listing every problem found; never returns a partly valid Config.
  */
 export function loadConfig({ env, flags = {}, devSecrets, cwd, requireSecrets = true }: LoadConfigInput): Config {
-  const problems: string[] = [];
+  const read = new Reader(env, cwd);
   const production = env['NODE_ENV'] === 'production';
-  const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
   const dataDir = dataDirOf(env, cwd);
-  const cacheDir = abs(expandHome(env['SVC_CACHE_DIR'] || join(dataDir, 'cache')));
-  const toolsDir = abs(expandHome(env['SVC_TOOLS_DIR'] || join(homedir(), '.cache', 'svc')));
-
-  const address = (name: string, value: string | undefined, fallback: string): ListenAddress => {
-    const parsed = parseListenAddress(value ?? fallback);
-    if (!parsed) problems.push(`${name} "${value}" must be host:port or :port`);
-    return parsed ?? { host: '', port: 0 };
+  // Parsed in the order the problems are reported.
+  const listen = read.address('SVC_LISTEN', read.get('SVC_LISTEN'), ':3000');
+  const publicURL = read.get('SVC_PUBLIC_URL') ?? `http://localhost:${listen.port || 3000}`;
+  if (!/^https?:\/\/[^\s/]+/.test(publicURL)) read.problem(`SVC_PUBLIC_URL "${publicURL}" must be an http(s) URL`);
+  const database = databaseOf(read, dataDir);
+  const secrets = secretsOf(read, production, requireSecrets, devSecrets);
+  const sessionCookieName = sessionCookieOf(read);
+  const tagPollIntervalMs = read.duration('SVC_TAG_POLL_INTERVAL', read.get('SVC_TAG_POLL_INTERVAL'), '5m', 1000);
+  const render = renderLimitsOf(read);
+  const scope = (read.get('SVC_OUTBOUND_SCOPE') ?? (production ? 'private' : 'loopback')) as OutboundScope;
+  if (!OUTBOUND_SCOPES.includes(scope)) read.problem(`SVC_OUTBOUND_SCOPE must be one of ${OUTBOUND_SCOPES.join(', ')}`);
+  const config: Config = {
+    production,
+    dataDir,
+    cacheDir: read.path(read.get('SVC_CACHE_DIR') ?? join(dataDir, 'cache')),
+    toolsDir: read.path(read.get('SVC_TOOLS_DIR') ?? join(homedir(), '.cache', 'svc')),
+    logLevel: logLevelOf(read),
+    listen,
+    publicURL: publicURL.replace(/\/+$/, ''),
+    trustedOrigins: read.get('SVC_PUBLIC_URL') ? [] : loopbackOrigins(listen.port || 3000),
+    mgmtKubeconfig: mgmtKubeconfigOf(read),
+    database,
+    ...secrets,
+    sessionCookieName,
+    tagPollIntervalMs,
+    render,
+    outbound: { scope, requireHttps: production },
+    shellImage: read.get('SVC_SHELL_IMAGE') ?? DEFAULT_SHELL_IMAGE,
+    channel: channelOf(read),
+    webhookRetry: webhookRetryOf(read),
+    orgOperatorRole: orgOperatorRoleOf(read),
+    operator: operatorOf(read, flags),
   };
-  const duration = (name: string, value: string | undefined, fallback: string, minMs: number): number => {
-    const parsed = parseDuration(value ?? fallback);
-    if (parsed === undefined) problems.push(`${name} "${value}" must be a duration such as 30s, 5m or 1h`);
-    else if (parsed < minMs) problems.push(`${name} must be at least ${minMs} ms`);
-    return parsed ?? 0;
-  };
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}
 
-  const listen = address('SVC_LISTEN', env['SVC_LISTEN'] || undefined, ':3000');
-  const publicURL = env['SVC_PUBLIC_URL'] || `http://localhost:${listen.port || 3000}`;
-  const trustedOrigins = env['SVC_PUBLIC_URL'] ? [] : loopbackOrigins(listen.port || 3000);
-  if (!/^https?:\/\/[^\s/]+/.test(publicURL)) problems.push(`SVC_PUBLIC_URL "${publicURL}" must be an http(s) URL`);
+/** SVC_MGMT_KUBECONFIG: an absolute path, or `in-cluster` (svc runs in a Pod there and uses its ServiceAccount). */
+function mgmtKubeconfigOf(read: Reader): string | undefined {
+  const setting = read.get('SVC_MGMT_KUBECONFIG');
+  if (setting === 'in-cluster') return setting;
+  return setting ? read.path(setting) : undefined;
+}
 
-  const mgmtSetting = env['SVC_MGMT_KUBECONFIG'];
-  // `in-cluster`: svc runs in a Pod of the management cluster and uses its ServiceAccount.
-  const mgmtKubeconfig =
-    mgmtSetting === 'in-cluster' ? mgmtSetting : mgmtSetting ? abs(expandHome(mgmtSetting)) : undefined;
+/** SVC_DATABASE_URL: PostgreSQL, or a SQLite file (default `<dataDir>/svc.db`). */
+function databaseOf(read: Reader, dataDir: string): DatabaseConfig {
+  const url = read.get('SVC_DATABASE_URL');
+  if (!url) return { kind: 'sqlite', path: join(dataDir, 'svc.db') };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  if (url.startsWith('sqlite:')) return { kind: 'sqlite', path: read.path(url.slice('sqlite:'.length)) };
+  read.problem('SVC_DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+  return { kind: 'sqlite', path: join(dataDir, 'svc.db') };
+}
 
-  let database: DatabaseConfig = { kind: 'sqlite', path: join(dataDir, 'svc.db') };
-  const dbURL = env['SVC_DATABASE_URL'];
-  if (dbURL) {
-    if (/^postgres(ql)?:\/\//.test(dbURL)) database = { kind: 'postgres', url: dbURL };
-    else if (dbURL.startsWith('sqlite:')) database = { kind: 'sqlite', path: abs(dbURL.slice('sqlite:'.length)) };
-    else problems.push('SVC_DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
-  }
-
-  const secret = (name: string, value: string | undefined, dev: string | undefined): string => {
+/** AUTH_SECRET and SVC_CREDENTIALS_KEY: set, else (outside production) the generated dev secrets. */
+function secretsOf(
+  read: Reader,
+  production: boolean,
+  requireSecrets: boolean,
+  dev: DevSecrets | undefined,
+): { authSecret: string; credentialsKey: Buffer } {
+  const secret = (name: string, devValue: string | undefined): string => {
+    const value = read.get(name);
     if (value) return value;
-    if (!production && dev) return dev;
-    if (!requireSecrets) return '';
-    problems.push(`${name} is required${production ? ' in production mode' : ''}`);
+    if (!production && devValue) return devValue;
+    if (requireSecrets) read.problem(`${name} is required${production ? ' in production mode' : ''}`);
     return '';
   };
-  const authSecret = secret('AUTH_SECRET', env['AUTH_SECRET'], devSecrets?.authSecret);
-  if (authSecret !== '' && authSecret.length < 32) problems.push('AUTH_SECRET must be at least 32 characters');
-  const keyText = secret('SVC_CREDENTIALS_KEY', env['SVC_CREDENTIALS_KEY'], devSecrets?.credentialsKey);
+  const authSecret = secret('AUTH_SECRET', dev?.authSecret);
+  if (authSecret !== '' && authSecret.length < 32) read.problem('AUTH_SECRET must be at least 32 characters');
+  const keyText = secret('SVC_CREDENTIALS_KEY', dev?.credentialsKey);
   const credentialsKey = keyText === '' ? Buffer.alloc(0) : parseKey(keyText);
-  if (keyText !== '' && !credentialsKey) {
-    problems.push('SVC_CREDENTIALS_KEY must be 32 bytes, as 64 hex digits or base64');
-  }
+  if (!credentialsKey) read.problem('SVC_CREDENTIALS_KEY must be 32 bytes, as 64 hex digits or base64');
+  return { authSecret, credentialsKey: credentialsKey ?? Buffer.alloc(0) };
+}
 
-  const sessionCookieName = env['SESSION_COOKIE_NAME'] || 'better-auth.session_token';
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(sessionCookieName)) {
-    problems.push('SESSION_COOKIE_NAME must be a valid cookie name');
-  }
-  const tagPollIntervalMs = duration('SVC_TAG_POLL_INTERVAL', env['SVC_TAG_POLL_INTERVAL'] || undefined, '5m', 1000);
-  const renderMaxMiB = Number(env['SVC_RENDER_MAX_MIB'] || '64');
-  if (!Number.isInteger(renderMaxMiB) || renderMaxMiB < 1 || renderMaxMiB > 4096) {
-    problems.push('SVC_RENDER_MAX_MIB must be a whole number from 1 to 4096');
-  }
-  const checkoutMaxMiB = Number(env['SVC_CHECKOUT_MAX_MIB'] || '1024');
-  if (!Number.isInteger(checkoutMaxMiB) || checkoutMaxMiB < 1 || checkoutMaxMiB > 1024 * 1024) {
-    problems.push('SVC_CHECKOUT_MAX_MIB must be a whole number from 1 to 1048576');
-  }
-  const render: RenderLimits = {
-    timeoutMs: duration('SVC_RENDER_TIMEOUT', env['SVC_RENDER_TIMEOUT'] || undefined, '2m', 1000),
+/** SESSION_COOKIE_NAME (default better-auth.session_token). */
+function sessionCookieOf(read: Reader): string {
+  const name = read.get('SESSION_COOKIE_NAME') ?? 'better-auth.session_token';
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) read.problem('SESSION_COOKIE_NAME must be a valid cookie name');
+  return name;
+}
+
+/** SVC_RENDER_TIMEOUT, SVC_RENDER_MAX_MIB and SVC_CHECKOUT_MAX_MIB. */
+function renderLimitsOf(read: Reader): RenderLimits {
+  const renderMaxMiB = read.wholeNumber('SVC_RENDER_MAX_MIB', 64, 1, 4096);
+  const checkoutMaxMiB = read.wholeNumber('SVC_CHECKOUT_MAX_MIB', 1024, 1, 1024 * 1024);
+  return {
+    timeoutMs: read.duration('SVC_RENDER_TIMEOUT', read.get('SVC_RENDER_TIMEOUT'), '2m', 1000),
     maxBytes: renderMaxMiB * 1024 * 1024,
     maxCheckoutBytes: checkoutMaxMiB * 1024 * 1024,
   };
-  const scope = (env['SVC_OUTBOUND_SCOPE'] || (production ? 'private' : 'loopback')) as OutboundScope;
-  if (!OUTBOUND_SCOPES.includes(scope))
-    problems.push(`SVC_OUTBOUND_SCOPE must be one of ${OUTBOUND_SCOPES.join(', ')}`);
-  const logLevel = env['SVC_LOG_LEVEL'] || 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    problems.push('SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
-  }
+}
 
-  const operatorToken = env['SVC_OPERATOR_TOKEN'] || undefined;
-  if (operatorToken !== undefined && operatorToken.length < 32) {
-    problems.push('SVC_OPERATOR_TOKEN must be at least 32 characters');
+/** SVC_LOG_LEVEL (default info). */
+function logLevelOf(read: Reader): string {
+  const level = read.get('SVC_LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+    read.problem('SVC_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
-  const serviceAccounts = (env['SVC_OPERATOR_SERVICE_ACCOUNTS'] ?? DEFAULT_OPERATOR_SERVICE_ACCOUNT)
+  return level;
+}
+
+/** The internal channel: SVC_OPERATOR_TOKEN, SVC_OPERATOR_SERVICE_ACCOUNTS, SVC_SERVER_URL, SVC_OPERATOR_TOKEN_FILE. */
+function channelOf(read: Reader): ChannelConfig {
+  const operatorToken = read.get('SVC_OPERATOR_TOKEN');
+  if (operatorToken !== undefined && operatorToken.length < 32) {
+    read.problem('SVC_OPERATOR_TOKEN must be at least 32 characters');
+  }
+  const serviceAccounts = (read.env['SVC_OPERATOR_SERVICE_ACCOUNTS'] ?? DEFAULT_OPERATOR_SERVICE_ACCOUNT)
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   for (const sa of serviceAccounts) {
     if (!/^system:serviceaccount:[a-z0-9-]+:[a-z0-9.-]+$/.test(sa)) {
-      problems.push(`SVC_OPERATOR_SERVICE_ACCOUNTS: "${sa}" must be system:serviceaccount:<namespace>:<name>`);
+      read.problem(`SVC_OPERATOR_SERVICE_ACCOUNTS: "${sa}" must be system:serviceaccount:<namespace>:<name>`);
     }
   }
-  const serverURL = env['SVC_SERVER_URL'] || undefined;
+  const serverURL = read.get('SVC_SERVER_URL');
   if (serverURL !== undefined && !/^https?:\/\/[^\s/]+/.test(serverURL)) {
-    problems.push(`SVC_SERVER_URL "${serverURL}" must be an http(s) URL`);
+    read.problem(`SVC_SERVER_URL "${serverURL}" must be an http(s) URL`);
   }
-  const channel: ChannelConfig = {
+  return {
     operatorToken,
     operatorServiceAccounts: serviceAccounts,
     serverURL: serverURL?.replace(/\/+$/, ''),
-    operatorTokenFile: abs(expandHome(env['SVC_OPERATOR_TOKEN_FILE'] || `${SERVICE_ACCOUNT_DIR}/token`)),
+    operatorTokenFile: read.path(read.get('SVC_OPERATOR_TOKEN_FILE') ?? `${SERVICE_ACCOUNT_DIR}/token`),
   };
+}
 
-  const webhookAttempts = Number(env['SVC_WEBHOOK_ATTEMPTS'] || '8');
-  if (!Number.isInteger(webhookAttempts) || webhookAttempts < 1 || webhookAttempts > 20) {
-    problems.push('SVC_WEBHOOK_ATTEMPTS must be a whole number from 1 to 20');
-  }
-  const webhookRetry: RetryPolicy = {
-    baseMs: duration('SVC_WEBHOOK_RETRY_BASE', env['SVC_WEBHOOK_RETRY_BASE'] || undefined, '10s', 100),
-    maxMs: duration('SVC_WEBHOOK_RETRY_MAX', env['SVC_WEBHOOK_RETRY_MAX'] || undefined, '1h', 100),
-    attempts: webhookAttempts,
+/** SVC_WEBHOOK_RETRY_BASE, SVC_WEBHOOK_RETRY_MAX and SVC_WEBHOOK_ATTEMPTS. */
+function webhookRetryOf(read: Reader): RetryPolicy {
+  const retry: RetryPolicy = {
+    baseMs: read.duration('SVC_WEBHOOK_RETRY_BASE', read.get('SVC_WEBHOOK_RETRY_BASE'), '10s', 100),
+    maxMs: read.duration('SVC_WEBHOOK_RETRY_MAX', read.get('SVC_WEBHOOK_RETRY_MAX'), '1h', 100),
+    attempts: read.wholeNumber('SVC_WEBHOOK_ATTEMPTS', 8, 1, 20),
   };
-  if (webhookRetry.maxMs < webhookRetry.baseMs) {
-    problems.push('SVC_WEBHOOK_RETRY_MAX must not be shorter than SVC_WEBHOOK_RETRY_BASE');
-  }
-  const orgOperatorRole = env['SVC_ORG_OPERATOR_ROLE'] || undefined;
-  if (orgOperatorRole !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(orgOperatorRole)) {
-    problems.push(`SVC_ORG_OPERATOR_ROLE "${orgOperatorRole}" must be a ClusterRole name`);
-  }
+  if (retry.maxMs < retry.baseMs) read.problem('SVC_WEBHOOK_RETRY_MAX must not be shorter than SVC_WEBHOOK_RETRY_BASE');
+  return retry;
+}
 
+/** SVC_ORG_OPERATOR_ROLE: a ClusterRole name, or undefined. */
+function orgOperatorRoleOf(read: Reader): string | undefined {
+  const role = read.get('SVC_ORG_OPERATOR_ROLE');
+  if (role !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(role)) {
+    read.problem(`SVC_ORG_OPERATOR_ROLE "${role}" must be a ClusterRole name`);
+  }
+  return role;
+}
+
+/** The operator's flags. */
+function operatorOf(read: Reader, flags: OperatorFlags): OperatorConfig {
   const leaderElect = parseBool(flags.leaderElect ?? true);
-  if (leaderElect === undefined) problems.push('--leader-elect must be true or false');
-  const operator: OperatorConfig = {
-    syncPeriodMs: duration('--sync-period', flags.syncPeriod, '60s', 1000),
+  if (leaderElect === undefined) read.problem('--leader-elect must be true or false');
+  const watchNamespace = flags.watchNamespace || undefined;
+  if (watchNamespace !== undefined && !isDnsLabel(watchNamespace)) {
+    read.problem(`--watch-namespace "${watchNamespace}" must be a namespace name`);
+  }
+  return {
+    syncPeriodMs: read.duration('--sync-period', flags.syncPeriod, '60s', 1000),
     errorRequeueMs: 30_000,
-    webhookBind: address('--webhook-bind-address', flags.webhookBindAddress, ':8082'),
-    metricsBind: address('--metrics-bind-address', flags.metricsBindAddress, ':8080'),
-    probeBind: address('--health-probe-bind-address', flags.healthProbeBindAddress, ':8081'),
+    webhookBind: read.address('--webhook-bind-address', flags.webhookBindAddress, ':8082'),
+    metricsBind: read.address('--metrics-bind-address', flags.metricsBindAddress, ':8080'),
+    probeBind: read.address('--health-probe-bind-address', flags.healthProbeBindAddress, ':8081'),
     leaderElect: leaderElect ?? true,
     leaderElectionNamespace: flags.leaderElectionNamespace || 'kube-system',
-    watchNamespace: flags.watchNamespace || undefined,
-  };
-  if (operator.watchNamespace !== undefined && !isDnsLabel(operator.watchNamespace)) {
-    problems.push(`--watch-namespace "${operator.watchNamespace}" must be a namespace name`);
-  }
-
-  if (problems.length > 0) throw new ConfigError(problems);
-  return {
-    production,
-    dataDir,
-    cacheDir,
-    toolsDir,
-    logLevel,
-    listen,
-    publicURL: publicURL.replace(/\/+$/, ''),
-    trustedOrigins,
-    mgmtKubeconfig,
-    database,
-    credentialsKey: credentialsKey as Buffer,
-    authSecret,
-    sessionCookieName,
-    tagPollIntervalMs,
-    render,
-    outbound: { scope, requireHttps: production },
-    shellImage: env['SVC_SHELL_IMAGE'] || DEFAULT_SHELL_IMAGE,
-    operator,
-    channel,
-    webhookRetry,
-    orgOperatorRole,
+    watchNamespace,
   };
 }

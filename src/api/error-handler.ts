@@ -8,44 +8,23 @@
  * why a request failed.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { describeError, httpStatusOf, InputError, SvcError } from '../core/errors.ts';
+import { describeError, httpStatusOf, InputError, MethodNotAllowedError, SvcError } from '../core/errors.ts';
 import { databaseUnavailable } from '../store/unavailable.ts';
-
-interface AjvIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-/** A caller-facing sentence for one schema-validation problem, naming the field. */
-function describeIssue(context: string, issue: AjvIssue): string {
-  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const where = path === '' ? context : path;
-  if (issue.keyword === 'additionalProperties') {
-    const field = String(issue.params['additionalProperty']);
-    return `unknown field "${path === '' ? field : `${path}.${field}`}"`;
-  }
-  if (issue.keyword === 'enum' && Array.isArray(issue.params['allowedValues'])) {
-    return `${where} must be one of ${(issue.params['allowedValues'] as unknown[]).join(', ')}`;
-  }
-  if (issue.keyword === 'required')
-    return `${path === '' ? '' : `${path}.`}${String(issue.params['missingProperty'])} is required`;
-  return `${where} ${issue.message ?? 'is invalid'}`;
-}
+import { type AjvIssue, describeIssues } from './validation-message.ts';
 
 /** Sends `err` as `{"error"}` with its status. */
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (err instanceof SvcError) {
     const status = httpStatusOf(err);
     if (status >= 500) request.log.warn({ code: err.code, err: describeError(err) }, 'request failed');
+    if (err instanceof MethodNotAllowedError) void reply.header('allow', err.allow.join(', '));
     void reply.code(status).send({ error: err.message });
     return;
   }
   const fe = err as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (fe.validation) {
     const context = fe.validationContext ?? 'body';
-    void reply.code(400).send({ error: fe.validation.map((i) => describeIssue(context, i)).join('; ') });
+    void reply.code(400).send({ error: describeIssues(context, fe.validation).join('; ') });
     return;
   }
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;

@@ -3,6 +3,8 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import type { AuthComponent } from '../auth/better-auth.ts';
 import type { BackgroundJobs } from '../background/jobs.ts';
 import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { RateLimiter } from '../net/rate-limit.ts';
 import type { Sealer } from '../secrets/seal.ts';
 import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
@@ -16,10 +18,10 @@ import type { ClusterDirectory } from './kube/clusters.ts';
 import type { Destinations } from './kube/destinations.ts';
 import type { OrgImages } from './registries/images.ts';
 import type { TagPoller } from './registries/tag-poller.ts';
-import type { SecretStoreService } from './secret-stores/service.ts';
 
 export interface ApiServices {
   config: Config;
+  logger: Logger;
   store: Store;
   apiKeys: ApiKeyStore;
   audit: AuditStore;
@@ -34,7 +36,8 @@ export interface ApiServices {
   destinations: Destinations;
   /** Seals and opens credentials at rest (config.credentialsKey). */
   sealer: Sealer;
-  secretStores: SecretStoreService;
+  /** The limits of secret-store tests: one rate limiter per server (contract §8: per user), and their timeout. */
+  secretStoreTests: { limiter: RateLimiter; timeoutMs: number };
   /** The auth component (teams live in its organization plugin). */
   auth: AuthComponent;
   /** Webhook deliveries and incident detection of this process. */

@@ -5,6 +5,95 @@
  */
 
 export interface paths {
+    "/api/v1/apps/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events of the App changes the caller may read (deployment:read; event `app`: {type: upsert|delete, app}); resumable with Last-Event-ID or ?since=<resource_version of a list page>; `reset` when it cannot resume exactly; `ready` once live; heartbeat comments */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the event id to resume after when no Last-Event-ID header is sent */
+                    since?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the event stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "app" | "reset" | "ready";
+                            data: string;
+                            id?: string;
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/me": {
         parameters: {
             query?: never;
@@ -22,39 +111,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description the authenticated caller */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user?: {
-                                id?: string;
-                                email?: string;
-                                name?: string;
-                                role?: string;
-                                orgId?: string;
-                            };
-                            org?: {
-                                id?: string;
-                                slug?: string;
-                                name?: string;
-                            } | null;
-                            /** @enum {string} */
-                            auth?: "session" | "key";
-                        };
+                        "application/json": components["schemas"]["Me"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -63,9 +135,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -74,9 +144,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -85,9 +153,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -124,24 +190,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            sessions?: {
-                                id?: string;
-                                current?: boolean;
-                                createdAt?: string;
-                                expiresAt?: string;
-                            }[];
+                            sessions: components["schemas"]["Session"][];
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -150,9 +209,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -161,9 +218,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -172,9 +227,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -203,6 +256,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -216,19 +270,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            revoked?: boolean;
+                            revoked: boolean;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -237,9 +289,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -248,20 +298,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description not found in the caller org */
+                /** @description no such session of the caller */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -270,9 +316,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -281,9 +325,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -312,12 +354,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        permission: string;
-                        /** @enum {string} */
-                        scope?: "org" | "cluster" | "deployment";
-                        scope_id?: string;
-                    };
+                    "application/json": components["schemas"]["CanIRequest"];
                 };
             };
             responses: {
@@ -327,36 +364,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            allowed?: boolean;
-                            via?: {
-                                /** @enum {string} */
-                                source?: "role" | "binding";
-                                role?: string;
-                                binding_id?: string;
-                                /** @enum {string} */
-                                subject_type?: "user" | "team";
-                                subject_id?: string;
-                                /** @enum {string} */
-                                scope?: "org" | "cluster" | "deployment";
-                                scope_id?: string;
-                                /** @enum {string} */
-                                level?: "read" | "sync" | "admin";
-                            }[];
-                            /** @description why not, when denied */
-                            reason?: string;
-                        };
+                        "application/json": components["schemas"]["CanIAnswer"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -365,9 +382,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -376,9 +391,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -387,20 +400,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -409,9 +418,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -446,35 +453,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            api_keys?: {
-                                id?: string;
-                                name?: string;
-                                prefix?: string;
-                                /** @enum {string} */
-                                role?: "read" | "sync" | "admin";
-                                /** @enum {string} */
-                                scope?: "org" | "cluster" | "deployment";
-                                scope_id?: string;
-                                expires_days?: number;
-                                expires_at?: string | null;
-                                created_at?: string;
-                                last_used_at?: string | null;
-                                revoked?: boolean;
-                                /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-                                tools?: string[] | null;
-                            }[];
+                            api_keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -483,9 +472,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -494,9 +481,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -505,15 +490,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Mint an API key; the plaintext key is in this response only */
+        /** Mint an API key (apikey:manage at its scope; audited apikey.create); the key is in this answer only */
         post: {
             parameters: {
                 query?: never;
@@ -523,17 +506,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        role: "read" | "sync" | "admin";
-                        /** @enum {string} */
-                        scope?: "org" | "cluster" | "deployment";
-                        scope_id?: string;
-                        expires_days?: number;
-                        /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-                        tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
-                    };
+                    "application/json": components["schemas"]["ApiKeyRequest"];
                 };
             };
             responses: {
@@ -543,35 +516,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            prefix?: string;
-                            /** @enum {string} */
-                            role?: "read" | "sync" | "admin";
-                            /** @enum {string} */
-                            scope?: "org" | "cluster" | "deployment";
-                            scope_id?: string;
-                            expires_days?: number;
-                            expires_at?: string | null;
-                            created_at?: string;
-                            last_used_at?: string | null;
-                            revoked?: boolean;
-                            /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-                            tools?: string[] | null;
-                            key?: string;
-                        };
+                        "application/json": components["schemas"]["MintedApiKey"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -580,9 +534,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -591,9 +543,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -602,20 +552,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -624,9 +570,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -647,12 +591,13 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of the caller API keys; it stops working on the next request */
+        /** Revoke one of the caller API keys (audited apikey.revoke); it stops working on the next request */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -666,19 +611,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            revoked?: boolean;
+                            revoked: boolean;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -687,9 +630,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -698,20 +639,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description not found in the caller org */
+                /** @description no such live API key of the caller */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -720,9 +657,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -731,9 +666,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -758,7 +691,7 @@ export interface paths {
                     port: string;
                     /** @description the CLI’s random state, echoed back */
                     state: string;
-                    /** @description label of the machine, shown and in the key name */
+                    /** @description label of the machine, shown and in the key name (default "svc CLI") */
                     name?: string;
                     /** @description role ceiling of the key (default admin) */
                     role?: "read" | "sync" | "admin";
@@ -771,7 +704,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description an HTML page */
+                /** @description the confirmation page */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -780,19 +713,16 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description a malformed login link or form */
+                /** @description a query that does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/html": string;
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description an HTML page */
+                /** @description a page asking to sign in (with an organization) first */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -819,7 +749,7 @@ export interface paths {
                         port: string;
                         /** @description the CLI’s random state, echoed back */
                         state: string;
-                        /** @description label of the machine, shown and in the key name */
+                        /** @description label of the machine, shown and in the key name (default "svc CLI") */
                         name?: string;
                         /**
                          * @description role ceiling of the key (default admin)
@@ -833,7 +763,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description an HTML page */
+                /** @description a page that posts the key to the CLI */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -842,19 +772,16 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description a malformed login link or form */
+                /** @description a form that does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/html": string;
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description an HTML page */
+                /** @description a page asking to sign in (with an organization) first */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -863,7 +790,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description an HTML page */
+                /** @description the confirmation does not match this session, or the key may not be minted */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -872,15 +799,22 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description Default Response */
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a body that is not a form */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -898,13 +832,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Audit entries of the caller org, newest first */
+        /** Audit entries of the caller org, newest first (audit:read) */
         get: {
             parameters: {
                 query?: {
-                    /** @description 1..200, default 50 */
+                    /** @description page size 1..200, default 50 (larger is capped) */
                     limit?: string;
-                    /** @description default 0 */
+                    /** @description entries to skip, default 0 */
                     offset?: string;
                 };
                 header?: never;
@@ -919,33 +853,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            entries?: {
-                                id?: number;
-                                created_at?: string;
-                                user_id?: string;
-                                action?: string;
-                                resource_type?: string;
-                                resource_id?: string;
-                                resource_name?: string;
-                                details?: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            limit?: number;
-                            offset?: number;
-                        };
+                        "application/json": components["schemas"]["AuditPage"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -954,9 +871,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -965,9 +880,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -976,9 +889,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -998,7 +909,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Role bindings of the caller org */
+        /** Role bindings of the caller org (team:read) */
         get: {
             parameters: {
                 query?: never;
@@ -1015,29 +926,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            bindings?: {
-                                id?: string;
-                                /** @enum {string} */
-                                subject_type?: "user" | "team";
-                                subject_id?: string;
-                                scope?: string;
-                                scope_id?: string;
-                                /** @enum {string} */
-                                level?: "read" | "sync" | "admin";
-                                created_at?: string;
-                            }[];
+                            bindings: components["schemas"]["RoleBinding"][];
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1046,9 +945,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -1057,9 +954,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1068,15 +963,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Grant a user or team a level at a scope (replaces an existing binding at the same scope) */
+        /** Grant a user or team a level at a scope (team:manage; replaces a binding at the same scope; audited rolebinding.create) */
         post: {
             parameters: {
                 query?: never;
@@ -1086,16 +979,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        subject_type: "user" | "team";
-                        subject_id: string;
-                        /** @enum {string} */
-                        scope: "org" | "cluster" | "deployment";
-                        scope_id?: string;
-                        /** @enum {string} */
-                        level: "read" | "sync" | "admin";
-                    };
+                    "application/json": components["schemas"]["RoleBindingRequest"];
                 };
             };
             responses: {
@@ -1105,28 +989,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            /** @enum {string} */
-                            subject_type?: "user" | "team";
-                            subject_id?: string;
-                            scope?: string;
-                            scope_id?: string;
-                            /** @enum {string} */
-                            level?: "read" | "sync" | "admin";
-                            created_at?: string;
-                        };
+                        "application/json": components["schemas"]["RoleBinding"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1135,9 +1007,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -1146,20 +1016,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description not found in the caller org */
+                /** @description no such user or team in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -1168,20 +1034,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1190,9 +1052,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1213,38 +1073,35 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a role binding */
+        /** Remove a role binding (team:manage; audited rolebinding.delete) */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted?: boolean;
-                        };
+                        "application/json": components["schemas"]["Deleted"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1253,9 +1110,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description missing permission, or a credential that cannot use this route */
@@ -1264,20 +1119,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description not found in the caller org */
+                /** @description no such role binding in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -1286,9 +1137,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1297,9 +1146,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1316,7 +1163,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every store type/provider with its config and credential JSON Schemas */
+        /** Every store type/provider with its config and credential JSON Schemas (secretstore:read) */
         get: {
             parameters: {
                 query?: never;
@@ -1333,24 +1180,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items?: {
-                                /** @enum {string} */
-                                type?: "vault" | "sops" | "eso";
-                                /** @enum {string} */
-                                provider?: "vault" | "openbao" | "age" | "eso";
-                                description?: string;
-                                /** @description false: Test answers untested (eso) */
-                                testable?: boolean;
-                                /** @description JSON Schema of the config fields */
-                                config?: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description JSON Schema of the credential fields */
-                                credentials?: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
+                            items: components["schemas"]["SecretStoreProvider"][];
                         };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1359,20 +1199,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1381,9 +1217,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1403,7 +1237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Secret stores of the caller org */
+        /** Secret stores of the caller org (secretstore:read) */
         get: {
             parameters: {
                 query?: never;
@@ -1420,36 +1254,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items?: {
-                                /** @description sts_… */
-                                id?: string;
-                                name?: string;
-                                /** @enum {string} */
-                                type?: "vault" | "sops" | "eso";
-                                /** @enum {string} */
-                                provider?: "vault" | "openbao" | "age" | "eso";
-                                /** @enum {string} */
-                                status?: "connected" | "error" | "untested";
-                                statusDetail?: string;
-                                /** Format: date-time */
-                                lastTestedAt?: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description Expiry of a stored token with a TTL; null otherwise
-                                 */
-                                credentialsExpireAt?: string | null;
-                                /** @description The config fields of the provider (see GET /secret-stores/providers); age stores add `recipient` */
-                                config?: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description How many uses by Apps (env.store, decryption.storeRef) */
-                                references?: number;
-                                /** Format: date-time */
-                                createdAt?: string;
-                                /** Format: date-time */
-                                updatedAt?: string;
-                            }[];
+                            items: components["schemas"]["SecretStore"][];
                         };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1458,20 +1273,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1480,9 +1291,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster could not be read (references) */
@@ -1491,9 +1300,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster is not reachable yet (references) */
@@ -1502,15 +1309,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Create a store (201, status untested, credentials stripped); 409 when the name is taken */
+        /** Create a store (secretstore:manage, session only; audited secretstore.create): 201, status untested, credentials stripped; 409 when the name is taken */
         post: {
             parameters: {
                 query?: never;
@@ -1520,21 +1325,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description Unique in the org (a DNS label: Apps name sops stores by it) */
-                        name: string;
-                        /** @enum {string} */
-                        type: "vault" | "sops" | "eso";
-                        /**
-                         * @description vault or openbao (type vault), age (type sops), eso (type eso); other SOPS key services (aws-kms, gcp-kms, pgp, vault-transit) are not registered (400)
-                         * @enum {string}
-                         */
-                        provider: "vault" | "openbao" | "age" | "eso";
-                        /** @description The provider’s config fields, validated against its schema from GET /secret-stores/providers */
-                        config?: Record<string, unknown>;
-                        /** @description The provider’s credential fields (write-only, sealed at rest), validated against its schema from GET /secret-stores/providers */
-                        credentials?: Record<string, unknown>;
-                    };
+                    "application/json": components["schemas"]["SecretStoreRequest"];
                 };
             };
             responses: {
@@ -1544,46 +1335,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description sts_… */
-                            id?: string;
-                            name?: string;
-                            /** @enum {string} */
-                            type?: "vault" | "sops" | "eso";
-                            /** @enum {string} */
-                            provider?: "vault" | "openbao" | "age" | "eso";
-                            /** @enum {string} */
-                            status?: "connected" | "error" | "untested";
-                            statusDetail?: string;
-                            /** Format: date-time */
-                            lastTestedAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Expiry of a stored token with a TTL; null otherwise
-                             */
-                            credentialsExpireAt?: string | null;
-                            /** @description The config fields of the provider (see GET /secret-stores/providers); age stores add `recipient` */
-                            config?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description How many uses by Apps (env.store, decryption.storeRef) */
-                            references?: number;
-                            /** Format: date-time */
-                            createdAt?: string;
-                            /** Format: date-time */
-                            updatedAt?: string;
-                        };
+                        "application/json": components["schemas"]["SecretStore"];
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1592,31 +1353,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or the store is used by Apps */
+                /** @description a store of that name exists */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -1625,20 +1380,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1647,9 +1407,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1667,12 +1425,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One secret store */
+        /** One secret store (secretstore:read) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description store id (sts_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -1685,46 +1444,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description sts_… */
-                            id?: string;
-                            name?: string;
-                            /** @enum {string} */
-                            type?: "vault" | "sops" | "eso";
-                            /** @enum {string} */
-                            provider?: "vault" | "openbao" | "age" | "eso";
-                            /** @enum {string} */
-                            status?: "connected" | "error" | "untested";
-                            statusDetail?: string;
-                            /** Format: date-time */
-                            lastTestedAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Expiry of a stored token with a TTL; null otherwise
-                             */
-                            credentialsExpireAt?: string | null;
-                            /** @description The config fields of the provider (see GET /secret-stores/providers); age stores add `recipient` */
-                            config?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description How many uses by Apps (env.store, decryption.storeRef) */
-                            references?: number;
-                            /** Format: date-time */
-                            createdAt?: string;
-                            /** Format: date-time */
-                            updatedAt?: string;
-                        };
+                        "application/json": components["schemas"]["SecretStore"];
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1733,20 +1462,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such secret store in the caller org */
@@ -1755,9 +1480,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1766,9 +1489,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster could not be read (references) */
@@ -1777,9 +1498,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster is not reachable yet (references) */
@@ -1788,47 +1507,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Delete a store; 409 while Apps use it */
+        /** Delete a store (secretstore:manage, session only; audited secretstore.delete); 409 while Apps use it */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description store id (sts_…) */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted?: boolean;
-                        };
+                        "application/json": components["schemas"]["Deleted"];
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1837,20 +1551,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such secret store in the caller org */
@@ -1859,20 +1569,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or the store is used by Apps */
+                /** @description Apps use the store */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -1881,9 +1587,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -1892,9 +1596,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster could not be read (references) */
@@ -1903,9 +1605,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster is not reachable yet (references) */
@@ -1914,34 +1614,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         options?: never;
         head?: never;
-        /** Update name, config (merged) and credentials (replaced); omitted fields stay unchanged */
+        /** Update name, config (merged) and credentials (replaced) (secretstore:manage, session only; audited secretstore.update); omitted fields stay unchanged */
         patch: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description store id (sts_…) */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description Merged over the stored config; a field set to null is removed */
-                        config?: Record<string, unknown>;
-                        /** @description Replaces the stored credentials as a whole (write-only) */
-                        credentials?: Record<string, unknown>;
-                    };
+                    "application/json": components["schemas"]["SecretStorePatch"];
                 };
             };
             responses: {
@@ -1951,46 +1644,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description sts_… */
-                            id?: string;
-                            name?: string;
-                            /** @enum {string} */
-                            type?: "vault" | "sops" | "eso";
-                            /** @enum {string} */
-                            provider?: "vault" | "openbao" | "age" | "eso";
-                            /** @enum {string} */
-                            status?: "connected" | "error" | "untested";
-                            statusDetail?: string;
-                            /** Format: date-time */
-                            lastTestedAt?: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Expiry of a stored token with a TTL; null otherwise
-                             */
-                            credentialsExpireAt?: string | null;
-                            /** @description The config fields of the provider (see GET /secret-stores/providers); age stores add `recipient` */
-                            config?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description How many uses by Apps (env.store, decryption.storeRef) */
-                            references?: number;
-                            /** Format: date-time */
-                            createdAt?: string;
-                            /** Format: date-time */
-                            updatedAt?: string;
-                        };
+                        "application/json": components["schemas"]["SecretStore"];
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -1999,20 +1662,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such secret store in the caller org */
@@ -2021,20 +1680,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or the store is used by Apps */
+                /** @description name taken, or Apps name the store (decryption.storeRef) */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -2043,20 +1698,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -2065,9 +1725,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster could not be read (references) */
@@ -2076,9 +1734,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster is not reachable yet (references) */
@@ -2087,9 +1743,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2103,12 +1757,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Apps using the store (env.store entries, decryption.storeRef) */
+        /** The Apps using the store (secretstore:read; env.store entries, decryption.storeRef) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description store id (sts_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -2122,26 +1777,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            items?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                                /** @enum {string} */
-                                usage?: "env" | "decryption";
-                                env?: string;
-                            }[];
+                            items: components["schemas"]["SecretStoreReference"][];
                         };
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -2150,20 +1796,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such secret store in the caller org */
@@ -2172,9 +1814,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -2183,9 +1823,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster could not be read (references) */
@@ -2194,9 +1832,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the management cluster is not reachable yet (references) */
@@ -2205,9 +1841,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2229,7 +1863,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test an unsaved store; a failing store answers 200 with status error and its errorClass */
+        /** Test an unsaved store (secretstore:manage, session only; audited secretstore.test); a failing store answers 200 with status error and its errorClass */
         post: {
             parameters: {
                 query?: never;
@@ -2239,21 +1873,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description Shown in the audit entry only */
-                        name?: string;
-                        /** @enum {string} */
-                        type: "vault" | "sops" | "eso";
-                        /**
-                         * @description vault or openbao (type vault), age (type sops), eso (type eso); other SOPS key services (aws-kms, gcp-kms, pgp, vault-transit) are not registered (400)
-                         * @enum {string}
-                         */
-                        provider: "vault" | "openbao" | "age" | "eso";
-                        /** @description The provider’s config fields, validated against its schema from GET /secret-stores/providers */
-                        config?: Record<string, unknown>;
-                        /** @description The provider’s credential fields (write-only, sealed at rest), validated against its schema from GET /secret-stores/providers */
-                        credentials?: Record<string, unknown>;
-                    };
+                    "application/json": components["schemas"]["SecretStoreTestRequest"];
                 };
             };
             responses: {
@@ -2263,31 +1883,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "connected" | "error" | "untested";
-                            /** @description Milliseconds the test took */
-                            latency?: number;
-                            /** @description What succeeded (connected, untested) */
-                            details?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Why it failed (status error) */
-                            error?: string;
-                            /** @enum {string} */
-                            errorClass?: "dns" | "tls" | "connect" | "timeout" | "auth" | "permission" | "notfound" | "provider";
-                        };
+                        "application/json": components["schemas"]["SecretStoreTestResult"];
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -2296,20 +1901,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -2318,20 +1919,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description too many tests by this user (see docs/api.md for the thresholds) */
@@ -2340,9 +1946,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -2351,9 +1955,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2373,17 +1975,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-test a saved store: its status becomes connected or error (eso: untested) */
+        /** Re-test a saved store (secretstore:manage, session only; audited secretstore.test): its status becomes connected or error (eso: untested) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description store id (sts_…) */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmptyBody"];
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -2391,31 +1998,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "connected" | "error" | "untested";
-                            /** @description Milliseconds the test took */
-                            latency?: number;
-                            /** @description What succeeded (connected, untested) */
-                            details?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description Why it failed (status error) */
-                            error?: string;
-                            /** @enum {string} */
-                            errorClass?: "dns" | "tls" | "connect" | "timeout" | "auth" | "permission" | "notfound" | "provider";
-                        };
+                        "application/json": components["schemas"]["SecretStoreTestResult"];
                     };
                 };
-                /** @description invalid input: body, provider fields, an unregistered provider, or an address the outbound policy refuses */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -2424,20 +2016,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission (secretstore:manage is session-only: API keys are refused) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such secret store in the caller org */
@@ -2446,9 +2034,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -2457,9 +2052,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description too many tests by this user (see docs/api.md for the thresholds) */
@@ -2468,9 +2070,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -2479,112 +2079,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/apps/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Server-sent events of the App changes the caller may read (event `app`: {type: upsert|delete, app}); resumable with Last-Event-ID or ?since=<resource_version of a list page>; `reset` when it cannot resume exactly; `ready` once live; heartbeat comments */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description the event id to resume after when no Last-Event-ID header is sent */
-                    since?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the event stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": {
-                            /** @enum {string} */
-                            event: "app" | "reset" | "ready";
-                            data: string;
-                            id?: string;
-                        };
-                    };
-                };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no valid session or API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description missing permission, or a destination outside the cluster allowlist */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description internal error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2598,7 +2097,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Apps of the caller org the caller may read. Without a query: every one, sorted by name, as `{apps}`. With any query parameter: one page (filters, sort, cursor) with total, next_cursor and resource_version */
+        /** Apps of the caller org the caller may read (deployment:read). Without a query: every one, sorted by name, as `{apps}`. With any query parameter: one page (filters, sort, cursor) with total, next_cursor and resource_version */
         get: {
             parameters: {
                 query?: {
@@ -2616,7 +2115,7 @@ export interface paths {
                     sort?: "name" | "-name" | "updated" | "-updated" | "health" | "sync";
                     /** @description page size 1..1000, default 100 */
                     limit?: string;
-                    /** @description next_cursor of the previous page (same sort) */
+                    /** @description next_cursor of the previous page with the same sort (422 for one this server did not issue) */
                     cursor?: string;
                 };
                 header?: never;
@@ -2631,51 +2130,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            apps?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                                source?: {
-                                    [key: string]: unknown;
-                                };
-                                sync_policy?: {
-                                    [key: string]: unknown;
-                                };
-                                frozen?: boolean;
-                                /** @enum {string} */
-                                sync_status?: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
-                                /** @enum {string} */
-                                health?: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
-                                health_reason?: string;
-                                revision?: string;
-                                url?: string;
-                                resources?: {
-                                    [key: string]: unknown;
-                                }[];
-                                conditions?: {
-                                    [key: string]: unknown;
-                                }[];
-                                updated_at?: string;
-                            }[];
-                            /** @description Apps matching the filters, all pages (paged answers only) */
-                            total?: number;
-                            /** @description cursor of the next page; null on the last (paged answers only) */
-                            next_cursor?: string | null;
-                            /** @description the App cache version this page is as of: GET /apps/stream?since=<it> misses no change after it (paged answers only) */
-                            resource_version?: string;
-                        };
+                        "application/json": components["schemas"]["AppList"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -2684,20 +2148,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -2706,9 +2175,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -2717,15 +2184,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Create an App (201); 400 for a source type that cannot be deployed; 409 when the name is taken */
+        /** Create an App (deployment:manage on its destination; audited app.create); 409 when the name is taken */
         post: {
             parameters: {
                 query?: never;
@@ -2733,27 +2198,9 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description name and namespace are DNS-1123 labels; source.type Git (with git.repoURL) or Image (with image.repository and image.tag); HelmChart and Catalog are rejected */
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description App name, DNS-1123 label */
-                        name?: unknown;
-                        /** @description destination namespace, DNS-1123 label */
-                        namespace?: unknown;
-                        /** @description registered cluster name; empty = management cluster */
-                        cluster?: unknown;
-                        /** @description source.type plus the matching block (git or image) */
-                        source?: unknown;
-                        /** @description automated, prune, selfHeal, requiresApproval */
-                        sync_policy?: unknown;
-                        /** @description notification channels: chat, slack, msTeams, webhook */
-                        notifications?: unknown;
-                        /** @description push-event settings */
-                        webhook?: unknown;
-                        /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; a bad expression is 400 naming the compile error */
-                        health?: unknown;
-                    };
+                    "application/json": components["schemas"]["AppCreateRequest"];
                 };
             };
             responses: {
@@ -2763,43 +2210,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            namespace?: string;
-                            cluster?: string;
-                            source?: {
-                                [key: string]: unknown;
-                            };
-                            sync_policy?: {
-                                [key: string]: unknown;
-                            };
-                            frozen?: boolean;
-                            /** @enum {string} */
-                            sync_status?: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
-                            /** @enum {string} */
-                            health?: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
-                            health_reason?: string;
-                            revision?: string;
-                            url?: string;
-                            resources?: {
-                                [key: string]: unknown;
-                            }[];
-                            conditions?: {
-                                [key: string]: unknown;
-                            }[];
-                            updated_at?: string;
-                        };
+                        "application/json": components["schemas"]["App"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -2808,31 +2228,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description an App of that name exists */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -2841,20 +2255,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -2863,9 +2282,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -2874,9 +2291,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2900,33 +2315,16 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
+                    /** @description an App whose spec to add for a diff (422 when absent) */
                     app?: string;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description name and namespace are DNS-1123 labels; source.type Git (with git.repoURL) or Image (with image.repository and image.tag); HelmChart and Catalog are rejected */
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description App name, DNS-1123 label */
-                        name?: unknown;
-                        /** @description destination namespace, DNS-1123 label */
-                        namespace?: unknown;
-                        /** @description registered cluster name; empty = management cluster */
-                        cluster?: unknown;
-                        /** @description source.type plus the matching block (git or image) */
-                        source?: unknown;
-                        /** @description automated, prune, selfHeal, requiresApproval */
-                        sync_policy?: unknown;
-                        /** @description notification channels: chat, slack, msTeams, webhook */
-                        notifications?: unknown;
-                        /** @description push-event settings */
-                        webhook?: unknown;
-                        /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; a bad expression is 400 naming the compile error */
-                        health?: unknown;
-                    };
+                    "application/json": components["schemas"]["AppCreateRequest"];
                 };
             };
             responses: {
@@ -2936,34 +2334,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            valid?: boolean;
-                            error?: string;
-                            error_class?: string;
-                            resolved?: {
-                                image?: string;
-                                tag?: string;
-                                digest?: string;
-                                ref?: string;
-                            };
-                            spec?: {
-                                [key: string]: unknown;
-                            };
-                            current?: {
-                                [key: string]: unknown;
-                            };
-                        };
+                        "application/json": components["schemas"]["PreviewResult"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -2972,31 +2352,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -3005,20 +2370,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3027,9 +2397,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3038,9 +2406,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3058,13 +2424,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One App */
+        /** One App (deployment:read) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -3077,43 +2445,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            namespace?: string;
-                            cluster?: string;
-                            source?: {
-                                [key: string]: unknown;
-                            };
-                            sync_policy?: {
-                                [key: string]: unknown;
-                            };
-                            frozen?: boolean;
-                            /** @enum {string} */
-                            sync_status?: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
-                            /** @enum {string} */
-                            health?: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
-                            health_reason?: string;
-                            revision?: string;
-                            url?: string;
-                            resources?: {
-                                [key: string]: unknown;
-                            }[];
-                            conditions?: {
-                                [key: string]: unknown;
-                            }[];
-                            updated_at?: string;
-                        };
+                        "application/json": components["schemas"]["App"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3122,20 +2463,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3144,9 +2481,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3155,9 +2490,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3166,22 +2499,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Delete an App (the operator stops managing its resources); audited as app.delete */
+        /** Delete an App (deployment:manage; the operator stops managing its resources); audited app.delete */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -3195,21 +2528,19 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deleted?: boolean;
-                            name?: string;
-                            namespace?: string;
+                            deleted: boolean;
+                            name: string;
+                            namespace: string;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3218,20 +2549,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3240,9 +2567,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -3251,9 +2576,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3262,9 +2585,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3273,9 +2594,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3294,13 +2613,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy source, sync policy and destination onto a new App (201); it starts unsynced */
+        /** Copy source, sync policy and destination onto a new App (deployment:read here, deployment:manage there; audited app.clone); it starts unsynced */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -3308,7 +2629,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description the new App */
                         name: string;
+                        /** @description its namespace */
                         namespace?: string;
                     };
                 };
@@ -3320,43 +2643,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            namespace?: string;
-                            cluster?: string;
-                            source?: {
-                                [key: string]: unknown;
-                            };
-                            sync_policy?: {
-                                [key: string]: unknown;
-                            };
-                            frozen?: boolean;
-                            /** @enum {string} */
-                            sync_status?: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
-                            /** @enum {string} */
-                            health?: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
-                            health_reason?: string;
-                            revision?: string;
-                            url?: string;
-                            resources?: {
-                                [key: string]: unknown;
-                            }[];
-                            conditions?: {
-                                [key: string]: unknown;
-                            }[];
-                            updated_at?: string;
-                        };
+                        "application/json": components["schemas"]["App"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3365,20 +2661,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3387,20 +2679,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description an App of that name exists */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -3409,20 +2697,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3431,9 +2724,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3442,9 +2733,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3462,15 +2751,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status view; with wait=<duration> (max 120s) blocks until Synced+Healthy, Degraded, Unknown, Stalled, Failed or Held */
+        /** Status view (deployment:read); with wait=<duration> (max 120s) blocks until Synced+Healthy, Degraded, Unknown, Stalled, Failed or Held */
         get: {
             parameters: {
                 query?: {
+                    /** @description e.g. 30s, 2m, 1m30s; a bare number is seconds */
                     wait?: string;
                 };
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -3483,31 +2775,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            sync_status?: string;
-                            health?: string;
-                            health_reason?: string;
-                            revision?: string;
-                            observed?: string;
-                            last_sync_at?: string | null;
-                            frozen?: boolean;
-                            operationState?: {
-                                [key: string]: unknown;
-                            } | null;
-                            pending_operation?: string | null;
-                        };
+                        "application/json": components["schemas"]["AppStatus"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3516,20 +2793,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3538,9 +2811,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3549,9 +2820,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3560,9 +2829,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3582,13 +2849,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Kubernetes events of the App and its workloads, newest first, at most 50 */
+        /** Kubernetes events of the App and its workloads, newest first, at most 50 (deployment:read) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -3602,26 +2871,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            events?: {
-                                at?: string;
-                                type?: string;
-                                object?: string;
-                                reason?: string;
-                                message?: string;
-                                source?: string;
-                            }[];
+                            events: components["schemas"]["AppEvent"][];
                         };
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3630,20 +2890,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3652,9 +2908,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3663,9 +2917,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3674,9 +2926,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3696,13 +2946,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Applied revisions, newest first; revision_tags (image apps): the tag and image each digest came from, which rollback writes back */
+        /** Applied revisions, newest first (deployment:read); revision_tags (image apps): the tag and image each digest came from, which rollback writes back */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -3715,28 +2967,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            revision?: string;
-                            previous_revisions?: string[];
-                            last_sync_at?: string | null;
-                            revision_tags?: {
-                                revision?: string;
-                                tag?: string;
-                                image?: string;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["AppHistory"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3745,20 +2985,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3767,9 +3003,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3778,9 +3012,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3789,9 +3021,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3813,20 +3043,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Request a sync; 409 while another operation is requested, running or held */
+        /** Request a sync (deployment:sync; audited app.sync); 409 while another operation is requested, running or held */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -3836,28 +3068,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
+                        "application/json": components["schemas"]["OperationResult"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -3866,20 +3086,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -3888,20 +3104,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description another operation is requested, running or held */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -3910,20 +3122,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -3932,9 +3140,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -3943,9 +3149,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3965,20 +3169,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restart every managed workload (template annotation bump); 409 while an operation is pending */
+        /** Restart every managed workload (deployment:sync; template annotation bump; audited app.restart) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -3988,28 +3194,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
+                        "application/json": components["schemas"]["OperationResult"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -4018,20 +3212,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -4040,20 +3230,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description another operation is requested, running or held */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -4062,20 +3248,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -4084,9 +3266,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -4095,317 +3275,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/apps/{namespace}/{name}/deploy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Deploy: re-resolve the source live (image apps may pass a new tag); Git apps sync to head */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    namespace: string;
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        tag?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
-                    };
-                };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no valid session or API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description missing permission, or a destination outside the cluster allowlist */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no such app (including another destination namespace or org) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description request body over 1 MiB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description request body that is not JSON */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description internal error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/apps/{namespace}/{name}/rollback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Roll back to a revision from /history (400 otherwise); 409 while an operation is pending */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    namespace: string;
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        revision: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
-                    };
-                };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no valid session or API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description missing permission, or a destination outside the cluster allowlist */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no such app (including another destination namespace or org) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description request body over 1 MiB */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description request body that is not JSON */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description internal error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
-                    };
-                };
-                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4425,20 +3295,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Release a sync held by requiresApproval, carrying the staged revision; 409 unless one is held */
+        /** Release a sync held by requiresApproval, carrying the staged revision (deployment:sync; audited app.approve); 409 unless one is held */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -4448,28 +3320,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
+                        "application/json": components["schemas"]["OperationResult"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -4478,20 +3338,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -4500,20 +3356,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description no sync is held for approval, or another operation is pending */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -4522,20 +3374,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -4544,9 +3392,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -4555,9 +3401,274 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{namespace}/{name}/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deploy (deployment:sync; audited app.deploy): re-resolve the source live (image apps may pass a new tag; 409 for a tag on another source type); Git apps sync to head */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description destination namespace of the App */
+                    namespace: string;
+                    /** @description App name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description a tag (e.g. 1.4.2) or a digest (sha256:…) */
+                        tag?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OperationResult"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such app (including another destination namespace or org) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description another operation is requested, running or held, or a tag for an app that is not an image app */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{namespace}/{name}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll back to a revision from /history (deployment:sync; audited app.rollback); 422 for another revision, 409 while an operation is pending */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description destination namespace of the App */
+                    namespace: string;
+                    /** @description App name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description one of the app's history (422 otherwise) */
+                        revision: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OperationResult"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such app (including another destination namespace or org) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description another operation is requested, running or held */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the revision is not in the app's history */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4577,22 +3688,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy this image app’s applied digest onto app `to` as a Deploy with a byte-equal pin; 409 on scope mismatch, 502 when the digest is absent on the target registry */
+        /** Copy this image app’s applied digest onto app `to` as a Deploy with a byte-equal pin (deployment:read here, deployment:sync there; audited app.promote); 409 on scope mismatch, 502 when the digest is absent on the target registry */
         post: {
             parameters: {
                 query: {
+                    /** @description the target App */
                     to: string;
                 };
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -4602,28 +3716,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
+                        "application/json": components["schemas"]["OperationResult"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -4632,20 +3734,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -4654,20 +3752,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description not two image apps with an applied digest (scope mismatch), or another operation is requested, running or held */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -4676,20 +3770,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -4698,20 +3788,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description an upstream (registry) answered wrongly */
+                /** @description an upstream (registry, cluster, secret store) answered wrongly */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -4720,9 +3806,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4742,13 +3826,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the replicas of an image app and sync; 409 while autoscaling is enabled */
+        /** Set the replicas of an image app and sync (deployment:manage; audited app.scale); 409 for other apps or while autoscaling is enabled */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -4767,28 +3853,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            message?: string;
-                            name?: string;
-                            tag?: string;
-                            revision?: string;
-                            replicas?: number;
-                            from?: string;
-                            to?: string;
-                            digest?: string;
-                            operation_id?: string;
-                        };
+                        "application/json": components["schemas"]["OperationResult"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -4797,20 +3871,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -4819,20 +3889,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description not an image app, autoscaling is enabled, or another operation is requested, running or held */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -4841,20 +3907,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -4863,9 +3925,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -4874,9 +3934,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4896,20 +3954,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Freeze: hold every sync, manual and automated */
+        /** Freeze: hold every sync, manual and automated (deployment:manage; audited app.freeze) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -4920,20 +3980,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            frozen?: boolean;
-                            name?: string;
+                            frozen: boolean;
+                            name: string;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -4942,20 +4000,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -4964,9 +4018,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -4975,20 +4027,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -4997,9 +4045,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5008,9 +4054,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5030,20 +4074,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unfreeze: allow syncs again */
+        /** Unfreeze: allow syncs again (deployment:manage; audited app.unfreeze) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -5054,20 +4100,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            frozen?: boolean;
-                            name?: string;
+                            frozen: boolean;
+                            name: string;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5076,20 +4120,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -5098,9 +4138,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -5109,20 +4147,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5131,9 +4165,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5142,9 +4174,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5162,13 +4192,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What a sync would change: each rendered object (at the head the operator last observed) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule */
+        /** What a sync would change (deployment:read): each rendered object (at the head the operator last observed) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -5181,56 +4213,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            namespace?: string;
-                            /** @enum {string} */
-                            sync_status?: "Synced" | "OutOfSync";
-                            /** @description Synced, yet live objects were edited out of band (svc does not revert them; a Sync does) */
-                            drifted?: boolean;
-                            recorded_sync_status?: string;
-                            revision?: {
-                                /** @description status.revision: the last applied revision */
-                                applied?: string;
-                                /** @description the revision rendered: the upstream head the operator last observed */
-                                compared?: string;
-                                /** @description the upstream head (fetched at most 5 s before) */
-                                head?: string;
-                            };
-                            summary?: {
-                                same?: number;
-                                changed?: number;
-                                missing?: number;
-                                extra?: number;
-                            };
-                            objects?: {
-                                apiVersion?: string;
-                                kind?: string;
-                                name?: string;
-                                namespace?: string;
-                                /** @enum {string} */
-                                status?: "same" | "changed" | "missing" | "extra";
-                                /** @description live object as YAML, noise stripped, Secret values masked */
-                                live?: string;
-                                /** @description the server-side apply dry run of the rendered object, as YAML */
-                                desired?: string;
-                                /** @description unified diff live → desired */
-                                patch?: string;
-                                message?: string;
-                            }[];
-                            unified?: string;
-                        };
+                        "application/json": components["schemas"]["AppDiff"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5239,20 +4231,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -5261,9 +4249,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5272,20 +4267,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description an upstream (registry) answered wrongly */
+                /** @description the destination cluster answered with an error, or the source could not be rendered */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5294,9 +4285,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5316,13 +4305,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live resource tree: the App’s objects, then their ReplicaSets, Jobs and Pods, each with health */
+        /** Live resource tree (deployment:read): the App’s objects, then their ReplicaSets, Jobs and Pods, each with health */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -5335,39 +4326,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            health?: string;
-                            nodes?: {
-                                id?: string;
-                                parent?: string | null;
-                                apiVersion?: string;
-                                kind?: string;
-                                name?: string;
-                                namespace?: string;
-                                health?: string;
-                                message?: string;
-                                sync_status?: string;
-                                created_at?: string;
-                                info?: {
-                                    [key: string]: unknown;
-                                };
-                                annotations?: {
-                                    [key: string]: string;
-                                };
-                            }[];
-                        };
+                        "application/json": components["schemas"]["AppTree"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5376,20 +4344,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such app (including another destination namespace or org) */
@@ -5398,9 +4362,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5409,20 +4371,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description an upstream (registry) answered wrongly */
+                /** @description the destination cluster answered with an error, or the source could not be rendered */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5431,9 +4389,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5453,7 +4409,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Logs of one of the App’s Pods as text/plain (timestamped lines), streamed while follow=true; headers x-svc-pod, x-svc-container and x-svc-pod-count say whose */
+        /** Logs of one of the App’s Pods as text/plain (timestamped lines; deployment:read), streamed while follow=true; headers x-svc-pod, x-svc-container and x-svc-pod-count say whose */
         get: {
             parameters: {
                 query?: {
@@ -5461,15 +4417,17 @@ export interface paths {
                     pod?: string;
                     /** @description default: the first container */
                     container?: string;
-                    /** @description lines from the end, 1..5000 */
+                    /** @description lines from the end, 1..5000 (default 200) */
                     tail?: string;
                     follow?: "true" | "false";
-                    /** @description only lines newer than this duration (e.g. 10m, 1h; at least 1s) */
+                    /** @description only lines newer than this duration (at least 1s: 10m, 1h30m, 90s) */
                     since?: string;
                 };
                 header?: never;
                 path: {
+                    /** @description destination namespace of the App */
                     namespace: string;
+                    /** @description App name */
                     name: string;
                 };
                 cookie?: never;
@@ -5485,15 +4443,13 @@ export interface paths {
                         "text/plain": string;
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5502,31 +4458,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no such app (including another destination namespace or org) */
+                /** @description no such app (including another destination namespace or org), or the Pod or container is not the App's */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5535,20 +4485,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description an upstream (registry) answered wrongly */
+                /** @description the destination cluster answered with an error, or the source could not be rendered */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5557,9 +4503,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5579,10 +4523,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unmanaged Deployments and StatefulSets in a namespace (permission deployment:read there) */
+        /** Unmanaged Deployments and StatefulSets in a namespace (deployment:read there) */
         get: {
             parameters: {
                 query: {
+                    /** @description a registered cluster (422 when it is not); empty or absent = the management cluster */
                     cluster?: string;
                     namespace: string;
                 };
@@ -5599,28 +4544,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workloads?: {
-                                kind?: string;
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                                replicas?: number;
-                                images?: string[];
-                                adoptable?: boolean;
-                                reason?: string;
-                            }[];
+                            workloads: components["schemas"]["AdoptableWorkload"][];
                         };
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5629,20 +4563,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5651,9 +4590,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the cluster answered with an error */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5662,9 +4608,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5686,7 +4630,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take a Deployment over as an image-source App created with a Sync operation (permission deployment:manage); 404 when no such unmanaged workload, 409 when it cannot be adopted (selector other than the rendered labels, not one container named after it, a StatefulSet) or the App name is taken */
+        /** Take a Deployment over as an image-source App created with a Sync operation (deployment:manage there; audited app.adopt); 404 when no such unmanaged workload, 409 when it cannot be adopted (selector other than the rendered labels, not one container named after it, a StatefulSet) or the App name is taken */
         post: {
             parameters: {
                 query?: never;
@@ -5696,13 +4640,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        cluster?: string;
-                        namespace: string;
-                        name: string;
-                        /** @enum {string} */
-                        kind: "Deployment" | "StatefulSet";
-                    };
+                    "application/json": components["schemas"]["AdoptRequest"];
                 };
             };
             responses: {
@@ -5712,43 +4650,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            name?: string;
-                            namespace?: string;
-                            cluster?: string;
-                            source?: {
-                                [key: string]: unknown;
-                            };
-                            sync_policy?: {
-                                [key: string]: unknown;
-                            };
-                            frozen?: boolean;
-                            /** @enum {string} */
-                            sync_status?: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
-                            /** @enum {string} */
-                            health?: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
-                            health_reason?: string;
-                            revision?: string;
-                            url?: string;
-                            resources?: {
-                                [key: string]: unknown;
-                            }[];
-                            conditions?: {
-                                [key: string]: unknown;
-                            }[];
-                            updated_at?: string;
-                        };
+                        "application/json": components["schemas"]["App"];
                     };
                 };
-                /** @description invalid input (body, path or query), or a source type that cannot be deployed */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5757,42 +4668,34 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or a destination outside the cluster allowlist */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no such app (including another destination namespace or org) */
+                /** @description no such unmanaged workload */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description conflict (name taken, an operation already pending, nothing held to approve, …) */
+                /** @description the workload cannot be adopted, or the App name is taken */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -5801,20 +4704,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5823,9 +4731,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the cluster answered with an error */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
@@ -5834,9 +4749,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -5854,7 +4767,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller org's teams */
+        /** The caller org's teams (team:read) */
         get: {
             parameters: {
                 query?: never;
@@ -5871,25 +4784,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            teams?: {
-                                id?: string;
-                                name?: string;
-                                created_at?: string;
-                                updated_at?: string | null;
-                                member_count?: number;
-                            }[];
+                            teams: components["schemas"]["Team"][];
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5898,20 +4803,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -5920,15 +4821,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Create a team (audited team.create) */
+        /** Create a team (team:manage; audited team.create) */
         post: {
             parameters: {
                 query?: never;
@@ -5938,9 +4837,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["TeamNameBody"];
                 };
             };
             responses: {
@@ -5950,24 +4847,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            created_at?: string;
-                            updated_at?: string | null;
-                            member_count?: number;
-                        };
+                        "application/json": components["schemas"]["Team"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -5976,20 +4865,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description a team of that name exists, the user is already a member, or the org would lose its last team */
@@ -5998,9 +4883,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -6009,20 +4892,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6031,9 +4910,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6051,12 +4928,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A team with its members and role bindings */
+        /** A team with its members and role bindings (team:read) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -6069,37 +4947,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            created_at?: string;
-                            updated_at?: string | null;
-                            member_count?: number;
-                            members?: {
-                                user_id?: string;
-                                email?: string;
-                                name?: string;
-                                added_at?: string | null;
-                            }[];
-                            bindings?: {
-                                id?: string;
-                                scope?: string;
-                                scope_id?: string;
-                                level?: string;
-                                created_at?: string;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["TeamDetail"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6108,20 +4965,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such team (or user) in this organization */
@@ -6130,9 +4983,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6141,47 +4992,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Delete a team, its memberships and its role bindings (audited team.delete); 409 for the org's last */
+        /** Delete a team, its memberships and its role bindings (team:manage; audited team.delete); 409 for the org's last */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted?: boolean;
-                        };
+                        "application/json": components["schemas"]["Deleted"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6190,20 +5036,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such team (or user) in this organization */
@@ -6212,9 +5054,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description a team of that name exists, the user is already a member, or the org would lose its last team */
@@ -6223,9 +5063,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -6234,9 +5072,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6245,30 +5081,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         options?: never;
         head?: never;
-        /** Rename a team (audited team.update) */
+        /** Rename a team (team:manage; audited team.update) */
         patch: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["TeamNameBody"];
                 };
             };
             responses: {
@@ -6278,24 +5111,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            created_at?: string;
-                            updated_at?: string | null;
-                            member_count?: number;
-                        };
+                        "application/json": components["schemas"]["Team"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6304,20 +5129,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such team (or user) in this organization */
@@ -6326,9 +5147,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description a team of that name exists, the user is already a member, or the org would lose its last team */
@@ -6337,9 +5156,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -6348,20 +5165,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6370,9 +5183,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6388,12 +5199,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a member of the org to the team (audited team.member.add) */
+        /** Add a member of the org to the team (team:manage; audited team.member.add) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -6401,6 +5213,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description user id */
                         user_id: string;
                     };
                 };
@@ -6412,23 +5225,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user_id?: string;
-                            email?: string;
-                            name?: string;
-                            added_at?: string | null;
-                        };
+                        "application/json": components["schemas"]["TeamMember"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6437,20 +5243,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such team (or user) in this organization */
@@ -6459,9 +5261,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description a team of that name exists, the user is already a member, or the org would lose its last team */
@@ -6470,9 +5270,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -6481,20 +5279,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6503,9 +5297,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6526,13 +5318,15 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a user from the team (audited team.member.remove) */
+        /** Remove a user from the team (team:manage; audited team.member.remove) */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description team id */
                     id: string;
+                    /** @description user id */
                     userId: string;
                 };
                 cookie?: never;
@@ -6546,19 +5340,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            removed?: boolean;
+                            removed: boolean;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6567,20 +5359,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such team (or user) in this organization */
@@ -6589,9 +5377,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -6600,9 +5386,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6611,9 +5395,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6630,7 +5412,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller org's outbound webhooks (secrets are never shown again) */
+        /** The caller org's outbound webhooks (webhook:read; secrets are never shown again) */
         get: {
             parameters: {
                 query?: never;
@@ -6647,27 +5429,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            webhooks?: {
-                                id?: string;
-                                name?: string;
-                                /** @description the full URL for callers holding webhook:manage, else scheme and host only */
-                                url?: string;
-                                events?: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
-                                created_by?: string;
-                                created_at?: string;
-                            }[];
+                            webhooks: components["schemas"]["Webhook"][];
                         };
                     };
                 };
-                /** @description invalid input, or a URL the outbound policy refuses (scheme, credentials in the URL, address range) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6676,20 +5448,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6698,15 +5466,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Register a webhook; the answer carries its signing secret, shown this once (audited webhook.create) */
+        /** Register a webhook (webhook:manage; audited webhook.create); the answer carries its signing secret, shown this once */
         post: {
             parameters: {
                 query?: never;
@@ -6716,11 +5482,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name?: string;
-                        url: string;
-                        events: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
-                    };
+                    "application/json": components["schemas"]["WebhookRequest"];
                 };
             };
             responses: {
@@ -6730,28 +5492,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            /** @description the full URL for callers holding webhook:manage, else scheme and host only */
-                            url?: string;
-                            events?: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
-                            created_by?: string;
-                            created_at?: string;
-                            /** @description the HMAC-SHA256 signing secret; shown only here */
-                            secret?: string;
-                        };
+                        "application/json": components["schemas"]["CreatedWebhook"];
                     };
                 };
-                /** @description invalid input, or a URL the outbound policy refuses (scheme, credentials in the URL, address range) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6760,20 +5510,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -6782,20 +5528,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6804,9 +5555,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6824,12 +5573,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook */
+        /** One webhook (webhook:read) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -6842,26 +5592,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            /** @description the full URL for callers holding webhook:manage, else scheme and host only */
-                            url?: string;
-                            events?: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
-                            created_by?: string;
-                            created_at?: string;
-                        };
+                        "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description invalid input, or a URL the outbound policy refuses (scheme, credentials in the URL, address range) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6870,20 +5610,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such webhook in this organization */
@@ -6892,9 +5628,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6903,47 +5637,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Delete a webhook and its delivery log; queued deliveries are dropped (audited webhook.delete) */
+        /** Delete a webhook and its delivery log (webhook:manage; audited webhook.delete); queued deliveries are dropped */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted?: boolean;
-                        };
+                        "application/json": components["schemas"]["Deleted"];
                     };
                 };
-                /** @description invalid input, or a URL the outbound policy refuses (scheme, credentials in the URL, address range) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -6952,20 +5681,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such webhook in this organization */
@@ -6974,9 +5699,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -6985,9 +5708,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -6996,9 +5717,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -7017,19 +5736,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed webhook.test event now, once, and log it as a delivery (audited webhook.test) */
+        /** Send a signed webhook.test event now, once, and log it as a delivery (webhook:manage; audited webhook.test) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -7039,39 +5759,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            webhook_id?: string;
-                            event_id?: string;
-                            event_type?: string;
-                            /** @enum {string} */
-                            state?: "pending" | "delivered" | "failed";
-                            attempts?: number;
-                            response_code?: number | null;
-                            latency_ms?: number | null;
-                            last_error?: string | null;
-                            next_attempt_at?: string | null;
-                            created_at?: string;
-                            delivered_at?: string | null;
-                            attempt_log?: {
-                                at?: string;
-                                response_code?: number | null;
-                                latency_ms?: number;
-                                error?: string | null;
-                                retry_at?: string | null;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["Delivery"];
                     };
                 };
-                /** @description invalid input, or a URL the outbound policy refuses (scheme, credentials in the URL, address range) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7080,20 +5777,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such webhook in this organization */
@@ -7102,9 +5795,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -7113,20 +5804,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -7135,9 +5822,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -7155,17 +5840,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log of a webhook, newest first: state, attempts, response code, latency */
+        /** The delivery log of a webhook, newest first (webhook:read): state, attempts, response code, latency */
         get: {
             parameters: {
                 query?: {
-                    /** @description 1..200, default 50 (larger is capped) */
+                    /** @description page size 1..200, default 50 (larger is capped) */
                     limit?: string;
-                    /** @description default 0 */
+                    /** @description entries to skip, default 0 */
                     offset?: string;
                 };
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -7179,42 +5865,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deliveries?: {
-                                id?: string;
-                                webhook_id?: string;
-                                event_id?: string;
-                                event_type?: string;
-                                /** @enum {string} */
-                                state?: "pending" | "delivered" | "failed";
-                                attempts?: number;
-                                response_code?: number | null;
-                                latency_ms?: number | null;
-                                last_error?: string | null;
-                                next_attempt_at?: string | null;
-                                created_at?: string;
-                                delivered_at?: string | null;
-                                attempt_log?: {
-                                    at?: string;
-                                    response_code?: number | null;
-                                    latency_ms?: number;
-                                    error?: string | null;
-                                    retry_at?: string | null;
-                                }[];
-                            }[];
-                            limit?: number;
-                            offset?: number;
+                            deliveries: components["schemas"]["Delivery"][];
+                            /** @description the page size used */
+                            limit: number;
+                            /** @description the offset used */
+                            offset: number;
                         };
                     };
                 };
-                /** @description invalid input, or a URL the outbound policy refuses (scheme, credentials in the URL, address range) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7223,20 +5888,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such webhook in this organization */
@@ -7245,9 +5906,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -7256,9 +5915,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -7278,16 +5935,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Incidents the caller may read, newest first; filter by state (open, resolved), App name and cause */
+        /** Incidents the caller may read (incident:read), newest first; filter by state, App name and cause */
         get: {
             parameters: {
                 query?: {
                     state?: "open" | "resolved";
+                    /** @description App name */
                     app?: string;
+                    /** @description a CamelCase word, e.g. Degraded */
                     cause?: string;
-                    /** @description 1..200, default 50 (larger is capped) */
+                    /** @description page size 1..200, default 50 (larger is capped) */
                     limit?: string;
-                    /** @description default 0 */
+                    /** @description entries to skip, default 0 */
                     offset?: string;
                 };
                 header?: never;
@@ -7303,49 +5962,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            incidents?: {
-                                id?: string;
-                                app?: {
-                                    name?: string;
-                                    namespace?: string;
-                                    cluster?: string;
-                                } | null;
-                                /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
-                                cause?: string;
-                                /** @enum {string} */
-                                source?: "detector" | "external";
-                                /** @enum {string} */
-                                severity?: "info" | "warning" | "critical";
-                                title?: string;
-                                message?: string;
-                                evidence?: {
-                                    [key: string]: unknown;
-                                };
-                                /** @enum {string} */
-                                state?: "open" | "resolved";
-                                /** @description user id; empty when svc opened it */
-                                opened_by?: string;
-                                opened_at?: string;
-                                acknowledged_by?: string | null;
-                                acknowledged_at?: string | null;
-                                resolved_by?: string | null;
-                                resolved_at?: string | null;
-                                resolution?: string | null;
-                            }[];
-                            limit?: number;
-                            offset?: number;
+                            incidents: components["schemas"]["Incident"][];
+                            /** @description the page size used */
+                            limit: number;
+                            /** @description the offset used */
+                            offset: number;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7354,20 +5985,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the incident’s App lives */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -7376,15 +6003,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Report an incident from outside (audited incident.emit); 201 when opened, 200 with the open one of the same App and cause */
+        /** Report an incident from outside (incident:manage where its App lives; audited incident.emit); 201 when opened, 200 with the open one of the same App and cause */
         post: {
             parameters: {
                 query?: never;
@@ -7394,22 +6019,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        title: string;
-                        message?: string;
-                        /** @description default External */
-                        cause?: string;
-                        /**
-                         * @description default warning
-                         * @enum {string}
-                         */
-                        severity?: "info" | "warning" | "critical";
-                        /** @description the org’s App it is about (an App name: a DNS-1123 label) */
-                        app?: string;
-                        details?: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    "application/json": components["schemas"]["IncidentReport"];
                 };
             };
             responses: {
@@ -7419,36 +6029,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            app?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                            } | null;
-                            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
-                            cause?: string;
-                            /** @enum {string} */
-                            source?: "detector" | "external";
-                            /** @enum {string} */
-                            severity?: "info" | "warning" | "critical";
-                            title?: string;
-                            message?: string;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "open" | "resolved";
-                            /** @description user id; empty when svc opened it */
-                            opened_by?: string;
-                            opened_at?: string;
-                            acknowledged_by?: string | null;
-                            acknowledged_at?: string | null;
-                            resolved_by?: string | null;
-                            resolved_at?: string | null;
-                            resolution?: string | null;
-                            created?: boolean;
-                        };
+                        "application/json": components["schemas"]["EmittedIncident"];
                     };
                 };
                 /** @description Default Response */
@@ -7457,47 +6038,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            app?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                            } | null;
-                            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
-                            cause?: string;
-                            /** @enum {string} */
-                            source?: "detector" | "external";
-                            /** @enum {string} */
-                            severity?: "info" | "warning" | "critical";
-                            title?: string;
-                            message?: string;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "open" | "resolved";
-                            /** @description user id; empty when svc opened it */
-                            opened_by?: string;
-                            opened_at?: string;
-                            acknowledged_by?: string | null;
-                            acknowledged_at?: string | null;
-                            resolved_by?: string | null;
-                            resolved_at?: string | null;
-                            resolution?: string | null;
-                            created?: boolean;
-                        };
+                        "application/json": components["schemas"]["EmittedIncident"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7506,31 +6056,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the incident’s App lives */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no such incident (or App) in this organization */
+                /** @description no such App in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -7539,20 +6083,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -7561,20 +6101,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no management cluster configured (only for an incident about an App) */
+                /** @description no management cluster configured (for an App) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -7592,12 +6128,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An incident with its remediations and timeline (events, operations, deliveries) */
+        /** An incident with its remediations and timeline (incident:read): events, operations, deliveries */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -7610,84 +6147,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            app?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                            } | null;
-                            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
-                            cause?: string;
-                            /** @enum {string} */
-                            source?: "detector" | "external";
-                            /** @enum {string} */
-                            severity?: "info" | "warning" | "critical";
-                            title?: string;
-                            message?: string;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "open" | "resolved";
-                            /** @description user id; empty when svc opened it */
-                            opened_by?: string;
-                            opened_at?: string;
-                            acknowledged_by?: string | null;
-                            acknowledged_at?: string | null;
-                            resolved_by?: string | null;
-                            resolved_at?: string | null;
-                            resolution?: string | null;
-                            remediations?: {
-                                id?: string;
-                                incident_id?: string;
-                                /** @enum {string} */
-                                action?: "rollback" | "restart" | "resync" | "unfreeze";
-                                revision?: string | null;
-                                pause_automated?: boolean;
-                                evidence?: {
-                                    [key: string]: unknown;
-                                };
-                                /** @enum {string} */
-                                state?: "proposed" | "approved" | "rejected" | "executed" | "expired";
-                                operation_id?: string | null;
-                                decided_by?: string | null;
-                                decided_at?: string | null;
-                                reason?: string | null;
-                                result?: string | null;
-                                finished_at?: string | null;
-                                created_at?: string;
-                            }[];
-                            timeline?: {
-                                at?: string;
-                                /** @enum {string} */
-                                kind?: "event" | "operation" | "delivery";
-                                event_id?: string;
-                                type?: string;
-                                remediation_id?: string | null;
-                                data?: {
-                                    [key: string]: unknown;
-                                };
-                                delivery_id?: string;
-                                webhook_id?: string;
-                                event_type?: string;
-                                state?: string;
-                                attempts?: number;
-                                response_code?: number | null;
-                                latency_ms?: number | null;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["IncidentDetail"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7696,31 +6165,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the incident’s App lives */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no such incident (or App) in this organization */
+                /** @description no such incident in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -7729,9 +6192,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -7753,19 +6214,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Acknowledge an open incident (audited incident.acknowledge) */
+        /** Acknowledge an open incident (incident:manage; audited incident.acknowledge) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -7775,46 +6237,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            app?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                            } | null;
-                            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
-                            cause?: string;
-                            /** @enum {string} */
-                            source?: "detector" | "external";
-                            /** @enum {string} */
-                            severity?: "info" | "warning" | "critical";
-                            title?: string;
-                            message?: string;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "open" | "resolved";
-                            /** @description user id; empty when svc opened it */
-                            opened_by?: string;
-                            opened_at?: string;
-                            acknowledged_by?: string | null;
-                            acknowledged_at?: string | null;
-                            resolved_by?: string | null;
-                            resolved_at?: string | null;
-                            resolution?: string | null;
-                        };
+                        "application/json": components["schemas"]["Incident"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7823,31 +6255,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the incident’s App lives */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no such incident (or App) in this organization */
+                /** @description no such incident in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the incident is resolved or already acknowledged */
@@ -7856,9 +6282,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -7867,20 +6291,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -7889,9 +6309,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -7911,17 +6329,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resolve an open incident by hand (audited incident.resolve); detected ones also resolve themselves */
+        /** Resolve an open incident by hand (incident:manage; audited incident.resolve); detected ones also resolve themselves */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         resolution?: string;
@@ -7935,46 +6354,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            app?: {
-                                name?: string;
-                                namespace?: string;
-                                cluster?: string;
-                            } | null;
-                            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
-                            cause?: string;
-                            /** @enum {string} */
-                            source?: "detector" | "external";
-                            /** @enum {string} */
-                            severity?: "info" | "warning" | "critical";
-                            title?: string;
-                            message?: string;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "open" | "resolved";
-                            /** @description user id; empty when svc opened it */
-                            opened_by?: string;
-                            opened_at?: string;
-                            acknowledged_by?: string | null;
-                            acknowledged_at?: string | null;
-                            resolved_by?: string | null;
-                            resolved_at?: string | null;
-                            resolution?: string | null;
-                        };
+                        "application/json": components["schemas"]["Incident"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -7983,42 +6372,34 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the incident’s App lives */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description no such incident (or App) in this organization */
+                /** @description no such incident in this organization */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the incident is resolved or already acknowledged */
+                /** @description the incident is resolved */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -8027,20 +6408,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8049,9 +6426,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8069,14 +6444,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Remediations the caller may read, newest first; filter by state */
+        /** Remediations the caller may read (remediation:read), newest first; filter by state */
         get: {
             parameters: {
                 query?: {
                     state?: "proposed" | "approved" | "rejected" | "executed" | "expired";
-                    /** @description 1..200, default 50 (larger is capped) */
+                    /** @description page size 1..200, default 50 (larger is capped) */
                     limit?: string;
-                    /** @description default 0 */
+                    /** @description entries to skip, default 0 */
                     offset?: string;
                 };
                 header?: never;
@@ -8092,40 +6467,21 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            remediations?: {
-                                id?: string;
-                                incident_id?: string;
-                                /** @enum {string} */
-                                action?: "rollback" | "restart" | "resync" | "unfreeze";
-                                revision?: string | null;
-                                pause_automated?: boolean;
-                                evidence?: {
-                                    [key: string]: unknown;
-                                };
-                                /** @enum {string} */
-                                state?: "proposed" | "approved" | "rejected" | "executed" | "expired";
-                                operation_id?: string | null;
-                                decided_by?: string | null;
-                                decided_at?: string | null;
-                                reason?: string | null;
-                                result?: string | null;
-                                finished_at?: string | null;
-                                created_at?: string;
-                            }[];
-                            limit?: number;
-                            offset?: number;
+                            remediations: components["schemas"]["Remediation"][];
+                            /** @description the page size used */
+                            limit: number;
+                            /** @description the offset used */
+                            offset: number;
                         };
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8134,20 +6490,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the App lives (remediation:approve, and the operation’s own) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8156,9 +6508,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8178,12 +6528,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One remediation */
+        /** One remediation (remediation:read) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
@@ -8196,37 +6547,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            incident_id?: string;
-                            /** @enum {string} */
-                            action?: "rollback" | "restart" | "resync" | "unfreeze";
-                            revision?: string | null;
-                            pause_automated?: boolean;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "proposed" | "approved" | "rejected" | "executed" | "expired";
-                            operation_id?: string | null;
-                            decided_by?: string | null;
-                            decided_at?: string | null;
-                            reason?: string | null;
-                            result?: string | null;
-                            finished_at?: string | null;
-                            created_at?: string;
-                        };
+                        "application/json": components["schemas"]["Remediation"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8235,20 +6565,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the App lives (remediation:approve, and the operation’s own) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such remediation in this organization */
@@ -8257,9 +6583,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8268,9 +6592,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8292,19 +6614,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve: run the remediation as its operation (same permission; 409 while another operation is pending); audited remediation.approve */
+        /** Approve: run the remediation as its operation (remediation:approve and the operation’s own permission; 409 while another operation is pending); audited remediation.approve */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -8314,37 +6637,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            incident_id?: string;
-                            /** @enum {string} */
-                            action?: "rollback" | "restart" | "resync" | "unfreeze";
-                            revision?: string | null;
-                            pause_automated?: boolean;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "proposed" | "approved" | "rejected" | "executed" | "expired";
-                            operation_id?: string | null;
-                            decided_by?: string | null;
-                            decided_at?: string | null;
-                            reason?: string | null;
-                            result?: string | null;
-                            finished_at?: string | null;
-                            created_at?: string;
-                        };
+                        "application/json": components["schemas"]["Remediation"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8353,20 +6655,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the App lives (remediation:approve, and the operation’s own) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such remediation in this organization */
@@ -8375,9 +6673,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description decided already, its incident resolved, or the App has a pending operation */
@@ -8386,9 +6682,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -8397,20 +6691,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8419,9 +6709,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no management cluster configured */
@@ -8430,9 +6718,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8452,17 +6738,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a proposed remediation (audited remediation.reject) */
+        /** Reject a proposed remediation (remediation:approve; audited remediation.reject) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description identifier */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         reason?: string;
@@ -8476,37 +6763,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            incident_id?: string;
-                            /** @enum {string} */
-                            action?: "rollback" | "restart" | "resync" | "unfreeze";
-                            revision?: string | null;
-                            pause_automated?: boolean;
-                            evidence?: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            state?: "proposed" | "approved" | "rejected" | "executed" | "expired";
-                            operation_id?: string | null;
-                            decided_by?: string | null;
-                            decided_at?: string | null;
-                            reason?: string | null;
-                            result?: string | null;
-                            finished_at?: string | null;
-                            created_at?: string;
-                        };
+                        "application/json": components["schemas"]["Remediation"];
                     };
                 };
-                /** @description invalid input (body, path or query) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8515,20 +6781,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission where the App lives (remediation:approve, and the operation’s own) */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such remediation in this organization */
@@ -8537,20 +6799,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description decided already, its incident resolved, or the App has a pending operation */
+                /** @description decided already */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -8559,20 +6817,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8581,9 +6835,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8601,7 +6853,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Registered clusters, each probed live in parallel unless shallow=1 (stored data only) */
+        /** Registered clusters (cluster:read), each probed live in parallel unless shallow=1 (stored data only) */
         get: {
             parameters: {
                 query?: {
@@ -8621,42 +6873,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            clusters?: {
-                                id: string;
-                                name: string;
-                                server_url: string;
-                                /** @description the namespace allowlist joined by commas; empty = cluster-wide */
-                                namespace: string;
-                                /** @enum {string} */
-                                credentials?: "kubeconfig" | "in-cluster";
-                                /** @enum {string} */
-                                status: "connected" | "disconnected" | "unknown";
-                                /** @description why the last probe failed */
-                                status_message?: string;
-                                version?: string;
-                                provider?: string;
-                                region?: string;
-                                node_count?: number;
-                                cpu_usage?: number;
-                                memory_usage?: number;
-                                deployment_count?: number;
-                                healthy_deployments?: number;
-                                last_seen?: string | null;
-                                created_at: string;
-                                updated_at?: string;
-                            }[];
+                            clusters: components["schemas"]["Cluster"][];
                         };
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8665,20 +6892,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8687,15 +6910,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Register a cluster (status unknown, no probe); the kubeconfig is sealed and never returned */
+        /** Register a cluster (cluster:register; audited cluster.register): status unknown, no probe; the kubeconfig is sealed and never returned */
         post: {
             parameters: {
                 query?: never;
@@ -8705,15 +6926,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @description https:// URL of the API server */
-                        server_url: string;
-                        /** @description kubeconfig YAML with inline credentials (no exec, auth-provider, file references or proxy-url) */
-                        kubeconfig?: string;
-                        /** @description namespace allowlist; empty = cluster-wide */
-                        namespaces?: string[];
-                    };
+                    "application/json": components["schemas"]["ClusterRegistration"];
                 };
             };
             responses: {
@@ -8723,43 +6936,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            cluster: {
-                                id: string;
-                                name: string;
-                                server_url: string;
-                                /** @description the namespace allowlist joined by commas; empty = cluster-wide */
-                                namespace: string;
-                                /** @enum {string} */
-                                credentials?: "kubeconfig" | "in-cluster";
-                                /** @enum {string} */
-                                status: "connected" | "disconnected" | "unknown";
-                                /** @description why the last probe failed */
-                                status_message?: string;
-                                version?: string;
-                                provider?: string;
-                                region?: string;
-                                node_count?: number;
-                                cpu_usage?: number;
-                                memory_usage?: number;
-                                deployment_count?: number;
-                                healthy_deployments?: number;
-                                last_seen?: string | null;
-                                created_at: string;
-                                updated_at?: string;
-                            };
-                        };
+                        "application/json": components["schemas"]["ClusterAnswer"];
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8768,31 +6954,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or Apps still deploy to the cluster (or to namespaces an allowlist would leave out) */
+                /** @description a cluster of that name exists */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -8801,20 +6981,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8823,9 +7008,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8845,7 +7028,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Dry-run a registration: connect and read the version (and namespaces); stores nothing */
+        /** Dry-run a registration (cluster:register; audited cluster.test): connect and read the version (and namespaces); stores nothing */
         post: {
             parameters: {
                 query?: never;
@@ -8853,14 +7036,9 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": {
-                        /** @description https:// URL of the API server */
-                        server_url?: string;
-                        /** @description kubeconfig YAML with inline credentials (no exec, auth-provider, file references or proxy-url) */
-                        kubeconfig?: string;
-                    };
+                    "application/json": components["schemas"]["ClusterTestRequest"];
                 };
             };
             responses: {
@@ -8870,23 +7048,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            ok: boolean;
-                            version?: string;
-                            namespaces?: string[];
-                            error?: string;
-                        };
+                        "application/json": components["schemas"]["ClusterTestResult"];
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -8895,20 +7066,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -8917,20 +7084,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -8939,9 +7102,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -8959,7 +7120,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One cluster, probed live unless shallow=1 */
+        /** One cluster (cluster:read), probed live unless shallow=1 */
         get: {
             parameters: {
                 query?: {
@@ -8968,6 +7129,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    /** @description cluster name */
                     name: string;
                 };
                 cookie?: never;
@@ -8980,43 +7142,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            cluster: {
-                                id: string;
-                                name: string;
-                                server_url: string;
-                                /** @description the namespace allowlist joined by commas; empty = cluster-wide */
-                                namespace: string;
-                                /** @enum {string} */
-                                credentials?: "kubeconfig" | "in-cluster";
-                                /** @enum {string} */
-                                status: "connected" | "disconnected" | "unknown";
-                                /** @description why the last probe failed */
-                                status_message?: string;
-                                version?: string;
-                                provider?: string;
-                                region?: string;
-                                node_count?: number;
-                                cpu_usage?: number;
-                                memory_usage?: number;
-                                deployment_count?: number;
-                                healthy_deployments?: number;
-                                last_seen?: string | null;
-                                created_at: string;
-                                updated_at?: string;
-                            };
-                        };
+                        "application/json": components["schemas"]["ClusterAnswer"];
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9025,20 +7160,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such cluster in this organization */
@@ -9047,9 +7178,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9058,21 +7187,20 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Remove a cluster; 409 while Apps deploy to it */
+        /** Remove a cluster (cluster:manage; audited cluster.remove); 409 while Apps deploy to it */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description cluster name */
                     name: string;
                 };
                 cookie?: never;
@@ -9086,20 +7214,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deleted?: boolean;
-                            name?: string;
+                            deleted: boolean;
+                            name: string;
                         };
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9108,20 +7234,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such cluster in this organization */
@@ -9130,20 +7252,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or Apps still deploy to the cluster (or to namespaces an allowlist would leave out) */
+                /** @description Apps still deploy to the cluster */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -9152,9 +7270,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9163,35 +7279,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         options?: never;
         head?: never;
-        /** Change the server URL, credentials (null = in-cluster) or allowlist; the operator follows */
+        /** Change the server URL, credentials (null = in-cluster) or allowlist (cluster:manage; audited cluster.update); the operator follows */
         patch: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description cluster name */
                     name: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description https:// URL of the API server */
-                        server_url?: string;
-                        /** @description kubeconfig YAML with inline credentials (no exec, auth-provider, file references or proxy-url); null = in-cluster */
-                        kubeconfig?: string | null;
-                        /** @description namespace allowlist; empty = cluster-wide */
-                        namespaces?: string[];
-                    };
+                    "application/json": components["schemas"]["ClusterUpdate"];
                 };
             };
             responses: {
@@ -9201,43 +7309,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            cluster: {
-                                id: string;
-                                name: string;
-                                server_url: string;
-                                /** @description the namespace allowlist joined by commas; empty = cluster-wide */
-                                namespace: string;
-                                /** @enum {string} */
-                                credentials?: "kubeconfig" | "in-cluster";
-                                /** @enum {string} */
-                                status: "connected" | "disconnected" | "unknown";
-                                /** @description why the last probe failed */
-                                status_message?: string;
-                                version?: string;
-                                provider?: string;
-                                region?: string;
-                                node_count?: number;
-                                cpu_usage?: number;
-                                memory_usage?: number;
-                                deployment_count?: number;
-                                healthy_deployments?: number;
-                                last_seen?: string | null;
-                                created_at: string;
-                                updated_at?: string;
-                            };
-                        };
+                        "application/json": components["schemas"]["ClusterAnswer"];
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9246,20 +7327,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such cluster in this organization */
@@ -9268,20 +7345,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or Apps still deploy to the cluster (or to namespaces an allowlist would leave out) */
+                /** @description Apps deploy to namespaces the allowlist would leave out */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -9290,20 +7363,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9312,9 +7390,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -9328,12 +7404,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Namespaces of the cluster, live (within its allowlist when it has one) */
+        /** Namespaces of the cluster, live (cluster:read; within its allowlist when it has one) */
         get: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description cluster name */
                     name: string;
                 };
                 cookie?: never;
@@ -9347,19 +7424,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            namespaces?: string[];
+                            namespaces: string[];
                         };
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9368,20 +7443,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such cluster in this organization */
@@ -9390,9 +7461,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9401,9 +7470,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the cluster answered with an error (e.g. its credentials may not do what was asked) */
@@ -9412,9 +7479,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the cluster cannot be reached */
@@ -9423,9 +7488,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -9447,17 +7510,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Spawn a shell pod (view or admin, from the caller’s permissions) and answer how to attach */
+        /** Spawn a shell pod (cluster:shell; view or admin, from the caller’s permissions; audited cluster.shell) and answer how to attach */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description cluster name */
                     name: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": {
                         /**
@@ -9476,40 +7540,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            shell: {
-                                id?: string;
-                                cluster?: string;
-                                namespace?: string;
-                                pod?: string;
-                                container?: string;
-                                /** @enum {string} */
-                                power?: "view" | "admin";
-                                service_account?: string;
-                                created_at?: string;
-                                expires_at?: string;
-                                attach?: {
-                                    server?: string;
-                                    /** @description short-lived token that may only get and exec into this pod; dies with the shell */
-                                    token?: string;
-                                    token_expires_at?: string;
-                                    certificate_authority_data?: string;
-                                    insecure_skip_tls_verify?: boolean;
-                                    tls_server_name?: string;
-                                    command?: string;
-                                };
-                            };
+                            shell: components["schemas"]["Shell"];
                         };
                     };
                 };
-                /** @description invalid input (name, server_url, namespaces, or a kubeconfig that is refused) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9518,20 +7559,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such cluster in this organization */
@@ -9540,9 +7577,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -9551,20 +7586,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9573,9 +7604,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the cluster answered with an error (e.g. its credentials may not do what was asked) */
@@ -9584,9 +7613,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the cluster cannot be reached */
@@ -9595,9 +7622,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -9632,23 +7657,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            registries?: {
-                                id?: string;
-                                name?: string;
-                                host?: string;
-                                insecure?: boolean;
-                                ca?: string | null;
-                                username?: string | null;
-                                has_password?: boolean;
-                                /** @enum {string} */
-                                status?: "untested" | "connected" | "error";
-                                status_detail?: string;
-                                last_tested_at?: string | null;
-                                notification_url?: string;
-                                created_at?: string;
-                                updated_at?: string;
-                            }[];
+                            registries: components["schemas"]["Registry"][];
                         };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9657,20 +7676,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9679,15 +7694,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Register a registry (registry:manage, session only); 201 with a notification token shown once */
+        /** Register a registry (registry:manage, session only; audited registry.create); 201 with a notification token shown once */
         post: {
             parameters: {
                 query?: never;
@@ -9697,18 +7710,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        /** @description registry host, name[:port], no scheme; the outbound policy must allow its addresses */
-                        host: string;
-                        /** @description plain http instead of https (refused in production mode) */
-                        insecure?: boolean;
-                        /** @description PEM CA certificates to trust */
-                        ca?: string | null;
-                        username?: string | null;
-                        /** @description write-only; sealed at rest */
-                        password?: string | null;
-                    };
+                    "application/json": components["schemas"]["RegistryRequest"];
                 };
             };
             responses: {
@@ -9718,35 +7720,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            host?: string;
-                            insecure?: boolean;
-                            ca?: string | null;
-                            username?: string | null;
-                            has_password?: boolean;
-                            /** @enum {string} */
-                            status?: "untested" | "connected" | "error";
-                            status_detail?: string;
-                            last_tested_at?: string | null;
-                            notification_url?: string;
-                            created_at?: string;
-                            updated_at?: string;
-                            /** @description Bearer token for the notification endpoint; shown only in this answer */
-                            notification_token?: string;
-                        };
+                        "application/json": components["schemas"]["RegistryWithToken"];
                     };
                 };
-                /** @description invalid input (body or host refused by the outbound policy) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9755,31 +7738,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or the registry is used by apps */
+                /** @description a registry of that name exists */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -9788,20 +7765,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9810,9 +7792,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -9836,6 +7816,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description registry id (reg_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -9848,33 +7829,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            host?: string;
-                            insecure?: boolean;
-                            ca?: string | null;
-                            username?: string | null;
-                            has_password?: boolean;
-                            /** @enum {string} */
-                            status?: "untested" | "connected" | "error";
-                            status_detail?: string;
-                            last_tested_at?: string | null;
-                            notification_url?: string;
-                            created_at?: string;
-                            updated_at?: string;
-                        };
+                        "application/json": components["schemas"]["Registry"];
                     };
                 };
-                /** @description invalid input (body or host refused by the outbound policy) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9883,20 +7847,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such registry in this organization */
@@ -9905,9 +7865,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -9916,21 +7874,20 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Delete a registry (registry:manage, session only); 409 naming the apps that use it */
+        /** Delete a registry (registry:manage, session only; audited registry.delete); 409 naming the apps that use it */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description registry id (reg_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -9944,20 +7901,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            deleted?: boolean;
-                            id?: string;
+                            deleted: boolean;
+                            id: string;
                         };
                     };
                 };
-                /** @description invalid input (body or host refused by the outbound policy) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -9966,20 +7921,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such registry in this organization */
@@ -9988,20 +7939,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or the registry is used by apps */
+                /** @description apps use the registry */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -10010,9 +7957,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10021,41 +7966,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         options?: never;
         head?: never;
-        /** Change a registry (registry:manage, session only); omitted fields stay, null clears ca/username/password; 409 renaming a registry apps use */
+        /** Change a registry (registry:manage, session only; audited registry.update); omitted fields stay, null clears ca/username/password; 409 renaming a registry apps use */
         patch: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description registry id (reg_…) */
                     id: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description registry host, name[:port], no scheme; the outbound policy must allow its addresses */
-                        host?: string;
-                        /** @description plain http instead of https (refused in production mode) */
-                        insecure?: boolean;
-                        /** @description PEM CA certificates to trust */
-                        ca?: string | null;
-                        username?: string | null;
-                        /** @description write-only; sealed at rest */
-                        password?: string | null;
-                        /** @description answer a new notification token (once) */
-                        rotate_notification_token?: boolean;
-                    };
+                    "application/json": components["schemas"]["RegistryUpdate"];
                 };
             };
             responses: {
@@ -10065,35 +7996,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id?: string;
-                            name?: string;
-                            host?: string;
-                            insecure?: boolean;
-                            ca?: string | null;
-                            username?: string | null;
-                            has_password?: boolean;
-                            /** @enum {string} */
-                            status?: "untested" | "connected" | "error";
-                            status_detail?: string;
-                            last_tested_at?: string | null;
-                            notification_url?: string;
-                            created_at?: string;
-                            updated_at?: string;
-                            /** @description Bearer token for the notification endpoint; shown only in this answer */
-                            notification_token?: string;
-                        };
+                        "application/json": components["schemas"]["RegistryWithToken"];
                     };
                 };
-                /** @description invalid input (body or host refused by the outbound policy) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10102,20 +8014,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such registry in this organization */
@@ -10124,20 +8032,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description name taken, or the registry is used by apps */
+                /** @description name taken, or apps use the registry under its name */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -10146,20 +8050,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10168,9 +8077,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -10186,7 +8093,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test unsaved connection fields: GET /v2/ through the auth challenge; 200 with {status:"connected",latency,details} or {status:"error",error,errorClass} */
+        /** Test unsaved connection fields (registry:manage, session only; audited registry.test): GET /v2/ through the auth challenge; 200 with {status:"connected",latency,details} or {status:"error",error,errorClass} */
         post: {
             parameters: {
                 query?: never;
@@ -10196,17 +8103,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description registry host, name[:port], no scheme; the outbound policy must allow its addresses */
-                        host: string;
-                        /** @description plain http instead of https (refused in production mode) */
-                        insecure?: boolean;
-                        /** @description PEM CA certificates to trust */
-                        ca?: string | null;
-                        username?: string | null;
-                        /** @description write-only; sealed at rest */
-                        password?: string | null;
-                    };
+                    "application/json": components["schemas"]["RegistryConnection"];
                 };
             };
             responses: {
@@ -10216,30 +8113,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status?: "connected" | "error";
-                            /** @description milliseconds */
-                            latency?: number;
-                            details?: {
-                                host?: string;
-                                authenticated?: boolean;
-                            };
-                            error?: string;
-                            /** @enum {string} */
-                            errorClass?: "dns" | "tls" | "connect" | "timeout" | "refused" | "auth" | "permission" | "notfound" | "provider";
-                        };
+                        "application/json": components["schemas"]["RegistryTestResult"];
                     };
                 };
-                /** @description invalid input (body or host refused by the outbound policy) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10248,20 +8131,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -10270,20 +8149,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10292,9 +8176,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -10314,19 +8196,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test a saved registry and record the result (status connected or error) */
+        /** Test a saved registry and record the result (registry:manage, session only; status connected or error) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description registry id (reg_…) */
                     id: string;
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["EmptyBody"];
                 };
             };
             responses: {
@@ -10336,30 +8219,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status?: "connected" | "error";
-                            /** @description milliseconds */
-                            latency?: number;
-                            details?: {
-                                host?: string;
-                                authenticated?: boolean;
-                            };
-                            error?: string;
-                            /** @enum {string} */
-                            errorClass?: "dns" | "tls" | "connect" | "timeout" | "refused" | "auth" | "permission" | "notfound" | "provider";
-                        };
+                        "application/json": components["schemas"]["RegistryTestResult"];
                     };
                 };
-                /** @description invalid input (body or host refused by the outbound policy) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10368,20 +8237,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission, or an API key on a session-only route */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such registry in this organization */
@@ -10390,9 +8255,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -10401,20 +8264,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10423,9 +8282,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -10460,31 +8317,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            health_checks: {
-                                id: string;
-                                /** @description apiVersion of the objects, exactly */
-                                api_version: string;
-                                /** @description kind of the objects */
-                                kind: string;
-                                /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
-                                current: string;
-                                in_progress?: string;
-                                failed?: string;
-                                created_at: string;
-                                updated_at: string;
-                            }[];
+                            health_checks: components["schemas"]["HealthCheck"][];
                         };
                     };
                 };
-                /** @description invalid input, or an expression that does not compile (the message names it) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10493,20 +8336,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10515,15 +8354,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
-        /** Create the check of an apiVersion and kind, or replace it (healthcheck:manage); 201 when new */
+        /** Create the check of an apiVersion and kind, or replace it (healthcheck:manage; audited healthcheck.put); 201 when new */
         post: {
             parameters: {
                 query?: never;
@@ -10533,18 +8370,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description apiVersion of the objects, exactly */
-                        api_version: string;
-                        /** @description kind of the objects */
-                        kind: string;
-                        /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
-                        current: string;
-                        /** @description CEL: true while Progressing (evaluated first) */
-                        in_progress?: string;
-                        /** @description CEL: true when Degraded (evaluated second) */
-                        failed?: string;
-                    };
+                    "application/json": components["schemas"]["HealthCheckRequest"];
                 };
             };
             responses: {
@@ -10554,19 +8380,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            /** @description apiVersion of the objects, exactly */
-                            api_version: string;
-                            /** @description kind of the objects */
-                            kind: string;
-                            /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
-                            current: string;
-                            in_progress?: string;
-                            failed?: string;
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["HealthCheck"];
                     };
                 };
                 /** @description Default Response */
@@ -10575,19 +8389,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            /** @description apiVersion of the objects, exactly */
-                            api_version: string;
-                            /** @description kind of the objects */
-                            kind: string;
-                            /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
-                            current: string;
-                            in_progress?: string;
-                            failed?: string;
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["HealthCheck"];
                     };
                 };
                 /** @description invalid input, or an expression that does not compile (the message names it) */
@@ -10596,9 +8398,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10607,20 +8407,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description the same kind written concurrently */
@@ -10629,9 +8425,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -10640,20 +8434,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body that is not JSON */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10662,9 +8452,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -10688,6 +8476,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description health check id (hc_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -10700,30 +8489,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            /** @description apiVersion of the objects, exactly */
-                            api_version: string;
-                            /** @description kind of the objects */
-                            kind: string;
-                            /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
-                            current: string;
-                            in_progress?: string;
-                            failed?: string;
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["HealthCheck"];
                     };
                 };
-                /** @description invalid input, or an expression that does not compile (the message names it) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10732,20 +8507,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such health check in this organization */
@@ -10754,9 +8525,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10765,21 +8534,20 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
         put?: never;
         post?: never;
-        /** Delete a health check (healthcheck:manage) */
+        /** Delete a health check (healthcheck:manage; audited healthcheck.delete) */
         delete: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description health check id (hc_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -10798,15 +8566,13 @@ export interface paths {
                         };
                     };
                 };
-                /** @description invalid input, or an expression that does not compile (the message names it) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no valid session or API key */
@@ -10815,20 +8581,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description missing permission */
+                /** @description missing permission, or a credential that cannot use this route */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no such health check in this organization */
@@ -10837,9 +8599,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
@@ -10848,9 +8608,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10859,9 +8617,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -10886,6 +8642,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description registry id (reg_…) */
                     id: string;
                 };
                 cookie?: never;
@@ -10893,7 +8650,13 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        events: Record<string, unknown>[];
+                        events: {
+                            action?: string;
+                            target?: {
+                                repository?: string;
+                                tag?: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -10906,9 +8669,9 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @description Follow Apps on a pushed tag */
-                            matched?: number;
+                            matched: number;
                             /** @description Apps given a Deploy */
-                            deployed?: string[];
+                            deployed: string[];
                         };
                     };
                 };
@@ -10918,9 +8681,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description no or a wrong notification token */
@@ -10929,9 +8690,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description request body over 1 MiB */
@@ -10940,20 +8699,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description neither JSON nor the events media type */
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description internal error */
@@ -10962,9 +8717,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -10982,231 +8735,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Model Context Protocol (Streamable HTTP, stateless) for agents; API keys only. tools/list shows the tools the key may use (role and scope ceilings, tool allowlist); any other tools/call is a JSON-RPC error */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description a JSON-RPC response (application/json) or a stream of them (text/event-stream) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description a notification or response accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-            };
-        };
+        get?: never;
         put?: never;
         /** Model Context Protocol (Streamable HTTP, stateless) for agents; API keys only. tools/list shows the tools the key may use (role and scope ceilings, tool allowlist); any other tools/call is a JSON-RPC error */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header: {
+                    /** @description the protocol asks clients to accept both: application/json, text/event-stream */
+                    accept: string;
+                };
                 path?: never;
                 cookie?: never;
             };
-            /** @description a JSON-RPC 2.0 request or notification */
+            /** @description a JSON-RPC 2.0 request or notification, or a batch of them */
             requestBody: {
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
-                    } | Record<string, unknown>[];
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        method: string;
+                        id?: string | number;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        method: string;
+                        id?: string | number;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
                 };
             };
             responses: {
@@ -11217,16 +8778,19 @@ export interface paths {
                     };
                     content: {
                         "application/json": unknown;
+                        "text/event-stream": {
+                            event?: string;
+                            data: string;
+                            id?: string;
+                        };
                     };
                 };
-                /** @description a notification or response accepted */
+                /** @description a notification or response accepted (no body) */
                 202: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content: {
-                        "application/json": unknown;
-                    };
+                    content?: never;
                 };
                 /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
                 400: {
@@ -11234,9 +8798,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11244,7 +8806,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11254,9 +8816,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11264,7 +8824,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11274,9 +8834,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11284,7 +8842,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11294,9 +8852,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11304,27 +8860,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11334,9 +8870,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11344,7 +8878,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11354,9 +8888,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11364,7 +8896,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11374,9 +8906,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11384,7 +8914,7 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
@@ -11394,9 +8924,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            error: string;
-                        } | {
+                        "application/json": components["schemas"]["Error"] | {
                             /** @enum {string} */
                             jsonrpc: "2.0";
                             error: {
@@ -11404,222 +8932,13 @@ export interface paths {
                                 message: string;
                                 data?: unknown;
                             };
-                            id?: string | number | (never | null);
+                            id?: (string | number) | (never | null);
                         };
                     };
                 };
             };
         };
-        /** Model Context Protocol (Streamable HTTP, stateless) for agents; API keys only. tools/list shows the tools the key may use (role and scope ceilings, tool allowlist); any other tools/call is a JSON-RPC error */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description a JSON-RPC response (application/json) or a stream of them (text/event-stream) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description a notification or response accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                405: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                406: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-                /** @description svc error, or the protocol JSON-RPC error once the SDK has the request */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                        } | {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            error: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                            id?: string | number | (never | null);
-                        };
-                    };
-                };
-            };
-        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -11628,7 +8947,1923 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description every error answer (4xx, 5xx) */
+        Error: {
+            /** @description what went wrong, for a person to read */
+            error: string;
+        };
+        /** @description no fields: send {} or no body */
+        EmptyBody: Record<string, unknown>;
+        /** @description it is gone */
+        Deleted: {
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @description the authenticated caller */
+        Me: {
+            user: {
+                id: string;
+                email: string;
+                name: string;
+                /** @description the org role (Owner, Admin, Contributor, Viewer); empty without an org */
+                role: string;
+                /** @description empty without an org */
+                orgId: string;
+            };
+            org: {
+                id: string;
+                slug: string;
+                name: string;
+            } | null;
+            /** @enum {string} */
+            auth: "session" | "key";
+        };
+        Session: {
+            id: string;
+            current: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** @description a permission and the scope to check it at (default org) */
+        CanIRequest: {
+            /** @description e.g. deployment:sync */
+            permission: string;
+            /**
+             * @description the whole organization
+             * @enum {string}
+             */
+            scope?: "org";
+            /** @description empty for scope org */
+            scope_id?: string;
+        } | {
+            /** @description e.g. deployment:sync */
+            permission: string;
+            /** @enum {string} */
+            scope: "cluster";
+            /** @description a registered cluster name */
+            scope_id: string;
+        } | {
+            /** @description e.g. deployment:sync */
+            permission: string;
+            /** @enum {string} */
+            scope: "deployment";
+            /** @description <cluster>/<namespace>; cluster empty for the management cluster */
+            scope_id: string;
+        };
+        Grant: {
+            /** @enum {string} */
+            source: "role";
+            /** @enum {string} */
+            role: "Owner" | "Admin" | "Contributor" | "Viewer";
+        } | {
+            /** @enum {string} */
+            source: "binding";
+            binding_id: string;
+            /** @enum {string} */
+            subject_type: "user" | "team";
+            subject_id: string;
+            /** @enum {string} */
+            scope: "org" | "cluster" | "deployment";
+            scope_id: string;
+            /** @enum {string} */
+            level: "read" | "sync" | "admin";
+        };
+        CanIAnswer: {
+            allowed: boolean;
+            /** @description the grants that allow it (empty when denied) */
+            via: components["schemas"]["Grant"][];
+            /** @description why not, when denied */
+            reason?: string;
+        };
+        /** @description an API key: prefix and metadata only */
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description the first characters of the key, to tell keys apart */
+            prefix: string;
+            /**
+             * @description role ceiling
+             * @enum {string}
+             */
+            role: "read" | "sync" | "admin";
+            /**
+             * @description scope ceiling
+             * @enum {string}
+             */
+            scope: "org" | "cluster" | "deployment";
+            scope_id: string;
+            /** @description 0: never expires */
+            expires_days: number;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            revoked: boolean;
+            /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[] | null;
+        };
+        MintedApiKey: {
+            id: string;
+            name: string;
+            /** @description the first characters of the key, to tell keys apart */
+            prefix: string;
+            /**
+             * @description role ceiling
+             * @enum {string}
+             */
+            role: "read" | "sync" | "admin";
+            /**
+             * @description scope ceiling
+             * @enum {string}
+             */
+            scope: "org" | "cluster" | "deployment";
+            scope_id: string;
+            /** @description 0: never expires */
+            expires_days: number;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            revoked: boolean;
+            /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            /** @description the key itself (`svc_…`); shown in this answer only */
+            key: string;
+        };
+        /** @description the key to mint; its scope ceiling defaults to the org */
+        ApiKeyRequest: {
+            name: string;
+            /**
+             * @description role ceiling; a key caller may mint up to its own
+             * @enum {string}
+             */
+            role: "read" | "sync" | "admin";
+            /** @description 0 (default): never */
+            expires_days?: number;
+            /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
+            /**
+             * @description the whole organization
+             * @enum {string}
+             */
+            scope?: "org";
+            /** @description empty for scope org */
+            scope_id?: string;
+        } | {
+            name: string;
+            /**
+             * @description role ceiling; a key caller may mint up to its own
+             * @enum {string}
+             */
+            role: "read" | "sync" | "admin";
+            /** @description 0 (default): never */
+            expires_days?: number;
+            /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
+            /** @enum {string} */
+            scope: "cluster";
+            /** @description a registered cluster name */
+            scope_id: string;
+        } | {
+            name: string;
+            /**
+             * @description role ceiling; a key caller may mint up to its own
+             * @enum {string}
+             */
+            role: "read" | "sync" | "admin";
+            /** @description 0 (default): never */
+            expires_days?: number;
+            /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
+            /** @enum {string} */
+            scope: "deployment";
+            /** @description <cluster>/<namespace>; cluster empty for the management cluster */
+            scope_id: string;
+        };
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description who acted; empty for svc itself */
+            user_id: string;
+            /** @description e.g. app.sync, apikey.create (docs/api.md lists them) */
+            action: string;
+            resource_type: string;
+            resource_id?: string;
+            resource_name: string;
+            /** @description what the action changed; `tool` names the MCP tool that acted for the user */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        AuditPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            /** @description the page size used */
+            limit: number;
+            /** @description the offset used */
+            offset: number;
+        };
+        RoleBinding: {
+            id: string;
+            /** @enum {string} */
+            subject_type: "user" | "team";
+            subject_id: string;
+            /** @enum {string} */
+            scope: "org" | "cluster" | "deployment";
+            scope_id: string;
+            /** @enum {string} */
+            level: "read" | "sync" | "admin";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description a subject, a level and the scope it holds the level at */
+        RoleBindingRequest: {
+            /** @enum {string} */
+            subject_type: "user" | "team";
+            /** @description a user or team id of the org */
+            subject_id: string;
+            /** @enum {string} */
+            level: "read" | "sync" | "admin";
+            /**
+             * @description the whole organization
+             * @enum {string}
+             */
+            scope: "org";
+            /** @description empty for scope org */
+            scope_id?: string;
+        } | {
+            /** @enum {string} */
+            subject_type: "user" | "team";
+            /** @description a user or team id of the org */
+            subject_id: string;
+            /** @enum {string} */
+            level: "read" | "sync" | "admin";
+            /** @enum {string} */
+            scope: "cluster";
+            /** @description a registered cluster name */
+            scope_id: string;
+        } | {
+            /** @enum {string} */
+            subject_type: "user" | "team";
+            /** @description a user or team id of the org */
+            subject_id: string;
+            /** @enum {string} */
+            level: "read" | "sync" | "admin";
+            /** @enum {string} */
+            scope: "deployment";
+            /** @description <cluster>/<namespace>; cluster empty for the management cluster */
+            scope_id: string;
+        };
+        Team: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string | null;
+            member_count: number;
+        };
+        TeamMember: {
+            user_id: string;
+            email: string;
+            name: string;
+            /** Format: date-time */
+            added_at: string | null;
+        };
+        /** @description a role binding held by the team */
+        TeamBinding: {
+            id: string;
+            /** @enum {string} */
+            scope: "org" | "cluster" | "deployment";
+            scope_id: string;
+            /** @enum {string} */
+            level: "read" | "sync" | "admin";
+            /** Format: date-time */
+            created_at: string;
+        };
+        TeamDetail: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string | null;
+            member_count: number;
+            members: components["schemas"]["TeamMember"][];
+            bindings: components["schemas"]["TeamBinding"][];
+        };
+        TeamNameBody: {
+            /** @description stored trimmed */
+            name: string;
+        };
+        /** @description What to deploy. */
+        AppSource: {
+            /**
+             * @description Kind of source; the block of the same name must be set.
+             * @enum {string}
+             */
+            type: "Git" | "Image" | "HelmChart" | "Catalog";
+            /** @description Manifests from a Git repository (required when type is Git). */
+            git?: {
+                /** @description URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused). */
+                repoURL: string;
+                /** @description Branch whose head is deployed. */
+                branch?: string;
+                /** @description Directory of the manifests inside the repository. */
+                path?: string;
+                /**
+                 * @description How the path is rendered. Auto: a kustomization file means Kustomize, a Chart.yaml means Helm, else Raw (.yaml, .yml and .json files).
+                 * @enum {string}
+                 */
+                manifestType?: "Auto" | "Raw" | "Helm" | "Kustomize";
+                /** @description Helm rendering options (used when the source path holds a chart). */
+                helm?: {
+                    /** @description Values file passed to `helm template`, relative to the source path. */
+                    valuesFile?: string;
+                    /** @description Helm release name; defaults to the App name. */
+                    releaseName?: string;
+                    /** @description Namespace the chart is rendered for; defaults to the destination namespace. */
+                    namespace?: string;
+                    /** @description Values passed as `--set-string key=value`, over the values file. */
+                    inlineValues?: {
+                        [key: string]: string;
+                    };
+                };
+                /** @description Kustomize rendering options (used when the source path holds a kustomization). */
+                kustomize?: {
+                    /** @description Image overrides as `kustomize edit set image` takes them, e.g. `web=registry.example.com/web:2`. */
+                    images?: string[];
+                    /** @description Prefix added to the name of every rendered object. */
+                    namePrefix?: string;
+                    /** @description Kustomize components to include, relative to the source path. */
+                    components?: string[];
+                };
+                /** @description Variables replacing `${NAME}` in every string of the rendered objects, after rendering. */
+                substitution?: {
+                    [key: string]: string;
+                };
+                /** @description Decrypts SOPS-encrypted YAML and JSON files (Raw manifests, files a kustomization uses) with the real sops binary before rendering; a file that fails to decrypt (wrong key, altered after encryption) fails the sync naming the file. */
+                decryption?: {
+                    /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
+                    storeRef: string;
+                };
+            };
+            /** @description A container image deployed as a workload (required when type is Image). */
+            image?: {
+                /** @description Name of a registered registry credential; the repository is then relative to its host. */
+                registryRef?: string;
+                /** @description Image repository, e.g. registry.example.com/team/web. */
+                repository: string;
+                /** @description Image tag to deploy. */
+                tag: string;
+                /**
+                 * @description Pinned: the tag is resolved once per sync. Follow: redeploys when the tag moves to a new digest.
+                 * @enum {string}
+                 */
+                tagPolicy?: "Pinned" | "Follow";
+                /** @description Image pull Secret in the destination namespace. */
+                pullSecretRef?: string;
+                /** @description The Deployment and Service rendered for the image. */
+                workload?: {
+                    /**
+                     * Format: int32
+                     * @description Container port.
+                     */
+                    port?: number;
+                    /**
+                     * Format: int32
+                     * @description Number of Pods of the Deployment.
+                     */
+                    replicas?: number;
+                    /** @description Environment variables of the container. */
+                    env?: {
+                        /** @description Name of the environment variable. */
+                        name: string;
+                        /** @description Literal value. */
+                        value?: string;
+                        /** @description Takes the value from a key of an existing Secret. */
+                        secretRef?: {
+                            /** @description Name of a Secret in the destination namespace. */
+                            name: string;
+                            /** @description Key inside that Secret. */
+                            key: string;
+                        };
+                        /** @description Takes the value from a registered secret store. */
+                        store?: {
+                            /** @description Id of a registered secret store. */
+                            id: string;
+                            /** @description Path of the secret inside the store. */
+                            path: string;
+                            /** @description Key inside that secret. */
+                            key: string;
+                        };
+                    }[];
+                    /** @description Container resources; by default requests of 100m CPU and 128Mi memory. */
+                    resources?: {
+                        /** @description Resources the container requests. */
+                        requests?: {
+                            /** @description CPU quantity, e.g. 100m. */
+                            cpu?: string;
+                            /** @description Memory quantity, e.g. 128Mi. */
+                            memory?: string;
+                        };
+                        /** @description Resource limits of the container. */
+                        limits?: {
+                            /** @description CPU quantity, e.g. 100m. */
+                            cpu?: string;
+                            /** @description Memory quantity, e.g. 128Mi. */
+                            memory?: string;
+                        };
+                    };
+                    /** @description Container probe; by default a TCP probe on the port. */
+                    probe?: {
+                        /** @description No readiness or liveness probe. */
+                        disabled?: boolean;
+                        /** @description Switches to an HTTP GET probe of this path. */
+                        path?: string;
+                        /**
+                         * Format: int32
+                         * @description Seconds before the first probe.
+                         */
+                        initialDelaySeconds?: number;
+                        /**
+                         * Format: int32
+                         * @description Seconds between probes.
+                         */
+                        periodSeconds?: number;
+                        /**
+                         * Format: int32
+                         * @description Failed probes before the container counts as failed.
+                         */
+                        failureThreshold?: number;
+                    };
+                };
+                /** @description Optional Ingress in front of the Service. */
+                ingress?: {
+                    /** @description Render an Ingress. */
+                    enabled?: boolean;
+                    /** @description Host name the Ingress serves. */
+                    host?: string;
+                    /** @description TLS Secret of the Ingress. */
+                    tlsSecretRef?: string;
+                };
+                /** @description Optional autoscaler; while enabled, scale requests are refused. */
+                autoscaling?: {
+                    /** @description Render a HorizontalPodAutoscaler. */
+                    enabled?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Fewest replicas.
+                     */
+                    min?: number;
+                    /**
+                     * Format: int32
+                     * @description Most replicas.
+                     */
+                    max?: number;
+                    /**
+                     * Format: int32
+                     * @description Target CPU utilisation.
+                     */
+                    cpuPercent?: number;
+                };
+            };
+            /** @description A chart from a Helm repository (not supported yet: the App fails to sync). */
+            helmChart?: {
+                /** @description URL of the Helm chart repository. */
+                repoURL: string;
+                /** @description Chart name. */
+                chart: string;
+                /** @description Chart version. */
+                version?: string;
+                /** @description Values as YAML text. */
+                values?: string;
+            };
+            /** @description An entry of the service catalog (not supported yet: the App fails to sync). */
+            catalog?: {
+                /** @description Name of the catalog template. */
+                template: string;
+                /** @description Template parameters. */
+                params?: {
+                    [key: string]: string;
+                };
+            };
+        };
+        /** @description When and how the App syncs. */
+        AppSyncPolicy: {
+            /** @description Sync whenever the upstream revision or the spec changes. */
+            automated?: boolean;
+            /** @description Delete objects of this App that left the rendered set. */
+            prune?: boolean;
+            /** @description Reapply when live objects drift from the rendered set (declared; not acted on yet). */
+            selfHeal?: boolean;
+            /** @description Hold each sync (phase Held) until it is approved. */
+            requiresApproval?: boolean;
+        };
+        /** @description One rendered object. */
+        AppResourceStatus: {
+            /** @description apiVersion of the object. */
+            apiVersion: string;
+            /** @description Kind of the object. */
+            kind: string;
+            /** @description Name of the object. */
+            name: string;
+            /** @description Namespace of the object; empty for cluster-scoped kinds. */
+            namespace?: string;
+            /**
+             * @description Whether the object was applied as rendered.
+             * @enum {string}
+             */
+            syncStatus: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
+            /**
+             * @description Health of the object.
+             * @enum {string}
+             */
+            healthStatus: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
+            /** @description Why it is not healthy, when it is not. */
+            message?: string;
+        };
+        /** @description A condition of the App. */
+        AppCondition: {
+            /**
+             * @description Ready, SyncError, or Stalled.
+             * @enum {string}
+             */
+            type: "Ready" | "SyncError" | "Stalled";
+            /**
+             * @description True, False or Unknown.
+             * @enum {string}
+             */
+            status: "True" | "False" | "Unknown";
+            /** @description One-word reason, CamelCase. */
+            reason?: string;
+            /** @description Human-readable details. */
+            message?: string;
+            /**
+             * Format: date-time
+             * @description When status last changed.
+             */
+            lastTransitionTime?: string;
+        };
+        /** @description The last operation the operator picked up. */
+        AppOperationState: {
+            /**
+             * @description Kind of the operation.
+             * @enum {string}
+             */
+            kind: "Sync" | "Deploy" | "Rollback" | "Restart" | "Approve";
+            /**
+             * Format: date-time
+             * @description initiatedAt of the operation.
+             */
+            initiatedAt?: string;
+            /** @description Id of the operation (spec.operation.id). */
+            id?: string;
+            /**
+             * @description Running, Succeeded, Failed or Held.
+             * @enum {string}
+             */
+            phase: "Running" | "Succeeded" | "Failed" | "Held";
+            /** @description Revision applied, or staged while Held. */
+            revision?: string;
+            /**
+             * Format: date-time
+             * @description When the operation ended.
+             */
+            finishedAt?: string;
+            /** @description What happened, or why it is held or failed. */
+            message?: string;
+            /** @description triggeredBy of the operation. */
+            triggeredBy?: string;
+        };
+        App: {
+            name: string;
+            /** @description destination namespace */
+            namespace: string;
+            /** @description destination cluster; empty = the management cluster */
+            cluster: string;
+            source: components["schemas"]["AppSource"];
+            sync_policy: components["schemas"]["AppSyncPolicy"];
+            frozen: boolean;
+            /** @enum {string} */
+            sync_status: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
+            /** @enum {string} */
+            health: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
+            health_reason: string;
+            revision: string;
+            url: string;
+            resources: components["schemas"]["AppResourceStatus"][];
+            conditions: components["schemas"]["AppCondition"][];
+            /** @description RFC 3339: the newest known change; empty when unknown */
+            updated_at: string;
+        };
+        AppStatus: {
+            name: string;
+            /** @enum {string} */
+            sync_status: "Synced" | "OutOfSync" | "Syncing" | "Unknown";
+            /** @enum {string} */
+            health: "Healthy" | "Degraded" | "Progressing" | "Missing" | "Unknown";
+            health_reason: string;
+            revision: string;
+            /** @description the upstream revision the operator last observed */
+            observed: string;
+            last_sync_at: string | null;
+            frozen: boolean;
+            operationState: components["schemas"]["AppOperationState"] | (never | null);
+            /** @description id of a requested operation not yet picked up */
+            pending_operation: string | null;
+        };
+        OperationResult: {
+            message: string;
+            operation_id: string;
+            name?: string;
+            tag?: string;
+            revision?: string;
+            replicas?: number;
+            from?: string;
+            to?: string;
+            digest?: string;
+        };
+        /** @description an App to create (contract §4.2) */
+        AppCreateRequest: {
+            /** @description App name */
+            name: string;
+            /** @description destination namespace */
+            namespace: string;
+            /** @description a registered cluster (422 when it is not); empty = the management cluster */
+            cluster?: string;
+            /** @description what to deploy: type Git with git, or type Image with image; HelmChart and Catalog are not supported yet */
+            source: {
+                /** @enum {string} */
+                type: "Git";
+                /** @description manifests from a Git repository */
+                git: {
+                    /** @description URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused) */
+                    repoURL: string;
+                    /** @description branch whose head is deployed (letters, digits, . _ / + @ -; not starting with -) */
+                    branch?: string;
+                    /** @description directory of the manifests inside the repository (default .) */
+                    path?: string;
+                    /** @enum {string} */
+                    manifestType?: "Auto" | "Raw" | "Helm" | "Kustomize";
+                    /** @description Helm rendering options (used when the source path holds a chart) */
+                    helm?: {
+                        /** @description values file passed to `helm template`, relative to the source path */
+                        valuesFile?: string;
+                        /** @description Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name */
+                        releaseName?: string;
+                        /** @description namespace the chart is rendered for; defaults to the destination namespace */
+                        namespace?: string;
+                        /** @description values passed as `--set-string key=value`; keys are Helm value paths (letters, digits, _ . [ ] -; 422 otherwise) */
+                        inlineValues?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description Kustomize rendering options (used when the source path holds a kustomization) */
+                    kustomize?: {
+                        images?: string[];
+                        namePrefix?: string;
+                        components?: string[];
+                    };
+                    substitution?: {
+                        [key: string]: string;
+                    };
+                    /** @description Decrypts SOPS-encrypted YAML and JSON files (Raw manifests, files a kustomization uses) with the real sops binary before rendering; a file that fails to decrypt (wrong key, altered after encryption) fails the sync naming the file. */
+                    decryption?: {
+                        /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
+                        storeRef: string;
+                    };
+                };
+            } | {
+                /** @enum {string} */
+                type: "Image";
+                image: {
+                    /** @description Image pull Secret in the destination namespace. */
+                    pullSecretRef?: string;
+                    /** @description image repository, e.g. registry.example.com/team/web or nginx */
+                    repository: string;
+                    /** @description image tag (e.g. 1.4.2) or digest (sha256:…) */
+                    tag: string;
+                    /** @enum {string} */
+                    tagPolicy?: "Pinned" | "Follow";
+                    /** @description the Deployment and Service rendered for the image */
+                    workload?: {
+                        /**
+                         * Format: int32
+                         * @description Container port.
+                         */
+                        port?: number;
+                        /**
+                         * Format: int32
+                         * @description Number of Pods of the Deployment.
+                         */
+                        replicas?: number;
+                        /** @description environment variables; each sets exactly one of value, secretRef, store (422 otherwise) */
+                        env?: {
+                            /** @description Name of the environment variable. */
+                            name: string;
+                            /** @description Literal value. */
+                            value?: string;
+                            /** @description Takes the value from a key of an existing Secret. */
+                            secretRef?: {
+                                /** @description Name of a Secret in the destination namespace. */
+                                name: string;
+                                /** @description Key inside that Secret. */
+                                key: string;
+                            };
+                            /** @description Takes the value from a registered secret store. */
+                            store?: {
+                                /** @description Id of a registered secret store. */
+                                id: string;
+                                /** @description Path of the secret inside the store. */
+                                path: string;
+                                /** @description Key inside that secret. */
+                                key: string;
+                            };
+                        }[];
+                        /** @description Container resources; by default requests of 100m CPU and 128Mi memory. */
+                        resources?: {
+                            /** @description Resources the container requests. */
+                            requests?: {
+                                /** @description CPU quantity, e.g. 100m. */
+                                cpu?: string;
+                                /** @description Memory quantity, e.g. 128Mi. */
+                                memory?: string;
+                            };
+                            /** @description Resource limits of the container. */
+                            limits?: {
+                                /** @description CPU quantity, e.g. 100m. */
+                                cpu?: string;
+                                /** @description Memory quantity, e.g. 128Mi. */
+                                memory?: string;
+                            };
+                        };
+                        /** @description Container probe; by default a TCP probe on the port. */
+                        probe?: {
+                            /** @description No readiness or liveness probe. */
+                            disabled?: boolean;
+                            /** @description Switches to an HTTP GET probe of this path. */
+                            path?: string;
+                            /**
+                             * Format: int32
+                             * @description Seconds before the first probe.
+                             */
+                            initialDelaySeconds?: number;
+                            /**
+                             * Format: int32
+                             * @description Seconds between probes.
+                             */
+                            periodSeconds?: number;
+                            /**
+                             * Format: int32
+                             * @description Failed probes before the container counts as failed.
+                             */
+                            failureThreshold?: number;
+                        };
+                    };
+                    /** @description an Ingress; when enabled, host is a DNS name (422 otherwise) */
+                    ingress?: {
+                        /** @description Render an Ingress. */
+                        enabled?: boolean;
+                        /** @description Host name the Ingress serves. */
+                        host?: string;
+                        /** @description TLS Secret of the Ingress. */
+                        tlsSecretRef?: string;
+                    };
+                    /** @description an autoscaler; min must not exceed max (422 otherwise) */
+                    autoscaling?: {
+                        /** @description Render a HorizontalPodAutoscaler. */
+                        enabled?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Fewest replicas.
+                         */
+                        min?: number;
+                        /**
+                         * Format: int32
+                         * @description Most replicas.
+                         */
+                        max?: number;
+                        /**
+                         * Format: int32
+                         * @description Target CPU utilisation.
+                         */
+                        cpuPercent?: number;
+                    };
+                } | {
+                    /** @description Image pull Secret in the destination namespace. */
+                    pullSecretRef?: string;
+                    /** @description a registered registry (GET /registries); the repository is relative to its host */
+                    registryRef: string;
+                    /** @description repository path on the registry, e.g. team/web */
+                    repository: string;
+                    /** @description image tag (e.g. 1.4.2) or digest (sha256:…) */
+                    tag: string;
+                    /** @enum {string} */
+                    tagPolicy?: "Pinned" | "Follow";
+                    /** @description the Deployment and Service rendered for the image */
+                    workload?: {
+                        /**
+                         * Format: int32
+                         * @description Container port.
+                         */
+                        port?: number;
+                        /**
+                         * Format: int32
+                         * @description Number of Pods of the Deployment.
+                         */
+                        replicas?: number;
+                        /** @description environment variables; each sets exactly one of value, secretRef, store (422 otherwise) */
+                        env?: {
+                            /** @description Name of the environment variable. */
+                            name: string;
+                            /** @description Literal value. */
+                            value?: string;
+                            /** @description Takes the value from a key of an existing Secret. */
+                            secretRef?: {
+                                /** @description Name of a Secret in the destination namespace. */
+                                name: string;
+                                /** @description Key inside that Secret. */
+                                key: string;
+                            };
+                            /** @description Takes the value from a registered secret store. */
+                            store?: {
+                                /** @description Id of a registered secret store. */
+                                id: string;
+                                /** @description Path of the secret inside the store. */
+                                path: string;
+                                /** @description Key inside that secret. */
+                                key: string;
+                            };
+                        }[];
+                        /** @description Container resources; by default requests of 100m CPU and 128Mi memory. */
+                        resources?: {
+                            /** @description Resources the container requests. */
+                            requests?: {
+                                /** @description CPU quantity, e.g. 100m. */
+                                cpu?: string;
+                                /** @description Memory quantity, e.g. 128Mi. */
+                                memory?: string;
+                            };
+                            /** @description Resource limits of the container. */
+                            limits?: {
+                                /** @description CPU quantity, e.g. 100m. */
+                                cpu?: string;
+                                /** @description Memory quantity, e.g. 128Mi. */
+                                memory?: string;
+                            };
+                        };
+                        /** @description Container probe; by default a TCP probe on the port. */
+                        probe?: {
+                            /** @description No readiness or liveness probe. */
+                            disabled?: boolean;
+                            /** @description Switches to an HTTP GET probe of this path. */
+                            path?: string;
+                            /**
+                             * Format: int32
+                             * @description Seconds before the first probe.
+                             */
+                            initialDelaySeconds?: number;
+                            /**
+                             * Format: int32
+                             * @description Seconds between probes.
+                             */
+                            periodSeconds?: number;
+                            /**
+                             * Format: int32
+                             * @description Failed probes before the container counts as failed.
+                             */
+                            failureThreshold?: number;
+                        };
+                    };
+                    /** @description an Ingress; when enabled, host is a DNS name (422 otherwise) */
+                    ingress?: {
+                        /** @description Render an Ingress. */
+                        enabled?: boolean;
+                        /** @description Host name the Ingress serves. */
+                        host?: string;
+                        /** @description TLS Secret of the Ingress. */
+                        tlsSecretRef?: string;
+                    };
+                    /** @description an autoscaler; min must not exceed max (422 otherwise) */
+                    autoscaling?: {
+                        /** @description Render a HorizontalPodAutoscaler. */
+                        enabled?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Fewest replicas.
+                         */
+                        min?: number;
+                        /**
+                         * Format: int32
+                         * @description Most replicas.
+                         */
+                        max?: number;
+                        /**
+                         * Format: int32
+                         * @description Target CPU utilisation.
+                         */
+                        cpuPercent?: number;
+                    };
+                };
+            };
+            /** @description When and how the App syncs. */
+            sync_policy?: {
+                /**
+                 * @description Sync whenever the upstream revision or the spec changes.
+                 * @default false
+                 */
+                automated?: boolean;
+                /**
+                 * @description Delete objects of this App that left the rendered set.
+                 * @default false
+                 */
+                prune?: boolean;
+                /**
+                 * @description Reapply when live objects drift from the rendered set (declared; not acted on yet).
+                 * @default false
+                 */
+                selfHeal?: boolean;
+                /**
+                 * @description Hold each sync (phase Held) until it is approved.
+                 * @default false
+                 */
+                requiresApproval?: boolean;
+            };
+            /** @description Notifications about this App. Every URL is reached under the outbound address policy (SVC_OUTBOUND_SCOPE). */
+            notifications?: {
+                /** @description Chat messages about this App. */
+                chat?: {
+                    /** @description http(s) URL without credentials; it must pass the outbound address policy (422 otherwise) */
+                    webhookURL: string;
+                    /**
+                     * @description Post when a sync succeeds.
+                     * @default false
+                     */
+                    onSyncSuccess?: boolean;
+                    /**
+                     * @description Post when a sync fails.
+                     * @default false
+                     */
+                    onSyncFailure?: boolean;
+                    /**
+                     * @description Post when the health becomes Degraded.
+                     * @default false
+                     */
+                    onHealthDegraded?: boolean;
+                };
+                /** @description Slack messages (blocks with a text fallback) about this App. */
+                slack?: {
+                    /** @description http(s) URL without credentials; it must pass the outbound address policy (422 otherwise) */
+                    webhookURL: string;
+                    /**
+                     * @description Post when a sync succeeds.
+                     * @default false
+                     */
+                    onSyncSuccess?: boolean;
+                    /**
+                     * @description Post when a sync fails.
+                     * @default false
+                     */
+                    onSyncFailure?: boolean;
+                    /**
+                     * @description Post when the health becomes Degraded.
+                     * @default false
+                     */
+                    onHealthDegraded?: boolean;
+                    /**
+                     * @description Post when the health turns Healthy again after Degraded.
+                     * @default false
+                     */
+                    onHealthRecovered?: boolean;
+                };
+                /** @description Microsoft Teams messages (Adaptive Cards) about this App. */
+                msTeams?: {
+                    /** @description http(s) URL without credentials; it must pass the outbound address policy (422 otherwise) */
+                    webhookURL: string;
+                    /**
+                     * @description Post when a sync succeeds.
+                     * @default false
+                     */
+                    onSyncSuccess?: boolean;
+                    /**
+                     * @description Post when a sync fails.
+                     * @default false
+                     */
+                    onSyncFailure?: boolean;
+                    /**
+                     * @description Post when the health becomes Degraded.
+                     * @default false
+                     */
+                    onHealthDegraded?: boolean;
+                    /**
+                     * @description Post when the health turns Healthy again after Degraded.
+                     * @default false
+                     */
+                    onHealthRecovered?: boolean;
+                };
+                /** @description A generic JSON webhook about this App. */
+                webhook?: {
+                    /** @description http(s) URL without credentials; it must pass the outbound address policy (422 otherwise) */
+                    url: string;
+                    /**
+                     * @description Post when a sync succeeds.
+                     * @default false
+                     */
+                    onSyncSuccess?: boolean;
+                    /**
+                     * @description Post when a sync fails.
+                     * @default false
+                     */
+                    onSyncFailure?: boolean;
+                    /**
+                     * @description Post when the health becomes Degraded.
+                     * @default false
+                     */
+                    onHealthDegraded?: boolean;
+                    /**
+                     * @description Post when the health turns Healthy again after Degraded.
+                     * @default false
+                     */
+                    onHealthRecovered?: boolean;
+                };
+            };
+            /** @description Push events (webhooks) of the Git host. */
+            webhook?: {
+                /**
+                 * @description Push events of the source repository sync this App.
+                 * @default false
+                 */
+                enabled?: boolean;
+                /** @description Secret in the App namespace whose key `secret` signs or carries push events. */
+                secretRef?: string;
+            };
+            /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 400 naming the error */
+            health?: {
+                /** @description Custom checks; for one apiVersion and kind they replace the built-in check and the org's. */
+                checks?: {
+                    /** @description apiVersion of the objects the check applies to, exactly as rendered (e.g. example.com/v1). */
+                    apiVersion: string;
+                    /** @description Kind of the objects the check applies to. */
+                    kind: string;
+                    /** @description CEL expression over apiVersion, kind, metadata, spec and status: true when the object is Healthy. */
+                    current: string;
+                    /** @description CEL expression: true while the object is Progressing. */
+                    inProgress?: string;
+                    /** @description CEL expression: true when the object is Degraded. */
+                    failed?: string;
+                }[];
+            };
+        };
+        AppList: {
+            apps: components["schemas"]["App"][];
+            /** @description Apps matching the filters, all pages (paged answers only) */
+            total?: number;
+            /** @description cursor of the next page; null on the last (paged answers only) */
+            next_cursor?: string | null;
+            /** @description the App cache version this page is as of: GET /apps/stream?since=<it> misses no change after it (paged answers only) */
+            resource_version?: string;
+        };
+        PreviewResult: {
+            valid: boolean;
+            /** @description why the image could not be resolved (valid false) */
+            error?: string;
+            error_class?: string;
+            resolved: {
+                image: string;
+                tag: string;
+                digest: string;
+                ref: string;
+            };
+            /** @description the App spec create would store */
+            spec: {
+                [key: string]: unknown;
+            };
+            /** @description the spec of the App named by ?app=, for a client-side diff */
+            current?: {
+                [key: string]: unknown;
+            };
+        };
+        AppEvent: {
+            at: string;
+            type: string;
+            /** @description Kind/name */
+            object: string;
+            reason: string;
+            message: string;
+            /** @enum {string} */
+            source: "app" | "workload";
+        };
+        AppHistory: {
+            name: string;
+            revision: string;
+            previous_revisions: string[];
+            last_sync_at: string | null;
+            revision_tags: {
+                revision: string;
+                tag: string;
+                image: string;
+            }[];
+        };
+        ObjectDiff: {
+            apiVersion: string;
+            kind: string;
+            name: string;
+            /** @description empty for cluster-scoped objects */
+            namespace: string;
+            /** @enum {string} */
+            status: "same" | "changed" | "missing" | "extra";
+            /** @description live object as YAML, noise stripped, Secret values masked; empty when absent */
+            live: string;
+            /** @description the server-side apply dry run of the rendered object, as YAML */
+            desired: string;
+            /** @description unified diff live → desired */
+            patch: string;
+            message?: string;
+        };
+        AppDiff: {
+            name: string;
+            namespace: string;
+            /** @enum {string} */
+            sync_status: "Synced" | "OutOfSync";
+            /** @description Synced, yet live objects were edited out of band (svc does not revert them; a Sync does) */
+            drifted: boolean;
+            recorded_sync_status: string;
+            revision: {
+                /** @description status.revision: the last applied revision */
+                applied: string;
+                /** @description the revision rendered: the upstream head the operator last observed */
+                compared: string;
+                /** @description the upstream head (fetched at most 5 s before) */
+                head: string;
+            };
+            summary: {
+                same: number;
+                changed: number;
+                missing: number;
+                extra: number;
+            };
+            objects: components["schemas"]["ObjectDiff"][];
+            unified: string;
+        };
+        TreeNode: {
+            id: string;
+            parent: string | null;
+            apiVersion: string;
+            kind: string;
+            name: string;
+            namespace: string;
+            /** @description Healthy, Degraded, Progressing, Missing, Unknown */
+            health: string;
+            message: string;
+            /** @description Synced, OutOfSync, Syncing, Unknown; empty for objects Kubernetes made */
+            sync_status: string;
+            created_at: string;
+            /** @description kind-specific facts: images, containers, replicas, phase, … */
+            info: {
+                [key: string]: string | number | string[];
+            };
+            annotations: {
+                [key: string]: string;
+            };
+        };
+        AppTree: {
+            name: string;
+            health: string;
+            nodes: components["schemas"]["TreeNode"][];
+        };
+        AdoptableWorkload: {
+            kind: string;
+            name: string;
+            namespace: string;
+            cluster: string;
+            replicas: number;
+            images: string[];
+            adoptable: boolean;
+            /** @description why it cannot be adopted; empty when it can */
+            reason: string;
+        };
+        AdoptRequest: {
+            /** @description a registered cluster (422 when it is not); empty or absent = the management cluster */
+            cluster?: string;
+            namespace: string;
+            /** @description the workload, and the App made of it */
+            name: string;
+            /** @enum {string} */
+            kind: "Deployment" | "StatefulSet";
+        };
+        Webhook: {
+            id: string;
+            name: string;
+            /** @description the full URL for callers holding webhook:manage, else scheme and host only */
+            url: string;
+            events: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreatedWebhook: {
+            id: string;
+            name: string;
+            /** @description the full URL for callers holding webhook:manage, else scheme and host only */
+            url: string;
+            events: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description the HMAC-SHA256 signing secret; shown only here */
+            secret: string;
+        };
+        WebhookRequest: {
+            /** @description default: the URL’s host */
+            name?: string;
+            /** @description http(s) URL without credentials; 422 when the outbound address policy refuses it or its host does not resolve */
+            url: string;
+            events: ("sync.succeeded" | "sync.failed" | "health.degraded" | "health.recovered" | "incident.opened" | "incident.resolved" | "remediation.proposed" | "remediation.approved" | "remediation.rejected" | "remediation.executed")[];
+        };
+        DeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            response_code: number | null;
+            latency_ms: number;
+            error: string | null;
+            /** Format: date-time */
+            retry_at: string | null;
+        };
+        Delivery: {
+            id: string;
+            webhook_id: string;
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            attempts: number;
+            response_code: number | null;
+            latency_ms: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            attempt_log: components["schemas"]["DeliveryAttempt"][];
+        };
+        Incident: {
+            id: string;
+            /** @description the App it is about; null for none */
+            app: {
+                name: string;
+                namespace: string;
+                cluster: string;
+            } | null;
+            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
+            cause: string;
+            /** @enum {string} */
+            source: "detector" | "external";
+            /** @description info, warning, critical */
+            severity: string;
+            title: string;
+            message: string;
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "open" | "resolved";
+            /** @description user id; empty when svc opened it */
+            opened_by: string;
+            /** Format: date-time */
+            opened_at: string;
+            acknowledged_by: string | null;
+            /** Format: date-time */
+            acknowledged_at: string | null;
+            resolved_by: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            resolution: string | null;
+        };
+        EmittedIncident: {
+            id: string;
+            /** @description the App it is about; null for none */
+            app: {
+                name: string;
+                namespace: string;
+                cluster: string;
+            } | null;
+            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
+            cause: string;
+            /** @enum {string} */
+            source: "detector" | "external";
+            /** @description info, warning, critical */
+            severity: string;
+            title: string;
+            message: string;
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "open" | "resolved";
+            /** @description user id; empty when svc opened it */
+            opened_by: string;
+            /** Format: date-time */
+            opened_at: string;
+            acknowledged_by: string | null;
+            /** Format: date-time */
+            acknowledged_at: string | null;
+            resolved_by: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            resolution: string | null;
+            /** @description false: an open one of the same App and cause */
+            created: boolean;
+        };
+        Remediation: {
+            id: string;
+            incident_id: string;
+            /** @enum {string} */
+            action: "rollback" | "restart" | "resync" | "unfreeze";
+            revision: string | null;
+            pause_automated: boolean;
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "proposed" | "approved" | "rejected" | "executed" | "expired";
+            operation_id: string | null;
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            reason: string | null;
+            result: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TimelineEntry: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "event";
+            event_id: string;
+            type: string;
+            remediation_id: string | null;
+            data: unknown;
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "operation";
+            event_id: string;
+            data: unknown;
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "delivery";
+            delivery_id: string;
+            event_id: string;
+            webhook_id: string;
+            event_type: string;
+            state: string;
+            attempts: number;
+            response_code: number | null;
+            latency_ms: number | null;
+        };
+        IncidentDetail: {
+            id: string;
+            /** @description the App it is about; null for none */
+            app: {
+                name: string;
+                namespace: string;
+                cluster: string;
+            } | null;
+            /** @description Degraded, SyncFailed or Stalled when detected; the emitter’s otherwise */
+            cause: string;
+            /** @enum {string} */
+            source: "detector" | "external";
+            /** @description info, warning, critical */
+            severity: string;
+            title: string;
+            message: string;
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "open" | "resolved";
+            /** @description user id; empty when svc opened it */
+            opened_by: string;
+            /** Format: date-time */
+            opened_at: string;
+            acknowledged_by: string | null;
+            /** Format: date-time */
+            acknowledged_at: string | null;
+            resolved_by: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            resolution: string | null;
+            remediations: components["schemas"]["Remediation"][];
+            timeline: components["schemas"]["TimelineEntry"][];
+        };
+        /** @description an incident reported from outside */
+        IncidentReport: {
+            title: string;
+            message?: string;
+            /** @description default External */
+            cause?: string;
+            /**
+             * @description default warning
+             * @enum {string}
+             */
+            severity?: "info" | "warning" | "critical";
+            /** @description the org’s App it is about */
+            app?: string;
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        Cluster: {
+            id: string;
+            name: string;
+            server_url: string;
+            /** @description the namespace allowlist joined by commas; empty = cluster-wide */
+            namespace: string;
+            /** @enum {string} */
+            credentials: "kubeconfig" | "in-cluster";
+            /** @enum {string} */
+            status: "connected" | "disconnected" | "unknown";
+            /** @description why the last probe failed */
+            status_message: string;
+            version: string;
+            provider: string;
+            region: string;
+            node_count: number;
+            cpu_usage: number;
+            memory_usage: number;
+            deployment_count: number;
+            healthy_deployments: number;
+            last_seen: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ClusterAnswer: {
+            cluster: components["schemas"]["Cluster"];
+        };
+        ClusterRegistration: {
+            /** @description unique in the org */
+            name: string;
+            /** @description https:// URL of the API server, without user, query or fragment; 422 when the outbound address policy refuses it */
+            server_url: string;
+            /** @description kubeconfig YAML with inline credentials; 422 when it does not parse or uses exec, auth-provider, file references or proxy-url */
+            kubeconfig?: string;
+            /** @description namespace allowlist; empty = cluster-wide */
+            namespaces?: string[];
+        };
+        ClusterUpdate: {
+            /** @description https:// URL of the API server, without user, query or fragment; 422 when the outbound address policy refuses it */
+            server_url?: string;
+            /** @description kubeconfig YAML with inline credentials; 422 when it does not parse or uses exec, auth-provider, file references or proxy-url; null = in-cluster */
+            kubeconfig?: string | (never | null);
+            /** @description namespace allowlist; empty = cluster-wide */
+            namespaces?: string[];
+        };
+        /** @description what to connect with; nothing: the server’s own in-cluster credentials */
+        ClusterTestRequest: {
+            /** @description https:// URL of the API server, without user, query or fragment; 422 when the outbound address policy refuses it */
+            server_url?: string;
+            /** @description kubeconfig YAML; a problem with it is part of the result */
+            kubeconfig?: string;
+        };
+        ClusterTestResult: {
+            ok: boolean;
+            version?: string;
+            namespaces?: string[];
+            error?: string;
+        };
+        Shell: {
+            id: string;
+            cluster: string;
+            namespace: string;
+            pod: string;
+            container: string;
+            /** @enum {string} */
+            power: "view" | "admin";
+            service_account: string;
+            created_at: string;
+            expires_at: string;
+            attach: {
+                server: string;
+                /** @description short-lived token that may only get and exec into this pod; dies with the shell */
+                token: string;
+                token_expires_at: string;
+                certificate_authority_data?: string;
+                insecure_skip_tls_verify?: boolean;
+                tls_server_name?: string;
+                command: string;
+            };
+        };
+        Registry: {
+            id: string;
+            name: string;
+            host: string;
+            insecure: boolean;
+            ca: string | null;
+            username: string | null;
+            has_password: boolean;
+            /** @enum {string} */
+            status: "untested" | "connected" | "error";
+            status_detail: string;
+            /** Format: date-time */
+            last_tested_at: string | null;
+            /** @description where the registry posts its notifications */
+            notification_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RegistryWithToken: {
+            id: string;
+            name: string;
+            host: string;
+            insecure: boolean;
+            ca: string | null;
+            username: string | null;
+            has_password: boolean;
+            /** @enum {string} */
+            status: "untested" | "connected" | "error";
+            status_detail: string;
+            /** Format: date-time */
+            last_tested_at: string | null;
+            /** @description where the registry posts its notifications */
+            notification_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Bearer token for the notification endpoint; shown only in this answer */
+            notification_token?: string;
+        };
+        RegistryTestResult: {
+            /** @enum {string} */
+            status: "connected";
+            /** @description milliseconds */
+            latency: number;
+            details: {
+                host: string;
+                authenticated: boolean;
+            };
+        } | {
+            /** @enum {string} */
+            status: "error";
+            error: string;
+            /** @enum {string} */
+            errorClass: "dns" | "tls" | "connect" | "timeout" | "refused" | "auth" | "permission" | "notfound" | "provider";
+        };
+        RegistryRequest: {
+            /** @description unique in the org; Apps name it as registryRef */
+            name: string;
+            /** @description registry host, name[:port], no scheme or path; 422 when the outbound policy refuses its addresses or it does not resolve */
+            host: string;
+            /** @description plain http instead of https (422 in production mode) */
+            insecure?: boolean;
+            /** @description PEM CA certificates to trust (ASCII, at most 64 KiB) */
+            ca?: string | null;
+            /** @description set with password (422 otherwise) */
+            username?: string | null;
+            /** @description write-only; sealed at rest; set with username */
+            password?: string | null;
+        };
+        RegistryUpdate: {
+            name?: string;
+            /** @description registry host, name[:port], no scheme or path; 422 when the outbound policy refuses its addresses or it does not resolve */
+            host?: string;
+            /** @description plain http instead of https (422 in production mode) */
+            insecure?: boolean;
+            /** @description PEM CA certificates to trust (ASCII, at most 64 KiB) */
+            ca?: string | null;
+            /** @description set with password (422 otherwise) */
+            username?: string | null;
+            /** @description write-only; sealed at rest; set with username */
+            password?: string | null;
+            /** @description answer a new notification token (once) */
+            rotate_notification_token?: boolean;
+        };
+        RegistryConnection: {
+            /** @description registry host, name[:port], no scheme or path; 422 when the outbound policy refuses its addresses or it does not resolve */
+            host: string;
+            /** @description plain http instead of https (422 in production mode) */
+            insecure?: boolean;
+            /** @description PEM CA certificates to trust (ASCII, at most 64 KiB) */
+            ca?: string | null;
+            /** @description set with password (422 otherwise) */
+            username?: string | null;
+            /** @description write-only; sealed at rest; set with username */
+            password?: string | null;
+        };
+        HealthCheck: {
+            id: string;
+            /** @description apiVersion of the objects, exactly */
+            api_version: string;
+            /** @description kind of the objects */
+            kind: string;
+            /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
+            current: string;
+            /** @description CEL: true while Progressing (evaluated first) */
+            in_progress?: string;
+            /** @description CEL: true when Degraded (evaluated second) */
+            failed?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description the check of one apiVersion and kind; it replaces the one the org has for them */
+        HealthCheckRequest: {
+            /** @description apiVersion of the objects, exactly */
+            api_version: string;
+            /** @description kind of the objects */
+            kind: string;
+            /** @description CEL over apiVersion, kind, metadata, spec, status: true when Healthy */
+            current: string;
+            /** @description CEL: true while Progressing (evaluated first) */
+            in_progress?: string;
+            /** @description CEL: true when Degraded (evaluated second) */
+            failed?: string;
+        };
+        SecretStore: {
+            /** @description sts_… */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "vault" | "sops" | "eso";
+            /** @enum {string} */
+            provider: "vault" | "openbao" | "age" | "eso";
+            /** @enum {string} */
+            status: "connected" | "error" | "untested";
+            statusDetail: string;
+            /** Format: date-time */
+            lastTestedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Expiry of a stored token with a TTL; null otherwise
+             */
+            credentialsExpireAt: string | null;
+            /** @description The config fields of the provider (see GET /secret-stores/providers); age stores add `recipient` */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description How many uses by Apps (env.store, decryption.storeRef) */
+            references: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description a store of one of the registered providers (other SOPS key services are not registered) */
+        SecretStoreRequest: {
+            /** @description unique in the org (Apps name sops stores by it) */
+            name: string;
+            /** @enum {string} */
+            type: "vault";
+            /** @enum {string} */
+            provider: "vault";
+            /** @description Where the Vault or OpenBao server is and which KV version 2 mount to read. */
+            config: {
+                /** @description Base URL of the server, e.g. https://vault.example.com:8200. https is required in production mode; loopback, link-local (cloud metadata) and unspecified addresses are refused by the outbound policy (SVC_OUTBOUND_SCOPE). */
+                address: string;
+                /** @description Mount path of the KV version 2 secrets engine that values are read from. */
+                mountPath?: string;
+                /** @description Mount path of the AppRole auth method (used with roleId and secretId). */
+                authMount?: string;
+                /** @description PEM certificate(s) trusted for the server besides the system CAs (a private CA). */
+                caCert?: string;
+            };
+            /** @description Either a token, or an AppRole roleId and secretId (Kubernetes auth is not supported). Write-only. */
+            credentials: {
+                /** @description A Vault/OpenBao token. */
+                token: string;
+            } | {
+                /** @description AppRole role_id. */
+                roleId: string;
+                /** @description AppRole secret_id. */
+                secretId: string;
+            };
+        } | {
+            /** @description unique in the org (Apps name sops stores by it) */
+            name: string;
+            /** @enum {string} */
+            type: "vault";
+            /** @enum {string} */
+            provider: "openbao";
+            /** @description Where the Vault or OpenBao server is and which KV version 2 mount to read. */
+            config: {
+                /** @description Base URL of the server, e.g. https://vault.example.com:8200. https is required in production mode; loopback, link-local (cloud metadata) and unspecified addresses are refused by the outbound policy (SVC_OUTBOUND_SCOPE). */
+                address: string;
+                /** @description Mount path of the KV version 2 secrets engine that values are read from. */
+                mountPath?: string;
+                /** @description Mount path of the AppRole auth method (used with roleId and secretId). */
+                authMount?: string;
+                /** @description PEM certificate(s) trusted for the server besides the system CAs (a private CA). */
+                caCert?: string;
+            };
+            /** @description Either a token, or an AppRole roleId and secretId (Kubernetes auth is not supported). Write-only. */
+            credentials: {
+                /** @description A Vault/OpenBao token. */
+                token: string;
+            } | {
+                /** @description AppRole role_id. */
+                roleId: string;
+                /** @description AppRole secret_id. */
+                secretId: string;
+            };
+        } | {
+            /** @description unique in the org (Apps name sops stores by it) */
+            name: string;
+            /** @enum {string} */
+            type: "sops";
+            /** @enum {string} */
+            provider: "age";
+            /** @description No settings. svc adds `recipient`, the public key (age1…) to encrypt SOPS files for, derived from the private key. */
+            config?: Record<string, unknown>;
+            /** @description The age identity SOPS files are decrypted with. */
+            credentials: {
+                /** @description An age X25519 identity (AGE-SECRET-KEY-1…), as `age-keygen` prints it. Write-only. */
+                privateKey: string;
+            };
+        } | {
+            /** @description unique in the org (Apps name sops stores by it) */
+            name: string;
+            /** @enum {string} */
+            type: "eso";
+            /** @enum {string} */
+            provider: "eso";
+            /** @description The external-secrets store that env.store entries render ExternalSecret objects (external-secrets.io/v1) for. */
+            config: {
+                /** @description Name of the external-secrets SecretStore or ClusterSecretStore in the destination cluster. */
+                storeName: string;
+                /**
+                 * @description Kind of that store.
+                 * @enum {string}
+                 */
+                storeKind?: "SecretStore" | "ClusterSecretStore";
+                /** @description How often the external-secrets controller refreshes the Secret it produces. */
+                refreshInterval?: string;
+            };
+            /** @description None: the external-secrets controller in the cluster holds the credentials. */
+            credentials?: Record<string, unknown>;
+        };
+        /** @description an unsaved store to test */
+        SecretStoreTestRequest: {
+            /** @description shown in the audit entry only */
+            name?: string;
+            /** @enum {string} */
+            type: "vault";
+            /** @enum {string} */
+            provider: "vault";
+            /** @description Where the Vault or OpenBao server is and which KV version 2 mount to read. */
+            config: {
+                /** @description Base URL of the server, e.g. https://vault.example.com:8200. https is required in production mode; loopback, link-local (cloud metadata) and unspecified addresses are refused by the outbound policy (SVC_OUTBOUND_SCOPE). */
+                address: string;
+                /** @description Mount path of the KV version 2 secrets engine that values are read from. */
+                mountPath?: string;
+                /** @description Mount path of the AppRole auth method (used with roleId and secretId). */
+                authMount?: string;
+                /** @description PEM certificate(s) trusted for the server besides the system CAs (a private CA). */
+                caCert?: string;
+            };
+            /** @description Either a token, or an AppRole roleId and secretId (Kubernetes auth is not supported). Write-only. */
+            credentials: {
+                /** @description A Vault/OpenBao token. */
+                token: string;
+            } | {
+                /** @description AppRole role_id. */
+                roleId: string;
+                /** @description AppRole secret_id. */
+                secretId: string;
+            };
+        } | {
+            /** @description shown in the audit entry only */
+            name?: string;
+            /** @enum {string} */
+            type: "vault";
+            /** @enum {string} */
+            provider: "openbao";
+            /** @description Where the Vault or OpenBao server is and which KV version 2 mount to read. */
+            config: {
+                /** @description Base URL of the server, e.g. https://vault.example.com:8200. https is required in production mode; loopback, link-local (cloud metadata) and unspecified addresses are refused by the outbound policy (SVC_OUTBOUND_SCOPE). */
+                address: string;
+                /** @description Mount path of the KV version 2 secrets engine that values are read from. */
+                mountPath?: string;
+                /** @description Mount path of the AppRole auth method (used with roleId and secretId). */
+                authMount?: string;
+                /** @description PEM certificate(s) trusted for the server besides the system CAs (a private CA). */
+                caCert?: string;
+            };
+            /** @description Either a token, or an AppRole roleId and secretId (Kubernetes auth is not supported). Write-only. */
+            credentials: {
+                /** @description A Vault/OpenBao token. */
+                token: string;
+            } | {
+                /** @description AppRole role_id. */
+                roleId: string;
+                /** @description AppRole secret_id. */
+                secretId: string;
+            };
+        } | {
+            /** @description shown in the audit entry only */
+            name?: string;
+            /** @enum {string} */
+            type: "sops";
+            /** @enum {string} */
+            provider: "age";
+            /** @description No settings. svc adds `recipient`, the public key (age1…) to encrypt SOPS files for, derived from the private key. */
+            config?: Record<string, unknown>;
+            /** @description The age identity SOPS files are decrypted with. */
+            credentials: {
+                /** @description An age X25519 identity (AGE-SECRET-KEY-1…), as `age-keygen` prints it. Write-only. */
+                privateKey: string;
+            };
+        } | {
+            /** @description shown in the audit entry only */
+            name?: string;
+            /** @enum {string} */
+            type: "eso";
+            /** @enum {string} */
+            provider: "eso";
+            /** @description The external-secrets store that env.store entries render ExternalSecret objects (external-secrets.io/v1) for. */
+            config: {
+                /** @description Name of the external-secrets SecretStore or ClusterSecretStore in the destination cluster. */
+                storeName: string;
+                /**
+                 * @description Kind of that store.
+                 * @enum {string}
+                 */
+                storeKind?: "SecretStore" | "ClusterSecretStore";
+                /** @description How often the external-secrets controller refreshes the Secret it produces. */
+                refreshInterval?: string;
+            };
+            /** @description None: the external-secrets controller in the cluster holds the credentials. */
+            credentials?: Record<string, unknown>;
+        };
+        SecretStorePatch: {
+            name?: string;
+            /** @description merged over the stored config (a field set to null is removed); the result must fit the provider (422 otherwise) */
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description replaces the stored credentials as a whole (write-only); must fit the provider (422 otherwise) */
+            credentials?: {
+                [key: string]: unknown;
+            };
+        };
+        SecretStoreTestResult: {
+            /** @enum {string} */
+            status: "connected" | "error" | "untested";
+            /** @description Milliseconds the test took */
+            latency?: number;
+            /** @description What succeeded (connected, untested) */
+            details?: {
+                [key: string]: unknown;
+            };
+            /** @description Why it failed (status error) */
+            error?: string;
+            /** @enum {string} */
+            errorClass?: "dns" | "tls" | "connect" | "timeout" | "auth" | "permission" | "notfound" | "provider" | "refused";
+        };
+        SecretStoreProvider: {
+            /** @enum {string} */
+            type: "vault" | "sops" | "eso";
+            /** @enum {string} */
+            provider: "vault" | "openbao" | "age" | "eso";
+            description: string;
+            /** @description false: Test answers untested (eso) */
+            testable: boolean;
+            /** @description JSON Schema of the config fields */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description JSON Schema of the credential fields */
+            credentials: {
+                [key: string]: unknown;
+            };
+        };
+        SecretStoreReference: {
+            name: string;
+            namespace: string;
+            cluster: string;
+            /** @enum {string} */
+            usage: "env" | "decryption";
+            env?: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

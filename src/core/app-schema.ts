@@ -3,7 +3,7 @@
  * the CLI and the UI. From it come the TypeScript types (`Static<...>`), the CRD (`./crd.ts`) and the API's create
  * validation (`./create-request.ts`). Fields, enums and defaults follow contract §2.3–2.5.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { type APP_API_VERSION, type APP_KIND, SOURCE_TYPES } from './app-names.ts';
 
 export {

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { SOURCE_TYPES } from './app-names.ts';
 import type { AppResource, Operation, OperationKind, OperationState, SourceType } from './app-schema.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
+import { hasEnded, type OutcomeView, operationOutcome } from './operation-outcome.ts';
 
 /** `operationState.message` of a request held because the App is frozen (`spec.freeze`). */
 export const FROZEN_MESSAGE = 'held: the App is frozen (spec.freeze)';
@@ -249,20 +250,30 @@ export function isStalled(app: AppResource): boolean {
 }
 
 /**
- * Whether a status `wait` may end (contract §4.2 rule 3): no operation requested or running, and the App is
- * Synced and Healthy, Degraded, reported Unknown, Stalled, or its last operation ended Failed or is held. An App
- * the operator has not reported on yet is not terminal.
+ * What the operation-outcome rule reads of an App (./operation-outcome.ts): its status view's fields, plus whether
+ * the operator reported on it at all and whether it is Stalled, which the server knows and the view does not show.
+ */
+export function outcomeViewOf(app: AppResource): OutcomeView {
+  const s = app.status;
+  return {
+    sync_status: s?.syncStatus ?? 'Unknown',
+    health: s?.healthStatus ?? 'Unknown',
+    health_reason: s?.healthReason ?? '',
+    revision: s?.revision ?? '',
+    operationState: s?.operationState ?? null,
+    pending_operation: requestedOperationId(app),
+    reported: s !== undefined,
+    stalled: isStalled(app),
+  };
+}
+
+/**
+ * Whether a status `wait` may end (contract §4.2 rule 3): the App's latest operation has ended or is held, by the one
+ * operation-outcome rule the CLI and the web UI use too; an App without one ends Synced and Healthy, Degraded,
+ * Unknown or Stalled. Never while an operation is requested or running; not before the operator reported.
  */
 export function isWaitTerminal(app: AppResource): boolean {
-  const life = operationLifecycle(app);
-  if (life.phase === 'requested' || life.phase === 'running') return false;
-  const s = app.status;
-  if (!s) return false;
-  if (s.syncStatus === 'Syncing') return false;
-  if (isStalled(app)) return true;
-  if (s.syncStatus === 'Synced' && s.healthStatus === 'Healthy') return true;
-  if (s.healthStatus === 'Degraded' || s.healthStatus === 'Unknown' || s.syncStatus === 'Unknown') return true;
-  return (life.phase === 'finished' && life.result === 'Failed') || life.phase === 'held';
+  return hasEnded(operationOutcome(outcomeViewOf(app)));
 }
 
 /** What decides whether an App is in sync: what was applied, what the source renders now, what is live. */

@@ -1,7 +1,8 @@
 /**
  * Exponential backoff with jitter, the one rule for retrying: the operator's per-App requeues after transient
- * failures (src/operator/queue.ts), outbound webhook deliveries (src/webhooks), App notifications (src/operator) and
- * the operator's audit relay. Pure.
+ * failures (src/operator/queue.ts), outbound webhook deliveries (src/webhooks), App notifications (src/operator), the
+ * operator's audit relay, the informers' relists after a failed list or watch (src/kube), the incident detector's
+ * retries, the wait for a CRD just applied (src/engine/apply.ts) and the CLI's reconnects to the event stream. Pure.
  */
 
 export interface BackoffPolicy {

@@ -18,3 +18,17 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   if (failed) throw failed.reason;
   return results;
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts (never rejects: the caller checks the signal). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

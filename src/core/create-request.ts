@@ -65,21 +65,37 @@ function sourceProblems(source: unknown): string[] {
  */
 export function parseCreateRequest(body: unknown): CreateRequest {
   if (!isObject(body)) throw new InputError('request body must be a JSON object');
+  const cluster = body['cluster'] ?? '';
+  const problems = payloadProblems(body, cluster);
+  if (problems.length > 0) throw new InputError(problems.join('; '));
+  const spec = specOf(body, cluster);
+  return {
+    name: body['name'] as string,
+    namespace: body['namespace'] as string,
+    cluster: cluster as string,
+    spec,
+  };
+}
+
+/** Unknown fields, names that are not DNS-1123 labels, and problems of the source block. */
+function payloadProblems(body: Record<string, unknown>, cluster: unknown): string[] {
   const problems: string[] = [];
   for (const key of Object.keys(body)) if (!CREATE_FIELDS.has(key)) problems.push(`unknown field "${key}"`);
-  const nameProblem = dnsLabelProblem('name', body['name']);
-  if (nameProblem) problems.push(nameProblem);
-  const nsProblem = dnsLabelProblem('namespace', body['namespace']);
-  if (nsProblem) problems.push(nsProblem);
-  const cluster = body['cluster'] ?? '';
-  if (cluster !== '') {
-    const clusterProblem = dnsLabelProblem('cluster', cluster);
-    if (clusterProblem) problems.push(clusterProblem);
+  const names: [string, unknown][] = [
+    ['name', body['name']],
+    ['namespace', body['namespace']],
+  ];
+  if (cluster !== '') names.push(['cluster', cluster]);
+  for (const [field, value] of names) {
+    const problem = dnsLabelProblem(field, value);
+    if (problem) problems.push(problem);
   }
-  const fromSource = sourceProblems(body['source']);
-  problems.push(...fromSource);
-  if (problems.length > 0) throw new InputError(problems.join('; '));
+  problems.push(...sourceProblems(body['source']));
+  return problems;
+}
 
+/** The App spec the payload asks for, checked against the schema (defaults filled in) and the image rules. */
+function specOf(body: Record<string, unknown>, cluster: unknown): AppSpec {
   const spec: Record<string, unknown> = {
     source: body['source'],
     destination: { namespace: body['namespace'], cluster },
@@ -93,14 +109,7 @@ export function parseCreateRequest(body: unknown): CreateRequest {
   );
   if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
   const image = (spec as AppSpec).source.image;
-  if (image) {
-    const problems = imageSourceProblems(image, 'source.image');
-    if (problems.length > 0) throw new InputError(problems.join('; '));
-  }
-  return {
-    name: body['name'] as string,
-    namespace: body['namespace'] as string,
-    cluster: cluster as string,
-    spec: spec as AppSpec,
-  };
+  const imageProblems = image ? imageSourceProblems(image, 'source.image') : [];
+  if (imageProblems.length > 0) throw new InputError(imageProblems.join('; '));
+  return spec as AppSpec;
 }

@@ -26,7 +26,7 @@ export class SvcError extends Error {
 
 /** Bad input from a caller or a spec (400; a reconcile stalls until the user edits the spec). */
 export class InputError extends SvcError {
-  override readonly code = 'invalid_input';
+  override readonly code: string = 'invalid_input';
   constructor(message: string, options: SvcErrorOptions = {}) {
     super(message, { retry: 'stall', ...options });
   }
@@ -45,6 +45,24 @@ export class ForbiddenError extends SvcError {
 /** The thing does not exist, or the caller may not learn that it does (404). */
 export class NotFoundError extends SvcError {
   override readonly code = 'not_found';
+}
+
+/** A method the path does not serve (405); `allow` lists the ones it does (the `Allow` header). */
+export class MethodNotAllowedError extends SvcError {
+  override readonly code = 'method_not_allowed';
+  readonly allow: readonly string[];
+  constructor(message: string, allow: readonly string[]) {
+    super(message);
+    this.allow = allow;
+  }
+}
+
+/**
+ * Input that matches the API's documented schema but breaks a rule a schema cannot state (a relation between two
+ * fields, an address the outbound policy refuses, a kubeconfig's contents) (422). Input the schema refuses is 400.
+ */
+export class UnprocessableError extends InputError {
+  override readonly code = 'unprocessable';
 }
 
 /** The request conflicts with current state: duplicates, pending operations (409). */
@@ -92,9 +110,11 @@ const STATUS_BY_CODE: Record<string, number> = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unprocessable: 422,
   rate_limited: 429,
   upstream_failed: 502,
   unavailable: 503,

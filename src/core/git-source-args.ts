@@ -33,46 +33,55 @@ export function gitArgProblems(source: object, prefix: string): string[] {
   const problems: string[] = [];
   const urlProblem = repoURLProblem(git['repoURL']);
   if (urlProblem) problems.push(urlProblem.replace(/^source\.git/, prefix));
-  const check = (field: string, value: unknown, rule: RegExp, what: string) => {
-    if (typeof value === 'string' && !rule.test(value)) problems.push(`${prefix}.${field} ${what}`);
-  };
+  const check = checker(problems, prefix);
   check('branch', git['branch'], BRANCH, 'must be a branch name (letters, digits, . _ / + @ -; not starting with -)');
+  const helm = isObject(git['helm']) ? git['helm'] : undefined;
   for (const [field, value] of [
     ['path', git['path']],
-    ['helm.valuesFile', isObject(git['helm']) ? git['helm']['valuesFile'] : undefined],
+    ['helm.valuesFile', helm?.['valuesFile']],
   ] as const) {
     if (typeof value === 'string' && /^-|[\0\n\r]/.test(value)) {
       problems.push(`${prefix}.${field} must not start with - or contain control characters`);
     }
   }
-  const helm = git['helm'];
-  if (isObject(helm)) {
-    check('helm.releaseName', helm['releaseName'], HELM_RELEASE, 'must be a Helm release name (DNS-1123, at most 53)');
-    if (typeof helm['releaseName'] === 'string' && helm['releaseName'].length > 53) {
-      problems.push(`${prefix}.helm.releaseName must be at most 53 characters`);
-    }
-    check('helm.namespace', helm['namespace'], DNS_LABEL, 'must be a namespace name (DNS-1123 label)');
-    if (isObject(helm['inlineValues'])) {
-      for (const key of Object.keys(helm['inlineValues'])) {
-        if (!INLINE_VALUE_KEY.test(key)) problems.push(`${prefix}.helm.inlineValues key "${key}" is not a value path`);
-      }
-    }
-  }
-  const kustomize = git['kustomize'];
-  if (isObject(kustomize)) {
-    if (Array.isArray(kustomize['images'])) {
-      for (const image of kustomize['images']) {
-        check('kustomize.images', image, KUSTOMIZE_IMAGE, `entry "${image}" must be name[=newName[:tag]] without -`);
-      }
-    }
-    check('kustomize.namePrefix', kustomize['namePrefix'], NAME_PREFIX, 'must be lower-case letters, digits, - and .');
-    if (Array.isArray(kustomize['components'])) {
-      for (const component of kustomize['components']) {
-        if (typeof component === 'string' && /^-|[\0\n\r]/.test(component)) {
-          problems.push(`${prefix}.kustomize.components entry "${component}" must not start with -`);
-        }
-      }
-    }
-  }
+  if (helm) helmProblems(helm, check, problems, prefix);
+  if (isObject(git['kustomize'])) kustomizeProblems(git['kustomize'], check, problems, prefix);
   return problems;
+}
+
+/** Checks one field against a rule, adding `<prefix>.<field> <what>` to `problems` when a string breaks it. */
+type Check = (field: string, value: unknown, rule: RegExp, what: string) => void;
+
+function checker(problems: string[], prefix: string): Check {
+  return (field, value, rule, what) => {
+    if (typeof value === 'string' && !rule.test(value)) problems.push(`${prefix}.${field} ${what}`);
+  };
+}
+
+/** `helm`: release name, namespace, the keys of inline values. */
+function helmProblems(helm: Record<string, unknown>, check: Check, problems: string[], prefix: string): void {
+  check('helm.releaseName', helm['releaseName'], HELM_RELEASE, 'must be a Helm release name (DNS-1123, at most 53)');
+  if (typeof helm['releaseName'] === 'string' && helm['releaseName'].length > 53) {
+    problems.push(`${prefix}.helm.releaseName must be at most 53 characters`);
+  }
+  check('helm.namespace', helm['namespace'], DNS_LABEL, 'must be a namespace name (DNS-1123 label)');
+  const inline = helm['inlineValues'];
+  for (const key of isObject(inline) ? Object.keys(inline) : []) {
+    if (!INLINE_VALUE_KEY.test(key)) problems.push(`${prefix}.helm.inlineValues key "${key}" is not a value path`);
+  }
+}
+
+/** `kustomize`: images, name prefix, components. */
+function kustomizeProblems(kustomize: Record<string, unknown>, check: Check, problems: string[], prefix: string): void {
+  const images = Array.isArray(kustomize['images']) ? (kustomize['images'] as unknown[]) : [];
+  for (const image of images) {
+    check('kustomize.images', image, KUSTOMIZE_IMAGE, `entry "${image}" must be name[=newName[:tag]] without -`);
+  }
+  check('kustomize.namePrefix', kustomize['namePrefix'], NAME_PREFIX, 'must be lower-case letters, digits, - and .');
+  const components = Array.isArray(kustomize['components']) ? (kustomize['components'] as unknown[]) : [];
+  for (const component of components) {
+    if (typeof component === 'string' && /^-|[\0\n\r]/.test(component)) {
+      problems.push(`${prefix}.kustomize.components entry "${component}" must not start with -`);
+    }
+  }
 }

@@ -86,19 +86,7 @@ export function imageName(image: Pick<ImageSource, 'repository'>, registryHost: 
  * Messages name the field under `prefix` (e.g. `source.image`).
  */
 export function imageSourceProblems(image: ImageSource, prefix: string): string[] {
-  const problems: string[] = [];
-  if (image.registryRef !== undefined) {
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(image.registryRef) || image.registryRef.length > 63) {
-      problems.push(`${prefix}.registryRef must name a registry (a DNS-1123 label)`);
-    }
-    if (!isRepositoryPath(image.repository)) {
-      problems.push(
-        `${prefix}.repository must be a path relative to the registry (lowercase, e.g. team/web) when registryRef is set`,
-      );
-    }
-  } else if (!splitRepository(image.repository)) {
-    problems.push(`${prefix}.repository must be an image repository such as registry.example.com/team/web`);
-  }
+  const problems = repositoryProblems(image, prefix);
   if (!isReference(image.tag)) problems.push(`${prefix}.tag must be a tag (e.g. 1.4.2) or a digest (sha256:…)`);
   for (const [i, env] of (image.workload?.env ?? []).entries()) {
     const kinds = [env.value, env.secretRef, env.store].filter((v) => v !== undefined).length;
@@ -111,6 +99,25 @@ export function imageSourceProblems(image: ImageSource, prefix: string): string[
   const scaling = image.autoscaling;
   if (scaling?.min !== undefined && scaling.max !== undefined && scaling.min > scaling.max) {
     problems.push(`${prefix}.autoscaling.min must not exceed autoscaling.max`);
+  }
+  return problems;
+}
+
+/** The repository: relative to the registry with `registryRef` (itself a DNS-1123 label), else a full one. */
+function repositoryProblems(image: ImageSource, prefix: string): string[] {
+  if (image.registryRef === undefined) {
+    return splitRepository(image.repository)
+      ? []
+      : [`${prefix}.repository must be an image repository such as registry.example.com/team/web`];
+  }
+  const problems: string[] = [];
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(image.registryRef) || image.registryRef.length > 63) {
+    problems.push(`${prefix}.registryRef must name a registry (a DNS-1123 label)`);
+  }
+  if (!isRepositoryPath(image.repository)) {
+    problems.push(
+      `${prefix}.repository must be a path relative to the registry (lowercase, e.g. team/web) when registryRef is set`,
+    );
   }
   return problems;
 }

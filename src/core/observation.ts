@@ -7,7 +7,7 @@
  * never from the watch event that brought it, so an observation missed while no server ran is made up for (the
  * edges between the stored facts and now) when one runs again.
  */
-import type { AppResource } from './app-schema.ts';
+import type { AppResource, OperationState } from './app-schema.ts';
 import { isStalled } from './app-state.ts';
 import type { WebhookEvent } from './events.ts';
 
@@ -59,49 +59,64 @@ export interface ObservedEvent {
 export function edges(prev: Facts | undefined, app: AppResource): ObservedEvent[] {
   if (!prev) return [];
   const now = factsOf(app);
-  const s = app.status;
-  const op = s?.operationState;
+  const op = app.status?.operationState;
+  const finished = now.operation !== prev.operation && (op?.phase === 'Succeeded' || op?.phase === 'Failed');
+  return [...syncEdges(app, prev, now, finished ? op : undefined), ...healthEdges(app, prev, now)];
+}
+
+/** operation.finished (`ended`: the operation that just ended), sync.succeeded and sync.failed. */
+function syncEdges(app: AppResource, prev: Facts, now: Facts, ended: OperationState | undefined): ObservedEvent[] {
   const out: ObservedEvent[] = [];
-  const opFinished = now.operation !== prev.operation && (op?.phase === 'Succeeded' || op?.phase === 'Failed');
-  if (opFinished && op) {
-    out.push({
-      type: 'operation.finished',
-      data: {
-        kind: op.kind,
-        id: op.id ?? '',
-        phase: op.phase,
-        revision: op.revision ?? '',
-        message: op.message ?? '',
-        triggered_by: op.triggeredBy ?? '',
-      },
-    });
-  }
+  if (ended) out.push({ type: 'operation.finished', data: finishedData(ended) });
   if (now.lastSyncAt !== '' && now.lastSyncAt !== prev.lastSyncAt) {
     out.push({
       type: 'sync.succeeded',
-      data: { revision: now.revision, last_sync_at: now.lastSyncAt, ...(opFinished ? { operation_id: op?.id } : {}) },
+      data: { revision: now.revision, last_sync_at: now.lastSyncAt, ...(ended ? { operation_id: ended.id } : {}) },
     });
   }
-  const opFailed = opFinished && op?.phase === 'Failed';
-  if ((now.syncError !== '' && prev.syncError === '' && syncWasAsked(app)) || opFailed) {
-    const condition = conditionOf(app, 'SyncError');
-    out.push({
-      type: 'sync.failed',
-      data: {
-        reason: now.syncError || 'OperationFailed',
-        message: condition?.message || op?.message || '',
-        revision: (opFailed ? op?.revision : undefined) || s?.observedRevision || '',
-        ...(opFailed ? { operation_id: op?.id } : {}),
-      },
-    });
-  }
-  if (now.health === 'Degraded' && prev.health !== 'Degraded') {
-    out.push({ type: 'health.degraded', data: { reason: s?.healthReason ?? '', revision: now.revision } });
-  }
-  if (prev.health === 'Degraded' && now.health === 'Healthy') {
-    out.push({ type: 'health.recovered', data: { revision: now.revision } });
+  const failed = ended?.phase === 'Failed' ? ended : undefined;
+  if ((now.syncError !== '' && prev.syncError === '' && syncWasAsked(app)) || failed) {
+    out.push(syncFailed(app, now, failed));
   }
   return out;
+}
+
+/** health.degraded and health.recovered. */
+function healthEdges(app: AppResource, prev: Facts, now: Facts): ObservedEvent[] {
+  if (now.health === 'Degraded' && prev.health !== 'Degraded') {
+    return [{ type: 'health.degraded', data: { reason: app.status?.healthReason ?? '', revision: now.revision } }];
+  }
+  if (prev.health === 'Degraded' && now.health === 'Healthy') {
+    return [{ type: 'health.recovered', data: { revision: now.revision } }];
+  }
+  return [];
+}
+
+/** The data of `operation.finished`. */
+function finishedData(op: OperationState): Record<string, unknown> {
+  return {
+    kind: op.kind,
+    id: op.id ?? '',
+    phase: op.phase,
+    revision: op.revision ?? '',
+    message: op.message ?? '',
+    triggered_by: op.triggeredBy ?? '',
+  };
+}
+
+/** `sync.failed`: the SyncError condition that turned True, or the operation that ended Failed (`failed`). */
+function syncFailed(app: AppResource, now: Facts, failed: OperationState | undefined): ObservedEvent {
+  const condition = conditionOf(app, 'SyncError');
+  const op = app.status?.operationState;
+  return {
+    type: 'sync.failed',
+    data: {
+      reason: now.syncError || 'OperationFailed',
+      message: condition?.message || op?.message || '',
+      revision: failed?.revision || app.status?.observedRevision || '',
+      ...(failed ? { operation_id: failed.id } : {}),
+    },
+  };
 }
 
 /**

@@ -2,9 +2,10 @@
  * JSON Schema validation of svc's TypeBox schemas with Ajv: one compiled validator per schema, messages that name
  * the offending path (`source.git.branch must be string`), defaults filled in as the apiserver would.
  */
-import type { TSchema } from '@sinclair/typebox';
+
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { TSchema } from 'typebox';
 
 // ajv-formats is CommonJS; under ESM its callable arrives as the `default` of the module namespace.
 type AddFormats = (ajv: Ajv) => Ajv;

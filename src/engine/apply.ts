@@ -1,39 +1,13 @@
 /**
- * Apply: makes sure the destination namespace exists, and server-side applies each prepared object (./desired.ts;
- * field manager svc-operator, forced), rank by rank, the objects of one rank a few at a time. Every object is
- * attempted; failures are collected so one bad object names itself.
+ * Apply: server-side applies each prepared object (./desired.ts; field manager svc-operator, forced), rank by rank,
+ * the objects of one rank a few at a time. Every object is attempted; failures are collected so one bad object names
+ * itself. (The destination namespace is created before, by src/kube's ensureNamespace.)
  */
-import { mapLimit } from '../core/concurrency.ts';
+import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
+import { mapLimit, sleep } from '../core/concurrency.ts';
 import { describeError, type RetryHint } from '../core/errors.ts';
-import { type AnyObject, hintOf, isConflict, isNotFound, type ObjectClient } from '../kube/index.ts';
+import { type AnyObject, hintOf, isNotFound, type ObjectClient } from '../kube/index.ts';
 import { applyRank } from './desired.ts';
-import { type AppKey, CREATED_FOR_LABEL, OWNER_NAMESPACE_LABEL } from './labels.ts';
-
-/**
- * Creates the destination namespace when it is missing, labelled as created for the App (not with the managed
- * label, so prune and cascade deletion never remove it). Returns true when it was created.
- */
-export async function ensureNamespace(target: ObjectClient, namespace: string, app: AppKey): Promise<boolean> {
-  const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
-  if (await target.get(ref)) return false;
-  await target.client
-    .request('/api/v1/namespaces', {
-      method: 'POST',
-      query: { fieldManager: 'svc-operator' },
-      body: {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: {
-          name: namespace,
-          labels: { [CREATED_FOR_LABEL]: app.name, [OWNER_NAMESPACE_LABEL]: app.namespace },
-        },
-      },
-    })
-    .catch((err: unknown) => {
-      if (!isConflict(err)) throw err;
-    });
-  return true;
-}
 
 export interface ApplyResult {
   applied: AnyObject[];
@@ -93,9 +67,13 @@ function ranks(objects: AnyObject[]): AnyObject[][] {
   return out;
 }
 
+/** How often a CRD just applied is read until it is Established: from 50 ms, doubling to 1 s. */
+const CRD_POLL: BackoffPolicy = { baseMs: 50, maxMs: 1_000, jitter: 0 };
+
 async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (const crd of crds) {
+    let polls = 0;
     const ref = { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name };
     while (Date.now() < deadline) {
       const live = await target.get(ref).catch((err: unknown) => {
@@ -104,7 +82,7 @@ async function waitForCrds(target: ObjectClient, crds: AnyObject[]): Promise<voi
       });
       const conds = (live?.['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
       if (conds?.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(backoffDelay(polls++, CRD_POLL));
     }
     const spec = crd['spec'] as { group?: string; versions?: { name: string }[] } | undefined;
     for (const v of spec?.versions ?? []) target.discovery.invalidate(`${spec?.group}/${v.name}`);

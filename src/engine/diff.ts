@@ -59,19 +59,25 @@ export function maskSecrets(
   if (!isSecret(live) && !isSecret(desired)) return [live, desired];
   const out: [AnyObject | undefined, AnyObject | undefined] = [live && { ...live }, desired && { ...desired }];
   for (const field of ['data', 'stringData']) {
-    const l = (live?.[field] ?? {}) as Record<string, unknown>;
-    const d = (desired?.[field] ?? {}) as Record<string, unknown>;
-    const maskedLive: Record<string, string> = {};
-    const maskedDesired: Record<string, string> = {};
-    for (const key of new Set([...Object.keys(l), ...Object.keys(d)])) {
-      const same = key in l && key in d && l[key] === d[key];
-      if (key in l) maskedLive[key] = same ? MASK : `${MASK} (live)`;
-      if (key in d) maskedDesired[key] = same ? MASK : `${MASK} (desired)`;
-    }
+    const [maskedLive, maskedDesired] = maskField(live?.[field], desired?.[field]);
     if (out[0] && live?.[field] !== undefined) out[0][field] = maskedLive;
     if (out[1] && desired?.[field] !== undefined) out[1][field] = maskedDesired;
   }
   return out;
+}
+
+/** One map of Secret values masked on both sides (see maskSecrets). */
+function maskField(live: unknown, desired: unknown): [Record<string, string>, Record<string, string>] {
+  const l = (live ?? {}) as Record<string, unknown>;
+  const d = (desired ?? {}) as Record<string, unknown>;
+  const maskedLive: Record<string, string> = {};
+  const maskedDesired: Record<string, string> = {};
+  for (const key of new Set([...Object.keys(l), ...Object.keys(d)])) {
+    const same = key in l && key in d && l[key] === d[key];
+    if (key in l) maskedLive[key] = same ? MASK : `${MASK} (live)`;
+    if (key in d) maskedDesired[key] = same ? MASK : `${MASK} (desired)`;
+  }
+  return [maskedLive, maskedDesired];
 }
 
 /** Sorted keys all the way down, so YAML of equal objects is equal text. */

@@ -32,6 +32,14 @@ export function managedLabels(app: AppKey): Record<string, string> {
   return { [MANAGED_LABEL]: app.name, [OWNER_NAMESPACE_LABEL]: app.namespace };
 }
 
+/**
+ * The labels of a destination namespace svc creates for an App: the App it was created for, not the managed label,
+ * so prune and cascade deletion never remove it.
+ */
+export function createdForLabels(app: AppKey): Record<string, string> {
+  return { [CREATED_FOR_LABEL]: app.name, [OWNER_NAMESPACE_LABEL]: app.namespace };
+}
+
 /** The App an object's two labels name, or undefined when either label is missing. */
 export function ownerOf(obj: { metadata: { labels?: Record<string, string> } }): AppKey | undefined {
   const name = obj.metadata.labels?.[MANAGED_LABEL];

@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { AppCacheReader } from '../core/app-cache.ts';
+import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
 import { describeError } from '../core/errors.ts';
 import { orgSlugOf } from '../core/names.ts';
 import type { Logger } from '../log.ts';
@@ -33,11 +34,16 @@ export interface DetectorOptions {
 
 const key = (ns: string, name: string) => `${ns}/${name}`;
 
+/** An App whose observation failed (the database is down, say) is observed again after this backoff. */
+const RETRY: BackoffPolicy = { baseMs: 2_000, maxMs: 60_000, jitter: 0.2 };
+
 export class IncidentDetector {
   readonly #options: DetectorOptions;
   readonly #lease: LeaseKeeper;
   readonly #queue = new Set<string>();
   readonly #orgs = new Map<string, OrgRef>();
+  /** Consecutive failed observations per App key, for the retry backoff. */
+  readonly #failures = new Map<string, number>();
   #unsubscribe: (() => void) | undefined;
   #active = false;
   #draining: Promise<void> | undefined;
@@ -85,6 +91,7 @@ export class IncidentDetector {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#queue.clear();
+    this.#failures.clear();
     this.#options.logger.info('incident detector: lease lost or released');
   }
 
@@ -127,13 +134,16 @@ export class IncidentDetector {
       const [ns, name] = next.value.split('/') as [string, string];
       try {
         await this.#observe(ns, name);
+        this.#failures.delete(next.value);
       } catch (err) {
+        const failures = this.#failures.get(next.value) ?? 0;
+        this.#failures.set(next.value, failures + 1);
         this.#options.logger.warn(
           { app: next.value, err: describeError(err) },
           'incident detector: observation failed; retrying',
         );
-        // The App is observed again shortly; its state is read afresh then.
-        setTimeout(() => this.#enqueue(ns, name), 2000).unref();
+        // The App is observed again after its backoff; its state is read afresh then.
+        setTimeout(() => this.#enqueue(ns, name), backoffDelay(failures, RETRY)).unref();
       }
     }
   }

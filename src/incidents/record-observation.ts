@@ -48,14 +48,7 @@ export async function recordObservation(
   now = new Date(),
 ): Promise<number> {
   const stored = await tx.observations.getForUpdate(appNs, name);
-  if (!app) {
-    let count = 0;
-    for (const incident of await tx.incidents.openDetected(org.id, name)) {
-      count += await resolve(tx, org, incident, 'the App was deleted', now);
-    }
-    if (stored) await tx.observations.remove(appNs, name);
-    return count;
-  }
+  if (!app) return forgetDeleted(tx, org, appNs, name, stored !== undefined, now);
   const same = stored && stored.uid === (app.metadata.uid ?? '') ? stored : undefined;
   const eventApp = eventAppOf(app);
   let count = 0;
@@ -65,20 +58,51 @@ export async function recordObservation(
   }
   count += await finishRemediations(tx, org, app, now);
   const healthyRevision = healthyRevisionOf(app) ?? same?.healthyRevision ?? '';
-  const open = await tx.incidents.openDetected(org.id, name);
-  if (recovered(app)) {
-    for (const incident of open)
-      count += await resolve(tx, org, incident, 'the App is Healthy and its sync succeeds', now);
-  } else {
-    for (const cause of causesOf(app)) {
-      if (open.some((i) => i.cause === cause)) continue;
-      count += await openIncident(tx, org, app, cause, healthyRevision, now);
-    }
-  }
+  count += await updateIncidents(tx, org, name, app, healthyRevision, now);
   await tx.observations.put(
     { appNs, appName: name, orgId: org.id, uid: app.metadata.uid ?? '', facts: factsOf(app), healthyRevision },
     now,
   );
+  return count;
+}
+
+/** An App that is gone: its detected incidents resolve and its observation is dropped; answers the events recorded. */
+async function forgetDeleted(
+  tx: TransactionStores,
+  org: OrgRef,
+  appNs: string,
+  name: string,
+  observed: boolean,
+  now: Date,
+): Promise<number> {
+  let count = 0;
+  for (const incident of await tx.incidents.openDetected(org.id, name)) {
+    count += await resolve(tx, org, incident, 'the App was deleted', now);
+  }
+  if (observed) await tx.observations.remove(appNs, name);
+  return count;
+}
+
+/** Resolves the App's detected incidents once it recovered, else opens one per cause not open yet. */
+async function updateIncidents(
+  tx: TransactionStores,
+  org: OrgRef,
+  name: string,
+  app: AppResource,
+  healthyRevision: string,
+  now: Date,
+): Promise<number> {
+  const open = await tx.incidents.openDetected(org.id, name);
+  let count = 0;
+  if (recovered(app)) {
+    for (const incident of open)
+      count += await resolve(tx, org, incident, 'the App is Healthy and its sync succeeds', now);
+    return count;
+  }
+  for (const cause of causesOf(app)) {
+    if (open.some((i) => i.cause === cause)) continue;
+    count += await openIncident(tx, org, app, cause, healthyRevision, now);
+  }
   return count;
 }
 

@@ -5,7 +5,7 @@
  * `status.token` or `status.clientCertificateData`/`clientKeyData` until `status.expirationTimestamp` (without one,
  * until the server answers 401). Never interactive: svc has no terminal.
  */
-import { execFile } from 'node:child_process';
+import { type ExecFileException, execFile } from 'node:child_process';
 import type { DynamicCredential } from './credentials.ts';
 import { CredentialError } from './errors.ts';
 
@@ -75,8 +75,7 @@ export class ExecPlugin implements DynamicCredential {
   }
 
   async #run(): Promise<{ token?: string; cert?: string; key?: string }> {
-    const stdout = await this.#exec();
-    const status = this.#parse(stdout);
+    const status = this.#parse(await this.#exec());
     const token = typeof status.token === 'string' && status.token ? status.token : undefined;
     const cert = typeof status.clientCertificateData === 'string' ? status.clientCertificateData : undefined;
     const key = typeof status.clientKeyData === 'string' ? status.clientKeyData : undefined;
@@ -86,14 +85,17 @@ export class ExecPlugin implements DynamicCredential {
     if ((cert && !key) || (key && !cert)) {
       throw this.#error('answered only one of status.clientCertificateData and status.clientKeyData');
     }
-    let expiresAt = Number.POSITIVE_INFINITY;
-    if (status.expirationTimestamp !== undefined && status.expirationTimestamp !== null) {
-      expiresAt = typeof status.expirationTimestamp === 'string' ? Date.parse(status.expirationTimestamp) : Number.NaN;
-      if (Number.isNaN(expiresAt)) throw this.#error('answered a status.expirationTimestamp that is not a timestamp');
-    }
     const answer = { ...(token ? { token } : {}), ...(cert && key ? { cert, key } : {}) };
-    this.#cached = { ...answer, expiresAt };
+    this.#cached = { ...answer, expiresAt: this.#expiry(status.expirationTimestamp) };
     return answer;
+  }
+
+  /** When the answer expires (never without `status.expirationTimestamp`). */
+  #expiry(timestamp: unknown): number {
+    if (timestamp === undefined || timestamp === null) return Number.POSITIVE_INFINITY;
+    const at = typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;
+    if (Number.isNaN(at)) throw this.#error('answered a status.expirationTimestamp that is not a timestamp');
+    return at;
   }
 
   #exec(): Promise<string> {
@@ -110,23 +112,24 @@ export class ExecPlugin implements DynamicCredential {
         c.command,
         [...c.args],
         { env, timeout: PLUGIN_TIMEOUT_MS, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
-        (err, stdout, stderr) => {
-          if (!err) return resolve(stdout);
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT') {
-            return reject(
-              this.#error(`cannot run: command not found${c.installHint ? `. ${c.installHint}` : ''}`, err),
-            );
-          }
-          if (code === 'EACCES') return reject(this.#error('cannot run: permission denied', err));
-          const how = err.killed ? `was stopped after ${PLUGIN_TIMEOUT_MS / 1000} s` : `exited with code ${code}`;
-          // The end of stderr says why; plugins print errors there, never the credential (that goes to stdout).
-          const why = stderr.trim().slice(-300);
-          reject(this.#error(`${how}${why ? `: ${why}` : ''}`, err));
-        },
+        (err, stdout, stderr) => (err ? reject(this.#failure(err, stderr)) : resolve(stdout)),
       );
       child.stdin?.end();
     });
+  }
+
+  /** Why the plugin failed: not found, not executable, stopped, or its exit code and the end of its stderr. */
+  #failure(err: ExecFileException, stderr: string): CredentialError {
+    const c = this.#config;
+    const code = err.code;
+    if (code === 'ENOENT') {
+      return this.#error(`cannot run: command not found${c.installHint ? `. ${c.installHint}` : ''}`, err);
+    }
+    if (code === 'EACCES') return this.#error('cannot run: permission denied', err);
+    const how = err.killed ? `was stopped after ${PLUGIN_TIMEOUT_MS / 1000} s` : `exited with code ${code}`;
+    // The end of stderr says why; plugins print errors there, never the credential (that goes to stdout).
+    const why = stderr.trim().slice(-300);
+    return this.#error(`${how}${why ? `: ${why}` : ''}`, err);
   }
 
   #parse(stdout: string): ExecCredentialStatus {

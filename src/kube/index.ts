@@ -27,6 +27,8 @@ export {
 } from './informer.ts';
 export { type ClusterConfig, type KubeconfigOptions, loadKubeconfigFile, parseKubeconfig } from './kubeconfig.ts';
 export { type LeaderElectionOptions, LeaderElector, microTime } from './leader.ts';
+export { MutationCache, type MutationCacheOptions, type VersionOrder } from './mutation-cache.ts';
+export { createUnlessExists, ensureNamespace } from './namespaces.ts';
 export { type AnyObject, FIELD_MANAGER, ObjectClient, type ObjectRef } from './objects.ts';
 export { compareVersions } from './resource-version.ts';
 export { reviewToken, type TokenReviewResult } from './token-review.ts';

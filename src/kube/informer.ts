@@ -1,12 +1,15 @@
 /**
  * A list-then-watch cache of one resource (all namespaces), like client-go's informer: lists, then watches from
  * the list's resourceVersion; on a closed stream it re-watches from the last seen version, on 410 Gone it re-lists,
- * on any other error it re-lists after a backoff (0.5 s doubling to 10 s). Objects live in a store (./informer-store.ts;
+ * on any other error it re-lists after a backoff (core/backoff.ts: 0.5 s doubling to 10 s, with jitter, so the
+ * informers of many replicas do not relist in lockstep after an apiserver restart). Objects live in a store (./informer-store.ts;
  * a caller may bring its own, e.g. one that orders versions and keeps derived views). Every change that reaches the
  * store, from the watch or from the caller's own writes (`observe`), is told to the handlers and to subscribers,
  * all of them or those of one key. Optionally narrowed by a label selector, and with a transform that slims each
  * object before it is stored (and handed to handlers and subscribers).
  */
+import { type BackoffPolicy, backoffDelay } from '../core/backoff.ts';
+import { sleep } from '../core/concurrency.ts';
 import type { KubeClient } from './client.ts';
 import { KubeApiError } from './errors.ts';
 import { cacheKey, type InformerObject, type InformerStore, MapStore } from './informer-store.ts';
@@ -36,8 +39,8 @@ export interface InformerOptions<T extends InformerObject> {
   transform?: (obj: T) => T;
 }
 
-const BACKOFF_FIRST_MS = 500;
-const BACKOFF_MAX_MS = 10_000;
+/** The pause before listing again after a failed list or watch. */
+const RELIST_BACKOFF: BackoffPolicy = { baseMs: 500, maxMs: 10_000, jitter: 0.2 };
 
 /** Watches the collection at `path` (e.g. `/apis/cd.svc.space/v1alpha1/apps`). */
 export class Informer<T extends InformerObject> {
@@ -130,42 +133,45 @@ export class Informer<T extends InformerObject> {
 
   async #run(onListed: () => void): Promise<void> {
     const signal = this.#abort.signal;
-    let backoff = BACKOFF_FIRST_MS;
+    let failures = 0;
     while (!signal.aborted) {
       try {
-        let rv = await this.#relist();
+        const rv = await this.#relist();
         this.#synced = true;
-        backoff = BACKOFF_FIRST_MS;
+        failures = 0;
         onListed();
-        for (;;) {
-          if (signal.aborted) return;
-          let gone = false;
-          await this.#client.watch(
-            this.#path,
-            { resourceVersion: rv, labelSelector: this.#labelSelector },
-            (type, object) => {
-              const obj = object as unknown as T;
-              if (type === 'BOOKMARK') {
-                rv = obj.metadata.resourceVersion ?? rv;
-                return;
-              }
-              if (type === 'ERROR') {
-                if ((object as { code?: number }).code === 410) gone = true;
-                return;
-              }
-              rv = obj.metadata.resourceVersion ?? rv;
-              this.#apply(type, obj);
-            },
-            signal,
-          );
-          if (gone) break;
-        }
+        await this.#watchFrom(rv, signal);
       } catch (err) {
         if (signal.aborted) return;
         if (!(err instanceof KubeApiError && err.status === 410)) this.#handlers.onError?.(err);
-        await sleep(backoff, signal);
-        backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+        await sleep(backoffDelay(failures++, RELIST_BACKOFF), signal);
       }
+    }
+  }
+
+  /**
+   * Watches from `listed` on, re-watching from the last version seen whenever the server ends the stream; returns
+   * when that version is gone (410: list again) or `signal` aborts.
+   */
+  async #watchFrom(listed: string, signal: AbortSignal): Promise<void> {
+    let rv = listed;
+    let gone = false;
+    const onEvent = (type: string, object: Record<string, unknown>) => {
+      const obj = object as unknown as T;
+      if (type === 'ERROR') {
+        if ((object as { code?: number }).code === 410) gone = true;
+        return;
+      }
+      rv = obj.metadata.resourceVersion ?? rv;
+      if (type !== 'BOOKMARK') this.#apply(type, obj);
+    };
+    while (!signal.aborted && !gone) {
+      await this.#client.watch(
+        this.#path,
+        { resourceVersion: rv, labelSelector: this.#labelSelector },
+        onEvent,
+        signal,
+      );
     }
   }
 
@@ -215,16 +221,4 @@ export class Informer<T extends InformerObject> {
     const keyed = this.#keyListeners.get(cacheKey(event.obj));
     if (keyed) for (const listener of [...keyed]) call(() => listener(event));
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

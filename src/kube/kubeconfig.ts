@@ -122,15 +122,7 @@ class Reader {
     }
     const serverName = optString(cluster, 'tls-server-name', field('tls-server-name'), this.#where);
     const proxyText = optString(cluster, 'proxy-url', field('proxy-url'), this.#where);
-    let proxyUrl: URL | undefined;
-    if (proxyText) {
-      proxyUrl = this.#url(proxyText, field('proxy-url'));
-      if (proxyUrl.protocol !== 'http:' && proxyUrl.protocol !== 'https:') {
-        throw this.#fail(
-          `${field('proxy-url')}: ${proxyUrl.protocol.slice(0, -1)} proxies are not supported (http and https are)`,
-        );
-      }
-    }
+    const proxyUrl = proxyText ? this.#proxy(proxyText, field('proxy-url')) : undefined;
     const execCluster: ExecClusterInfo = {
       server: serverText,
       ...(serverName ? { 'tls-server-name': serverName } : {}),
@@ -150,6 +142,15 @@ class Reader {
     };
   }
 
+  /** A proxy URL: http or https. */
+  #proxy(text: string, what: string): URL {
+    const url = this.#url(text, what);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw this.#fail(`${what}: ${url.protocol.slice(0, -1)} proxies are not supported (http and https are)`);
+    }
+    return url;
+  }
+
   #credentials(user: Map_, what: string, cluster: ExecClusterInfo): Credentials {
     const field = (name: string) => `${what}: ${name}`;
     if (user['auth-provider'] !== undefined) {
@@ -159,7 +160,23 @@ class Reader {
           'removed it): use an exec credential plugin instead (e.g. gke-gcloud-auth-plugin, kubelogin)',
       );
     }
-    const headers: Record<string, string | string[]> = {};
+    const headers = { ...this.#authHeaders(user, what), ...this.#impersonation(user, what) };
+    const cert = this.#pem(user, 'client-certificate', field('client-certificate'), 'CERTIFICATE');
+    const key = this.#pem(user, 'client-key', field('client-key'), 'PRIVATE KEY');
+    if (Boolean(cert) !== Boolean(key)) {
+      throw this.#fail(`${what} has a client ${cert ? 'certificate without a key' : 'key without a certificate'}`);
+    }
+    const dynamic = this.#dynamic(user, what, cluster);
+    return new Credentials({
+      headers,
+      ...(cert && key ? { cert, key } : {}),
+      ...(dynamic ? { dynamic } : {}),
+    });
+  }
+
+  /** The Authorization header of a static token or username/password (one method at most). */
+  #authHeaders(user: Map_, what: string): Record<string, string> {
+    const field = (name: string) => `${what}: ${name}`;
     const token = optString(user, 'token', field('token'), this.#where);
     const tokenFile = optString(user, 'tokenFile', field('tokenFile'), this.#where);
     const username = optString(user, 'username', field('username'), this.#where);
@@ -168,17 +185,17 @@ class Reader {
     if ((token || tokenFile) && (username || password)) {
       throw this.#fail(`${what} sets both a token and username/password; keep one authentication method`);
     }
-    if (token) headers['Authorization'] = `Bearer ${token}`;
     if (username || password) {
-      headers['Authorization'] = `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`;
+      return { Authorization: `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}` };
     }
-    Object.assign(headers, this.#impersonation(user, what));
-    const cert = this.#pem(user, 'client-certificate', field('client-certificate'), 'CERTIFICATE');
-    const key = this.#pem(user, 'client-key', field('client-key'), 'PRIVATE KEY');
-    if (Boolean(cert) !== Boolean(key)) {
-      throw this.#fail(`${what} has a client ${cert ? 'certificate without a key' : 'key without a certificate'}`);
-    }
+    return token ? { Authorization: `Bearer ${token}` } : {};
+  }
+
+  /** A credential read anew when it changes: a token file, or an exec plugin (only from a trusted kubeconfig). */
+  #dynamic(user: Map_, what: string, cluster: ExecClusterInfo): DynamicCredential | undefined {
+    const field = (name: string) => `${what}: ${name}`;
     let dynamic: DynamicCredential | undefined;
+    const tokenFile = optString(user, 'tokenFile', field('tokenFile'), this.#where);
     if (tokenFile) {
       this.#requireTrusted(field('tokenFile'));
       dynamic = new TokenFile(this.#path(tokenFile), `${this.#where}: ${field('tokenFile')}`);
@@ -187,11 +204,7 @@ class Reader {
       this.#requireTrusted(field('exec'));
       dynamic = new ExecPlugin(this.#exec(user['exec'], field('exec')), `${this.#where}: ${what}`, cluster);
     }
-    return new Credentials({
-      headers,
-      ...(cert && key ? { cert, key } : {}),
-      ...(dynamic ? { dynamic } : {}),
-    });
+    return dynamic;
   }
 
   #impersonation(user: Map_, what: string): Record<string, string | string[]> {

@@ -45,6 +45,12 @@ export class ObjectClient {
     });
   }
 
+  /** Creates `obj` (POST to its collection, field manager svc-operator); answers the created object, 409 when it exists. */
+  async create(obj: AnyObject): Promise<AnyObject> {
+    const path = await this.path({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace });
+    return this.client.request<AnyObject>(path, { method: 'POST', query: { fieldManager: FIELD_MANAGER }, body: obj });
+  }
+
   /**
    * What `apply(obj)` would make of the object, without writing anything (`dryRun=All`: admission, defaulting and
    * field ownership run as for a real apply). The apiserver answers 404 when the namespace does not exist yet.

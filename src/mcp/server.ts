@@ -7,15 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { type CallToolResult, fromJsonSchema, type JsonSchemaType, McpServer } from '@modelcontextprotocol/server';
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import type { Actor } from '../api/actor.ts';
+import type { ApiServices } from '../api/services.ts';
 import { httpStatusOf, SvcError } from '../core/errors.ts';
 import { TOOL_CATALOGUE, type ToolName } from '../core/mcp-tools.ts';
 import { schemaProblems } from '../core/validator.ts';
 import type { Logger } from '../log.ts';
 import { visibleTools } from './catalogue.ts';
 import { redactCredentials } from './redact.ts';
-import { TOOLS, type ToolServices } from './tools.ts';
+import { TOOLS } from './tools.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -50,7 +51,7 @@ function resultOf(value: Record<string, unknown>, isError = false): CallToolResu
  * A fresh McpServer for one request by `actor` (an API-key caller), with the tools it may use. `signal` ends long
  * waits (app_status with wait) when the client goes away.
  */
-export function mcpServerFor(services: ToolServices, actor: Actor, logger: Logger, signal: AbortSignal): McpServer {
+export function mcpServerFor(services: ApiServices, actor: Actor, logger: Logger, signal: AbortSignal): McpServer {
   const server = new McpServer(
     { name: 'svc', version: pkg.version },
     {
@@ -71,7 +72,7 @@ export function mcpServerFor(services: ToolServices, actor: Actor, logger: Logge
       },
       async (args: unknown) => {
         try {
-          return resultOf(await impl.run(services, { ...actor, tool: name }, args as never, signal));
+          return resultOf(await impl.run(services, { caller: actor.caller, tool: name }, args as never, signal));
         } catch (err) {
           if (err instanceof SvcError) return resultOf({ error: err.message, status: httpStatusOf(err) }, true);
           logger.error({ err, tool: name }, 'MCP tool failed');

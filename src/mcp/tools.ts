@@ -1,55 +1,38 @@
 /**
- * What each MCP tool of the catalogue (./catalogue.ts) does: its input schema (TypeBox) and a run function that calls
- * the same service, permission check and audit entry as the REST route it mirrors (src/api/apps/*-service.ts), with
- * the caller's key owner as the actor and the tool's name carried into audit details. Results are plain objects;
- * ./server.ts wraps them for the protocol and strips credentials.
+ * What each MCP tool of the catalogue (./catalogue.ts) does: its input schema (TypeBox) and a run function that runs
+ * the same use-case as the REST route it mirrors (src/api/<resource>/use-cases.ts, through the one pipeline of
+ * src/api/use-case.ts: the same permission check and audit entry), with the caller's key owner as the principal and
+ * the tool's name carried into audit details. Results are plain objects; ./server.ts wraps them for the protocol and
+ * strips credentials.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import type { Actor } from '../api/actor.ts';
-import { type LiveReads, liveReadsOf } from '../api/apps/live-reads.ts';
-import { AppOperations } from '../api/apps/operation-service.ts';
-import { AppService } from '../api/apps/service.ts';
-import { AppStatusService, waitMsOf } from '../api/apps/status-service.ts';
+import { type Static, type TSchema, Type } from 'typebox';
+import { parseListQuery } from '../api/apps/list-query.ts';
+import { appLogs, diffApp } from '../api/apps/live-use-cases.ts';
+import * as ops from '../api/apps/operation-use-cases.ts';
+import { appEvents, appHistory, appStatus, waitMsOf } from '../api/apps/status-use-cases.ts';
+import { freezeApp, getApp, listApps } from '../api/apps/use-cases.ts';
 import { appView, statusView } from '../api/apps/view.ts';
-import { requirePermission } from '../api/context.ts';
-import { HealthCheckService } from '../api/health-checks/service.ts';
-import { healthCheckView } from '../api/routes/health-checks.ts';
-import { parseScope } from '../api/routes/scope-input.ts';
+import { listAudit } from '../api/audit/use-cases.ts';
+import { canI } from '../api/auth/use-cases.ts';
+import { listHealthChecks } from '../api/health-checks/use-cases.ts';
+import { healthCheckView } from '../api/health-checks/view.ts';
 import type { ApiServices } from '../api/services.ts';
-import { canI } from '../auth/rbac.ts';
+import { type Principal, run } from '../api/use-case.ts';
 import type { ToolName } from '../core/mcp-tools.ts';
 import { AUDIT_PAGE_MAX } from '../store/audit.ts';
 import { diffDigest, LOG_TOOL_TAIL_MAX, readLogTail } from './live.ts';
-
-/** The services the tools call, built once per server. */
-export interface ToolServices {
-  api: ApiServices;
-  apps: AppService;
-  operations: AppOperations;
-  status: AppStatusService;
-  /** Diff, resource tree and logs: the same instances the REST routes use. */
-  live: LiveReads;
-  healthChecks: HealthCheckService;
-}
-
-/** Builds the services the tools call from the API server's. */
-export function toolServices(api: ApiServices): ToolServices {
-  return {
-    api,
-    apps: new AppService(api),
-    operations: new AppOperations(api),
-    status: new AppStatusService(api),
-    live: liveReadsOf(api),
-    healthChecks: new HealthCheckService(api),
-  };
-}
 
 /** One tool's implementation. */
 export interface ToolImpl<S extends TSchema = TSchema> {
   title: string;
   description: string;
   input: S;
-  run(services: ToolServices, actor: Actor, args: Static<S>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  run(
+    services: ApiServices,
+    principal: Principal,
+    args: Static<S>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
 }
 
 function tool<S extends TSchema>(impl: ToolImpl<S>): ToolImpl<S> {
@@ -82,8 +65,8 @@ function freezeTool(frozen: boolean): ToolImpl {
       ? 'Hold every sync of the App, manual and automated, until app_unfreeze; health still updates.'
       : 'Allow syncs of the App again.',
     input: AppRefInput,
-    async run(s, actor, args) {
-      const app = await s.apps.setFrozen(actor, args, frozen);
+    async run(s, principal, args) {
+      const app = await run(s, freezeApp, principal, { ...args, frozen });
       return { frozen, name: app.metadata.name };
     },
   });
@@ -107,10 +90,9 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       },
       { additionalProperties: false },
     ),
-    async run(s, actor, args) {
-      const rows = (await s.apps.listJson(actor)).map(
-        (json) => JSON.parse(json.toString('utf8')) as ReturnType<typeof appView>,
-      );
+    async run(s, principal, args) {
+      const page = await run(s, listApps, principal, parseListQuery({}));
+      const rows = page.items.map((json) => JSON.parse(json.toString('utf8')) as ReturnType<typeof appView>);
       const apps = rows
         .filter((a) => args.namespace === undefined || a.namespace === args.namespace)
         .filter((a) => args.sync_status === undefined || a.sync_status === args.sync_status)
@@ -123,7 +105,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     title: 'Get an app',
     description: 'One App: source, sync policy, destination, sync status, health, revision, resources, conditions.',
     input: AppRefInput,
-    run: async (s, actor, args) => appView(await s.apps.get(actor, args)),
+    run: async (s, principal, args) => appView(await run(s, getApp, principal, args)),
   }),
   app_status: tool({
     title: 'App status',
@@ -133,26 +115,27 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       { namespace: Namespace, name: Name, wait: Type.Optional(Type.String({ pattern: '^[0-9.]+(ms|s|m)?$' })) },
       { additionalProperties: false },
     ),
-    run: async (s, actor, args, signal) => statusView(await s.status.status(actor, args, waitMsOf(args.wait), signal)),
+    run: async (s, principal, args, signal) =>
+      statusView(await run(s, appStatus, principal, { ...args, waitMs: waitMsOf(args.wait), signal })),
   }),
   app_events: tool({
     title: 'App events',
     description: 'Kubernetes events of the App and its workloads, newest first, at most 50.',
     input: AppRefInput,
-    run: async (s, actor, args) => ({ events: await s.status.events(actor, args) }),
+    run: async (s, principal, args) => ({ events: await run(s, appEvents, principal, args) }),
   }),
   app_history: tool({
     title: 'App history',
     description: 'The revision an App runs and the revisions it ran before, newest first (rollback targets).',
     input: AppRefInput,
-    run: (s, actor, args) => s.status.history(actor, args),
+    run: (s, principal, args) => run(s, appHistory, principal, args),
   }),
   app_diff: tool({
     title: 'Diff an app',
     description:
       'What a sync would change: sync status, drift, revisions, counts of same/changed/missing/extra objects, the objects that differ (at most 200) and their unified diff (live → desired, at most 64 KiB; truncated says when cut). Secret values are masked.',
     input: AppRefInput,
-    run: async (s, actor, args) => diffDigest(await s.live.diffs.diff(actor, args)),
+    run: async (s, principal, args) => diffDigest(await run(s, diffApp, principal, args)),
   }),
   app_logs: tool({
     title: 'App logs',
@@ -168,22 +151,22 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       },
       { additionalProperties: false },
     ),
-    async run(s, actor, args, signal) {
+    async run(s, principal, args, signal) {
       const hangup = new AbortController();
       const stop = () => hangup.abort();
       signal.addEventListener('abort', stop, { once: true });
       try {
-        const log = await s.live.resources.logs(
-          actor,
-          args,
-          {
+        const log = await run(s, appLogs, principal, {
+          namespace: args.namespace,
+          name: args.name,
+          query: {
             ...(args.pod ? { pod: args.pod } : {}),
             ...(args.container ? { container: args.container } : {}),
             ...(args.since ? { since: args.since } : {}),
             tail: String(args.tail ?? 100),
           },
-          hangup.signal,
-        );
+          signal: hangup.signal,
+        });
         const { lines, truncated } = await readLogTail(log.stream);
         return { pod: log.pod, container: log.container, lines, truncated };
       } finally {
@@ -197,7 +180,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     description:
       'Request a sync to the source head; answers the operation id. Follow it with app_status and wait. Refused while another operation is pending.',
     input: AppRefInput,
-    run: async (s, actor, args) => ({ ...(await s.operations.sync(actor, args)) }),
+    run: async (s, principal, args) => ({ ...(await run(s, ops.syncApp, principal, args)) }),
   }),
   app_deploy: tool({
     title: 'Deploy an app',
@@ -207,7 +190,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       { namespace: Namespace, name: Name, tag: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) },
       { additionalProperties: false },
     ),
-    run: async (s, actor, args) => ({ ...(await s.operations.deploy(actor, args, args.tag)) }),
+    run: async (s, principal, args) => ({ ...(await run(s, ops.deployApp, principal, args)) }),
   }),
   app_rollback: tool({
     title: 'Roll an app back',
@@ -216,19 +199,19 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       { namespace: Namespace, name: Name, revision: Type.String({ minLength: 1, maxLength: 200 }) },
       { additionalProperties: false },
     ),
-    run: async (s, actor, args) => ({ ...(await s.operations.rollback(actor, args, args.revision)) }),
+    run: async (s, principal, args) => ({ ...(await run(s, ops.rollbackApp, principal, args)) }),
   }),
   app_restart: tool({
     title: 'Restart an app',
     description: 'Restart every workload of the App (rolling restart through a template annotation).',
     input: AppRefInput,
-    run: async (s, actor, args) => ({ ...(await s.operations.restart(actor, args)) }),
+    run: async (s, principal, args) => ({ ...(await run(s, ops.restartApp, principal, args)) }),
   }),
   app_approve: tool({
     title: 'Approve a held sync',
     description: 'Release a sync held by requiresApproval; it applies the staged revision.',
     input: AppRefInput,
-    run: async (s, actor, args) => ({ ...(await s.operations.approve(actor, args)) }),
+    run: async (s, principal, args) => ({ ...(await run(s, ops.approveApp, principal, args)) }),
   }),
   app_freeze: freezeTool(true),
   app_unfreeze: freezeTool(false),
@@ -242,11 +225,9 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       },
       { additionalProperties: false },
     ),
-    async run(s, actor, args) {
-      requirePermission(actor, 'audit:read');
-      const limit = args.limit ?? 50;
-      const offset = args.offset ?? 0;
-      return { entries: await s.api.audit.list(actor.org.id, limit, offset), limit, offset };
+    async run(s, principal, args) {
+      const page = { limit: args.limit ?? 50, offset: args.offset ?? 0 };
+      return { entries: await run(s, listAudit, principal, page), ...page };
     },
   }),
   health_check_list: tool({
@@ -254,8 +235,8 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     description:
       "Your organization's custom health checks (CEL expressions per apiVersion and kind, evaluated in the order in_progress, failed, current); an App's own checks are in its spec.",
     input: Type.Object({}, { additionalProperties: false }),
-    async run(s, actor) {
-      return { health_checks: (await s.healthChecks.list(actor)).map(healthCheckView) };
+    async run(s, principal) {
+      return { health_checks: (await run(s, listHealthChecks, principal, undefined)).map(healthCheckView) };
     },
   }),
   can_i: tool({
@@ -270,9 +251,8 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       },
       { additionalProperties: false },
     ),
-    async run(_s, actor, args) {
-      const { scope, scopeId } = parseScope(args.scope, args.scope_id);
-      return { allowed: canI(actor.caller, args.permission, scope, scopeId) };
+    async run(s, principal, args) {
+      return { allowed: (await run(s, canI, principal, args)).allowed };
     },
   }),
 };

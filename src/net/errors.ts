@@ -3,13 +3,16 @@
  * chain), and the words for it: the one classification behind the `errorClass` of secret-store tests (contract §4.4
  * rule 3) and of registry tests, and the cause named by registry, webhook and notification errors.
  */
-import { describeError, InputError } from '../core/errors.ts';
+import { describeError, UnprocessableError } from '../core/errors.ts';
 
 /** Network failure classes; `refused` is svc's own outbound policy saying no (see ./addresses.ts). */
 export type NetworkErrorClass = 'dns' | 'tls' | 'connect' | 'timeout' | 'refused';
 
-/** An outbound call refused by the outbound address policy (a 400 when it comes from a caller's input). */
-export class OutboundRefusedError extends InputError {}
+/**
+ * An outbound call refused by the outbound address policy. From a caller's input it is a 422: the policy is the
+ * server's configuration (SVC_OUTBOUND_SCOPE), so the API document cannot state it.
+ */
+export class OutboundRefusedError extends UnprocessableError {}
 
 const DNS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
 const TIMEOUT = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);

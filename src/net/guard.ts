@@ -65,13 +65,9 @@ function lookupAll(host: string): Promise<dns.LookupAddress[]> {
 export function guardedLookup(scope: OutboundScope): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      for (const a of addresses) {
-        const reason = addressRefusal(a.address, scope);
-        if (reason) return callback(new OutboundRefusedError(`${hostname}: ${reason}`), '', 0);
-      }
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' }), '', 0);
+      const refusal = err ?? lookupRefusal(hostname, addresses, scope);
+      if (refusal) return callback(refusal, '', 0);
+      const first = addresses[0] as dns.LookupAddress;
       if ((options as { all?: boolean }).all) {
         (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       } else {
@@ -79,4 +75,14 @@ export function guardedLookup(scope: OutboundScope): LookupFunction {
       }
     });
   };
+}
+
+/** Why `addresses` of `hostname` may not be connected to (an address outside the scope, or none), else undefined. */
+function lookupRefusal(hostname: string, addresses: dns.LookupAddress[], scope: OutboundScope): Error | undefined {
+  for (const a of addresses) {
+    const reason = addressRefusal(a.address, scope);
+    if (reason) return new OutboundRefusedError(`${hostname}: ${reason}`);
+  }
+  if (addresses.length === 0) return Object.assign(new Error(`${hostname}: no address`), { code: 'ENOTFOUND' });
+  return undefined;
 }

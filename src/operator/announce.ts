@@ -32,6 +32,17 @@ export interface AnnouncerDeps {
   outbound: OutboundPolicy;
 }
 
+/** True when `op` records what the App's status records already (same phase, message and request): no new event. */
+function repeats(prev: OperationState | undefined, op: OpOutcome): boolean {
+  return (
+    prev !== undefined &&
+    prev.phase === op.phase &&
+    prev.message === op.message &&
+    prev.initiatedAt === (op.operation?.initiatedAt ?? prev.initiatedAt) &&
+    prev.kind === (op.operation?.kind ?? prev.kind)
+  );
+}
+
 /** Events and notifications of one operator process. */
 export class Announcer {
   readonly #deps: AnnouncerDeps;
@@ -59,15 +70,7 @@ export class Announcer {
     sync: 'success' | 'failure' | undefined,
     failedRevision?: string,
   ): Promise<void> {
-    const prev = app.status?.operationState;
-    const repeated =
-      op !== undefined &&
-      prev !== undefined &&
-      prev.phase === op.phase &&
-      prev.message === op.message &&
-      prev.initiatedAt === (op.operation?.initiatedAt ?? prev.initiatedAt) &&
-      prev.kind === (op.operation?.kind ?? prev.kind);
-    if (op && !repeated) {
+    if (op && !repeats(app.status?.operationState, op)) {
       const type = op.phase === 'Failed' ? 'Warning' : 'Normal';
       await this.event(
         app,
@@ -80,6 +83,17 @@ export class Announcer {
       await this.event(app, 'Normal', 'Synced', `applied revision ${outcome.applied?.revision ?? ''}`);
     }
     await this.#healthChanged(app, outcome);
+    this.#notify(app, outcome, op, sync, failedRevision);
+  }
+
+  /** Sends the notifications the App's channels subscribe to for this outcome (in the background). */
+  #notify(
+    app: AppResource,
+    outcome: Outcome,
+    op: OpOutcome | undefined,
+    sync: 'success' | 'failure' | undefined,
+    failedRevision: string | undefined,
+  ): void {
     const notes = notificationsFor(app, {
       sync,
       ...(outcome.applied ? { appliedRevision: outcome.applied.revision } : {}),

@@ -3,6 +3,7 @@
  * metrics, probe and push-receiver listeners, and leader election; reconciles while leading.
  */
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -12,10 +13,10 @@ import { describeError, UnavailableError } from '../core/errors.ts';
 import { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { OrgCheckLookup } from '../engine/health/org-checks.ts';
 import type { AppKey } from '../engine/labels.ts';
-import { RegistryLookup, sourceDrivers } from '../engine/sources/index.ts';
+import { RegistryLookup, type SourceDrivers, sourceDrivers } from '../engine/sources/index.ts';
 import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import type { ServerChannel } from '../internal/channel.ts';
-import { connect, LeaderElector, managementSource } from '../kube/index.ts';
+import { connect, type KubeClient, LeaderElector, managementSource, type ObjectClient } from '../kube/index.ts';
 import { RegistryClient } from '../registry/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
 import { AuditRelay, type AuditRelayOptions } from './channel/audit-relay.ts';
@@ -81,29 +82,91 @@ export async function startOperator(
   if (!config.mgmtKubeconfig) throw new UnavailableError('the operator needs SVC_MGMT_KUBECONFIG');
   const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ identity });
-  const watchNamespace = options.watchNamespace ?? config.operator.watchNamespace;
   const { client, objects: mgmt } = connect(managementSource(config.mgmtKubeconfig));
+  const state: Fencing = { halted: false, elector: undefined };
+  const parts = assemble({ config, options, log, identity, client, mgmt, state });
+  const { controller, servers } = parts;
+  const ports = {
+    metrics: await listen(servers.metrics, config.operator.metricsBind),
+    probes: await listen(servers.probes, config.operator.probeBind),
+    webhook: await listen(servers.webhook, config.operator.webhookBind),
+  };
+  await controller.start();
+  if (config.operator.leaderElect) state.elector = startElection(config, options, client, identity, log, parts);
+  else controller.startProcessing();
+  const sweeper = sweepRepos(parts.repos, log);
+  log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
+
+  const shutdown = async (release: boolean) => {
+    // A clean stop lets running reconciles finish; a kill fences them at their next write.
+    if (!release) state.halted = true;
+    clearInterval(sweeper);
+    await controller.stopProcessing();
+    state.halted = true;
+    await state.elector?.stop({ release });
+    await controller.stop();
+    await parts.live.stop();
+    await parts.health.sandbox.stop();
+    await parts.remotes?.stop();
+    await Promise.all(Object.values(servers).map(close));
+    await parts.audit?.drain();
+    await parts.reconciler.drain();
+    log.info('operator stopped');
+  };
+  return {
+    ports,
+    identity,
+    isLeader: () => (state.elector ? state.elector.isLeader : true),
+    stop: () => shutdown(true),
+    kill: () => shutdown(false),
+  };
+}
+
+/** What decides whether this process may write: a kill halts it; with leader election, only the leader writes. */
+interface Fencing {
+  halted: boolean;
+  elector: LeaderElector | undefined;
+}
+
+/** The operator's parts, wired but not started. */
+interface Parts {
+  repos: RepoCache;
+  live: LiveCache;
+  health: CustomHealth;
+  remotes: RemoteClusters | undefined;
+  reconciler: Reconciler;
+  controller: Controller;
+  audit: AuditRelay | undefined;
+  metrics: OperatorMetrics;
+  servers: { metrics: Server; probes: Server; webhook: Server };
+}
+
+interface AssembleInput {
+  config: Config;
+  options: OperatorOptions;
+  log: Logger;
+  identity: string;
+  client: KubeClient;
+  mgmt: ObjectClient;
+  state: Fencing;
+}
+
+/** Wires the operator's parts: caches, the channel to the server, the reconciler, the controller, the listeners. */
+function assemble(input: AssembleInput): Parts {
+  const { config, options, log, identity, client, mgmt, state } = input;
+  const watchNamespace = options.watchNamespace ?? config.operator.watchNamespace;
   const metrics = new OperatorMetrics();
   const repos = new RepoCache({ dir: join(config.cacheDir, 'git') });
-  const tuning: ReconcilerTuning = {
-    ...DEFAULT_TUNING,
-    syncPeriodMs: config.operator.syncPeriodMs,
-    errorRequeueMs: config.operator.errorRequeueMs,
-    ...options.tuning,
-  };
-  let halted = false;
-  let elector: LeaderElector | undefined;
+  const tuning = tuningOf(config, options);
   let controller: Controller | undefined;
+  const serverChannel = serverChannelOf(config, options, log);
+  const health = customHealthOf(serverChannel, options, (key) => controller?.cached(key));
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
-  const configured = options.serverChannel ? undefined : httpChannelFromConfig(config.channel);
-  if (configured?.missing) {
-    log.warn(
-      `no channel to the server: push deliveries will not be audited, SOPS decryption is unavailable, remote destinations cannot be reached and image Apps cannot use registries (set ${configured.missing})`,
-    );
-  }
-  const serverChannel = options.serverChannel ?? configured?.channel;
-  // Checkouts that will hold decrypted SOPS files go to memory-backed storage when the host has it.
-  const secretWorkDir = memoryBackedDir();
+  const live = new LiveCache({
+    logger: log,
+    onChange: (app) => controller?.enqueue(app),
+    customChecked: health.customChecked,
+  });
   // Registered clusters' connections, from the server's records (the operator holds no credentials of its own).
   const remotes = serverChannel
     ? new RemoteClusters({
@@ -113,53 +176,15 @@ export async function startOperator(
         ...(options.remoteRevalidateMs ? { revalidateMs: options.remoteRevalidateMs } : {}),
       })
     : undefined;
-  // Registry credentials come from the server (the operator holds none), cached briefly.
-  const registries = new RegistryLookup(serverChannel);
-  // Custom health checks: the org's from the server (cached briefly), evaluated with the App's in the CEL sandbox.
-  const orgChecks = new OrgCheckLookup(serverChannel, options.orgChecksTtlMs);
-  const sandbox = new CelSandbox();
-  const customChecked = (key: AppKey, apiVersion: string, kind: string): boolean => {
-    const app = controller?.cached(key);
-    const own = app?.spec.health?.checks ?? [];
-    return [...own, ...orgChecks.known(key.namespace)].some((c) => c.apiVersion === apiVersion && c.kind === kind);
-  };
-  // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
-  const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app), customChecked });
   const reconciler = new Reconciler({
     mgmt,
-    mayWrite: () => !halted && (elector ? elector.isLeader : true),
-    sources: sourceDrivers({
-      git: {
-        repos,
-        renders: new RenderCache(RENDER_CACHE_ENTRIES),
-        tools: { ...toolPaths(config.toolsDir), ...options.tools },
-        limits: config.render,
-        // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
-        maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
-        ...(serverChannel ? { keys: serverChannel } : {}),
-        ...(secretWorkDir ? { secretWorkDir } : {}),
-      },
-      image: {
-        client: new RegistryClient({ policy: config.outbound }),
-        registry: (ns, name) => registries.get(ns, name),
-        ...(serverChannel ? { values: serverChannel } : {}),
-      },
-    }),
-    targetFor: async (app: AppResource) => {
-      const cluster = app.spec.destination.cluster;
-      if (!cluster) return mgmt;
-      if (!remotes) {
-        throw new UnavailableError(
-          `destination cluster "${cluster}": the operator has no channel to the server to fetch its credentials`,
-          { retry: 'wait' },
-        );
-      }
-      return remotes.objectsFor(app.metadata.namespace ?? '', cluster, app.spec.destination.namespace);
-    },
+    mayWrite: () => !state.halted && (state.elector ? state.elector.isLeader : true),
+    sources: driversOf(config, options, tuning, repos, serverChannel),
+    targetFor: (app) => destinationOf(mgmt, remotes, app),
     onUnreachable: (app: AppResource) =>
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
-    healthChecks: { sandbox, org: (ns) => orgChecks.get(ns) },
+    healthChecks: { sandbox: health.sandbox, org: (ns) => health.orgChecks.get(ns) },
     cachedApp: (key) => controller?.cached(key),
     publicURL: config.publicURL,
     outbound: config.outbound,
@@ -168,7 +193,7 @@ export async function startOperator(
     metrics,
     tuning,
   });
-  controller = new Controller({
+  const built = new Controller({
     client,
     reconciler,
     metrics,
@@ -177,83 +202,160 @@ export async function startOperator(
     ...(options.workers ? { workers: options.workers } : {}),
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
+  controller = built;
   const audit = serverChannel ? new AuditRelay(serverChannel, log, options.auditRetry) : undefined;
   const receiver = new PushReceiver({
     mgmt,
     logger: log,
     ...(audit ? { audit } : {}),
-    cachedApps: () => controller.apps(),
+    cachedApps: () => built.apps(),
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
-
   const servers = {
     metrics: metricsServer(metrics),
-    probes: probeServer(() => controller.synced),
+    probes: probeServer(() => built.synced),
     webhook: receiver.server(),
   };
-  const ports = {
-    metrics: await listen(servers.metrics, config.operator.metricsBind),
-    probes: await listen(servers.probes, config.operator.probeBind),
-    webhook: await listen(servers.webhook, config.operator.webhookBind),
-  };
-  await controller.start();
+  return { repos, live, health, remotes, reconciler, controller: built, audit, metrics, servers };
+}
 
-  if (config.operator.leaderElect) {
-    elector = new LeaderElector({
-      client,
-      namespace: config.operator.leaderElectionNamespace,
-      name: options.lease?.name ?? 'svc-operator',
-      identity,
-      ...(options.lease?.durationMs ? { leaseDurationMs: options.lease.durationMs } : {}),
-      ...(options.lease?.renewDeadlineMs ? { renewDeadlineMs: options.lease.renewDeadlineMs } : {}),
-      ...(options.lease?.retryPeriodMs ? { retryPeriodMs: options.lease.retryPeriodMs } : {}),
-      onStartedLeading: () => {
-        log.info('became leader');
-        metrics.leader(true);
-        controller.startProcessing();
-      },
-      onStoppedLeading: () => {
-        log.info('no longer leader');
-        metrics.leader(false);
-        void controller.stopProcessing();
-      },
-      onError: (err) => log.warn({ err: describeError(err) }, 'leader election'),
-    });
-    elector.start();
-  } else {
-    controller.startProcessing();
+/** Custom health checks: the org's from the server (cached briefly), run with the App's in one CEL sandbox. */
+interface CustomHealth {
+  orgChecks: OrgCheckLookup;
+  sandbox: CelSandbox;
+  /** Whether a custom check (the App's or its org's) applies to a kind: the live cache then keeps its status. */
+  customChecked: (key: AppKey, apiVersion: string, kind: string) => boolean;
+}
+
+function customHealthOf(
+  serverChannel: ServerChannel | undefined,
+  options: OperatorOptions,
+  cached: (key: AppKey) => AppResource | undefined,
+): CustomHealth {
+  const orgChecks = new OrgCheckLookup(serverChannel, options.orgChecksTtlMs);
+  return {
+    orgChecks,
+    sandbox: new CelSandbox(),
+    customChecked: (key, apiVersion, kind) => {
+      const own = cached(key)?.spec.health?.checks ?? [];
+      return [...own, ...orgChecks.known(key.namespace)].some((c) => c.apiVersion === apiVersion && c.kind === kind);
+    },
+  };
+}
+
+/** The reconciler's timing: the configured periods over the defaults, then the test's overrides. */
+function tuningOf(config: Config, options: OperatorOptions): ReconcilerTuning {
+  return {
+    ...DEFAULT_TUNING,
+    syncPeriodMs: config.operator.syncPeriodMs,
+    errorRequeueMs: config.operator.errorRequeueMs,
+    ...options.tuning,
+  };
+}
+
+/** The channel to the server: the one passed in (svc start), else the configured HTTP one (warned when incomplete). */
+function serverChannelOf(config: Config, options: OperatorOptions, log: Logger): ServerChannel | undefined {
+  if (options.serverChannel) return options.serverChannel;
+  const configured = httpChannelFromConfig(config.channel);
+  if (configured?.missing) {
+    log.warn(
+      `no channel to the server: push deliveries will not be audited, SOPS decryption is unavailable, remote destinations cannot be reached and image Apps cannot use registries (set ${configured.missing})`,
+    );
   }
-  // Repositories no App fetched for a day are dropped from the cache (hourly check).
+  return configured?.channel;
+}
+
+/** The source drivers: git (shared repository cache, render cache, tools) and image (registry client). */
+function driversOf(
+  config: Config,
+  options: OperatorOptions,
+  tuning: ReconcilerTuning,
+  repos: RepoCache,
+  serverChannel: ServerChannel | undefined,
+): SourceDrivers {
+  // Checkouts that will hold decrypted SOPS files go to memory-backed storage when the host has it.
+  const secretWorkDir = memoryBackedDir();
+  // Registry credentials come from the server (the operator holds none), cached briefly.
+  const registries = new RegistryLookup(serverChannel);
+  return sourceDrivers({
+    git: {
+      repos,
+      renders: new RenderCache(RENDER_CACHE_ENTRIES),
+      tools: { ...toolPaths(config.toolsDir), ...options.tools },
+      limits: config.render,
+      // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
+      maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+      ...(serverChannel ? { keys: serverChannel } : {}),
+      ...(secretWorkDir ? { secretWorkDir } : {}),
+    },
+    image: {
+      client: new RegistryClient({ policy: config.outbound }),
+      registry: (ns, name) => registries.get(ns, name),
+      ...(serverChannel ? { values: serverChannel } : {}),
+    },
+  });
+}
+
+/** The cluster an App deploys to: the management cluster, or a registered one reached through the server. */
+async function destinationOf(
+  mgmt: ObjectClient,
+  remotes: RemoteClusters | undefined,
+  app: AppResource,
+): Promise<ObjectClient> {
+  const cluster = app.spec.destination.cluster;
+  if (!cluster) return mgmt;
+  if (!remotes) {
+    throw new UnavailableError(
+      `destination cluster "${cluster}": the operator has no channel to the server to fetch its credentials`,
+      { retry: 'wait' },
+    );
+  }
+  return remotes.objectsFor(app.metadata.namespace ?? '', cluster, app.spec.destination.namespace);
+}
+
+/** Starts leader election: the controller reconciles while this process holds the Lease. */
+function startElection(
+  config: Config,
+  options: OperatorOptions,
+  client: KubeClient,
+  identity: string,
+  log: Logger,
+  parts: Parts,
+): LeaderElector {
+  const { controller, metrics } = parts;
+  const lease = options.lease;
+  const elector = new LeaderElector({
+    client,
+    namespace: config.operator.leaderElectionNamespace,
+    name: lease?.name ?? 'svc-operator',
+    identity,
+    ...(lease?.durationMs ? { leaseDurationMs: lease.durationMs } : {}),
+    ...(lease?.renewDeadlineMs ? { renewDeadlineMs: lease.renewDeadlineMs } : {}),
+    ...(lease?.retryPeriodMs ? { retryPeriodMs: lease.retryPeriodMs } : {}),
+    onStartedLeading: () => {
+      log.info('became leader');
+      metrics.leader(true);
+      controller.startProcessing();
+    },
+    onStoppedLeading: () => {
+      log.info('no longer leader');
+      metrics.leader(false);
+      void controller.stopProcessing();
+    },
+    onError: (err) => log.warn({ err: describeError(err) }, 'leader election'),
+  });
+  elector.start();
+  return elector;
+}
+
+/** Drops repositories no App fetched for a day from the cache (hourly check). */
+function sweepRepos(repos: RepoCache, log: Logger): NodeJS.Timeout {
   const sweeper = setInterval(() => {
     repos
       .sweep(24 * 3_600_000)
       .catch((err: unknown) => log.warn({ err: describeError(err) }, 'git cache sweep failed'));
   }, 3_600_000);
   sweeper.unref();
-  log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
-
-  const shutdown = async (release: boolean) => {
-    // A clean stop lets running reconciles finish; a kill fences them at their next write.
-    if (!release) halted = true;
-    clearInterval(sweeper);
-    await controller.stopProcessing();
-    halted = true;
-    await elector?.stop({ release });
-    await controller?.stop();
-    await live.stop();
-    await sandbox.stop();
-    await remotes?.stop();
-    await Promise.all(Object.values(servers).map(close));
-    await audit?.drain();
-    await reconciler.drain();
-    log.info('operator stopped');
-  };
-  return {
-    ports,
-    identity,
-    isLeader: () => (elector ? elector.isLeader : true),
-    stop: () => shutdown(true),
-    kill: () => shutdown(false),
-  };
+  return sweeper;
 }

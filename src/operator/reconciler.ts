@@ -17,20 +17,21 @@ import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
-import { applyObjects, ensureNamespace } from '../engine/apply.ts';
+import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
-import { type AppKey, FINALIZER } from '../engine/labels.ts';
+import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
 import {
   type AnyObject,
-  compareVersions,
+  ensureNamespace,
   hintOf,
   isConflict,
   isUnreachable,
+  MutationCache,
   type ObjectClient,
 } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
@@ -39,6 +40,7 @@ import { FencedError } from './fence.ts';
 import { type DestinationCache, destinationOf, type LiveCache } from './live/index.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
+import { type Progress, ReconcileRun } from './reconcile-run.ts';
 import { inStage, type Stage, StageError } from './stage-error.ts';
 import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
@@ -47,6 +49,9 @@ import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
 
 export { FencedError } from './fence.ts';
+
+/** How long a reconcile prefers this process's own write of an App over the informer's copy at most. */
+const WRITTEN_TTL_MS = 60_000;
 
 /** Timing and bounds of the reconciler (production defaults in DEFAULT_TUNING). */
 export interface ReconcilerTuning {
@@ -114,36 +119,15 @@ export interface ReconcileResult {
   result: 'success' | 'error' | 'stalled' | 'skipped' | 'gone';
 }
 
-/** How far a reconcile got, for the status of a failure. */
-interface Progress {
-  /** A sync was (or would have been) attempted: failures notify and record a SyncFailed event. */
-  syncAttempted: boolean;
-  head?: string;
-  revision?: string;
-  /** What status.observedRevision records (the source's `observed`, else `head`). */
-  observed?: string;
-  objects?: AnyObject[];
-  /**
-   * What the App owns so far, when it changed: an inventory just migrated from a pre-inventory status, or the
-   * previous inventory plus what a partly failed apply created (written even on failure, so prune reaches it).
-   */
-  inventory?: InventoryEntry[];
-}
-
-/** The operation of an intent, if it has one. */
-function operationOf(intent: Intent): Operation | undefined {
-  return intent.kind === 'observe' ? undefined : intent.operation;
-}
-
 /** Reconciles one App at a time (the work queue guarantees one key is never reconciled twice at once). */
 export class Reconciler {
   readonly #deps: ReconcilerDeps;
   readonly #announcer: Announcer;
   /**
-   * The App as this process last wrote it (`namespace/name` → the write's answer), until the informer's copy is as
-   * new: the watch lags a write by milliseconds, and a reconcile must not start from the version before its own.
+   * The App as this process last wrote it, until the informer's copy is as new (src/kube's MutationCache): the watch
+   * lags a write by milliseconds, and a reconcile must not start from the version before its own.
    */
-  readonly #written = new Map<string, AppResource>();
+  readonly #written = new MutationCache<AppResource>({ ttlMs: WRITTEN_TTL_MS, includeAdds: false });
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
@@ -152,7 +136,7 @@ export class Reconciler {
 
   /** Forgets what this process remembers of a deleted App (its last write). */
   forget(key: AppKey): void {
-    this.#written.delete(`${key.namespace}/${key.name}`);
+    this.#written.forget(`${key.namespace}/${key.name}`);
   }
 
   /** Waits for the notifications still being sent (a clean shutdown). */
@@ -165,7 +149,7 @@ export class Reconciler {
     try {
       const app = await this.#timed('load', () => this.#load(key));
       if (!app) {
-        this.#written.delete(`${key.namespace}/${key.name}`);
+        this.forget(key);
         return { requeue: undefined, result: 'gone' };
       }
       if (app.metadata.deletionTimestamp) return await this.#finalize(app);
@@ -215,23 +199,15 @@ export class Reconciler {
    * resourceVersion it read), and that writer's change queues the App again anyway.
    */
   async #load(key: AppKey): Promise<AppResource | undefined> {
-    const id = `${key.namespace}/${key.name}`;
-    const cached = this.#deps.cachedApp?.(key);
-    const written = this.#written.get(id);
-    if (cached) {
-      if (written && compareVersions(written.metadata.resourceVersion, cached.metadata.resourceVersion) === 1)
-        return written;
-      this.#written.delete(id);
-      return cached;
-    }
-    this.#written.delete(id);
+    const app = this.#written.newest(`${key.namespace}/${key.name}`, this.#deps.cachedApp?.(key));
+    if (app) return app;
     const obj = await this.#deps.mgmt.get({ apiVersion: APP_API_VERSION, kind: APP_KIND, ...key });
     return obj as unknown as AppResource | undefined;
   }
 
   /** Remembers what a write of the App answered (see `#written`); answers it. */
   #wrote(app: AppResource): AppResource {
-    this.#written.set(`${app.metadata.namespace ?? ''}/${app.metadata.name}`, app);
+    this.#written.wrote(app);
     return app;
   }
 
@@ -258,110 +234,160 @@ export class Reconciler {
     return this.#wrote((await this.#deps.mgmt.mergePatch(this.#ref(app), patch)) as unknown as AppResource);
   }
 
-  /** The main path for a live App. */
+  /**
+   * The stages of a live App's reconcile, in order (like source-controller's `[]reconcileFunc`): each reads what the
+   * stages before it put on the run and adds its own (./reconcile-run.ts); the first failure, a StageError, ends the
+   * run and is recorded on the App (`#fail`).
+   */
+  readonly #stages: ReadonlyArray<(run: ReconcileRun) => Promise<void>> = [
+    (run) => this.#checkSpec(run),
+    (run) => this.#destination(run),
+    (run) => this.#markRunning(run),
+    (run) => this.#resolve(run),
+    (run) => this.#render(run),
+    (run) => this.#loadInventory(run),
+    (run) => this.#plan(run),
+    (run) => this.#apply(run),
+    (run) => this.#assessHealth(run),
+    (run) => this.#record(run),
+  ];
+
+  /** The main path for a live App: its stages in order. */
   async #run(read: AppResource): Promise<ReconcileResult> {
-    const { tuning } = this.#deps;
-    const now = new Date().toISOString();
-    const key = this.#key(read);
-    const intent = decide(read);
-    const op = operationOf(intent);
-    const runs = intent.kind === 'sync' || intent.kind === 'restart';
-    const progress: Progress = { syncAttempted: false };
-    let app = read;
-    let target: ObjectClient | undefined;
-    let running: Promise<AppResource> | undefined;
+    const run = new ReconcileRun(read, this.#key(read), decide(read));
     try {
-      // A custom health check that cannot compile is a spec that cannot work: stalled before anything is applied.
-      await this.#stage('health', () => validateAppChecks(app.spec.health?.checks));
-      target = await this.#stage('destination', () => this.#deps.targetFor(app));
-      const driver = await this.#stage('source', () => driverFor(this.#deps.sources, app));
-      if (intent.kind === 'reject') throw new StageError('operation', new InputError(intent.message), 'wait');
-      // Mark a picked-up operation Running while the source is resolved, rendered and applied (not before: that would
-      // put one status write on every operation's path). The outcome is written only once that mark has landed, from
-      // its answer; a failed mark fails the reconcile like any write (a conflict re-runs it). If this process dies
-      // meanwhile, the operation is still pending (spec.operation is not consumed) and the next leader runs it.
-      running =
-        runs && app.status?.operationState?.phase !== 'Running'
-          ? this.#timed('mark_running', () => this.#markRunning(read, intent.operation))
-          : undefined;
-      running?.catch(() => undefined); // awaited below on every path; not an unhandled rejection meanwhile
-      progress.syncAttempted = runs || app.spec.syncPolicy?.automated === true;
-      const resolving = app;
-      const source = await this.#stage('source', () =>
-        driver.resolve(resolving, { target: intent.kind === 'sync' ? intent.revision : 'head', operation: op }),
-      );
-      const { head, revision } = source;
-      Object.assign(progress, { head, revision, observed: source.observed ?? head });
-      const dest = target;
-      const rendered = await this.#stage('render', () => driver.render(resolving, revision, dest));
-      const objects = prepareObjects(rendered, key);
-      progress.objects = objects;
-      const hash = hashObjects(objects);
-      const inventory = await this.#stage('inventory', () => loadInventory(dest, resolving));
-      // An inventory just built from a pre-inventory status is written even when nothing is synced.
-      if (inventory.migrated) progress.inventory = inventory.entries;
-      const live = this.#live(app, dest);
-
-      let opOutcome: OpOutcome | undefined;
-      let doSync = intent.kind === 'sync';
-      if (intent.kind === 'hold') {
-        // Only an approval hold stages a revision (what Approve will apply); a freeze hold re-resolves on unfreeze.
-        const staged = intent.reason === 'approval' ? { revision: head } : {};
-        opOutcome = { operation: op, phase: 'Held', ...staged, message: holdMessage(intent.reason) };
-      } else if (intent.kind === 'observe' && needsAutomatedSync(app, head, hash)) {
-        if (app.spec.syncPolicy?.requiresApproval === true) {
-          if (!alreadyStaged(app, head))
-            opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
-        } else {
-          doSync = true;
-        }
-      }
-
-      const outcome: Outcome = {
-        now,
-        observedGeneration: app.metadata.generation,
-        observedRevision: source.observed ?? head,
-        syncStatus: 'Unknown',
-      };
-      if (doSync) {
-        progress.syncAttempted = true;
-        await this.#sync(app, live, objects, inventory.entries, progress);
-        const url = driver.publicURL?.(app);
-        outcome.applied = {
-          revision,
-          objectHash: hash,
-          ...(source.origin ? { origin: source.origin } : {}),
-          ...(url ? { url } : {}),
-        };
-        opOutcome = op
-          ? { operation: op, phase: 'Succeeded', revision, message: `applied ${objects.length} objects` }
-          : undefined;
-      } else if (intent.kind === 'restart') {
-        const done = await this.#stage('apply', () => restartWorkloads(live, key, inventory.entries, now));
-        opOutcome = { operation: intent.operation, phase: 'Succeeded', message: `restarted ${done.length} workloads` };
-      }
-
-      if (running) app = await running;
-      const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
-      const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
-      const upToDate = appliedRevision === head && appliedHash === hash;
-      const health = await this.#stage('health', () => this.#assess(app, live, objects, upToDate));
-      const allLive = health.resources.every((r) => r.healthStatus !== 'Missing');
-      outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head, hash, allLive });
-      outcome.health = health;
-      if (progress.inventory) outcome.inventory = progress.inventory;
-      if (opOutcome) outcome.operationState = this.#opState(opOutcome, now);
-      await this.#timed('status', () => this.#write(app, outcome));
-      await this.#timed('announce', () =>
-        this.#announcer.announce(app, outcome, opOutcome, doSync ? 'success' : undefined),
-      );
-      this.#deps.metrics.observeApp(key, outcome.syncStatus, health.status);
-      return { requeue: tuning.syncPeriodMs, result: 'success' };
+      for (const stage of this.#stages) await stage(run);
+      return { requeue: this.#deps.tuning.syncPeriodMs, result: 'success' };
     } catch (err) {
-      if (running) app = await running;
+      if (run.running) run.app = await run.running;
       if (!(err instanceof StageError)) throw err;
-      return this.#fail(app, target, err, this.#failedOperation(intent, err.message, progress), progress);
+      return this.#fail(run, err);
     }
+  }
+
+  /** health (spec): a custom health check that cannot compile cannot work: stalled before anything is applied. */
+  async #checkSpec(run: ReconcileRun): Promise<void> {
+    await this.#stage('health', () => validateAppChecks(run.app.spec.health?.checks));
+  }
+
+  /** destination: the cluster the App deploys to and its source's driver; an operation that cannot run stops here. */
+  async #destination(run: ReconcileRun): Promise<void> {
+    run.target = await this.#stage('destination', () => this.#deps.targetFor(run.app));
+    run.driver = await this.#stage('source', () => driverFor(this.#deps.sources, run.app));
+    if (run.intent.kind === 'reject') throw new StageError('operation', new InputError(run.intent.message), 'wait');
+  }
+
+  /**
+   * Marks a picked-up operation Running while the source is resolved, rendered and applied (not before: that would
+   * put one status write on every operation's path). The outcome is written only once that mark has landed, from its
+   * answer; a failed mark fails the reconcile like any write (a conflict re-runs it). If this process dies meanwhile,
+   * the operation is still pending (spec.operation is not consumed) and the next leader runs it.
+   */
+  async #markRunning(run: ReconcileRun): Promise<void> {
+    const { intent, read } = run;
+    if ((intent.kind === 'sync' || intent.kind === 'restart') && read.status?.operationState?.phase !== 'Running') {
+      const running = this.#timed('mark_running', () => this.#writeRunning(read, intent.operation));
+      running.catch(() => undefined); // awaited on every path; not an unhandled rejection meanwhile
+      run.running = running;
+    }
+    run.progress.syncAttempted = run.runsOperation || read.spec.syncPolicy?.automated === true;
+  }
+
+  /** resolve: the upstream head and the revision to render (the operation's, or the head). */
+  async #resolve(run: ReconcileRun): Promise<void> {
+    const { intent, read, driver } = run;
+    const request = { target: intent.kind === 'sync' ? intent.revision : 'head', operation: run.operation };
+    run.source = await this.#stage('source', () => driver.resolve(read, request));
+    const { head, revision, observed } = run.source;
+    Object.assign(run.progress, { head, revision, observed: observed ?? head });
+  }
+
+  /** render: the App's objects at that revision, prepared as they are applied, and the hash of that set. */
+  async #render(run: ReconcileRun): Promise<void> {
+    const dest = run.destination;
+    const rendered = await this.#stage('render', () => run.driver.render(run.read, run.source.revision, dest));
+    run.objects = prepareObjects(rendered, run.key);
+    run.progress.objects = run.objects;
+    run.hash = hashObjects(run.objects);
+  }
+
+  /** inventory: what the App owns (one just migrated is written even if nothing syncs); the destination's live state. */
+  async #loadInventory(run: ReconcileRun): Promise<void> {
+    const dest = run.destination;
+    run.inventory = await this.#stage('inventory', () => loadInventory(dest, run.read));
+    if (run.inventory.migrated) run.progress.inventory = run.inventory.entries;
+    run.live = this.#live(run.app, dest);
+  }
+
+  /**
+   * plan: a hold records Held (an approval hold stages the head, what Approve will apply; a freeze hold re-resolves on
+   * unfreeze); an automated App whose upstream or rendered set moved syncs, or stages the head for approval once.
+   */
+  async #plan(run: ReconcileRun): Promise<void> {
+    const { intent, app } = run;
+    const { head, observed } = run.source;
+    if (intent.kind === 'hold') {
+      const staged = intent.reason === 'approval' ? { revision: head } : {};
+      run.opOutcome = { operation: intent.operation, phase: 'Held', ...staged, message: holdMessage(intent.reason) };
+    } else if (intent.kind === 'observe' && needsAutomatedSync(app, head, run.hash)) {
+      if (app.spec.syncPolicy?.requiresApproval !== true) run.doSync = true;
+      else if (!alreadyStaged(app, head)) {
+        run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
+      }
+    }
+    const generation = app.metadata.generation;
+    run.outcome = {
+      now: run.now,
+      observedGeneration: generation,
+      observedRevision: observed ?? head,
+      syncStatus: 'Unknown',
+    };
+  }
+
+  /** apply: a sync applies (and prunes), a restart bumps the workloads; the operation's record says what was done. */
+  async #apply(run: ReconcileRun): Promise<void> {
+    const { intent, live, key } = run;
+    if (run.doSync) {
+      run.progress.syncAttempted = true;
+      await this.#sync(run.app, live, run.objects, run.inventory.entries, run.progress);
+      const { revision, origin } = run.source;
+      const url = run.driver.publicURL?.(run.app);
+      run.outcome.applied = { revision, objectHash: run.hash, ...(origin ? { origin } : {}), ...(url ? { url } : {}) };
+      const op = run.operation;
+      const message = `applied ${run.objects.length} objects`;
+      run.opOutcome = op ? { operation: op, phase: 'Succeeded', revision, message } : undefined;
+    } else if (intent.kind === 'restart') {
+      const done = await this.#stage('apply', () => restartWorkloads(live, key, run.inventory.entries, run.now));
+      run.opOutcome = {
+        operation: intent.operation,
+        phase: 'Succeeded',
+        message: `restarted ${done.length} workloads`,
+      };
+    }
+  }
+
+  /** health: once the Running mark landed, the health of what is live, and whether the App is in sync. */
+  async #assessHealth(run: ReconcileRun): Promise<void> {
+    if (run.running) run.app = await run.running;
+    const { outcome, app, source, hash } = run;
+    const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
+    const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
+    const upToDate = appliedRevision === source.head && appliedHash === hash;
+    run.health = await this.#stage('health', () => this.#assess(run.app, run.live, run.objects, upToDate));
+    const allLive = run.health.resources.every((r) => r.healthStatus !== 'Missing');
+    outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head: source.head, hash, allLive });
+    outcome.health = run.health;
+    if (run.progress.inventory) outcome.inventory = run.progress.inventory;
+    if (run.opOutcome) outcome.operationState = this.#opState(run.opOutcome, run.now);
+  }
+
+  /** status: written once (not at all when unchanged); then events, notifications and metrics. */
+  async #record(run: ReconcileRun): Promise<void> {
+    const { app, outcome, opOutcome } = run;
+    await this.#timed('status', () => this.#write(app, outcome));
+    const notify = run.doSync ? 'success' : undefined;
+    await this.#timed('announce', () => this.#announcer.announce(app, outcome, opOutcome, notify));
+    this.#deps.metrics.observeApp(run.key, outcome.syncStatus, run.health.status);
   }
 
   /**
@@ -392,7 +418,11 @@ export class Reconciler {
     this.#fence();
     const namespace = app.spec.destination.namespace;
     const ensure = async () => {
-      const created = await this.#stage('apply', () => ensureNamespace(live.client, namespace, key), 'namespace');
+      const created = await this.#stage(
+        'apply',
+        () => ensureNamespace(live.client, namespace, createdForLabels(key)),
+        'namespace',
+      );
       live.knownNamespaces.add(namespace);
       return created;
     };
@@ -452,41 +482,19 @@ export class Reconciler {
   }
 
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
-  async #fail(
-    app: AppResource,
-    target: ObjectClient | undefined,
-    err: StageError,
-    op: OpOutcome | undefined,
-    progress: Progress,
-  ): Promise<ReconcileResult> {
-    const now = new Date().toISOString();
-    const cluster = app.spec.destination.cluster ?? '';
+  async #fail(run: ReconcileRun, err: StageError): Promise<ReconcileResult> {
+    const { app, progress } = run;
+    const op = this.#failedOperation(run.intent, err.message, progress);
     // A remote destination that does not answer: its own reason, and its health is not known (not "as last seen").
-    const unreachable = cluster !== '' && isUnreachable(err);
+    const unreachable = (app.spec.destination.cluster ?? '') !== '' && isUnreachable(err);
     const failure: Failure = {
       stage: err.stage,
       hint: err.retry,
       message: err.message,
       ...(unreachable ? { reason: 'ClusterUnreachable' } : {}),
     };
-    let health: HealthResult | undefined;
-    if (unreachable) {
-      this.#deps.onUnreachable?.(app);
-      health = {
-        status: 'Unknown',
-        reason: `cluster "${cluster}" cannot be reached`,
-        resources: app.status?.resources ?? [],
-      };
-    } else if (target) {
-      const known =
-        progress.objects ??
-        ((app.status?.resources ?? []).map((r) => ({
-          apiVersion: r.apiVersion,
-          kind: r.kind,
-          metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
-        })) as AnyObject[]);
-      health = await this.#assess(app, this.#live(app, target), known, false).catch(() => undefined);
-    }
+    const health = unreachable ? this.#unreachableHealth(app) : await this.#knownHealth(run);
+    const now = new Date().toISOString();
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
     const outcome: Outcome = {
       now,
@@ -499,25 +507,68 @@ export class Reconciler {
       ...(op ? { operationState: this.#opState(op, now) } : {}),
     };
     const previouslyFailing = app.status?.conditions?.some((c) => c.type === 'SyncError' && c.status === 'True');
+    if (!(await this.#writeFailure(app, outcome))) return { requeue: 500, result: 'error' };
+    const { stage, hint, message } = failure;
+    this.#deps.logger.warn({ app: run.key, stage, hint, err: message }, 'sync error');
+    await this.#announceFailure(run, outcome, op, !previouslyFailing);
+    this.#deps.metrics.observeApp(run.key, syncStatus, health?.status ?? app.status?.healthStatus ?? 'Unknown');
+    return { requeue: this.#requeueFor(hint), result: hint === 'stall' ? 'stalled' : 'error' };
+  }
+
+  /** A failed reconcile's status write; false when it lost to a concurrent change (re-run soon). */
+  async #writeFailure(app: AppResource, outcome: Outcome): Promise<boolean> {
     try {
       await this.#write(app, outcome);
     } catch (writeErr) {
       if (writeErr instanceof FencedError) throw writeErr;
-      if (isConflict(writeErr)) return { requeue: 500, result: 'error' };
+      if (isConflict(writeErr)) return false;
       this.#deps.logger.error({ err: describeError(writeErr) }, 'status write failed');
     }
-    this.#deps.logger.warn(
-      { app: this.#key(app), stage: failure.stage, hint: failure.hint, err: failure.message },
-      'sync error',
-    );
-    // Notify per failed operation, and per transition into failure for automated syncs (not every retry).
+    return true;
+  }
+
+  /** The health of an App whose remote destination does not answer: Unknown, and the resources as last seen. */
+  #unreachableHealth(app: AppResource): HealthResult {
+    this.#deps.onUnreachable?.(app);
+    const cluster = app.spec.destination.cluster ?? '';
+    return {
+      status: 'Unknown',
+      reason: `cluster "${cluster}" cannot be reached`,
+      resources: app.status?.resources ?? [],
+    };
+  }
+
+  /** The health of what a failed run knows of (rendered, else as last recorded); none without a destination. */
+  async #knownHealth(run: ReconcileRun): Promise<HealthResult | undefined> {
+    const { app, target } = run;
+    if (!target) return undefined;
+    const known =
+      run.progress.objects ??
+      ((app.status?.resources ?? []).map((r) => ({
+        apiVersion: r.apiVersion,
+        kind: r.kind,
+        metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
+      })) as AnyObject[]);
+    return this.#assess(app, this.#live(app, target), known, false).catch(() => undefined);
+  }
+
+  /**
+   * Notifies a failure: once per failed operation, and for automated syncs once per transition into failure (not on
+   * every retry), with a SyncFailed event then.
+   */
+  async #announceFailure(
+    run: ReconcileRun,
+    outcome: Outcome,
+    op: OpOutcome | undefined,
+    newly: boolean,
+  ): Promise<void> {
+    const { app, progress } = run;
     const opFailed = op?.phase === 'Failed';
-    const notifyFailure = opFailed || (progress.syncAttempted && !previouslyFailing);
-    await this.#announcer.announce(app, outcome, op, notifyFailure ? 'failure' : undefined, progress.revision);
-    if (!opFailed && progress.syncAttempted && !previouslyFailing)
-      await this.#announcer.event(app, 'Warning', 'SyncFailed', failure.message);
-    this.#deps.metrics.observeApp(this.#key(app), syncStatus, health?.status ?? app.status?.healthStatus ?? 'Unknown');
-    return { requeue: this.#requeueFor(failure.hint), result: failure.hint === 'stall' ? 'stalled' : 'error' };
+    const notify = opFailed || (progress.syncAttempted && newly) ? 'failure' : undefined;
+    await this.#announcer.announce(app, outcome, op, notify, progress.revision);
+    if (!opFailed && progress.syncAttempted && newly) {
+      await this.#announcer.event(app, 'Warning', 'SyncFailed', outcome.error?.message ?? '');
+    }
   }
 
   #opState(o: OpOutcome, now: string): OperationState {
@@ -534,7 +585,7 @@ export class Reconciler {
     };
   }
 
-  async #markRunning(app: AppResource, op: Operation): Promise<AppResource> {
+  async #writeRunning(app: AppResource, op: Operation): Promise<AppResource> {
     this.#fence();
     // Syncing (not the last Synced) while the operation runs, so a client waiting on status never mistakes the
     // previous state for the operation's result.
@@ -599,7 +650,7 @@ export class Reconciler {
     await this.#deps.mgmt.mergePatch(this.#ref(app), {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },
     });
-    this.#written.delete(`${app.metadata.namespace ?? ''}/${app.metadata.name}`);
+    this.forget(this.#key(app));
     return { requeue: undefined, result: 'gone' };
   }
 }

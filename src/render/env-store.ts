@@ -37,7 +37,7 @@ export function workloadEnv(
   resolved: readonly ResolvedEnv[] = [],
 ): { env: ContainerEnv[]; externalSecrets: KubeObject[] } {
   const out: ContainerEnv[] = [];
-  const externalSecrets = new Map<string, { name: string; object: KubeObject; data: unknown[] }>();
+  const externalSecrets = new Map<string, ExternalSecretDraft>();
   let next = 0;
   for (const e of env) {
     if (e.secretRef) {
@@ -45,20 +45,9 @@ export function workloadEnv(
     } else if (e.store) {
       const r = resolved[next++];
       if (!r || r.name !== e.name) throw new Error(`env.store entry ${e.name} was not resolved`);
-      if ('value' in r) {
-        out.push({ name: e.name, value: r.value });
-        continue;
-      }
-      const x = r.externalSecret;
-      const group = JSON.stringify([x.storeName, x.storeKind, x.refreshInterval]);
-      let es = externalSecrets.get(group);
-      if (!es) {
-        const name = `${appName}-env-${externalSecrets.size + 1}`;
-        es = { name, object: externalSecret(name, x), data: [] };
-        externalSecrets.set(group, es);
-      }
-      es.data.push({ secretKey: e.name, remoteRef: { key: x.path, property: x.key } });
-      out.push({ name: e.name, valueFrom: { secretKeyRef: { name: es.name, key: e.name } } });
+      out.push(
+        'value' in r ? { name: e.name, value: r.value } : fromStore(appName, e.name, r.externalSecret, externalSecrets),
+      );
     } else {
       out.push({ name: e.name, value: e.value ?? '' });
     }
@@ -70,6 +59,34 @@ export function workloadEnv(
       spec: { ...(object['spec'] as object), data },
     })),
   };
+}
+
+/** An ExternalSecret being filled: its name, the object, its `spec.data` entries so far. */
+interface ExternalSecretDraft {
+  name: string;
+  object: KubeObject;
+  data: unknown[];
+}
+
+/**
+ * The env var `name` read from the Secret an ExternalSecret of the store `x` names produces; that ExternalSecret
+ * (one per store, refresh interval and kind, in order of first use) gets the entry.
+ */
+function fromStore(
+  appName: string,
+  name: string,
+  x: ExternalSecretSource,
+  drafts: Map<string, ExternalSecretDraft>,
+): ContainerEnv {
+  const group = JSON.stringify([x.storeName, x.storeKind, x.refreshInterval]);
+  let es = drafts.get(group);
+  if (!es) {
+    const esName = `${appName}-env-${drafts.size + 1}`;
+    es = { name: esName, object: externalSecret(esName, x), data: [] };
+    drafts.set(group, es);
+  }
+  es.data.push({ secretKey: name, remoteRef: { key: x.path, property: x.key } });
+  return { name, valueFrom: { secretKeyRef: { name: es.name, key: name } } };
 }
 
 type ExternalSecretSource = Extract<ResolvedEnv, { externalSecret: unknown }>['externalSecret'];

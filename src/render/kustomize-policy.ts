@@ -82,10 +82,15 @@ interface Entry {
   pluginConfig?: boolean;
 }
 
+/** Refuses `entry` of `field` with the reason `why` (throws). */
+type Refuse = (field: string, entry: string, why: string) => never;
+/** Adds path entries of `field`. */
+type Add = (field: string, values: string[], extra?: Partial<Entry>) => void;
+
 /** The path-valued entries of a kustomization, and refusals for fields that always fetch. */
-function entriesOf(k: Kustomization, refuse: (field: string, entry: string, why: string) => never): Entry[] {
+function entriesOf(k: Kustomization, refuse: Refuse): Entry[] {
   const out: Entry[] = [];
-  const add = (field: string, values: string[], extra: Partial<Entry> = {}) => {
+  const add: Add = (field, values, extra = {}) => {
     for (const value of values) out.push({ field, value, kustomizationDir: false, ...extra });
   };
   add('resources', strings(k['resources']), { kustomizationDir: true });
@@ -97,15 +102,28 @@ function entriesOf(k: Kustomization, refuse: (field: string, entry: string, why:
     'patchesStrategicMerge',
     strings(k['patchesStrategicMerge']).filter((p) => !isInline(p)),
   );
-  for (const field of ['generators', 'transformers', 'validators']) {
-    for (const value of strings(k[field])) {
-      if (isInline(value)) checkPluginConfig(value, field, value, refuse);
-      else out.push({ field, value, kustomizationDir: true, pluginConfig: true });
-    }
-  }
+  pluginEntries(k, add, refuse);
   for (const field of ['patches', 'patchesJson6902', 'replacements']) {
     for (const p of objects(k[field])) if (typeof p['path'] === 'string') add(`${field}[].path`, [p['path']]);
   }
+  generatorEntries(k, add);
+  otherEntries(k, add);
+  refuseCharts(k, refuse);
+  return out.filter((e) => e.value !== '');
+}
+
+/** generators, transformers, validators: a file is a plugin config to check; inline text is checked at once. */
+function pluginEntries(k: Kustomization, add: Add, refuse: Refuse): void {
+  for (const field of ['generators', 'transformers', 'validators']) {
+    for (const value of strings(k[field])) {
+      if (isInline(value)) checkPluginConfig(value, field, value, refuse);
+      else add(field, [value], { kustomizationDir: true, pluginConfig: true });
+    }
+  }
+}
+
+/** The files of configMapGenerator and secretGenerator entries. */
+function generatorEntries(k: Kustomization, add: Add): void {
   for (const field of ['configMapGenerator', 'secretGenerator']) {
     for (const g of objects(k[field])) {
       // `files` entries are `path` or `key=path`.
@@ -117,38 +135,38 @@ function entriesOf(k: Kustomization, refuse: (field: string, entry: string, why:
       if (typeof g['env'] === 'string') add(`${field}[].env`, [g['env']]);
     }
   }
+}
+
+/** openapi.path, helmGlobals.chartHome and helmGlobals.configHome. */
+function otherEntries(k: Kustomization, add: Add): void {
   const openapi = k['openapi'];
   if (typeof openapi === 'object' && openapi !== null && typeof (openapi as Kustomization)['path'] === 'string') {
     add('openapi.path', [(openapi as Kustomization)['path'] as string]);
   }
   const helmGlobals = k['helmGlobals'];
-  if (typeof helmGlobals === 'object' && helmGlobals !== null) {
-    for (const key of ['chartHome', 'configHome']) {
-      const v = (helmGlobals as Kustomization)[key];
-      if (typeof v === 'string') add(`helmGlobals.${key}`, [v]);
-    }
+  if (typeof helmGlobals !== 'object' || helmGlobals === null) return;
+  for (const key of ['chartHome', 'configHome']) {
+    const v = (helmGlobals as Kustomization)[key];
+    if (typeof v === 'string') add(`helmGlobals.${key}`, [v]);
   }
+}
+
+/** helmCharts and helmChartInflationGenerator always fetch the chart: refused. */
+function refuseCharts(k: Kustomization, refuse: Refuse): void {
   for (const field of ['helmCharts', 'helmChartInflationGenerator']) {
     const charts = objects(k[field]);
-    if (charts.length > 0) {
-      const name = typeof charts[0]?.['name'] === 'string' ? charts[0]['name'] : '';
-      refuse(
-        field,
-        name,
-        'is refused: kustomize would fetch the chart; deploy charts with manifestType Helm (the chart in the repository)',
-      );
-    }
+    if (charts.length === 0) continue;
+    const name = typeof charts[0]?.['name'] === 'string' ? charts[0]['name'] : '';
+    refuse(
+      field,
+      name,
+      'is refused: kustomize would fetch the chart; deploy charts with manifestType Helm (the chart in the repository)',
+    );
   }
-  return out.filter((e) => e.value !== '');
 }
 
 /** Refuses a plugin config (inline text or file content) that would inflate a Helm chart. */
-function checkPluginConfig(
-  text: string,
-  field: string,
-  entry: string,
-  refuse: (field: string, entry: string, why: string) => never,
-): void {
+function checkPluginConfig(text: string, field: string, entry: string, refuse: Refuse): void {
   for (const doc of parseAllDocuments(text)) {
     const value: unknown = doc.errors.length === 0 ? doc.toJS() : undefined;
     if (
@@ -185,44 +203,67 @@ async function readKustomization(dir: string): Promise<{ path: string; k: Kustom
  */
 export async function checkKustomization(root: string, dir: string): Promise<KustomizationGraph> {
   const realRoot = await resolveInside(root, '.');
-  const kustomizations: string[] = [];
-  const files = new Set<string>();
-  const visited = new Set<string>();
-  const visit = async (kdir: string): Promise<void> => {
-    if (visited.has(kdir)) return;
-    visited.add(kdir);
+  const walk = new Walk(realRoot);
+  await walk.visit(await resolveInside(realRoot, relative(realRoot, dir)));
+  return { kustomizations: walk.kustomizations, files: [...walk.files] };
+}
+
+/** One walk of a kustomization graph inside the checkout `root` (see checkKustomization). */
+class Walk {
+  readonly kustomizations: string[] = [];
+  readonly files = new Set<string>();
+  readonly #visited = new Set<string>();
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  /** Reads the kustomization in `kdir` (if any, once) and follows its entries. */
+  async visit(kdir: string): Promise<void> {
+    if (this.#visited.has(kdir)) return;
+    this.#visited.add(kdir);
     const found = await readKustomization(kdir);
     if (!found) return;
-    kustomizations.push(found.path);
-    const file = relative(realRoot, found.path);
-    const refuse = (field: string, entry: string, why: string): never => {
+    this.kustomizations.push(found.path);
+    const file = relative(this.#root, found.path);
+    const refuse: Refuse = (field, entry, why) => {
       throw new KustomizationRefused(file, field, entry, why);
     };
-    for (const e of entriesOf(found.k, refuse)) {
-      if (isRemoteReference(e.value)) {
-        refuse(e.field, e.value, 'is a remote reference: svc builds kustomizations only from the App repository');
-      }
-      if (isAbsolute(e.value)) refuse(e.field, e.value, 'is an absolute path: only paths inside the repository');
-      let real: string;
-      try {
-        real = await resolveInside(realRoot, relative(realRoot, join(kdir, e.value)));
-      } catch (err) {
-        const text = err instanceof Error ? err.message : '';
-        if (text.includes('symlink')) refuse(e.field, e.value, 'escapes the repository through a symlink');
-        if (text.includes('escapes')) refuse(e.field, e.value, 'resolves outside the repository');
-        // Not remote-shaped (checked above) and missing: kustomize would fail on it too; a commit can add it, so
-        // this is a broken manifest (retried at the error period), not a refusal.
-        throw new ManifestError(file, `${e.field} entry "${e.value}" does not exist in the repository`);
-      }
-      if ((await stat(real)).isDirectory()) {
-        if (e.kustomizationDir) await visit(real);
-        else refuse(e.field, e.value, 'is a directory, not a file');
-      } else {
-        files.add(real);
-        if (e.pluginConfig) checkPluginConfig(await readFile(real, 'utf8'), e.field, e.value, refuse);
-      }
+    for (const e of entriesOf(found.k, refuse)) await this.#follow(kdir, e, file, refuse);
+  }
+
+  /** One entry: a directory another kustomization (where one may be), a file to remember (a plugin config checked). */
+  async #follow(kdir: string, e: Entry, file: string, refuse: Refuse): Promise<void> {
+    const real = await resolveEntry(this.#root, kdir, e, file, refuse);
+    if ((await stat(real)).isDirectory()) {
+      if (e.kustomizationDir) await this.visit(real);
+      else refuse(e.field, e.value, 'is a directory, not a file');
+      return;
     }
-  };
-  await visit(await resolveInside(realRoot, relative(realRoot, dir)));
-  return { kustomizations, files: [...files] };
+    this.files.add(real);
+    if (e.pluginConfig) checkPluginConfig(await readFile(real, 'utf8'), e.field, e.value, refuse);
+  }
+}
+
+/**
+ * Where an entry of the kustomization in `kdir` (the file `file`) leads: a real path inside the repository. Refuses
+ * remote references, absolute paths and paths that leave the repository (by `..` or a symlink); a missing path is a
+ * broken manifest.
+ */
+async function resolveEntry(realRoot: string, kdir: string, e: Entry, file: string, refuse: Refuse): Promise<string> {
+  if (isRemoteReference(e.value)) {
+    refuse(e.field, e.value, 'is a remote reference: svc builds kustomizations only from the App repository');
+  }
+  if (isAbsolute(e.value)) refuse(e.field, e.value, 'is an absolute path: only paths inside the repository');
+  try {
+    return await resolveInside(realRoot, relative(realRoot, join(kdir, e.value)));
+  } catch (err) {
+    const text = err instanceof Error ? err.message : '';
+    if (text.includes('symlink')) refuse(e.field, e.value, 'escapes the repository through a symlink');
+    if (text.includes('escapes')) refuse(e.field, e.value, 'resolves outside the repository');
+    // Not remote-shaped (checked above) and missing: kustomize would fail on it too; a commit can add it, so
+    // this is a broken manifest (retried at the error period), not a refusal.
+    throw new ManifestError(file, `${e.field} entry "${e.value}" does not exist in the repository`);
+  }
 }

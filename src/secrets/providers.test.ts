@@ -11,8 +11,8 @@ describe('secret-store providers', () => {
       'eso/eso',
     ]);
     for (const p of PROVIDERS) {
-      expect(p.config['description'], p.provider).toEqual(expect.any(String));
-      expect(p.credentials['description'], p.provider).toEqual(expect.any(String));
+      expect((p.config as { description?: unknown }).description, p.provider).toEqual(expect.any(String));
+      expect((p.credentials as { description?: unknown }).description, p.provider).toEqual(expect.any(String));
     }
   });
 

@@ -4,7 +4,7 @@
  * published by `GET /secret-stores/providers`, so what the API documents is what it enforces. Pure data and
  * validation; the network side is ./vault.ts, ./age.ts and ./tester.ts.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { InputError } from '../core/errors.ts';
 import { schemaProblems } from '../core/validator.ts';
 
@@ -219,6 +219,7 @@ export function validateFields(schema: TSchema, value: unknown, field: 'config' 
   const problems = schemaProblems(schema, value, field);
   if (problems.length === 0) return;
   // A union's per-branch problems contradict each other ("token is required; roleId is required"): say what fits.
-  if (Array.isArray(schema['anyOf'])) throw new InputError(`${field}: ${String(schema.description)}`);
+  const described = schema as { anyOf?: unknown; description?: string };
+  if (Array.isArray(described.anyOf)) throw new InputError(`${field}: ${String(described.description)}`);
   throw new InputError(problems.join('; '));
 }

@@ -160,27 +160,22 @@ export class VaultClient {
   async kvMount(token: string): Promise<{ path: string; type: string; version: string }> {
     const mount = mountOf(this.#target.config);
     const answer = await this.#call('GET', `sys/internal/ui/mounts/${pathPart(mount)}`, { token });
-    if (answer.status === 200) {
-      const data = (answer.body?.['data'] ?? {}) as { type?: unknown; options?: { version?: unknown } | null };
-      const type = typeof data.type === 'string' ? data.type : 'unknown';
-      const version = typeof data.options?.version === 'string' ? data.options.version : '1';
-      if (type !== 'kv' || version !== '2') {
-        const what = type === 'kv' ? `a KV version ${version} engine` : `a ${type} engine`;
-        throw new StoreError('provider', `mount "${mount}" is ${what}, not KV version 2`);
-      }
-      return { path: mount, type, version };
-    }
-    if (answer.status === 403) {
-      // The preflight answers 403 both for a mount that does not exist and for one the token may not use; the
-      // token's capabilities on the data path tell the two apart.
-      const caps = await this.#call('POST', 'sys/capabilities-self', { token, body: { paths: [`${mount}/data/`] } });
-      const list = (caps.body?.['capabilities'] ?? []) as unknown[];
-      if (caps.status === 200 && list.some((c) => c === 'read' || c === 'root')) {
-        throw new StoreError('notfound', `no secrets engine is mounted at "${mount}"`);
-      }
-      throw new StoreError('permission', `the token may not read mount "${mount}"`);
-    }
+    if (answer.status === 200) return kvVersion2(mount, answer.body?.['data']);
+    if (answer.status === 403) throw await this.#refusedMount(token, mount);
     throw providerError(`mount "${mount}"`, answer);
+  }
+
+  /**
+   * Why the mount preflight answered 403, which it does both for a mount that does not exist and for one the token
+   * may not use: the token's capabilities on the data path tell the two apart.
+   */
+  async #refusedMount(token: string, mount: string): Promise<StoreError> {
+    const caps = await this.#call('POST', 'sys/capabilities-self', { token, body: { paths: [`${mount}/data/`] } });
+    const list = (caps.body?.['capabilities'] ?? []) as unknown[];
+    if (caps.status === 200 && list.some((c) => c === 'read' || c === 'root')) {
+      return new StoreError('notfound', `no secrets engine is mounted at "${mount}"`);
+    }
+    return new StoreError('permission', `the token may not read mount "${mount}"`);
   }
 
   /** One key of the KV v2 secret at `path`. StoreError `notfound` (no secret, or no such key), `permission`, … */
@@ -197,6 +192,18 @@ export class VaultClient {
     if (value === undefined) throw new StoreError('notfound', `the secret at "${where}" has no key "${key}"`);
     return typeof value === 'string' ? value : JSON.stringify(value);
   }
+}
+
+/** The mount described by the preflight's `data`, which must be a KV version 2 engine (StoreError `provider`). */
+function kvVersion2(mount: string, described: unknown): { path: string; type: string; version: string } {
+  const data = (described ?? {}) as { type?: unknown; options?: { version?: unknown } | null };
+  const type = typeof data.type === 'string' ? data.type : 'unknown';
+  const version = typeof data.options?.version === 'string' ? data.options.version : '1';
+  if (type !== 'kv' || version !== '2') {
+    const what = type === 'kv' ? `a KV version ${version} engine` : `a ${type} engine`;
+    throw new StoreError('provider', `mount "${mount}" is ${what}, not KV version 2`);
+  }
+  return { path: mount, type, version };
 }
 
 /** Runs `use` with a token; a token from an AppRole login is revoked afterwards (best effort). */

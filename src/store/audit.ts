@@ -25,6 +25,9 @@ export interface NewAuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** What an audit entry says, before it is stamped with the org and the user who acted. */
+export type AuditNote = Omit<NewAuditEntry, 'orgId' | 'userId'>;
+
 /** Largest page `list` returns. */
 export const AUDIT_PAGE_MAX = 200;
 

@@ -151,7 +151,11 @@ export interface ClusterShellTable {
   ended_at: string | null;
 }
 
-/** Better Auth's tables that svc reads directly (camelCase columns, as Better Auth creates them). */
+/**
+ * Better Auth's tables that svc reads directly (camelCase columns, as Better Auth creates them). Teams and their
+ * members are also written by svc (src/store/teams.ts: the writes of Better Auth's organization plugin, inside svc's
+ * transaction with their audit entry).
+ */
 export interface AuthSessionTable {
   id: string;
   token: string;
@@ -181,14 +185,16 @@ export interface AuthTeamMemberTable {
   id: string;
   teamId: string;
   userId: string;
-  createdAt: ColumnType<Date | string | number | null, never, never>;
+  membershipKey: ColumnType<string | null, string, never>;
+  createdAt: ColumnType<Date | string | number | null, Date | string, never>;
 }
 export interface AuthTeamTable {
   id: string;
   organizationId: string;
   name: string;
-  createdAt: ColumnType<Date | string | number, never, never>;
-  updatedAt: ColumnType<Date | string | number | null, never, never>;
+  memberCount: ColumnType<number | null, number, number>;
+  createdAt: ColumnType<Date | string | number, Date | string, never>;
+  updatedAt: ColumnType<Date | string | number | null, Date | string, Date | string>;
 }
 
 /** An org's outbound webhook (src/store/webhooks.ts). */

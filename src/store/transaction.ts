@@ -15,6 +15,7 @@ import { EventStore } from './ops-events.ts';
 import { RemediationStore } from './remediations.ts';
 import { RoleBindingStore } from './role-bindings.ts';
 import { SecretStoreStore } from './secret-stores.ts';
+import { TeamStore } from './teams.ts';
 import { WebhookStore } from './webhooks.ts';
 
 /** The stores, bound to one transaction. */
@@ -32,6 +33,7 @@ export interface TransactionStores {
   observations: ObservationStore;
   clusters: ClusterStore;
   secretStores: SecretStoreStore;
+  teams: TeamStore;
 }
 
 /**
@@ -54,6 +56,7 @@ export function inTransaction<T>(db: Kysely<Tables>, fn: (stores: TransactionSto
       observations: new ObservationStore(trx),
       clusters: new ClusterStore(trx),
       secretStores: new SecretStoreStore(trx),
+      teams: new TeamStore(trx),
     }),
   );
 }

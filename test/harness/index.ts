@@ -46,7 +46,14 @@ export { type PostgresInstance, postgresBinariesRequirement, startPostgresInstan
 export { PREVIOUS_RELEASE, previousRelease, previousReleaseMissing } from './previous-release.ts';
 export { waitUntil } from './process.ts';
 export { mediaTypes, type PushedImage, type Registry, type RegistryOptions, startRegistry } from './registry.ts';
-export { describeWith, inCI, postgresRequirement, type Requirement, tmuxRequirement } from './requirements.ts';
+export {
+  describeWith,
+  inCI,
+  postgresRequirement,
+  type Requirement,
+  scriptRequirement,
+  tmuxRequirement,
+} from './requirements.ts';
 export { openSse, type SseEvent, type SseStream } from './sse.ts';
 export { type SvcProcess, startSvc } from './svc.ts';
 export { SVC_HTTP_PASSWORD, type SvcAnswer, SvcHttp } from './svc-http.ts';

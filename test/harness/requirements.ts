@@ -57,12 +57,27 @@ export function postgresRequirement(env: Record<string, string | undefined> = pr
   };
 }
 
+/** `command` runs (`args`, e.g. --version), else what to install: a tool a test drives. */
+function commandRequirement(what: string, command: string, args: string[], missing: string): Requirement {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return { what, missing: undefined };
+  } catch {
+    return { what, missing };
+  }
+}
+
 /** tmux, for tests that run a command in a terminal (scripts/ci-setup.sh installs it). */
 export function tmuxRequirement(): Requirement {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return { what: 'tmux', missing: undefined };
-  } catch {
-    return { what: 'tmux', missing: 'not on PATH (apt-get install tmux; scripts/ci-setup.sh installs it)' };
-  }
+  return commandRequirement(
+    'tmux',
+    'tmux',
+    ['-V'],
+    'not on PATH (apt-get install tmux; scripts/ci-setup.sh installs it)',
+  );
+}
+
+/** util-linux `script`, for tests that run a command on a pseudo-terminal (Debian's essential bsdutils has it). */
+export function scriptRequirement(): Requirement {
+  return commandRequirement('script (util-linux)', 'script', ['--version'], 'not on PATH (apt-get install bsdutils)');
 }

@@ -128,7 +128,7 @@ describe('adopt', () => {
     expect(audit?.['details']).toMatchObject({ kind: 'Deployment', operation_id: app?.spec.operation?.id });
   });
 
-  it('refuses what it cannot adopt (409), absent or managed workloads (404) and bad bodies (400), writing nothing', async () => {
+  it('refuses what it cannot adopt (409), absent or managed workloads (404), bad bodies (400) and unregistered clusters (422), writing nothing', async () => {
     const names = () => suite.org.kube.names(suite.org.orgNs);
     const before = await names();
     const adopt = (body: Json) =>
@@ -148,10 +148,12 @@ describe('adopt', () => {
       { namespace: dest, name: 'old', kind: 'Pod' },
       { namespace: dest, name: 'Old!', kind: 'Deployment' },
       { namespace: dest, name: 'old', kind: 'Deployment', image: 'x' },
-      { namespace: dest, name: 'old', kind: 'Deployment', cluster: 'unregistered' },
     ]) {
       expect((await adopt(body)).status, JSON.stringify(body)).toBe(400);
     }
+    // A cluster name the document accepts, but no registered cluster: 422.
+    const unregistered = await adopt({ namespace: dest, name: 'old', kind: 'Deployment', cluster: 'unregistered' });
+    expect(unregistered).toMatchObject({ status: 422, body: { error: expect.stringContaining('not registered') } });
     expect(await names()).toEqual(before);
   });
 });

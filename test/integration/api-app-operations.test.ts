@@ -162,10 +162,11 @@ describe('app operations API', () => {
       last_sync_at: '2026-11-21T05:00:00Z',
       revision_tags: [],
     });
+    // Not in the App's history: a revision the document accepts but that names nothing (422).
     expect(
       (await api.call('POST', `/api/v1/apps/${d}/web/rollback`, { cookie: owner.cookie, body: { revision: 'zz' } }))
         .status,
-    ).toBe(400);
+    ).toBe(422);
     const res = await api.call<Json>('POST', `/api/v1/apps/${d}/web/rollback`, {
       cookie: owner.cookie,
       body: { revision: 'c1' },
@@ -194,9 +195,10 @@ describe('app operations API', () => {
   });
 
   it('deploys Git apps to head and image apps with a new tag', async () => {
+    // A tag is for image Apps: a Git App's state refuses it (409).
     expect(
       (await api.call('POST', `/api/v1/apps/${d}/web/deploy`, { cookie: owner.cookie, body: { tag: '2.0' } })).status,
-    ).toBe(400);
+    ).toBe(409);
     const git = await api.call<Json>('POST', `/api/v1/apps/${d}/web/deploy`, { cookie: owner.cookie });
     expect(git).toMatchObject({ status: 200, body: { name: 'web', tag: '' } });
     expect((await kube.get(ns, 'web'))?.spec.operation?.kind).toBe('Deploy');
@@ -242,10 +244,10 @@ describe('app operations API', () => {
     expect(await audit('app.unfreeze', 'web')).toHaveLength(1);
   });
 
-  it('scales image apps with a sync, refuses Git apps (400) and autoscaled apps (409)', async () => {
+  it('scales image apps with a sync, refuses Git apps and autoscaled apps (409)', async () => {
     expect(
       (await api.call('POST', `/api/v1/apps/${d}/web/scale`, { cookie: owner.cookie, body: { replicas: 2 } })).status,
-    ).toBe(400);
+    ).toBe(409);
     const res = await api.call<Json>('POST', `/api/v1/apps/${d}/img-scale/scale`, {
       cookie: owner.cookie,
       body: { replicas: 3 },

@@ -85,7 +85,7 @@ describe('app list queries and the App event stream', () => {
 
     const bad = await api.call<Json>('GET', '/api/v1/apps?sync=Fine', { cookie: owner.cookie });
     expect(bad.status).toBe(400);
-    expect(bad.body['error']).toMatch(/sync must be/);
+    expect(bad.body['error']).toMatch(/^sync must match the pattern .*comma-separated sync statuses/);
     const badLimit = await api.call<Json>('GET', '/api/v1/apps?limit=abc', { cookie: owner.cookie });
     expect(badLimit.status).toBe(400);
   });

@@ -115,7 +115,7 @@ describe('apps API', () => {
         body: { name: 'img-ref', namespace: 'web', source: unregistered },
       });
       expect(res, path).toMatchObject({
-        status: 400,
+        status: 422,
         body: { error: 'source.image.registryRef: registry "nope" is not registered in this organization' },
       });
     }
@@ -124,7 +124,14 @@ describe('apps API', () => {
       cookie: owner.cookie,
       body: { name: 'chart', namespace: 'web', source: chart },
     });
-    expect(refused).toMatchObject({ status: 400, body: { error: 'source.type HelmChart is not supported yet' } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: {
+        error: expect.stringMatching(
+          /^source\.type must be one of Git, Image .*HelmChart and Catalog are not supported yet/,
+        ),
+      },
+    });
     expect(await kube.get(orgNs, 'img-ref')).toBeUndefined();
     expect(await kube.get(orgNs, 'chart')).toBeUndefined();
     expect((await api.call('DELETE', '/api/v1/apps/web/img', { cookie: owner.cookie })).status).toBe(200);
@@ -164,14 +171,6 @@ describe('apps API', () => {
         sync_policy: { automated: 'yes' },
         source: { type: 'Git', git: { repoURL: REPO } },
       },
-      { name: 'x14', namespace: 'web', cluster: 'nowhere', source: { type: 'Git', git: { repoURL: REPO } } },
-      // A notification URL the outbound policy refuses by its form (docs/api.md): a link-local address.
-      {
-        name: 'x15',
-        namespace: 'web',
-        source: { type: 'Git', git: { repoURL: REPO } },
-        notifications: { chat: { webhookURL: 'http://169.254.169.254/hook', onSyncFailure: true } },
-      },
       '[]',
       '{"name": ',
     ];
@@ -180,6 +179,23 @@ describe('apps API', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ error: expect.any(String) });
     }
+    // A cluster name the document accepts, but no registered cluster: 422.
+    const nowhere = await api.call('POST', '/api/v1/apps', {
+      cookie: owner.cookie,
+      body: { name: 'x14', namespace: 'web', cluster: 'nowhere', source: { type: 'Git', git: { repoURL: REPO } } },
+    });
+    expect(nowhere).toMatchObject({ status: 422, body: { error: expect.stringContaining('not registered') } });
+    // A notification URL the outbound policy refuses by its form (docs/api.md): a link-local address, 422.
+    const linkLocal = await api.call('POST', '/api/v1/apps', {
+      cookie: owner.cookie,
+      body: {
+        name: 'x15',
+        namespace: 'web',
+        source: { type: 'Git', git: { repoURL: REPO } },
+        notifications: { chat: { webhookURL: 'http://169.254.169.254/hook', onSyncFailure: true } },
+      },
+    });
+    expect(linkLocal).toMatchObject({ status: 422, body: { error: expect.any(String) } });
     const huge = await api.call('POST', '/api/v1/apps', {
       cookie: owner.cookie,
       body: { ...gitApp('huge'), pad: 'x'.repeat(1024 * 1024) },

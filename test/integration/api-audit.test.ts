@@ -102,7 +102,9 @@ describe('audit API', () => {
       expect(res.body).toEqual({ error: expect.any(String) });
     }
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      expect((await api.call(method, '/api/v1/audit', { cookie: owner.cookie, body: {} })).status).toBe(404);
+      const res = await api.call(method, '/api/v1/audit', { cookie: owner.cookie, body: {} });
+      expect(res.status, method).toBe(405);
+      expect(res.headers['allow']).toBe('GET, HEAD');
     }
   });
 });

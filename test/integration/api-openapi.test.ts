@@ -20,8 +20,6 @@ const ROUTES: Array<[string, string]> = [
   ['post', '/api/v1/role-bindings'],
   ['delete', '/api/v1/role-bindings/{id}'],
   ['post', '/api/v1/mcp'],
-  ['get', '/api/v1/mcp'],
-  ['delete', '/api/v1/mcp'],
   ['get', '/api/v1/apps'],
   ['post', '/api/v1/apps'],
   ['post', '/api/v1/apps/preview'],
@@ -52,6 +50,9 @@ const ROUTES: Array<[string, string]> = [
   ['post', '/api/v1/registries/{id}/test'],
   ['post', '/api/v1/registries/{id}/notifications'],
 ];
+
+/** An error answer: the Error component, `{"error": string}` (src/api/contract/errors.ts). */
+const ERROR_ANSWER = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
 /** The operations-loop routes (issue 13): teams, webhooks, incidents, remediations. */
 const OPS_ROUTES: Array<[string, string]> = [
@@ -130,9 +131,7 @@ describe('OpenAPI document and the API without a management cluster', () => {
       if (conflicts.some((c) => path.endsWith(`/${c}`))) expected.push('409');
       if (path.endsWith('/promote')) expected.push('502');
       for (const status of expected) {
-        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
-          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
-        });
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject(ERROR_ANSWER);
       }
     }
   });
@@ -150,9 +149,7 @@ describe('OpenAPI document and the API without a management cluster', () => {
       if (path.includes('{id}')) expected.push('404');
       if (path.endsWith('/approve') || path.endsWith('/reject') || path.endsWith('/acknowledge')) expected.push('409');
       for (const status of expected) {
-        expect(responses?.[status], `${method} ${path} ${status}`).toMatchObject({
-          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
-        });
+        expect(responses?.[status], `${method} ${path} ${status}`).toMatchObject(ERROR_ANSWER);
       }
     }
   });
@@ -165,9 +162,7 @@ describe('OpenAPI document and the API without a management cluster', () => {
     for (const [method, path] of ROUTES.filter(([, p]) => p.startsWith('/api/v1/clusters'))) {
       const responses = res.body.paths[path]?.[method]?.responses ?? {};
       for (const status of ['400', '401', '403', '500', ...(CLUSTER_ERRORS[`${method} ${path}`] ?? ['none'])]) {
-        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
-          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
-        });
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject(ERROR_ANSWER);
       }
     }
   });
@@ -186,11 +181,59 @@ describe('OpenAPI document and the API without a management cluster', () => {
       if (path === '/api/v1/registries' && method === 'post') expected.push('409');
       if (path === '/api/v1/registries/{id}' && method !== 'get') expected.push('409');
       for (const status of expected) {
-        expect(responses[status], `${method} ${path} ${status}`).toMatchObject({
-          content: { 'application/json': { schema: { properties: { error: { type: 'string' } } } } },
-        });
+        expect(responses[status], `${method} ${path} ${status}`).toMatchObject(ERROR_ANSWER);
       }
     }
+  });
+
+  it('names its schemas: the Error component is {"error": string}, answers and bodies are components', async () => {
+    const res = await api.call<{
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { required: boolean }; responses: Record<string, unknown> }>
+      >;
+    }>('GET', '/api/v1/openapi.json');
+    const { schemas } = res.body.components;
+    expect(schemas['Error']).toMatchObject({
+      type: 'object',
+      required: ['error'],
+      additionalProperties: false,
+      properties: { error: { type: 'string' } },
+    });
+    for (const name of [
+      'App',
+      'AppStatus',
+      'AppCreateRequest',
+      'Team',
+      'Incident',
+      'Cluster',
+      'SecretStore',
+      'Webhook',
+    ]) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    expect(Object.keys(schemas).some((n) => n.startsWith('def-'))).toBe(false);
+    const app = res.body.paths['/api/v1/apps/{namespace}/{name}']?.['get']?.responses['200'];
+    expect(app).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/App' } } } });
+    // A body the server takes as absent (sync: none, {} or no body) is optional; one with required fields is not.
+    expect(res.body.paths['/api/v1/apps/{namespace}/{name}/sync']?.['post']?.requestBody?.required).toBe(false);
+    expect(res.body.paths['/api/v1/apps']?.['post']?.requestBody?.required).toBe(true);
+  });
+
+  it('answers 405 with Allow for a method a path does not serve, 404 for a path it does not serve', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', '/api/v1/teams', 'GET, HEAD, POST'],
+      ['GET', '/api/v1/mcp', 'POST'],
+      ['TRACE', '/api/v1/apps/preview', 'POST'],
+      ['PATCH', '/api/v1/teams/x/members/y', 'DELETE'],
+    ] as const) {
+      const res = await api.call(method, path, { cookie: user.cookie });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers['allow'], `${method} ${path}`).toBe(allow);
+      expect(res.body).toEqual({ error: expect.stringContaining(method) });
+    }
+    expect((await api.call('PUT', '/api/v1/nothing-here', { cookie: user.cookie })).status).toBe(404);
   });
 
   it('answers 503 on every /apps route, with or without credentials', async () => {

@@ -158,7 +158,7 @@ describe('registries API', () => {
     expect((await org.api.call('GET', '/api/v1/registries')).status).toBe(401);
   });
 
-  it('answers every bad input with 400 or 409 and {"error"}, writing nothing', async () => {
+  it('answers every bad input with 400, 409 or 422 and {"error"}, writing nothing', async () => {
     const before = JSON.stringify(rawRows());
     const bad: Array<[number, unknown]> = [
       [400, {}],
@@ -167,11 +167,12 @@ describe('registries API', () => {
       [400, { name: 'x', host: 'https://registry.example.com' }],
       [400, { name: 'x', host: 'registry.example.com/path' }],
       [400, { name: 'x', host: 'registry.example.com:99999' }],
-      [400, { name: 'x', host: '169.254.169.254' }],
-      [400, { name: 'x', host: '0.0.0.0:5000' }],
-      [400, { name: 'x', host: 'no-such-host.invalid' }],
-      [400, { name: 'x', host: 'registry.example.com', username: 'only-user' }],
-      [400, { name: 'x', host: 'registry.example.com', password: 'only-password' }],
+      // The document accepts these; the outbound policy, DNS and the rule between two fields do not (422).
+      [422, { name: 'x', host: '169.254.169.254' }],
+      [422, { name: 'x', host: '0.0.0.0:5000' }],
+      [422, { name: 'x', host: 'no-such-host.invalid' }],
+      [422, { name: 'x', host: 'registry.example.com', username: 'only-user' }],
+      [422, { name: 'x', host: 'registry.example.com', password: 'only-password' }],
       [400, { name: 'x', host: 'registry.example.com', ca: 'not a certificate' }],
       [400, { name: 'x', host: 'registry.example.com', insecure: 'yes' }],
       [400, { name: 'x', host: 'registry.example.com', color: 'red' }],

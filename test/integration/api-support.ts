@@ -107,6 +107,8 @@ export async function startTestApi(
   const app = await buildServer({
     config,
     logger,
+    // Every answer is checked against its documented schema: a field a view returns that the schema lacks fails.
+    checkAnswers: true,
     ...(options.secretStores ? { secretStores: options.secretStores } : {}),
     ...(options.inCluster ? { inCluster: options.inCluster } : {}),
     ...(options.stream ? { stream: options.stream } : {}),

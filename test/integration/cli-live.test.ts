@@ -5,7 +5,7 @@
  * logs come from a Pod (kwok plays the kubelet), with --tail, --since, --timestamps, -f ended by Ctrl-C; errors print
  * the server's message with the CLI's exit codes; a key that may not read the App is refused by the tools.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
@@ -18,12 +18,12 @@ import {
   describeWith,
   type GitRepo,
   type GitServer,
-  repoRoot,
   startGitServer,
   tmuxRequirement,
   waitUntil,
 } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
+import { ESCAPE, SVC, startSvc } from './cli-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -32,16 +32,7 @@ import {
   type TestOperator,
 } from './operator-support.ts';
 
-const SVC = join(repoRoot, 'bin/svc.js');
-/** The start of an ANSI escape sequence (ESC [). */
-const ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[`);
-
 type Json = Record<string, any>;
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 type ToolResult = { isError?: boolean; structuredContent?: Json; content: { type: string; text?: string }[] };
 
 describe('svc app diff, resources and logs; the app_diff and app_logs MCP tools', () => {
@@ -59,26 +50,7 @@ describe('svc app diff, resources and logs; the app_diff and app_logs MCP tools'
     (await org.api.call<Json>('GET', `/api/v1/apps/${dest}/web/status`, { cookie: org.owner.cookie })).body;
 
   /** Starts `svc args` against the server with the read key; `output` fills as it runs. */
-  function startCli(args: string[], extraEnv: Record<string, string> = {}) {
-    const output: Run = { status: null, stdout: '', stderr: '' };
-    const child = spawn(process.execPath, [SVC, ...args], {
-      env: { ...env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (d) => {
-      output.stdout += String(d);
-    });
-    child.stderr.on('data', (d) => {
-      output.stderr += String(d);
-    });
-    const exited = new Promise<Run>((resolve) =>
-      child.on('close', (code) => {
-        output.status = code;
-        resolve(output);
-      }),
-    );
-    return { child, output, exited };
-  }
+  const startCli = (args: string[], extraEnv: Record<string, string> = {}) => startSvc(args, { ...env, ...extraEnv });
   const svc = (args: string[], extraEnv: Record<string, string> = {}) => startCli(args, extraEnv).exited;
 
   async function tool(key: string, name: string, args: Json): Promise<ToolResult> {

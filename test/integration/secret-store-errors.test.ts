@@ -6,7 +6,8 @@
  * that does not exist (notfound), a KV v1 mount and a server that is not Vault (provider) — against the harness's
  * OpenBao; a saved store's status becomes error; a private CA (`caCert`) makes the TLS peer work. Then the SSRF guard
  * of a server in production mode: plain http, the cloud metadata address, loopback (literal and by name) and a
- * redirect to loopback are refused with 400.
+ * redirect to loopback are refused with 422 (the outbound policy is the server's setting, which the API document cannot
+ * state; docs/compatibility.md).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -295,7 +296,7 @@ describeWith({
       body: { name, type: 'vault', provider: 'vault', config: { address, caCert: caPEM }, credentials: { token: 't' } },
     });
 
-  it('refuses plain http, the metadata address and loopback (literal or by name) at create, with 400', async () => {
+  it('refuses plain http, the metadata address and loopback (literal or by name) at create, with 422', async () => {
     const cases: [string, RegExp][] = [
       ['http://vault.example.com:8200', /plain http is refused in production mode/],
       ['https://169.254.169.254', /169\.254\.169\.254 is link-local, unspecified or reserved/],
@@ -305,7 +306,7 @@ describeWith({
     ];
     for (const [address, message] of cases) {
       const res = await create(`s-${randomBytes(2).toString('hex')}`, address);
-      expect(res.status, address).toBe(400);
+      expect(res.status, address).toBe(422);
       expect(String(res.body['error'])).toMatch(message);
       expect(String(res.body['error'])).toMatch(/^config\.address: /);
     }
@@ -313,13 +314,13 @@ describeWith({
     expect(list.body.items).toEqual([]);
   });
 
-  it('does not follow a redirect to loopback: the test answers 400 and the loopback peer is never reached', async () => {
+  it('does not follow a redirect to loopback: the test answers 422 and the loopback peer is never reached', async () => {
     const created = await create('redirecting', redirectURL);
     expect(created.status).toBe(201);
     const res = await api.call<Json>('POST', `/api/v1/secret-stores/${String(created.body['id'])}/test`, {
       cookie: owner.cookie,
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(String(res.body['error'])).toMatch(/127\.0\.0\.1 is loopback, refused by the outbound policy/);
     expect(reached).toBe(0);
     const stored = await api.call<Json>('GET', `/api/v1/secret-stores/${String(created.body['id'])}`, {

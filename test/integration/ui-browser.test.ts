@@ -119,7 +119,8 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     expect(await change.textContent()).toContain('nowhere');
     await shot('app-diff');
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await page.getByText(/Sync succeeded/).waitFor(LONG);
+    // Applied, but the rollout fails: the operation ends failed (as `svc app sync --wait` exits 1), not "succeeded".
+    await page.getByText(/Sync failed: Degraded/).waitFor(LONG);
     await statusIs('health', 'Degraded');
   });
 

@@ -11,7 +11,9 @@
  *      stored Apps read back unchanged (same resourceVersion, spec and status) and the stored version stays v1alpha1;
  *   4. this release's `svc server` on each restored database: its migrations run, the old session and API key still
  *      authenticate, the old App is listed and accepts an operation (so it validates under the new schema), the old
- *      audit entries are there.
+ *      audit entries are there, and svc's tables are exactly those a fresh database of this release gets (columns,
+ *      indexes, constraints, triggers): the previous release's migrations and this release's (one file each since)
+ *      build the same schema.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +22,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { svcMigrationNames } from '../../src/store/migrations.ts';
+import { openStore } from '../../src/store/database.ts';
+import { migrateStore, svcMigrationNames } from '../../src/store/migrations.ts';
 import {
   type ControlPlane,
   createPostgresDatabase,
@@ -293,9 +296,72 @@ describeWith(postgresRequirement(), { what: 'the git history', missing: previous
       // Every migration of this release is recorded, once.
       expect(await migrationNames(kind, w.restoredURL)).toEqual(svcMigrationNames(kind));
       await server.stop();
+      // svc's own tables, as the upgrade left them, are exactly what a fresh database of this release gets.
+      const freshURL =
+        kind === 'sqlite' ? `sqlite:${join(makeTempDir('upgrade-fresh'), 'svc.db')}` : (await newDatabase()).url;
+      const fresh = openStore(
+        kind === 'sqlite' ? { kind, path: freshURL.slice('sqlite:'.length) } : { kind, url: freshURL },
+      );
+      try {
+        await migrateStore(fresh);
+      } finally {
+        await fresh.close();
+      }
+      const tables = await tableNames(kind, freshURL);
+      expect(tables).toContain('audit_log');
+      expect(await schemaOf(kind, w.restoredURL, tables)).toEqual(await schemaOf(kind, freshURL, tables));
     });
   },
 );
+
+/** Runs `query` with `params` on the database at `url`, answering its rows. */
+async function rows<T>(kind: Kind, url: string, query: string, params: unknown[] = []): Promise<T[]> {
+  if (kind === 'postgres') {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(query, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(url.slice('sqlite:'.length), { readonly: true });
+  try {
+    return db.prepare(query).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The tables of a database. */
+async function tableNames(kind: Kind, url: string): Promise<string[]> {
+  const query =
+    kind === 'postgres'
+      ? "select tablename as name from pg_tables where schemaname = 'public' order by 1"
+      : "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by 1";
+  return (await rows<{ name: string }>(kind, url, query)).map((r) => r.name);
+}
+
+/** The schema of `tables` as the database reports it: columns, indexes, constraints and triggers, one line each. */
+async function schemaOf(kind: Kind, url: string, tables: string[]): Promise<string[]> {
+  if (kind === 'sqlite') {
+    const marks = tables.map(() => '?').join(',');
+    const query = `select type || ' ' || name || ': ' || coalesce(sql, '') as line from sqlite_master where tbl_name in (${marks}) order by 1`;
+    return (await rows<{ line: string }>(kind, url, query, tables)).map((r) => r.line);
+  }
+  const queries = [
+    `select table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') as line
+       from information_schema.columns where table_schema = 'public' and table_name = any($1)`,
+    "select indexdef as line from pg_indexes where schemaname = 'public' and tablename = any($1)",
+    `select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) as line
+       from pg_constraint where conrelid::regclass::text = any($1)`,
+    `select pg_get_triggerdef(oid) as line from pg_trigger where not tgisinternal and tgrelid::regclass::text = any($1)`,
+  ];
+  const lines: string[] = [];
+  for (const q of queries) lines.push(...(await rows<{ line: string }>(kind, url, q, [tables])).map((r) => r.line));
+  return lines.sort();
+}
 
 /** Names of the svc migrations recorded in a database (its `svc_migration` table), in name order. */
 async function migrationNames(kind: Kind, url: string): Promise<string[]> {

@@ -7,6 +7,8 @@
  * own rule (`syncStatusOf`) over the same revision (the head the operator last observed), hash and liveness, so it
  * agrees with the App's syncStatus; when upstream moved since the operator looked, `revision.head` says so.
  */
+
+import type { AppResource } from '../../core/app-schema.ts';
 import { syncStatusOf } from '../../core/app-state.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { describeError } from '../../core/errors.ts';
@@ -14,11 +16,7 @@ import type { DesiredState } from '../../engine/desired-state.ts';
 import { diffObject, type ObjectDiff } from '../../engine/diff.ts';
 import { entryOf, refOf } from '../../engine/inventory.ts';
 import type { AnyObject, KubeConnection, ObjectRef } from '../../kube/index.ts';
-import type { Actor } from '../actor.ts';
 import type { Destinations } from '../kube/destinations.ts';
-import type { ApiServices } from '../services.ts';
-import { AppAccess } from './access.ts';
-import type { AppRef } from './scope.ts';
 
 /** Dry runs and reads in flight per diff. */
 const CONCURRENCY = 8;
@@ -55,20 +53,17 @@ function refOfObject(o: AnyObject): ObjectRef {
 
 /** Computes App diffs. */
 export class DiffService {
-  readonly #access: AppAccess;
   readonly #destinations: Destinations;
   readonly #desired: () => Promise<DesiredState>;
 
-  constructor(services: ApiServices, destinations: Destinations, desired: () => Promise<DesiredState>) {
-    this.#access = new AppAccess(services);
+  constructor(destinations: Destinations, desired: () => Promise<DesiredState>) {
     this.#destinations = destinations;
     this.#desired = desired;
   }
 
-  /** The diff of the App (`deployment:read`). Render failures answer with their typed error (400 / 502). */
-  async diff(actor: Actor, ref: AppRef): Promise<AppDiff> {
-    const app = await this.#access.load(actor, ref, 'deployment:read');
-    const conn = await this.#destinations.connection(actor.org.id, app.spec.destination.cluster ?? '');
+  /** The diff of the org's App `app`. Render failures answer with their typed error (400 / 502). */
+  async diff(orgId: string, app: AppResource): Promise<AppDiff> {
+    const conn = await this.#destinations.connection(orgId, app.spec.destination.cluster ?? '');
     const desired = await (await this.#desired()).render(app, conn.discovery);
     const rendered = await mapLimit(desired.objects, CONCURRENCY, (obj) => this.#compare(conn, obj));
     const renderedIds = new Set(desired.objects.map((o) => entryOf(o).id));

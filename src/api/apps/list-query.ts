@@ -9,7 +9,7 @@
  * it moved across the boundary).
  */
 import { HEALTH_STATUSES, SYNC_STATUSES } from '../../core/app-schema.ts';
-import { InputError } from '../../core/errors.ts';
+import { InputError, UnprocessableError } from '../../core/errors.ts';
 import type { AppView } from './view.ts';
 
 /** Sort orders of the list; `-` reverses. `health` and `sync` put the worst first. */
@@ -75,7 +75,7 @@ function decodeCursor(raw: string, sort: ListSort): Cursor {
   try {
     parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
   } catch {
-    throw new InputError('cursor is not one this server issued');
+    throw new UnprocessableError('cursor is not one this server issued');
   }
   if (
     !Array.isArray(parsed) ||
@@ -83,13 +83,16 @@ function decodeCursor(raw: string, sort: ListSort): Cursor {
     (typeof parsed[1] !== 'string' && typeof parsed[1] !== 'number') ||
     typeof parsed[2] !== 'string'
   ) {
-    throw new InputError('cursor is not one this server issued');
+    throw new UnprocessableError('cursor is not one this server issued');
   }
   if (parsed[0] !== sort) throw new InputError('cursor belongs to another sort order: start again without it');
   return { sort, key: parsed[1], name: parsed[2] };
 }
 
-/** Parses the query of `GET /apps`; InputError (400) for values outside their sets or a foreign cursor. */
+/**
+ * Parses the query of `GET /apps`: InputError (400) for values outside their sets (the route's schema refuses them
+ * first), UnprocessableError (422) for a cursor this server did not issue, or one of another sort.
+ */
 export function parseListQuery(params: ListQueryParams): ListQuery {
   const paged = Object.values(params).some((v) => v !== undefined);
   const sort = (params.sort ?? 'name') as ListSort;

@@ -6,6 +6,7 @@
 import { ConflictError } from '../../core/errors.ts';
 import type { DesiredState } from '../../engine/desired-state.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
+import { HealthCheckStore } from '../../store/health-checks.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { ApiServices } from '../services.ts';
 import { DiffService } from './diff-service.ts';
@@ -49,8 +50,8 @@ export function liveReadsOf(services: ApiServices): LiveReads {
     return desired;
   };
   const reads = {
-    diffs: new DiffService(services, services.destinations, loadDesired),
-    resources: new ResourceService(services, services.destinations),
+    diffs: new DiffService(services.destinations, loadDesired),
+    resources: new ResourceService(services.destinations, new HealthCheckStore(services.store.db)),
   };
   built.set(services, reads);
   return reads;

@@ -12,12 +12,8 @@ import { InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { refOf } from '../../engine/inventory.ts';
 import { buildTree, type ManagedObject, type TreeNode } from '../../engine/tree.ts';
 import { type AnyObject, KubeApiError, type KubeConnection, toSvcError } from '../../kube/index.ts';
-import { HealthCheckStore } from '../../store/health-checks.ts';
-import type { Actor } from '../actor.ts';
+import type { HealthCheckStore } from '../../store/health-checks.ts';
 import type { Destinations } from '../kube/destinations.ts';
-import type { ApiServices } from '../services.ts';
-import { AppAccess } from './access.ts';
-import type { AppRef } from './scope.ts';
 
 /** Reads in flight per tree. */
 const CONCURRENCY = 8;
@@ -43,12 +39,12 @@ export const LOG_TAIL_MAX = 5000;
 /** The query of the logs route. */
 export interface LogQuery {
   /** Default: the one `defaultPod` picks. */
-  pod?: string;
-  container?: string;
-  tail?: string;
-  follow?: string;
+  pod?: string | undefined;
+  container?: string | undefined;
+  tail?: string | undefined;
+  follow?: string | undefined;
   /** A duration (`10m`, `1h`): only lines newer than that. */
-  since?: string;
+  since?: string | undefined;
 }
 
 /** A Pod's log as it streams, and whose it is. */
@@ -70,35 +66,32 @@ export function defaultPod(pods: readonly TreeNode[]): TreeNode | undefined {
 
 /** The App's live resources. */
 export class ResourceService {
-  readonly #access: AppAccess;
   readonly #destinations: Destinations;
   readonly #healthChecks: HealthCheckStore;
 
-  constructor(services: ApiServices, destinations: Destinations) {
-    this.#access = new AppAccess(services);
+  constructor(destinations: Destinations, healthChecks: HealthCheckStore) {
     this.#destinations = destinations;
-    this.#healthChecks = new HealthCheckStore(services.store.db);
+    this.#healthChecks = healthChecks;
   }
 
-  /** The live resource tree of the App. */
-  async tree(actor: Actor, ref: AppRef): Promise<{ name: string; health: string; nodes: TreeNode[] }> {
-    const { app, conn } = await this.#open(actor, ref);
+  /** The live resource tree of the org's App `app`. */
+  async tree(orgId: string, app: AppResource): Promise<{ name: string; health: string; nodes: TreeNode[] }> {
+    const conn = await this.#connect(orgId, app);
     return {
       name: app.metadata.name,
       health: app.status?.healthStatus ?? 'Unknown',
-      nodes: await this.#tree(app, conn, await this.#customKinds(actor, app)),
+      nodes: await this.#tree(app, conn, await this.#customKinds(orgId, app)),
     };
   }
 
-  /** The App (`deployment:read`) and its destination's connection. */
-  async #open(actor: Actor, ref: AppRef): Promise<{ app: AppResource; conn: KubeConnection }> {
-    const app = await this.#access.load(actor, ref, 'deployment:read');
-    return { app, conn: await this.#destinations.connection(actor.org.id, app.spec.destination.cluster ?? '') };
+  /** The App's destination's connection. */
+  #connect(orgId: string, app: AppResource): Promise<KubeConnection> {
+    return this.#destinations.connection(orgId, app.spec.destination.cluster ?? '');
   }
 
   /** `apiVersion/kind` of the kinds a custom health check (the App's or its org's) applies to. */
-  async #customKinds(actor: Actor, app: AppResource): Promise<Set<string>> {
-    const org = await this.#healthChecks.list(actor.org.id);
+  async #customKinds(orgId: string, app: AppResource): Promise<Set<string>> {
+    const org = await this.#healthChecks.list(orgId);
     return new Set([...org, ...(app.spec.health?.checks ?? [])].map((c) => `${c.apiVersion}/${c.kind}`));
   }
 
@@ -137,9 +130,9 @@ export class ResourceService {
   /**
    * The log of one of the App's Pods as a stream (ends when `signal` aborts, or at the end without `follow`), with
    * the Pod and container it is of. Without `query.pod`, the `defaultPod`. 404 when the Pod is not the App's (or the
-   * App has none); 400 for a bad tail or since.
+   * App has none); 400 for a bad tail or since (the route's schema refuses them before).
    */
-  async logs(actor: Actor, ref: AppRef, query: LogQuery, signal: AbortSignal): Promise<PodLog> {
+  async logs(orgId: string, app: AppResource, query: LogQuery, signal: AbortSignal): Promise<PodLog> {
     const tail = query.tail === undefined ? 200 : Number(query.tail);
     if (!Number.isInteger(tail) || tail < 1 || tail > LOG_TAIL_MAX) {
       throw new InputError(`tail must be an integer from 1 to ${LOG_TAIL_MAX}`);
@@ -148,7 +141,8 @@ export class ResourceService {
     if (query.since !== undefined && (sinceMs === undefined || sinceMs < 1000)) {
       throw new InputError('since must be a duration of at least 1s, such as 10m or 1h');
     }
-    const { app, conn } = await this.#open(actor, ref);
+    const conn = await this.#connect(orgId, app);
+    const ref = { name: app.metadata.name };
     const refused = new Set<string>();
     const pods = (await this.#tree(app, conn, new Set(), refused)).filter(
       (n) => n.kind === 'Pod' && n.apiVersion === 'v1',

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSource, AppStatus } from '../../core/app-schema.ts';
+import { inHistory } from '../../core/app-state.ts';
 import { ConflictError } from '../../core/errors.ts';
 import { renderedLabels } from '../../render/index.ts';
 import type { Workload } from '../kube/apps-repo.ts';
 import { adoptedImageSource, adoptionProblem, selectorMatches, splitImage } from './adopt-image.ts';
-import { inHistory, promotableImage } from './operation-service.ts';
+import { promotableImage } from './operation-use-cases.ts';
 
 function app(name: string, source: AppSource, status?: AppStatus): AppResource {
   return {

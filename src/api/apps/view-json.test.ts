@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { AppResource } from '../../core/app-schema.ts';
-import { AppObject } from './schemas.ts';
+import { APP_OBJECT_COMPONENTS } from './contract.ts';
 import { appView } from './view.ts';
 import { appJson, appListJson } from './view-json.ts';
 
@@ -29,7 +29,14 @@ const apps: AppResource[] = [
       revision: 'sha256:abc',
       url: 'https://api.example',
       resources: [
-        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'api', healthStatus: 'Degraded' },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'api',
+          namespace: 'api',
+          syncStatus: 'Synced',
+          healthStatus: 'Degraded',
+        },
       ],
       conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2026-11-21T06:00:00Z', message: 'x' }],
     },
@@ -39,7 +46,10 @@ const apps: AppResource[] = [
 describe('app JSON', () => {
   it('is byte for byte what Fastify sends for the GET /apps response schema', async () => {
     const app = Fastify();
-    const schema = { response: { 200: { type: 'object', properties: { apps: { type: 'array', items: AppObject } } } } };
+    for (const component of APP_OBJECT_COMPONENTS) app.addSchema(component);
+    const schema = {
+      response: { 200: { type: 'object', properties: { apps: { type: 'array', items: { $ref: 'App' } } } } },
+    };
     app.get('/by-schema', { schema }, async () => ({ apps: apps.map(appView) }));
     app.get('/cached', { schema }, async (_req, reply) =>
       reply.type('application/json; charset=utf-8').send(appListJson(apps.map((a) => appJson(appView(a))))),

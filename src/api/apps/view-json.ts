@@ -1,20 +1,22 @@
 /**
  * The app object of contract §2.1 serialized ahead of time: the App cache keeps each App's JSON per resourceVersion,
  * so `GET /apps` joins ready bytes instead of serializing every App on every request. The serializer is built from
- * the route's own response schema (AppObject) by the compiler Fastify itself uses, with Fastify's default options,
+ * the route's own response schema (the App component) by the compiler Fastify itself uses, with Fastify's default options,
  * so the bytes are the ones Fastify would send.
  */
 import fastJson from 'fast-json-stringify';
-import { AppObject } from './schemas.ts';
+import { APP_OBJECT_COMPONENTS, App } from './contract.ts';
 import type { AppView } from './view.ts';
 
-const serializeApp = fastJson(AppObject);
+const serializeApp = fastJson(App, {
+  schema: Object.fromEntries(APP_OBJECT_COMPONENTS.map((c) => [c.$id, c])),
+});
 
 const OPEN = Buffer.from('{"apps":[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
 
-/** One app object as UTF-8 JSON, exactly as the `AppObject` response schema serializes it. */
+/** One app object as UTF-8 JSON, exactly as the App component serializes it. */
 export function appJson(view: AppView): Buffer {
   return Buffer.from(serializeApp(view));
 }

@@ -1,12 +1,14 @@
 /** How App resources look through the API (contract §2.1, §2.2): presentation only; state lives in app-state.ts. */
+import type { Static } from 'typebox';
 import type { AppResource } from '../../core/app-schema.ts';
 import { requestedOperationId } from '../../core/app-state.ts';
+import type { App, AppStatus } from './contract.ts';
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
-export type AppView = ReturnType<typeof appView>;
+export type AppView = Static<typeof App>;
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
-export function appView(app: AppResource) {
+export function appView(app: AppResource): AppView {
   const status = app.status ?? {};
   return {
     name: app.metadata.name,
@@ -39,7 +41,7 @@ function updatedAt(app: AppResource): string {
 }
 
 /** The status view of contract §2.2 (plus `pending_operation`, the id of an operation not yet picked up). */
-export function statusView(app: AppResource) {
+export function statusView(app: AppResource): Static<typeof AppStatus> {
   const status = app.status ?? {};
   return {
     name: app.metadata.name,

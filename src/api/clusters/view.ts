@@ -1,8 +1,10 @@
 /** The cluster record as the API answers it (contract §2.6, plus credentials, status_message and updated_at). */
+import type { Static } from 'typebox';
 import type { ClusterRecord } from '../../store/clusters.ts';
+import type { Cluster } from './contract.ts';
 
 /** The JSON of one cluster. Never carries the kubeconfig: only whether one is stored. */
-export function clusterJson(r: ClusterRecord) {
+export function clusterJson(r: ClusterRecord): Static<typeof Cluster> {
   return {
     id: r.id,
     name: r.name,
@@ -25,4 +27,4 @@ export function clusterJson(r: ClusterRecord) {
   };
 }
 
-export type ClusterJson = ReturnType<typeof clusterJson>;
+export type ClusterJson = Static<typeof Cluster>;

@@ -1,10 +1,12 @@
 /** How incidents, remediations and an incident's timeline look in the API (docs/incidents.md). */
+import type { Static } from 'typebox';
 import type { SvcEvent } from '../../core/events.ts';
 import type { Delivery } from '../../store/deliveries.ts';
 import type { Incident } from '../../store/incidents.ts';
 import type { Remediation } from '../../store/remediations.ts';
+import type { Incident as IncidentView, Remediation as RemediationView } from './contract.ts';
 
-export function incidentView(i: Incident) {
+export function incidentView(i: Incident): Static<typeof IncidentView> {
   return {
     id: i.id,
     app: i.app ?? null,
@@ -25,7 +27,7 @@ export function incidentView(i: Incident) {
   };
 }
 
-export function remediationView(r: Remediation) {
+export function remediationView(r: Remediation): Static<typeof RemediationView> {
   return {
     id: r.id,
     incident_id: r.incidentId,

@@ -6,6 +6,7 @@
  */
 import type { AppResource } from '../../core/app-schema.ts';
 import type { InformerStore } from '../../kube/informer-store.ts';
+import { MutationCache } from '../../kube/mutation-cache.ts';
 import { compareVersions } from '../../kube/resource-version.ts';
 import { type AppView, appView } from '../apps/view.ts';
 import { appJson } from '../apps/view-json.ts';
@@ -18,8 +19,11 @@ export interface AppEntry {
   readonly json: Buffer;
 }
 
-/** Deletions remembered beyond the last list, to refuse a late write answer for an App already gone. */
-const MAX_TOMBSTONES = 10_000;
+/**
+ * How long a deletion is remembered beyond the last list, to refuse a late answer (of a write or a GET) for an App
+ * already gone: far longer than any request may take (the client's idle timeout is 30 s).
+ */
+const DELETION_TTL_MS = 5 * 60_000;
 
 /** The order of `GET /apps`: names by localeCompare, ties broken by code units so the order is total. */
 function byName(a: AppEntry, b: AppEntry): number {
@@ -66,8 +70,11 @@ class Namespace {
 /** Apps by namespace and name, each change ordered by resourceVersion. Not thread-shared: one event loop. */
 export class AppStore implements InformerStore<AppResource> {
   #namespaces = new Map<string, Namespace>();
-  /** Deleted App key (`ns/name`) → resourceVersion of its deletion, for deletions newer than the last list. */
-  #tombstones = new Map<string, string>();
+  /**
+   * Deletions newer than the last list (src/kube's MutationCache). The API's own writes need no remembering there:
+   * they go into the store itself, which orders every version it is offered.
+   */
+  readonly #deletions = new MutationCache<AppResource>({ ttlMs: DELETION_TTL_MS, includeAdds: false });
   /** The resourceVersion of the last full list: an App absent from the store and not newer was deleted. */
   #floor: string | undefined;
   /** The newest resourceVersion the store has seen (list, change or deletion): what a list answer is as of. */
@@ -136,16 +143,7 @@ export class AppStore implements InformerStore<AppResource> {
     const held = this.entry(namespace, name);
     if (held && (compareVersions(version, held.app.metadata.resourceVersion) ?? 1) < 0) return false;
     this.#saw(version);
-    if (version !== undefined) {
-      const key = `${namespace}/${name}`;
-      // Re-inserted so the map stays in deletion order and the oldest is dropped first.
-      this.#tombstones.delete(key);
-      this.#tombstones.set(key, version);
-      if (this.#tombstones.size > MAX_TOMBSTONES) {
-        const oldest = this.#tombstones.keys().next().value;
-        if (oldest !== undefined) this.#tombstones.delete(oldest);
-      }
-    }
+    this.#deletions.deleted(`${namespace}/${name}`, version);
     if (!held) return false;
     this.#namespaces.get(namespace)?.delete(name);
     return true;
@@ -160,9 +158,7 @@ export class AppStore implements InformerStore<AppResource> {
     this.#namespaces = new Map();
     this.#floor = listVersion;
     this.#saw(listVersion);
-    for (const [key, version] of this.#tombstones) {
-      if ((compareVersions(version, listVersion) ?? 1) <= 0) this.#tombstones.delete(key);
-    }
+    this.#deletions.forgetDeletionsUpTo(listVersion);
     for (const app of items) this.#namespace(app.metadata.namespace ?? '').set(new Entry(app));
     for (const ns of previous.values()) {
       for (const entry of ns.byName.values()) {
@@ -171,11 +167,10 @@ export class AppStore implements InformerStore<AppResource> {
     }
   }
 
-  /** Whether the App `key` is known deleted at or after `version` (by a tombstone or by the last list). */
+  /** Whether the App `key` is known deleted at or after `version` (a remembered deletion, or the last list). */
   #deletedSince(key: string, version: string | undefined): boolean {
     if (this.#floor !== undefined && (compareVersions(version, this.#floor) ?? 1) <= 0) return true;
-    const deletedAt = this.#tombstones.get(key);
-    return deletedAt !== undefined && (compareVersions(version, deletedAt) ?? 1) <= 0;
+    return this.#deletions.deletedSince(key, version);
   }
 
   #namespace(name: string): Namespace {

@@ -7,7 +7,11 @@
 import { APP_GROUP, APP_KIND, APP_PLURAL, APP_VERSION, type AppResource } from '../../core/app-schema.ts';
 import { ConflictError } from '../../core/errors.ts';
 import {
+  type AnyObject,
   cacheKey,
+  createUnlessExists,
+  Discovery,
+  ensureNamespace,
   Informer,
   type InformerEvent,
   isConflict,
@@ -15,6 +19,7 @@ import {
   type KubeClient,
   type KubeEvent,
   listEvents,
+  ObjectClient,
   toSvcError,
 } from '../../kube/index.ts';
 import type { Logger } from '../../log.ts';
@@ -103,6 +108,7 @@ export class StaleVersionError extends ConflictError {}
  */
 export class KubeApps {
   readonly #client: KubeClient;
+  readonly #objects: ObjectClient;
   readonly #store: AppStore | undefined;
   readonly #informer: Informer<AppResource> | undefined;
   readonly #logger: Logger | undefined;
@@ -115,6 +121,7 @@ export class KubeApps {
    */
   constructor(client: KubeClient, options: { cache?: { logger: Logger }; orgOperatorAccess?: OrgOperatorAccess } = {}) {
     this.#client = client;
+    this.#objects = new ObjectClient(client, new Discovery(client));
     this.#orgOperatorAccess = options.orgOperatorAccess;
     const cache = options.cache;
     this.#logger = cache?.logger;
@@ -320,30 +327,21 @@ export class KubeApps {
 
   /**
    * Creates the (org) namespace unless it exists and, when configured, the RoleBinding that gives the operator its
-   * org access there (kept if it exists). Both are cheap to repeat, so every App create repeats them.
+   * org access there (kept if it exists), through src/kube's one way of creating them. Both are cheap to repeat, so
+   * every App create repeats them.
    */
   async ensureNamespace(name: string): Promise<void> {
-    await this.#createUnlessExists(
-      '/api/v1/namespaces',
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-      `namespace ${name}`,
-    );
-    const access = this.#orgOperatorAccess;
-    if (access) {
-      await this.#createUnlessExists(
-        `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(name)}/rolebindings`,
-        orgOperatorBinding(name, access),
-        `the operator's RoleBinding in namespace ${name}`,
-      );
-    }
-  }
-
-  async #createUnlessExists(path: string, body: unknown, what: string): Promise<void> {
     try {
-      await this.#client.request(path, { method: 'POST', body });
+      await ensureNamespace(this.#objects, name);
     } catch (err) {
-      if (isConflict(err)) return;
-      throw toSvcError(err, what);
+      throw toSvcError(err, `namespace ${name}`);
+    }
+    const access = this.#orgOperatorAccess;
+    if (!access) return;
+    try {
+      await createUnlessExists(this.#objects, orgOperatorBinding(name, access) as unknown as AnyObject);
+    } catch (err) {
+      throw toSvcError(err, `the operator's RoleBinding in namespace ${name}`);
     }
   }
 

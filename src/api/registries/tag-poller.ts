@@ -11,12 +11,14 @@
  * concerns.
  */
 import type { AppResource, ImageSource } from '../../core/app-schema.ts';
-import { writeOperation } from '../../core/app-state.ts';
+import { isPending, operationLifecycle, writeOperation } from '../../core/app-state.ts';
+import { type RetryPolicy, retryDelayMs } from '../../core/backoff.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError } from '../../core/errors.ts';
 import type { Logger } from '../../log.ts';
 import type { AuditStore } from '../../store/audit.ts';
 import type { DbLease } from '../../store/lease.ts';
+import { appAuditNote } from '../apps/audit-note.ts';
 import { operationIO } from '../apps/scope.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
 import type { OrgImages } from './images.ts';
@@ -27,6 +29,11 @@ export const POLLER_IDENTITY = 'svc:tag-poller';
 const POLL_CONCURRENCY = 8;
 /** How often the lease is renewed (and, when free, taken); it lives three times as long. */
 const LEASE_RENEW_MS = 10_000;
+/**
+ * When a notification finds its App busy with another operation, the check is repeated on this schedule (2 s
+ * doubling to 1 min, about 5 min in all) so the push is not left for the next poll, which may be an hour away.
+ */
+const BUSY_RETRY: RetryPolicy = { baseMs: 2_000, maxMs: 60_000, attempts: 8 };
 
 /** A Follow App, with the org that owns it. */
 export interface FollowApp {
@@ -97,6 +104,8 @@ export class TagPoller {
   #timers: NodeJS.Timeout[] = [];
   #leading = false;
   #running: Promise<unknown> | undefined;
+  /** Notification checks waiting for a busy App, by `namespace/name`. */
+  readonly #rechecks = new Map<string, NodeJS.Timeout>();
 
   constructor(deps: TagPollerDeps) {
     this.#deps = deps;
@@ -142,6 +151,8 @@ export class TagPoller {
   async stop(): Promise<void> {
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
+    for (const t of this.#rechecks.values()) clearTimeout(t);
+    this.#rechecks.clear();
     await this.#running;
     if (this.#leading) await this.#deps.lease.release().catch(() => undefined);
     this.#leading = false;
@@ -193,20 +204,63 @@ export class TagPoller {
       }
       for (const f of members) {
         if (f.app.status?.observedRevision === digest) continue;
-        if (await this.#deploy(f, digest, options.trigger)) report.deployed.push(f.app.metadata.name);
+        const outcome = await this.#deploy(f, digest, options.trigger);
+        if (outcome === 'deployed') report.deployed.push(f.app.metadata.name);
+        if (outcome === 'busy' && options.trigger === 'notification') this.#recheckLater(f.app, 1);
       }
     });
     return report;
   }
 
-  /** Writes the Deploy and its audit entry; false when the App has a pending operation (left for later). */
-  async #deploy(f: FollowApp, digest: string, trigger: PollTrigger): Promise<boolean> {
-    const { app } = f;
+  /**
+   * Repeats a notification's check for one App that had another operation pending, on BUSY_RETRY's schedule, until
+   * the Deploy is written, the App no longer needs it, or the attempts run out (the interval's poll remains).
+   */
+  #recheckLater(app: AppResource, retry: number): void {
     const ns = app.metadata.namespace ?? '';
+    const key = `${ns}/${app.metadata.name}`;
+    if (retry >= BUSY_RETRY.attempts || (retry === 1 && this.#rechecks.has(key))) return;
+    const timer = setTimeout(
+      () => {
+        this.#rechecks.delete(key);
+        const same = (f: FollowApp) => f.app.metadata.namespace === ns && f.app.metadata.name === app.metadata.name;
+        this.#recheck(same).then(
+          (busy) => {
+            if (busy) this.#recheckLater(app, retry + 1);
+          },
+          (err: unknown) => this.#deps.logger.warn({ app: key, err: describeError(err) }, 'tag poller: recheck failed'),
+        );
+      },
+      retryDelayMs(BUSY_RETRY, retry),
+    );
+    timer.unref();
+    this.#rechecks.set(key, timer);
+  }
+
+  /** One App's check again; true while the App is still busy with another operation. */
+  async #recheck(match: (f: FollowApp) => boolean): Promise<boolean> {
+    const [f] = (await this.followApps()).filter(match);
+    if (!f) return false;
+    const digest = (await this.#deps.images.resolve(f.orgId, f.image)).digest;
+    if (f.app.status?.observedRevision === digest) return false;
+    return (await this.#deploy(f, digest, 'notification')) === 'busy';
+  }
+
+  /**
+   * Writes the Deploy and its audit entry. 'busy' when the App has another operation pending (left for later),
+   * 'skipped' when the App no longer needs it or the write failed.
+   */
+  async #deploy(f: FollowApp, digest: string, trigger: PollTrigger): Promise<'deployed' | 'busy' | 'skipped'> {
+    const ns = f.app.metadata.namespace ?? '';
+    const io = operationIO(this.#deps.kube, ns, f.app.metadata.name);
+    // The cache may still show an operation the apiserver has since recorded as finished: read the App again
+    // before calling it busy.
+    const app = isPending(operationLifecycle(f.app)) ? await io.read() : f.app;
+    if (!app || !stillMoved(f.app, app, digest)) return 'skipped';
     let id: string;
     try {
       id = await writeOperation(
-        operationIO(this.#deps.kube, ns, app.metadata.name),
+        io,
         app,
         { kind: 'Deploy', revision: digest, triggeredBy: POLLER_IDENTITY },
         // The cache may lag the App (a Sync that just finished, as when a push follows it at once): what the
@@ -214,30 +268,25 @@ export class TagPoller {
         { stillValid: (read, fresh) => stillMoved(read, fresh, digest) },
       );
     } catch (err) {
-      if (err instanceof ConflictError) return false;
+      // Another operation won the App (or was pending already): the recheck decides again on a fresh read.
+      if (err instanceof ConflictError) return 'busy';
       this.#deps.logger.warn(
         { app: `${ns}/${app.metadata.name}`, err: describeError(err) },
         'tag poller: deploy failed',
       );
-      return false;
+      return 'skipped';
     }
     await this.#deps.audit.record({
       orgId: f.orgId,
       userId: '',
-      action: 'app.deploy',
-      resourceType: 'app',
-      ...(app.metadata.uid ? { resourceId: app.metadata.uid } : {}),
-      resourceName: app.metadata.name,
-      details: {
-        namespace: app.spec.destination.namespace,
-        cluster: app.spec.destination.cluster ?? '',
+      ...appAuditNote('app.deploy', app, {
         operation_id: id,
         tag: f.image.tag,
         digest,
         previous: app.status?.observedRevision ?? '',
         trigger,
-      },
+      }),
     });
-    return true;
+    return 'deployed';
   }
 }

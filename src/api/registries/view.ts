@@ -1,11 +1,13 @@
 /** How a registry looks in the API (docs/api.md "Registries"): never its password or notification token. */
+import type { Static } from 'typebox';
 import type { RegistryRecord } from '../../store/registries.ts';
+import type { Registry } from './contract.ts';
 
 /** Path of a registry's notification endpoint below the public URL (see ../routes/registry-notifications.ts). */
 export const notificationPath = (id: string) => `/api/v1/registries/${id}/notifications`;
 
 /** The API view of a registry: never the password or the notification token. */
-export function registryView(r: RegistryRecord, publicURL: string) {
+export function registryView(r: RegistryRecord, publicURL: string): Static<typeof Registry> {
   return {
     id: r.id,
     name: r.name,

@@ -6,15 +6,14 @@
  * client that stops reading is dropped (it reconnects with Last-Event-ID).
  */
 import sseModule, { type SSEPluginOptions } from '@fastify/sse';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { canAnywhere } from '../../auth/rbac.ts';
-import { ForbiddenError, UnavailableError } from '../../core/errors.ts';
-import { orgNamespace } from '../../core/names.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { UnavailableError } from '../../core/errors.ts';
+import { type Api, principalOf } from '../api.ts';
 import type { StreamClient } from '../apps/app-events.ts';
-import { appErrors } from '../apps/schemas.ts';
-import { scopeFilter } from '../apps/scope.ts';
-import { orgCaller } from '../context.ts';
+import { appStreamRoute } from '../apps/stream-contract.ts';
+import { followApps } from '../apps/use-cases.ts';
 import type { ApiServices } from '../services.ts';
+import { run } from '../use-case.ts';
 
 /** Timing of the stream. */
 export interface StreamOptions {
@@ -35,90 +34,49 @@ const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /** Registers GET /apps/stream. */
 export async function appStreamRoutes(
-  app: FastifyInstance,
+  api: Api,
   services: ApiServices,
   options: StreamOptions = STREAM_DEFAULTS,
 ): Promise<void> {
-  await app.register(ssePlugin, { heartbeatInterval: options.heartbeatMs });
+  await api.register(ssePlugin, { heartbeatInterval: options.heartbeatMs });
 
-  app.get<{ Querystring: { since?: string } }>(
-    '/apps/stream',
-    {
-      sse: { kind: 'manual' },
-      schema: {
-        tags: ['apps'],
-        summary:
-          'Server-sent events of the App changes the caller may read (event `app`: {type: upsert|delete, app}); resumable with Last-Event-ID or ?since=<resource_version of a list page>; `reset` when it cannot resume exactly; `ready` once live; heartbeat comments',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            since: {
-              type: 'string',
-              pattern: '^[0-9]{1,20}(~[0-9]{1,20})?$',
-              description: 'the event id to resume after when no Last-Event-ID header is sent',
-            },
-          },
-        },
-        response: {
-          200: {
-            description: 'the event stream',
-            // Each event as an SSE parser sees it: `data` is JSON text ({type, app} for `app`; {reason} for `reset`;
-            // {resource_version} for `ready`).
-            content: {
-              'text/event-stream': {
-                schema: {
-                  type: 'object',
-                  required: ['event', 'data'],
-                  properties: {
-                    event: { type: 'string', enum: ['app', 'reset', 'ready'] },
-                    data: { type: 'string' },
-                    id: { type: 'string' },
-                  },
-                },
-              },
-            },
-          },
-          ...appErrors(),
-        },
+  api.get('/apps/stream', { sse: { kind: 'manual' }, schema: appStreamRoute }, async (request, reply) => {
+    const hub = services.appEvents;
+    if (!hub) throw new UnavailableError('no management cluster configured (SVC_MGMT_KUBECONFIG is unset)');
+    const follow = await run(services, followApps, principalOf(request), undefined);
+    const headers = { cookie: request.headers.cookie, authorization: request.headers.authorization };
+    const raw = reply.raw;
+    const client: StreamClient = {
+      namespace: follow.namespace,
+      may: follow.may,
+      write: (frame) => {
+        raw.write(frame);
+        return raw.writableLength < MAX_PENDING_BYTES;
       },
-    },
-    async (request, reply) => {
-      const actor = orgCaller(request);
-      const hub = services.appEvents;
-      if (!hub) throw new UnavailableError('no management cluster configured (SVC_MGMT_KUBECONFIG is unset)');
-      if (!canAnywhere(actor.caller, 'deployment:read')) throw new ForbiddenError('missing permission deployment:read');
-      const headers = { cookie: request.headers.cookie, authorization: request.headers.authorization };
-      const raw = reply.raw;
-      const client: StreamClient = {
-        namespace: orgNamespace(actor.org.slug),
-        may: scopeFilter(actor, 'deployment:read'),
-        write: (frame) => {
-          raw.write(frame);
-          return raw.writableLength < MAX_PENDING_BYTES;
-        },
-        close: () => reply.sse.close(),
-      };
-      const reauth = setInterval(() => {
-        services.authenticator.authenticate(headers).then(
-          (caller) => {
-            if (caller.org?.id !== actor.org.id || !canAnywhere(caller, 'deployment:read')) reply.sse.close();
-            else client.may = scopeFilter({ caller }, 'deployment:read');
+      close: () => reply.sse.close(),
+    };
+    const reauth = setInterval(() => {
+      services.authenticator
+        .authenticate(headers)
+        .then((caller) => run(services, followApps, { caller }, undefined))
+        .then(
+          (again) => {
+            if (again.orgId !== follow.orgId) reply.sse.close();
+            else client.may = again.may;
           },
           () => reply.sse.close(),
         );
-      }, options.reauthMs);
-      reauth.unref();
-      reply.sse.onClose(() => {
-        clearInterval(reauth);
-        hub.disconnect(client);
-      });
-      reply.sse.keepAlive();
-      reply.sse.sendHeaders();
-      raw.write('retry: 2000\n\n');
-      const lastEventId = request.headers['last-event-id'];
-      hub.connect(client, typeof lastEventId === 'string' ? lastEventId : request.query.since);
-      return reply;
-    },
-  );
+    }, options.reauthMs);
+    reauth.unref();
+    reply.sse.onClose(() => {
+      clearInterval(reauth);
+      hub.disconnect(client);
+    });
+    reply.sse.keepAlive();
+    reply.sse.sendHeaders();
+    raw.write('retry: 2000\n\n');
+    const lastEventId = request.headers['last-event-id'];
+    hub.connect(client, typeof lastEventId === 'string' ? lastEventId : request.query.since);
+    return reply;
+  });
 }

@@ -8,13 +8,16 @@
  * key never appears in a URL. Pages are HTML: this is for a person in a browser.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller, CallerOrg } from '../../auth/caller.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../../auth/caller.ts';
 import { InputError, SvcError } from '../../core/errors.ts';
 import { LEVELS, type Level } from '../../core/permissions.ts';
-import { mintApiKey } from '../api-key-service.ts';
-import { ErrorBody } from '../apps/schemas.ts';
+import type { Api } from '../api.ts';
+import { mintApiKey } from '../api-keys/use-cases.ts';
+import { cliLoginConfirmRoute, cliLoginPageRoute } from '../auth/cli-login-contract.ts';
 import type { ApiServices } from '../services.ts';
+import { run } from '../use-case.ts';
 
 /** What the CLI sends (query on GET, form fields on POST). */
 interface HandoffRequest {
@@ -41,7 +44,8 @@ export function parseHandoff(input: Record<string, unknown>): HandoffRequest {
   const expiresDays = Number(input['expires_days'] ?? 90);
   if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new InputError('port must be 1024..65535');
   if (!/^[A-Za-z0-9_-]{16,128}$/.test(state)) throw new InputError('state must be 16..128 URL-safe characters');
-  if (name.length < 1 || name.length > 64 || [...name].some((c) => c.charCodeAt(0) < 32)) {
+  // Counted in code points, as the document's maxLength counts them.
+  if (name.length < 1 || [...name].length > 64 || [...name].some((c) => c.charCodeAt(0) < 32)) {
     throw new InputError('name must be 1..64 printable characters');
   }
   if (!(LEVELS as readonly string[]).includes(role)) throw new InputError(`role must be one of ${LEVELS.join(', ')}`);
@@ -82,159 +86,121 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
     .send(html);
 }
 
-const HtmlPage = { description: 'an HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
-/** 400: an HTML page for a link that parses but makes no sense, `{"error"}` when it fails the schema. */
-const BadRequest = {
-  description: 'a malformed login link or form',
-  content: {
-    'text/html': { schema: { type: 'string' } },
-    'application/json': { schema: { ...ErrorBody } },
-  },
-};
-const HandoffFields = {
-  port: { type: 'string', pattern: '^[0-9]{4,5}$', description: 'loopback port the CLI listens on (1024..65535)' },
-  state: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$', description: 'the CLI’s random state, echoed back' },
-  name: { type: 'string', minLength: 1, maxLength: 64, description: 'label of the machine, shown and in the key name' },
-  role: { type: 'string', enum: [...LEVELS], description: 'role ceiling of the key (default admin)' },
-  expires_days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'days until the key expires (default 90)' },
-} as const;
+/** The page asking to confirm: who is asked for which key, with the confirmation token in its form. */
+function confirmPage(handoff: HandoffRequest, actor: Caller, token: string): string {
+  const hidden = Object.entries({
+    port: handoff.port,
+    state: handoff.state,
+    name: handoff.name,
+    role: handoff.role,
+    expires_days: handoff.expiresDays,
+    confirm: token,
+  })
+    .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`)
+    .join('');
+  const expiry = handoff.expiresDays === 0 ? 'never expires' : `expires in ${handoff.expiresDays} days`;
+  return page(
+    'Log in the svc command line?',
+    `<p>The <code>svc</code> command line on <strong>${escapeHtml(handoff.name)}</strong> asks for an API key
+to act as <strong>${escapeHtml(actor.user.email)}</strong> in <strong>${escapeHtml(actor.org?.name ?? '')}</strong>,
+with role ceiling <strong>${escapeHtml(handoff.role)}</strong>; it ${expiry}. Only continue if you just ran
+<code>svc login</code> yourself.</p><form method="post">${hidden}<button type="submit">Authorize</button></form>`,
+  );
+}
+
+/** The page that posts the minted key to the CLI's loopback listener (never in a URL). */
+function handoffPage(handoff: HandoffRequest, key: string): string {
+  const callback = `http://127.0.0.1:${handoff.port}/callback`;
+  return page(
+    'Handing the key to svc…',
+    `<form id="handoff" method="post" action="${escapeHtml(callback)}">
+<input type="hidden" name="state" value="${escapeHtml(handoff.state)}">
+<input type="hidden" name="key" value="${escapeHtml(key)}">
+<p>If nothing happens, <button type="submit">send it to svc</button>.</p></form>`,
+    '<script>document.getElementById("handoff").submit()</script>',
+  );
+}
+
+/** The handoff a request asks for, or the 400 page saying why it cannot be one. */
+function handoffOf(input: Record<string, unknown>, reply: FastifyReply, title: string): HandoffRequest | undefined {
+  try {
+    return parseHandoff(input);
+  } catch (err) {
+    sendPage(reply, 400, page(title, `<p>${escapeHtml((err as Error).message)}</p>`));
+    return undefined;
+  }
+}
 
 /** Registers GET and POST /auth/cli-login (HTML; session cookie; an encapsulated form-body parser for the POST). */
-export async function cliLoginRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
-  await app.register(async (scope) => {
+export async function cliLoginRoutes(app: Api, services: ApiServices): Promise<void> {
+  const secret = services.config.authSecret;
+
+  /** The signed-in caller with an org, by session cookie only. */
+  async function sessionCaller(request: FastifyRequest): Promise<Caller | undefined> {
+    try {
+      const caller = await services.authenticator.authenticate({
+        cookie: request.headers.cookie,
+        authorization: undefined,
+      });
+      return caller.org && caller.kind === 'session' ? caller : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  const signInFirst = (reply: FastifyReply) =>
+    sendPage(
+      reply,
+      401,
+      page(
+        'Sign in to svc first',
+        `<p>Sign in at <a href="${escapeHtml(services.config.publicURL)}/">${escapeHtml(services.config.publicURL)}</a>
+(with an organization), then reload this page to finish <code>svc login</code>.</p>`,
+      ),
+    );
+
+  /** Mints the CLI's key as the signed-in user; a page saying why not when it cannot be minted. */
+  async function mint(actor: Caller, handoff: HandoffRequest, reply: FastifyReply): Promise<string | undefined> {
+    try {
+      const request = { name: `svc CLI (${handoff.name})`, role: handoff.role, expires_days: handoff.expiresDays };
+      return (await run(services, mintApiKey, { caller: actor }, request)).key;
+    } catch (err) {
+      if (!(err instanceof SvcError)) throw err;
+      sendPage(reply, 403, page('No key minted', `<p>${escapeHtml(err.message)}</p>`));
+      return undefined;
+    }
+  }
+
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
-    /** The signed-in caller, or a page asking to sign in first. */
-    async function sessionCaller(request: FastifyRequest): Promise<{ caller: Caller; org: CallerOrg } | undefined> {
-      try {
-        const caller = await services.authenticator.authenticate({
-          cookie: request.headers.cookie,
-          authorization: undefined,
-        });
-        return caller.org && caller.kind === 'session' ? { caller, org: caller.org } : undefined;
-      } catch {
-        return undefined;
+    scope.get('/auth/cli-login', { config: { public: true }, schema: cliLoginPageRoute }, async (request, reply) => {
+      const handoff = handoffOf(request.query, reply, 'Bad login link');
+      if (!handoff) return reply;
+      const actor = await sessionCaller(request);
+      if (!actor) return signInFirst(reply);
+      const token = confirmationToken(secret, actor.sessionId ?? '', handoff);
+      return sendPage(reply, 200, confirmPage(handoff, actor, token));
+    });
+
+    const confirm = { config: { public: true, formPost: true }, schema: cliLoginConfirmRoute };
+    scope.post('/auth/cli-login', confirm, async (request, reply) => {
+      const handoff = handoffOf(request.body, reply, 'Bad login request');
+      if (!handoff) return reply;
+      const actor = await sessionCaller(request);
+      if (!actor) return signInFirst(reply);
+      if (!sameToken(request.body.confirm, confirmationToken(secret, actor.sessionId ?? '', handoff))) {
+        return sendPage(
+          reply,
+          403,
+          page('Login not confirmed', '<p>Open the link <code>svc login</code> printed again.</p>'),
+        );
       }
-    }
-
-    const signInFirst = (reply: FastifyReply) =>
-      sendPage(
-        reply,
-        401,
-        page(
-          'Sign in to svc first',
-          `<p>Sign in at <a href="${escapeHtml(services.config.publicURL)}/">${escapeHtml(services.config.publicURL)}</a>
-(with an organization), then reload this page to finish <code>svc login</code>.</p>`,
-        ),
-      );
-
-    scope.get<{ Querystring: Record<string, string> }>(
-      '/auth/cli-login',
-      {
-        config: { public: true },
-        schema: {
-          tags: ['auth'],
-          summary: 'Browser page of `svc login --browser`: confirm minting an API key for the command line',
-          querystring: { type: 'object', required: ['port', 'state'], properties: HandoffFields },
-          response: { 200: HtmlPage, 400: BadRequest, 401: HtmlPage },
-        },
-      },
-      async (request, reply) => {
-        let handoff: HandoffRequest;
-        try {
-          handoff = parseHandoff(request.query);
-        } catch (err) {
-          return sendPage(reply, 400, page('Bad login link', `<p>${escapeHtml((err as Error).message)}</p>`));
-        }
-        const actor = await sessionCaller(request);
-        if (!actor) return signInFirst(reply);
-        const token = confirmationToken(services.config.authSecret, actor.caller.sessionId ?? '', handoff);
-        const hidden = Object.entries({
-          port: handoff.port,
-          state: handoff.state,
-          name: handoff.name,
-          role: handoff.role,
-          expires_days: handoff.expiresDays,
-          confirm: token,
-        })
-          .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(String(v))}">`)
-          .join('');
-        const expiry = handoff.expiresDays === 0 ? 'never expires' : `expires in ${handoff.expiresDays} days`;
-        return sendPage(
-          reply,
-          200,
-          page(
-            'Log in the svc command line?',
-            `<p>The <code>svc</code> command line on <strong>${escapeHtml(handoff.name)}</strong> asks for an API key
-to act as <strong>${escapeHtml(actor.caller.user.email)}</strong> in <strong>${escapeHtml(actor.org.name)}</strong>,
-with role ceiling <strong>${escapeHtml(handoff.role)}</strong>; it ${expiry}. Only continue if you just ran
-<code>svc login</code> yourself.</p><form method="post">${hidden}<button type="submit">Authorize</button></form>`,
-          ),
-        );
-      },
-    );
-
-    scope.post<{ Body: Record<string, string> }>(
-      '/auth/cli-login',
-      {
-        config: { public: true, formPost: true },
-        schema: {
-          tags: ['auth'],
-          summary:
-            'Confirm `svc login --browser` (form post from the page above): mints the key (audited apikey.create) and hands it to the CLI on 127.0.0.1',
-          consumes: ['application/x-www-form-urlencoded'],
-          body: {
-            type: 'object',
-            required: ['port', 'state', 'confirm'],
-            properties: { ...HandoffFields, confirm: { type: 'string', maxLength: 100 } },
-          },
-          response: { 200: HtmlPage, 400: BadRequest, 401: HtmlPage, 403: HtmlPage, 415: ErrorBody },
-        },
-      },
-      async (request, reply) => {
-        let handoff: HandoffRequest;
-        try {
-          handoff = parseHandoff(request.body);
-        } catch (err) {
-          return sendPage(reply, 400, page('Bad login request', `<p>${escapeHtml((err as Error).message)}</p>`));
-        }
-        const actor = await sessionCaller(request);
-        if (!actor) return signInFirst(reply);
-        const expected = confirmationToken(services.config.authSecret, actor.caller.sessionId ?? '', handoff);
-        if (!sameToken(String(request.body['confirm'] ?? ''), expected)) {
-          return sendPage(
-            reply,
-            403,
-            page('Login not confirmed', '<p>Open the link <code>svc login</code> printed again.</p>'),
-          );
-        }
-        let key: string;
-        try {
-          ({ key } = await mintApiKey(services.store, actor, {
-            name: `svc CLI (${handoff.name})`,
-            role: handoff.role,
-            expires_days: handoff.expiresDays,
-          }));
-        } catch (err) {
-          if (!(err instanceof SvcError)) throw err;
-          return sendPage(reply, 403, page('No key minted', `<p>${escapeHtml(err.message)}</p>`));
-        }
-        const callback = `http://127.0.0.1:${handoff.port}/callback`;
-        return sendPage(
-          reply,
-          200,
-          page(
-            'Handing the key to svc…',
-            `<form id="handoff" method="post" action="${escapeHtml(callback)}">
-<input type="hidden" name="state" value="${escapeHtml(handoff.state)}">
-<input type="hidden" name="key" value="${escapeHtml(key)}">
-<p>If nothing happens, <button type="submit">send it to svc</button>.</p></form>`,
-            '<script>document.getElementById("handoff").submit()</script>',
-          ),
-        );
-      },
-    );
+      const key = await mint(actor, handoff, reply);
+      return key === undefined ? reply : sendPage(reply, 200, handoffPage(handoff, key));
+    });
   });
 }

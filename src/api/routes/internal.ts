@@ -26,11 +26,11 @@
  * GET /internal/health-checks/{org_namespace} answers the org's custom health checks for the operator:
  * 200 `{items: [{apiVersion, kind, current, inProgress?, failed?}]}`; 404 when no org owns the namespace.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
 import type { ClusterAccessBody } from '../../internal/channel.ts';
 import {
-  type EnvStoreRef,
   INTERNAL_AUDIT_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
@@ -38,68 +38,8 @@ import {
   INTERNAL_PREFIXES,
   INTERNAL_REGISTRY_PATH,
   type ServerChannel,
-  SYSTEM_AUDIT_ACTIONS,
-  type SystemAuditAction,
 } from '../../internal/channel.ts';
-
-interface AuditBody {
-  org_namespace: string;
-  action: SystemAuditAction;
-  resource_type: 'app';
-  resource_id?: string;
-  resource_name: string;
-  details: Record<string, unknown>;
-}
-
-const AuditBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['org_namespace', 'action', 'resource_type', 'resource_name', 'details'],
-  properties: {
-    org_namespace: { type: 'string', minLength: 1, maxLength: 63 },
-    action: { type: 'string', enum: [...SYSTEM_AUDIT_ACTIONS] },
-    resource_type: { type: 'string', enum: ['app'] },
-    resource_id: { type: 'string', maxLength: 128 },
-    resource_name: { type: 'string', minLength: 1, maxLength: 253 },
-    details: { type: 'object' },
-  },
-} as const;
-
-const AppIdentityProperties = {
-  app_namespace: { type: 'string', minLength: 1, maxLength: 63 },
-  app_name: { type: 'string', minLength: 1, maxLength: 253 },
-} as const;
-
-const DecryptionKeyBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['app_namespace', 'app_name', 'store_ref'],
-  properties: { ...AppIdentityProperties, store_ref: { type: 'string', minLength: 1, maxLength: 63 } },
-} as const;
-
-const EnvValuesBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['app_namespace', 'app_name', 'refs'],
-  properties: {
-    ...AppIdentityProperties,
-    refs: {
-      type: 'array',
-      maxItems: 256,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'id', 'path', 'key'],
-        properties: {
-          name: { type: 'string', minLength: 1 },
-          id: { type: 'string', minLength: 1 },
-          path: { type: 'string', minLength: 1 },
-          key: { type: 'string', minLength: 1 },
-        },
-      },
-    },
-  },
-} as const;
+import * as contract from '../internal/contract.ts';
 
 /** Registers the internal routes under both prefixes. */
 export async function internalRoutes(
@@ -108,7 +48,8 @@ export async function internalRoutes(
 ): Promise<void> {
   for (const prefix of INTERNAL_PREFIXES) {
     await app.register(
-      async (internal) => {
+      async (plain) => {
+        const internal = plain.withTypeProvider<TypeBoxTypeProvider>();
         internal.addHook('onRequest', async (request) => {
           if (request.is404) return;
           await deps.operators.authenticate({
@@ -116,99 +57,56 @@ export async function internalRoutes(
             authorization: request.headers.authorization,
           });
         });
-        internal.post<{ Body: AuditBody }>(
-          INTERNAL_AUDIT_PATH,
-          { schema: { hide: true, body: AuditBodySchema } },
-          async (request, reply) => {
-            const b = request.body;
-            await deps.channel.recordAudit({
-              orgNamespace: b.org_namespace,
-              action: b.action,
-              resourceType: b.resource_type,
-              ...(b.resource_id ? { resourceId: b.resource_id } : {}),
-              resourceName: b.resource_name,
-              details: b.details,
-            });
-            return reply.code(201).send({ recorded: true });
-          },
-        );
-        internal.get<{ Params: { name: string }; Querystring: { org_namespace: string } }>(
-          '/clusters/:name/kubeconfig',
-          {
-            schema: {
-              hide: true,
-              params: {
-                type: 'object',
-                required: ['name'],
-                properties: { name: { type: 'string', minLength: 1, maxLength: 63 } },
-              },
-              querystring: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['org_namespace'],
-                properties: { org_namespace: { type: 'string', minLength: 1, maxLength: 63 } },
-              },
-            },
-          },
-          async (request, reply) => {
-            const known = /^"([^"]+)"$/.exec(request.headers['if-none-match'] ?? '')?.[1];
-            const answer = await deps.channel.clusterAccess(request.query.org_namespace, request.params.name, known);
-            reply.header('cache-control', 'no-store');
-            if (!answer.changed) return reply.code(304).header('etag', `"${known}"`).send();
-            const c = answer.cluster;
-            const body: ClusterAccessBody = {
-              name: c.name,
-              org_namespace: c.orgNamespace,
-              server_url: c.serverURL,
-              namespaces: c.namespaces,
-              credentials: c.kubeconfig === undefined ? 'in-cluster' : 'kubeconfig',
-              ...(c.kubeconfig === undefined ? {} : { kubeconfig: c.kubeconfig }),
-              revision: c.revision,
-            };
-            return reply.header('etag', `"${c.revision}"`).send(body);
-          },
-        );
-        internal.post<{ Body: { app_namespace: string; app_name: string; store_ref: string } }>(
-          INTERNAL_DECRYPTION_KEY_PATH,
-          { schema: { hide: true, body: DecryptionKeyBodySchema } },
-          async (request) => {
-            const b = request.body;
-            const key = await deps.channel.decryptionKey({
-              appNamespace: b.app_namespace,
-              appName: b.app_name,
-              storeRef: b.store_ref,
-            });
-            return { private_key: key };
-          },
-        );
-        internal.post<{ Body: { app_namespace: string; app_name: string; refs: EnvStoreRef[] } }>(
-          INTERNAL_ENV_VALUES_PATH,
-          { schema: { hide: true, body: EnvValuesBodySchema } },
-          async (request) => {
-            const b = request.body;
-            const values = await deps.channel.envValues({
-              appNamespace: b.app_namespace,
-              appName: b.app_name,
-              refs: b.refs,
-            });
-            return { values };
-          },
-        );
-        internal.get<{ Params: { org_namespace: string; name: string } }>(
+        internal.post(INTERNAL_AUDIT_PATH, { schema: contract.auditRoute }, async (request, reply) => {
+          const b = request.body;
+          await deps.channel.recordAudit({
+            orgNamespace: b.org_namespace,
+            action: b.action,
+            resourceType: b.resource_type,
+            ...(b.resource_id ? { resourceId: b.resource_id } : {}),
+            resourceName: b.resource_name,
+            details: b.details,
+          });
+          return reply.code(201).send({ recorded: true });
+        });
+        internal.get('/clusters/:name/kubeconfig', { schema: contract.clusterAccessRoute }, async (request, reply) => {
+          const known = /^"([^"]+)"$/.exec(request.headers['if-none-match'] ?? '')?.[1];
+          const answer = await deps.channel.clusterAccess(request.query.org_namespace, request.params.name, known);
+          reply.header('cache-control', 'no-store');
+          if (!answer.changed) return reply.code(304).header('etag', `"${known}"`).send();
+          const c = answer.cluster;
+          const body: ClusterAccessBody = {
+            name: c.name,
+            org_namespace: c.orgNamespace,
+            server_url: c.serverURL,
+            namespaces: c.namespaces,
+            credentials: c.kubeconfig === undefined ? 'in-cluster' : 'kubeconfig',
+            ...(c.kubeconfig === undefined ? {} : { kubeconfig: c.kubeconfig }),
+            revision: c.revision,
+          };
+          return reply.header('etag', `"${c.revision}"`).send(body);
+        });
+        internal.post(INTERNAL_DECRYPTION_KEY_PATH, { schema: contract.decryptionKeyRoute }, async (request) => {
+          const b = request.body;
+          const key = await deps.channel.decryptionKey({
+            appNamespace: b.app_namespace,
+            appName: b.app_name,
+            storeRef: b.store_ref,
+          });
+          return { private_key: key };
+        });
+        internal.post(INTERNAL_ENV_VALUES_PATH, { schema: contract.envValuesRoute }, async (request) => {
+          const b = request.body;
+          const values = await deps.channel.envValues({
+            appNamespace: b.app_namespace,
+            appName: b.app_name,
+            refs: b.refs,
+          });
+          return { values };
+        });
+        internal.get(
           `${INTERNAL_REGISTRY_PATH}/:org_namespace/:name`,
-          {
-            schema: {
-              hide: true,
-              params: {
-                type: 'object',
-                required: ['org_namespace', 'name'],
-                properties: {
-                  org_namespace: { type: 'string', minLength: 1, maxLength: 63 },
-                  name: { type: 'string', minLength: 1, maxLength: 63 },
-                },
-              },
-            },
-          },
+          { schema: contract.registryRoute },
           async (request) => {
             const r = await deps.channel.registry(request.params.org_namespace, request.params.name);
             return {
@@ -219,18 +117,9 @@ export async function internalRoutes(
             };
           },
         );
-        internal.get<{ Params: { org_namespace: string } }>(
+        internal.get(
           `${INTERNAL_HEALTH_CHECKS_PATH}/:org_namespace`,
-          {
-            schema: {
-              hide: true,
-              params: {
-                type: 'object',
-                required: ['org_namespace'],
-                properties: { org_namespace: { type: 'string', minLength: 1, maxLength: 63 } },
-              },
-            },
-          },
+          { schema: contract.healthChecksRoute },
           async (request) => ({ items: await deps.channel.healthChecks(request.params.org_namespace) }),
         );
       },

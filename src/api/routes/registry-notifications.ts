@@ -9,9 +9,9 @@
  * registry is created, or rotated), sent as `Authorization: Bearer <token>` through the endpoint's `headers`
  * configuration. 401 without a matching token; 400 for a body that is not an envelope; 200 `{matched, deployed}`.
  */
-import type { FastifyInstance } from 'fastify';
 import { InputError, UnauthenticatedError } from '../../core/errors.ts';
-import { ErrorBody } from '../apps/schemas.ts';
+import type { Api } from '../api.ts';
+import { notificationsRoute } from '../registries/contract.ts';
 import type { ApiServices } from '../services.ts';
 
 /** The media type distribution posts its event envelopes with. */
@@ -35,7 +35,7 @@ export function pushedTags(events: readonly RegistryEvent[]): Array<{ repository
 }
 
 /** Registers the notification endpoint. */
-export async function registryNotificationRoutes(app: FastifyInstance, services: ApiServices): Promise<void> {
+export async function registryNotificationRoutes(app: Api, services: ApiServices): Promise<void> {
   app.addContentTypeParser(EVENTS_MEDIA_TYPE, { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, JSON.parse(body as string));
@@ -44,45 +44,9 @@ export async function registryNotificationRoutes(app: FastifyInstance, services:
     }
   });
 
-  app.post<{ Params: { id: string }; Body: { events: RegistryEvent[] } }>(
+  app.post(
     '/registries/:id/notifications',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['registries'],
-        summary:
-          'Registry notification endpoint (distribution `notifications`): a pushed tag redeploys the Follow Apps on it at once; authenticated by the registry’s notification token as a Bearer token',
-        params: {
-          type: 'object',
-          required: ['id'],
-          properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-        },
-        body: {
-          type: 'object',
-          required: ['events'],
-          properties: { events: { type: 'array', maxItems: 1000, items: { type: 'object' } } },
-        },
-        security: [{ notificationToken: [] }],
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              matched: { type: 'integer', description: 'Follow Apps on a pushed tag' },
-              deployed: { type: 'array', items: { type: 'string' }, description: 'Apps given a Deploy' },
-            },
-          },
-          ...Object.fromEntries(
-            [
-              [400, 'not an event envelope'],
-              [401, 'no or a wrong notification token'],
-              [413, 'request body over 1 MiB'],
-              [415, 'neither JSON nor the events media type'],
-              [500, 'internal error'],
-            ].map(([s, d]) => [s, { description: d, ...ErrorBody }]),
-          ),
-        },
-      },
-    },
+    { config: { public: true }, schema: notificationsRoute },
     async (request) => {
       const header = request.headers.authorization ?? '';
       const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];

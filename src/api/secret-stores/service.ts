@@ -1,13 +1,13 @@
 /**
- * The secret-store use-cases of the API (contract §4.4): list, read, references, create, patch, delete, test an
- * unsaved store, re-test a saved one. Each is authorize (canI: `secretstore:read`, or `secretstore:manage`, which
- * API keys never hold) → validate (the provider catalogue's schemas, the outbound policy) → act → audit in the same
- * transaction (`secretstore.create/update/delete/test`). Credentials are sealed before they are stored and never
- * leave this module: views carry none.
+ * What the secret-store use-cases (./use-cases.ts, contract §4.4) do once authorized: list, read, references,
+ * create, patch, delete, test an unsaved store, re-test a saved one. Each validates (the provider catalogue's
+ * schemas, the outbound policy) → acts → audits in the same transaction (`secretstore.create/update/delete/test`).
+ * Credentials are sealed before they are stored and never leave this module: views carry none. One instance per
+ * server: it holds the test rate limiter.
  */
 import { randomBytes } from 'node:crypto';
-import { ConflictError, InputError, NotFoundError, RateLimitedError } from '../../core/errors.ts';
-import { dnsLabelProblem, orgNamespace } from '../../core/names.ts';
+import { ConflictError, InputError, NotFoundError, RateLimitedError, UnprocessableError } from '../../core/errors.ts';
+import { orgNamespace } from '../../core/names.ts';
 import { OutboundRefusedError } from '../../net/errors.ts';
 import { checkOutboundHost, checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import type { RateLimiter } from '../../net/rate-limit.ts';
@@ -22,22 +22,19 @@ import {
 import { usesOfStore } from '../../secrets/references.ts';
 import type { Sealer } from '../../secrets/seal.ts';
 import { type TestOutcome, testStore } from '../../secrets/tester.ts';
-import type { AuditStore } from '../../store/audit.ts';
 import type { Store } from '../../store/database.ts';
 import { credentialsContext, type SecretStoreRecord, SecretStoreStore } from '../../store/secret-stores.ts';
-import { inTransaction } from '../../store/transaction.ts';
-import type { Actor } from '../actor.ts';
-import { requirePermission } from '../context.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
+import type { UseCaseContext } from '../use-case.ts';
+import type { CreateStoreBody, PatchStoreBody, TestStoreBody } from './contract.ts';
 import { type ReferenceView, type StoreView, storeView } from './view.ts';
 
 /** Prefix of store ids (contract §2.7). */
 export const STORE_ID_PREFIX = 'sts_';
 
-/** What the service needs. */
+/** What the service needs (from the server's ApiServices: `storesOf` in ./use-cases.ts). */
 export interface SecretStoreDeps {
   store: Store;
-  audit: AuditStore;
   sealer: Sealer;
   outbound: OutboundPolicy;
   /** Timeout of each call to a store. */
@@ -47,27 +44,6 @@ export interface SecretStoreDeps {
   /** Tests per user (contract §8: rate-limited per user). */
   testLimiter: RateLimiter;
 }
-
-/** Body of POST /secret-stores (validated here beyond the route's shape check). */
-export interface CreateStoreBody {
-  name: string;
-  type: string;
-  provider: string;
-  config?: Record<string, unknown>;
-  credentials?: Record<string, unknown>;
-}
-
-/** Body of PATCH /secret-stores/{id}: each field omitted stays unchanged. */
-export interface PatchStoreBody {
-  name?: string;
-  /** Merged over the stored config: a field given replaces, `null` removes it (back to its default). */
-  config?: Record<string, unknown>;
-  /** Replaces the stored credentials as a whole. */
-  credentials?: Record<string, unknown>;
-}
-
-/** Body of POST /secret-stores/test. */
-export type TestStoreBody = Omit<CreateStoreBody, 'name'> & { name?: string };
 
 /** A validated store: provider, config with defaults (and derived fields), credentials. */
 interface CheckedStore {
@@ -86,50 +62,44 @@ export class SecretStoreService {
   }
 
   /** Every registered type/provider with its config and credential JSON Schemas (`secretstore:read`). */
-  providers(actor: Actor) {
-    requirePermission(actor, 'secretstore:read');
+  providers(_ctx: UseCaseContext) {
     return PROVIDERS.map((p) => ({
       type: p.type,
       provider: p.provider,
       description: p.description,
       testable: p.testable,
-      config: p.config,
-      credentials: p.credentials,
+      // JSON Schemas, served as the objects they are.
+      config: p.config as unknown as Record<string, unknown>,
+      credentials: p.credentials as unknown as Record<string, unknown>,
     }));
   }
 
   /** The org's stores with their reference counts (`secretstore:read`). */
-  async list(actor: Actor): Promise<StoreView[]> {
-    requirePermission(actor, 'secretstore:read');
-    const [records, apps] = await Promise.all([this.#rows.list(actor.org.id), this.#apps(actor)]);
+  async list(ctx: UseCaseContext): Promise<StoreView[]> {
+    const [records, apps] = await Promise.all([this.#rows.list(ctx.actor.org.id), this.#apps(ctx)]);
     return records.map((r) => storeView(r, this.#referencesIn(apps, r).length));
   }
 
   /** One store (`secretstore:read`); 404 when the org has none with this id. */
-  async get(actor: Actor, id: string): Promise<StoreView> {
-    requirePermission(actor, 'secretstore:read');
-    const record = await this.#load(actor, id);
-    return storeView(record, this.#referencesIn(await this.#apps(actor), record).length);
+  async get(ctx: UseCaseContext, id: string): Promise<StoreView> {
+    const record = await this.#load(ctx, id);
+    return storeView(record, this.#referencesIn(await this.#apps(ctx), record).length);
   }
 
   /** The Apps using a store (`secretstore:read`). */
-  async references(actor: Actor, id: string): Promise<ReferenceView[]> {
-    requirePermission(actor, 'secretstore:read');
-    const record = await this.#load(actor, id);
-    return this.#referencesIn(await this.#apps(actor), record);
+  async references(ctx: UseCaseContext, id: string): Promise<ReferenceView[]> {
+    const record = await this.#load(ctx, id);
+    return this.#referencesIn(await this.#apps(ctx), record);
   }
 
   /** Creates a store, status untested (`secretstore:manage`); 400 invalid, 409 duplicate name; audited. */
-  async create(actor: Actor, body: CreateStoreBody): Promise<StoreView> {
-    requirePermission(actor, 'secretstore:manage');
-    const nameProblem = dnsLabelProblem('name', body.name);
-    if (nameProblem) throw new InputError(nameProblem);
+  async create(ctx: UseCaseContext, body: CreateStoreBody): Promise<StoreView> {
     const checked = await this.#check(body.type, body.provider, body.config ?? {}, body.credentials ?? {});
     const id = `${STORE_ID_PREFIX}${randomBytes(12).toString('hex')}`;
     const now = new Date().toISOString();
     const record: SecretStoreRecord = {
       id,
-      orgId: actor.org.id,
+      orgId: ctx.actor.org.id,
       name: body.name,
       type: checked.definition.type,
       provider: checked.definition.provider,
@@ -142,11 +112,9 @@ export class SecretStoreService {
       createdAt: now,
       updatedAt: now,
     };
-    await inTransaction(this.#deps.store.db, async (tx) => {
+    await ctx.write(async (tx) => {
       await tx.secretStores.insert(record);
-      await tx.audit.record({
-        orgId: actor.org.id,
-        userId: actor.caller.user.id,
+      await tx.record({
         action: 'secretstore.create',
         resourceType: 'secretstore',
         resourceId: id,
@@ -162,15 +130,12 @@ export class SecretStoreService {
    * A changed config or credentials makes the store untested again. 409 for a taken name, or a rename while Apps
    * name the store (decryption.storeRef); audited with the names of the changed fields.
    */
-  async update(actor: Actor, id: string, body: PatchStoreBody): Promise<StoreView> {
-    requirePermission(actor, 'secretstore:manage');
-    const current = await this.#load(actor, id);
+  async update(ctx: UseCaseContext, id: string, body: PatchStoreBody): Promise<StoreView> {
+    const current = await this.#load(ctx, id);
     const changed = (['name', 'config', 'credentials'] as const).filter((f) => body[f] !== undefined);
     const next: SecretStoreRecord = { ...current };
-    const apps = await this.#apps(actor);
+    const apps = await this.#apps(ctx);
     if (body.name !== undefined && body.name !== current.name) {
-      const nameProblem = dnsLabelProblem('name', body.name);
-      if (nameProblem) throw new InputError(nameProblem);
       const byName = this.#referencesIn(apps, current).filter((r) => r.usage === 'decryption');
       if (byName.length > 0) {
         throw new ConflictError(
@@ -193,11 +158,9 @@ export class SecretStoreService {
       if (body.credentials !== undefined) next.credentialsExpireAt = null;
     }
     next.updatedAt = new Date().toISOString();
-    await inTransaction(this.#deps.store.db, async (tx) => {
+    await ctx.write(async (tx) => {
       if (!(await tx.secretStores.update(next))) throw new NotFoundError(`secret store ${id} not found`);
-      await tx.audit.record({
-        orgId: actor.org.id,
-        userId: actor.caller.user.id,
+      await tx.record({
         action: 'secretstore.update',
         resourceType: 'secretstore',
         resourceId: id,
@@ -209,18 +172,16 @@ export class SecretStoreService {
   }
 
   /** Deletes a store (`secretstore:manage`); 409 while Apps use it; audited. */
-  async delete(actor: Actor, id: string): Promise<void> {
-    requirePermission(actor, 'secretstore:manage');
-    const record = await this.#load(actor, id);
-    const refs = this.#referencesIn(await this.#apps(actor), record);
+  async delete(ctx: UseCaseContext, id: string): Promise<void> {
+    const record = await this.#load(ctx, id);
+    const refs = this.#referencesIn(await this.#apps(ctx), record);
     if (refs.length > 0) {
       throw new ConflictError(`secret store "${record.name}" is used by ${appList(refs)}: remove those uses first`);
     }
-    await inTransaction(this.#deps.store.db, async (tx) => {
-      if (!(await tx.secretStores.delete(actor.org.id, id))) throw new NotFoundError(`secret store ${id} not found`);
-      await tx.audit.record({
-        orgId: actor.org.id,
-        userId: actor.caller.user.id,
+    await ctx.write(async (tx) => {
+      if (!(await tx.secretStores.delete(ctx.actor.org.id, id)))
+        throw new NotFoundError(`secret store ${id} not found`);
+      await tx.record({
         action: 'secretstore.delete',
         resourceType: 'secretstore',
         resourceId: id,
@@ -231,14 +192,11 @@ export class SecretStoreService {
   }
 
   /** Tests a store that is not saved (`secretstore:manage`, rate-limited per user); audited. */
-  async testUnsaved(actor: Actor, body: TestStoreBody): Promise<TestOutcome> {
-    requirePermission(actor, 'secretstore:manage');
-    this.#takeTest(actor);
+  async testUnsaved(ctx: UseCaseContext, body: TestStoreBody): Promise<TestOutcome> {
+    this.#takeTest(ctx);
     const checked = await this.#check(body.type, body.provider, body.config ?? {}, body.credentials ?? {});
     const outcome = await testStore(checked, this.#testContext());
-    await this.#deps.audit.record({
-      orgId: actor.org.id,
-      userId: actor.caller.user.id,
+    await ctx.audit({
       action: 'secretstore.test',
       resourceType: 'secretstore',
       resourceName: body.name ?? '(unsaved)',
@@ -251,10 +209,9 @@ export class SecretStoreService {
    * Re-tests a saved store (`secretstore:manage`, rate-limited per user): its status becomes connected or error
    * (lastTestedAt now; credentialsExpireAt from the token's TTL on success); eso stays untested. Audited.
    */
-  async testSaved(actor: Actor, id: string): Promise<TestOutcome> {
-    requirePermission(actor, 'secretstore:manage');
-    this.#takeTest(actor);
-    const record = await this.#load(actor, id);
+  async testSaved(ctx: UseCaseContext, id: string): Promise<TestOutcome> {
+    this.#takeTest(ctx);
+    const record = await this.#load(ctx, id);
     const definition = providerOf(record.type, record.provider);
     let outcome: TestOutcome;
     try {
@@ -266,7 +223,7 @@ export class SecretStoreService {
       // The address became refused (e.g. it now resolves to loopback): the store does not work; say why, then 400.
       if (err instanceof OutboundRefusedError) {
         await this.#recordTest(
-          actor,
+          ctx,
           record,
           { status: 'error', statusDetail: err.message },
           {
@@ -280,7 +237,7 @@ export class SecretStoreService {
     const now = new Date().toISOString();
     if (outcome.status === 'connected') {
       await this.#recordTest(
-        actor,
+        ctx,
         record,
         {
           status: 'connected',
@@ -292,35 +249,33 @@ export class SecretStoreService {
       );
     } else if (outcome.status === 'error') {
       await this.#recordTest(
-        actor,
+        ctx,
         record,
         { status: 'error', statusDetail: outcome.error, lastTestedAt: now },
         { status: 'error', errorClass: outcome.errorClass },
       );
     } else {
-      await this.#recordTest(actor, record, undefined, { status: 'untested' });
+      await this.#recordTest(ctx, record, undefined, { status: 'untested' });
     }
     return outcome;
   }
 
   async #recordTest(
-    actor: Actor,
+    ctx: UseCaseContext,
     record: SecretStoreRecord,
     result:
       | { status: string; statusDetail: string; lastTestedAt?: string; credentialsExpireAt?: string | null }
       | undefined,
     details: { status: string; errorClass?: StoreErrorClass | 'refused' },
   ): Promise<void> {
-    await inTransaction(this.#deps.store.db, async (tx) => {
+    await ctx.write(async (tx) => {
       if (result) {
-        await tx.secretStores.recordTest(actor.org.id, record.id, {
+        await tx.secretStores.recordTest(ctx.actor.org.id, record.id, {
           lastTestedAt: new Date().toISOString(),
           ...result,
         });
       }
-      await tx.audit.record({
-        orgId: actor.org.id,
-        userId: actor.caller.user.id,
+      await tx.record({
         action: 'secretstore.test',
         resourceType: 'secretstore',
         resourceId: record.id,
@@ -330,8 +285,8 @@ export class SecretStoreService {
     });
   }
 
-  #takeTest(actor: Actor): void {
-    if (!this.#deps.testLimiter.take(`test:${actor.caller.user.id}`)) {
+  #takeTest(ctx: UseCaseContext): void {
+    if (!this.#deps.testLimiter.take(`test:${ctx.actor.caller.user.id}`)) {
       throw new RateLimitedError('too many secret-store tests: try again in a minute');
     }
   }
@@ -340,8 +295,8 @@ export class SecretStoreService {
     return { policy: this.#deps.outbound, timeoutMs: this.#deps.timeoutMs };
   }
 
-  async #load(actor: Actor, id: string): Promise<SecretStoreRecord> {
-    const record = await this.#rows.get(actor.org.id, id);
+  async #load(ctx: UseCaseContext, id: string): Promise<SecretStoreRecord> {
+    const record = await this.#rows.get(ctx.actor.org.id, id);
     if (!record) throw new NotFoundError(`secret store ${id} not found`);
     return record;
   }
@@ -353,14 +308,24 @@ export class SecretStoreService {
     configIn: Record<string, unknown>,
     credentialsIn: Record<string, unknown>,
   ): Promise<CheckedStore> {
-    const definition = providerOf(type, provider);
-    const config = structuredClone(configIn);
-    const credentials = structuredClone(credentialsIn);
-    validateFields(definition.config, config, 'config');
-    validateFields(definition.credentials, credentials, 'credentials');
-    if (definition.type === 'vault') await this.#checkAddress(String(config['address']));
-    if (definition.type === 'sops') config['recipient'] = await ageRecipientOf(String(credentials['privateKey']));
-    return { definition, config, credentials };
+    try {
+      const definition = providerOf(type, provider);
+      const config = structuredClone(configIn);
+      const credentials = structuredClone(credentialsIn);
+      validateFields(definition.config, config, 'config');
+      validateFields(definition.credentials, credentials, 'credentials');
+      if (definition.type === 'vault') await this.#checkAddress(String(config['address']));
+      if (definition.type === 'sops') config['recipient'] = await ageRecipientOf(String(credentials['privateKey']));
+      return { definition, config, credentials };
+    } catch (err) {
+      // The document states each provider's fields (a create or test body is refused before this, 400); what fails
+      // here is beyond it: a patch merged with the stored fields, an address the outbound policy refuses, a key whose
+      // checksum is wrong. 422.
+      if (err instanceof InputError && !(err instanceof UnprocessableError)) {
+        throw new UnprocessableError(err.message, { cause: err });
+      }
+      throw err;
+    }
   }
 
   /**
@@ -396,9 +361,9 @@ export class SecretStoreService {
       : this.#deps.sealer.openJson<Record<string, unknown>>(record.sealedCredentials, credentialsContext(record.id));
   }
 
-  async #apps(actor: Actor) {
+  async #apps(ctx: UseCaseContext) {
     if (!this.#deps.kube) return [];
-    return this.#deps.kube.listEntries(orgNamespace(actor.org.slug));
+    return this.#deps.kube.listEntries(orgNamespace(ctx.actor.org.slug));
   }
 
   #referencesIn(

@@ -10,7 +10,7 @@ import { render } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
 type NewBinding = RequestBody<'/api/v1/role-bindings', 'post'>;
-type CanIScope = RequestBody<'/api/v1/auth/can-i', 'post'>['scope'];
+type CanIBody = RequestBody<'/api/v1/auth/can-i', 'post'>;
 
 /** `yes via role Owner, team abc: sync at deployment /shop` or `no: <reason>`. */
 function canIWide(a: CanIAnswer): string {
@@ -37,12 +37,12 @@ export function registerAccessCommands(program: Command): void {
         const { api, format } = runtimeOf(cmd);
         const [permission, scope, scopeId] = argsOf(cmd);
         const answer = await api.POST('/api/v1/auth/can-i', {
+          // The server names the scopes it takes and which need a scope id (400, exit 2, otherwise).
           body: {
             permission: permission as string,
-            // The server names the scopes it takes (400, exit 2, otherwise).
-            ...(scope ? { scope: scope as CanIScope } : {}),
+            ...(scope ? { scope } : {}),
             ...(scopeId !== undefined ? { scope_id: scopeId } : {}),
-          },
+          } as CanIBody,
         });
         // -o wide says which role or binding (a team's, too) grants it, or why not.
         print(render(answer, format, (a, wide) => (wide ? canIWide(a) : a.allowed ? 'yes' : 'no')));
@@ -78,7 +78,11 @@ export function registerAccessCommands(program: Command): void {
         );
       }),
     );
+  registerBindingCommands(program);
+}
 
+/** `svc binding list|create|delete`. */
+function registerBindingCommands(program: Command): void {
   const binding = program.command('binding').description('role bindings: a user or team granted a level at a scope');
   binding
     .command('list')
@@ -119,9 +123,9 @@ export function registerAccessCommands(program: Command): void {
             subject_type: subjectType as NewBinding['subject_type'],
             subject_id: subjectId as string,
             level: level as NewBinding['level'],
-            scope: opts.scope as NewBinding['scope'],
+            scope: opts.scope,
             ...(opts.scopeId !== undefined ? { scope_id: opts.scopeId } : {}),
-          },
+          } as NewBinding,
         });
         print(render(created, format, () => `binding ${created.id} created`));
       }),

@@ -51,46 +51,17 @@ async function operate(cmd: Command, send: Send, follow?: (api: ApiClient) => Pr
   if (!outcome.ok) process.exitCode = EXIT.failed;
 }
 
+type Flags = Record<string, string | boolean | undefined>;
+
 /** The create payload from `-f` (YAML or JSON; `-` reads stdin) and the flags, flags winning. */
-function createPayload(name: string | undefined, opts: Record<string, string | boolean | undefined>): AppCreate {
-  let payload: Record<string, unknown> = {};
-  if (typeof opts['file'] === 'string') {
-    const text = readFileSync(opts['file'] === '-' ? 0 : opts['file'], 'utf8');
-    const parsed: unknown = parse(text);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new CliError(`${opts['file']} must hold one create payload (an object)`, EXIT.usage);
-    }
-    payload = parsed as Record<string, unknown>;
-  }
+function createPayload(name: string | undefined, opts: Flags): AppCreate {
+  const payload = typeof opts['file'] === 'string' ? payloadFile(opts['file']) : {};
   if (name) payload['name'] = name;
   if (opts['namespace']) payload['namespace'] = opts['namespace'];
   if (opts['cluster']) payload['cluster'] = opts['cluster'];
-  if (opts['repo']) {
-    payload['source'] = {
-      type: 'Git',
-      git: {
-        repoURL: opts['repo'],
-        ...(opts['path'] ? { path: opts['path'] } : {}),
-        ...(opts['branch'] ? { branch: opts['branch'] } : {}),
-      },
-    };
-  } else if (opts['image']) {
-    const [repository, tag] = String(opts['image']).split(/:(?=[^/:]+$)/);
-    payload['source'] = {
-      type: 'Image',
-      image: {
-        repository,
-        tag: tag ?? 'latest',
-        ...(opts['registry'] ? { registryRef: opts['registry'] } : {}),
-        ...(opts['follow'] ? { tagPolicy: 'Follow' } : {}),
-      },
-    };
-  }
-  const policy: Record<string, boolean> = { ...(payload['sync_policy'] as Record<string, boolean> | undefined) };
-  if (opts['autoSync']) policy['automated'] = true;
-  if (opts['prune']) policy['prune'] = true;
-  if (opts['selfHeal']) policy['selfHeal'] = true;
-  if (opts['requireApproval']) policy['requiresApproval'] = true;
+  const source = sourceOf(opts);
+  if (source) payload['source'] = source;
+  const policy = policyOf(payload['sync_policy'], opts);
   if (Object.keys(policy).length > 0) payload['sync_policy'] = policy;
   if (!payload['name'] || !payload['namespace'] || !payload['source']) {
     throw new CliError(
@@ -102,12 +73,60 @@ function createPayload(name: string | undefined, opts: Record<string, string | b
   return payload as AppCreate;
 }
 
+/** The payload in `file` (YAML or JSON; `-` reads stdin): one object. */
+function payloadFile(file: string): Record<string, unknown> {
+  const parsed: unknown = parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new CliError(`${file} must hold one create payload (an object)`, EXIT.usage);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** The source the flags name: `--repo` (Git) or `--image` (Image); undefined without either. */
+function sourceOf(opts: Flags): Record<string, unknown> | undefined {
+  if (opts['repo']) {
+    return {
+      type: 'Git',
+      git: {
+        repoURL: opts['repo'],
+        ...(opts['path'] ? { path: opts['path'] } : {}),
+        ...(opts['branch'] ? { branch: opts['branch'] } : {}),
+      },
+    };
+  }
+  if (!opts['image']) return undefined;
+  const [repository, tag] = String(opts['image']).split(/:(?=[^/:]+$)/);
+  return {
+    type: 'Image',
+    image: {
+      repository,
+      tag: tag ?? 'latest',
+      ...(opts['registry'] ? { registryRef: opts['registry'] } : {}),
+      ...(opts['follow'] ? { tagPolicy: 'Follow' } : {}),
+    },
+  };
+}
+
+/** The file's sync policy with the flags' switches turned on. */
+function policyOf(fromFile: unknown, opts: Flags): Record<string, boolean> {
+  const policy: Record<string, boolean> = { ...(fromFile as Record<string, boolean> | undefined) };
+  const flags = { autoSync: 'automated', prune: 'prune', selfHeal: 'selfHeal', requireApproval: 'requiresApproval' };
+  for (const [flag, field] of Object.entries(flags)) if (opts[flag]) policy[field] = true;
+  return policy;
+}
+
 /** Registers `svc app` and its subcommands on `program`. */
 export function registerAppCommands(program: Command): void {
   const app = program.command('app').description('deploy and operate Apps');
   registerAppReadCommands(app);
   registerAppLiveCommands(app);
+  registerCreateCommands(app);
+  registerOperationCommands(app);
+  registerCopyCommands(app);
+}
 
+/** `svc app create` and `svc app delete`. */
+function registerCreateCommands(app: Command): void {
   app
     .command('create [name]')
     .description('create an App from flags or from a create payload file (-f)')
@@ -142,7 +161,10 @@ export function registerAppCommands(program: Command): void {
         print(render(answer, format, () => `app ${ref.namespace}/${ref.name} deleted`));
       }),
     );
+}
 
+/** The operations (`--wait` follows them) and freeze/unfreeze. */
+function registerOperationCommands(app: Command): void {
   waitable(appCommand(app, 'sync <app>', 'sync the App to its source head')).action(
     run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/sync`, { params: { path }, body: {} }))),
   );
@@ -201,7 +223,10 @@ export function registerAppCommands(program: Command): void {
       }),
     );
   }
+}
 
+/** `svc app clone` and `svc app adopt`. */
+function registerCopyCommands(app: Command): void {
   appCommand(app, 'clone <app> <new-name>', "copy an App's source, policy and destination onto a new App")
     .option('--to-namespace <namespace>', 'destination namespace of the copy (default: the same)')
     .action(

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { AppDiff, TreeNode } from '../../client/answers.ts';
 import { APP_PATH, appCommand, resolveApp } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
-import { render } from './output.ts';
+import { type OutputFormat, render } from './output.ts';
 import { argsOf, durationOption, print, run, runtimeOf } from './runtime.ts';
 
 /** Whether the diff shows any object a sync would create, change or delete. */
@@ -79,6 +79,13 @@ async function copyLines(body: ReadableStream<Uint8Array>, timestamps: boolean, 
 
 /** Registers `svc app diff`, `svc app resources` and `svc app logs` on the `svc app` command. */
 export function registerAppLiveCommands(app: Command): void {
+  registerDiff(app);
+  registerResources(app);
+  registerLogs(app);
+}
+
+/** `svc app diff`. */
+function registerDiff(app: Command): void {
   appCommand(
     app,
     'diff <app>',
@@ -96,22 +103,30 @@ export function registerAppLiveCommands(app: Command): void {
         if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
         throw err;
       }
-      const s = { same: 0, changed: 0, missing: 0, extra: 0, ...answer.summary };
-      if (format === 'table' || format === 'wide') {
-        for (const o of answer.objects ?? []) {
-          if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
-        }
-        process.stderr.write(
-          `${answer.name}: ${answer.sync_status}${answer.drifted ? ' (drifted)' : ''}: ${s.changed} changed, ${s.missing} missing, ${s.extra} extra, ${s.same} same\n`,
-        );
-        if (answer.unified) process.stdout.write(colourDiff(answer.unified));
-      } else {
-        print(render(answer, format, () => ''));
-      }
+      const s = answer.summary;
+      printDiff(answer, s, format);
       if (hasDifferences(s)) process.exitCode = EXIT.differences;
     }),
   );
+}
 
+/** A diff as people read it (a summary `s` on stderr, the coloured unified diff on stdout), or as JSON/YAML. */
+function printDiff(answer: AppDiff, s: Required<NonNullable<AppDiff['summary']>>, format: OutputFormat): void {
+  if (format !== 'table' && format !== 'wide') {
+    print(render(answer, format, () => ''));
+    return;
+  }
+  for (const o of answer.objects ?? []) {
+    if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
+  }
+  process.stderr.write(
+    `${answer.name}: ${answer.sync_status}${answer.drifted ? ' (drifted)' : ''}: ${s.changed} changed, ${s.missing} missing, ${s.extra} extra, ${s.same} same\n`,
+  );
+  if (answer.unified) process.stdout.write(colourDiff(answer.unified));
+}
+
+/** `svc app resources`. */
+function registerResources(app: Command): void {
   appCommand(app, 'resources <app>', 'the live resource tree: objects, their ReplicaSets, Jobs and Pods, with health')
     .alias('tree')
     .action(
@@ -137,7 +152,10 @@ export function registerAppLiveCommands(app: Command): void {
         );
       }),
     );
+}
 
+/** `svc app logs`. */
+function registerLogs(app: Command): void {
   appCommand(app, 'logs <app>', 'the log of one of the App’s Pods, as plain lines; -f follows it until Ctrl-C')
     .option('--pod <pod>', 'which of the App’s Pods (default: a Healthy one, the newest; see svc app resources)')
     .option('-c, --container <container>', 'which container (default: the first)')
@@ -157,11 +175,7 @@ export function registerAppLiveCommands(app: Command): void {
           follow?: boolean;
           timestamps?: boolean;
         }>();
-        if (opts.tail !== undefined && !/^[0-9]{1,5}$/.test(opts.tail)) {
-          throw new CliError('--tail must be a number of lines from 1 to 5000', EXIT.usage);
-        }
-        const since =
-          opts.since === undefined ? undefined : `${Math.ceil(durationOption('--since', opts.since) / 1000)}s`;
+        const since = sinceOf(opts);
         const ref = await resolveApp(api, argsOf(cmd)[0] as string, opts.namespace);
         const hangup = new AbortController();
         const stop = () => hangup.abort();
@@ -199,4 +213,12 @@ export function registerAppLiveCommands(app: Command): void {
         }
       }),
     );
+}
+
+/** `--since` as whole seconds for the server; `--tail` checked on the way (usage errors before any request). */
+function sinceOf(opts: { tail?: string; since?: string }): string | undefined {
+  if (opts.tail !== undefined && !/^[0-9]{1,5}$/.test(opts.tail)) {
+    throw new CliError('--tail must be a number of lines from 1 to 5000', EXIT.usage);
+  }
+  return opts.since === undefined ? undefined : `${Math.ceil(durationOption('--since', opts.since) / 1000)}s`;
 }

@@ -63,7 +63,11 @@ export function registerAppReadCommands(app: Command): void {
         );
       }),
     );
+  registerHistoryCommands(app);
+}
 
+/** `svc app history`, `svc app events` and `svc app adoptable`. */
+function registerHistoryCommands(app: Command): void {
   appCommand(app, 'history <app>', 'the revision the App runs and those it ran before (rollback targets)').action(
     run(async (cmd) => {
       const { api, format } = runtimeOf(cmd);

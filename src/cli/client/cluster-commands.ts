@@ -150,6 +150,11 @@ export function registerClusterCommands(program: Command): void {
         if (!answer.ok) process.exitCode = EXIT.failed;
       }),
     );
+  registerClusterChangeCommands(cluster);
+}
+
+/** `svc cluster update|remove|namespaces|shell`. */
+function registerClusterChangeCommands(cluster: Command): void {
   cluster
     .command('update <name>')
     .description('change the server URL, credentials or namespace allowlist')

@@ -9,7 +9,7 @@ export const EXIT = {
   ok: 0,
   /** An operation failed: the server refused or failed it (409, 5xx), it ended Failed/Degraded, a wait timed out, the server could not be reached. */
   failed: 1,
-  /** Usage: an unknown command or option, a missing or malformed argument, input the server rejected as invalid (400, 413, 415). */
+  /** Usage: an unknown command or option, a missing or malformed argument, input the server rejected as invalid (400, 413, 415, 422). */
   usage: 2,
   /** Authentication or authorization: not logged in, an invalid, expired or revoked key (401), a missing permission (403). */
   auth: 3,
@@ -37,6 +37,6 @@ export class CliError extends Error {
 export function exitCodeOfStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.auth;
   if (status === 404) return EXIT.notFound;
-  if (status === 400 || status === 413 || status === 415) return EXIT.usage;
+  if (status === 400 || status === 413 || status === 415 || status === 422) return EXIT.usage;
   return EXIT.failed;
 }

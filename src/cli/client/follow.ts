@@ -1,34 +1,26 @@
 /**
- * `--wait`: follows an operation until it ends (./outcome.ts) or the deadline passes, showing progress live. Each
- * round is a status `wait` (the server answers at once when the App is terminal, else after a few seconds), and the
- * App's new Kubernetes events are shown as they appear. The App's event stream, when the server offers one, would
- * save these rounds; the status wait works on every server.
+ * `--wait`: follows an operation until it ends (./outcome.ts, the one operation-outcome rule) or the deadline passes,
+ * showing progress live. It follows the server's App event stream (`GET /apps/stream`, server-sent events): every
+ * change of the App wakes one read of its status view, which the rule judges, and the App's new Kubernetes events are
+ * shown as they appear. No polling: a quiet App costs nothing until it changes. A dropped stream is opened again
+ * after a backoff (core/backoff.ts), and the status is read again once it is live, so nothing in between is missed.
+ * The deadline holds whatever happens: it aborts the stream and any request in flight.
  */
+import { createParser } from 'eventsource-parser';
 import type { AppEvent } from '../../client/answers.ts';
+import { type BackoffPolicy, backoffDelay } from '../../core/backoff.ts';
+import { sleep } from '../../core/concurrency.ts';
 import type { ApiClient } from './api.ts';
 import { APP_PATH, type AppRef } from './app-ref.ts';
 import { CliError, EXIT } from './errors.ts';
 import { type Outcome, outcomeOf, type StatusView } from './outcome.ts';
 import type { Progress } from './progress.ts';
 
-/** Longest single status wait: short, so the progress line follows the App between terminal states. */
-const ROUND_MS = 3_000;
-/** Shortest round: a status answered at once (an App terminal from before) is not asked again in a tight loop. */
-const MIN_ROUND_MS = 1_000;
+/** Reconnects to the event stream after it dropped: 0.5 s doubling to 5 s. */
+const RECONNECT: BackoffPolicy = { baseMs: 500, maxMs: 5_000, jitter: 0.2 };
 
-/** The events of `ref` at or after `since` not yet in `seen` (which learns them), oldest first. */
-async function newEvents(api: ApiClient, ref: AppRef, since: number, seen: Set<string>): Promise<AppEvent[]> {
-  const { events = [] } = await api.GET(`${APP_PATH}/events`, { params: { path: ref } });
-  return events
-    .filter((e) => Date.parse(e.at ?? '') >= since)
-    .filter((e) => {
-      const id = `${e.at}|${e.object}|${e.reason}|${e.message}`;
-      if (seen.has(id)) return false;
-      seen.add(id);
-      return true;
-    })
-    .reverse();
-}
+/** The end of a followed operation: the last status view and the outcome. */
+export type Followed = { view: StatusView; outcome: Extract<Outcome, { done: true }> };
 
 /**
  * Follows operation `operationId` on `ref` until it ends, `timeoutMs` passes (CliError, exit 1) or `signal` aborts.
@@ -39,34 +31,155 @@ export async function followOperation(
   ref: AppRef,
   operationId: string,
   options: { timeoutMs: number; progress: Progress; signal?: AbortSignal },
-): Promise<{ view: StatusView; outcome: Extract<Outcome, { done: true }> }> {
-  const started = Date.now();
-  // Event times have second precision: count the second the operation was requested in.
-  const since = Math.floor(started / 1000) * 1000;
-  const seen = new Set<string>();
-  const deadline = started + options.timeoutMs;
-  for (;;) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
+): Promise<Followed> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const follower = new Follower(api, ref, operationId, options.progress, signal);
+  try {
+    return await follower.run();
+  } catch (err) {
+    if (deadline.aborted) {
       throw new CliError(
         `timed out after ${Math.round(options.timeoutMs / 1000)}s waiting for ${ref.name}`,
         EXIT.failed,
       );
     }
-    const roundStart = Date.now();
-    const wait = `${Math.max(1, Math.ceil(Math.min(remaining, ROUND_MS) / 1000))}s`;
-    // The status view is read by outcome.ts's own StatusView until the operation-outcome rule moves to src/core.
-    const view = (await api.GET(`${APP_PATH}/status`, {
-      params: { path: ref, query: { wait } },
-      ...(options.signal ? { signal: options.signal } : {}),
-    })) as StatusView;
-    for (const e of await newEvents(api, ref, since, seen)) {
-      options.progress.note(`${e.type} ${e.reason} ${e.object}: ${e.message}`);
+    throw err;
+  }
+}
+
+/** One follow: the stream, the status reads it wakes, and the events shown so far. */
+class Follower {
+  readonly #api: ApiClient;
+  readonly #ref: AppRef;
+  readonly #operationId: string;
+  readonly #progress: Progress;
+  readonly #signal: AbortSignal;
+  /** Event times have second precision: count the second the follow started in. */
+  readonly #since = Math.floor(Date.now() / 1000) * 1000;
+  readonly #seen = new Set<string>();
+  #ended: Followed | undefined;
+  /** A status read that failed for good (the App is gone, the key may no longer read it): ends the follow. */
+  #failed: unknown;
+  /** The status read under way, and whether the App changed again meanwhile (read once more after it). */
+  #reading: Promise<void> | undefined;
+  #again = false;
+
+  constructor(api: ApiClient, ref: AppRef, operationId: string, progress: Progress, signal: AbortSignal) {
+    this.#api = api;
+    this.#ref = ref;
+    this.#operationId = operationId;
+    this.#progress = progress;
+    this.#signal = signal;
+  }
+
+  /** Reads the status once, then follows the stream (reconnecting) until the operation ended or the signal aborts. */
+  async run(): Promise<Followed> {
+    await this.#check();
+    for (let failures = 0; !this.#ended; ) {
+      this.#signal.throwIfAborted();
+      const live = await this.#follow().then(
+        () => true,
+        (err: unknown) => {
+          if (this.#signal.aborted) throw err;
+          if (err instanceof CliError && err.exitCode !== EXIT.failed) throw err;
+          return false;
+        },
+      );
+      if (this.#ended) break;
+      failures = live ? 0 : failures + 1;
+      await sleep(backoffDelay(failures, RECONNECT), this.#signal);
     }
-    const outcome = outcomeOf(view, operationId);
-    if (outcome.done) return { view, outcome };
-    options.progress.state(`${ref.name}: ${outcome.state}`);
-    const pause = MIN_ROUND_MS - (Date.now() - roundStart);
-    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    return this.#ended;
+  }
+
+  /** One connection of the stream: resolves when the operation ended or the server closed the stream. */
+  async #follow(): Promise<void> {
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, this.#signal]);
+    const { data: body } = await this.#api.raw.GET('/api/v1/apps/stream', {
+      headers: { accept: 'text/event-stream' },
+      parseAs: 'stream',
+      signal,
+    });
+    const parser = createParser({
+      onEvent: (message) => {
+        // `ready`: live from here on (read once, for what changed before); `reset`: the stream could not resume.
+        if (message.event === 'ready' || message.event === 'reset' || this.#concerns(message.data))
+          this.#wake(() => abort.abort());
+      },
+    });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body ?? []) {
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        if (this.#ended) return;
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) throw err;
+    }
+    await this.#reading;
+    if (this.#failed) throw this.#failed;
+  }
+
+  /** True when an `app` event's data is about the followed App. */
+  #concerns(data: string): boolean {
+    try {
+      const { app } = JSON.parse(data) as { app?: { name?: string; namespace?: string } };
+      return app?.name === this.#ref.name && app.namespace === this.#ref.namespace;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Reads the status (once at a time; a change meanwhile reads it once more); calls `ended` when the operation is
+   * over or the read failed.
+   */
+  #wake(ended: () => void): void {
+    if (this.#reading) {
+      this.#again = true;
+      return;
+    }
+    this.#reading = (async () => {
+      do {
+        this.#again = false;
+        await this.#check();
+      } while (this.#again && !this.#ended);
+    })()
+      .catch((err: unknown) => {
+        this.#failed = err;
+      })
+      .finally(() => {
+        this.#reading = undefined;
+        if (this.#ended || this.#failed) ended();
+      });
+  }
+
+  /** Reads the status view and the App's new events; records the end when the rule says so. */
+  async #check(): Promise<void> {
+    const params = { path: this.#ref };
+    const view = (await this.#api.GET(`${APP_PATH}/status`, { params, signal: this.#signal })) as StatusView;
+    for (const e of await this.#newEvents()) this.#progress.note(`${e.type} ${e.reason} ${e.object}: ${e.message}`);
+    const outcome = outcomeOf(view, this.#operationId);
+    if (outcome.done) this.#ended = { view, outcome };
+    else this.#progress.state(`${this.#ref.name}: ${outcome.state}`);
+  }
+
+  /** The App's events since the follow started not shown yet, oldest first. */
+  async #newEvents(): Promise<AppEvent[]> {
+    const { events = [] } = await this.#api.GET(`${APP_PATH}/events`, {
+      params: { path: this.#ref },
+      signal: this.#signal,
+    });
+    return events
+      .filter((e) => Date.parse(e.at ?? '') >= this.#since)
+      .filter((e) => {
+        const id = `${e.at}|${e.object}|${e.reason}|${e.message}`;
+        if (this.#seen.has(id)) return false;
+        this.#seen.add(id);
+        return true;
+      })
+      .reverse();
   }
 }

@@ -48,7 +48,7 @@ export function registerKeyCommands(program: Command): void {
           body: {
             name: argsOf(cmd)[0] as string,
             role: opts.role as NewKey['role'],
-            scope: opts.scope as NewKey['scope'],
+            scope: opts.scope,
             ...(opts.scopeId !== undefined ? { scope_id: opts.scopeId } : {}),
             expires_days: expires,
             ...(opts.tools
@@ -59,7 +59,7 @@ export function registerKeyCommands(program: Command): void {
                     .filter(Boolean) as NewKey['tools'],
                 }
               : {}),
-          },
+          } as NewKey,
         });
         print(
           render(

@@ -109,7 +109,11 @@ export function registerLoginCommands(program: Command): void {
         print(render(me, format, () => `${whoText(me)} on ${target.server}`));
       }),
     );
+  registerContextCommands(program);
+}
 
+/** `svc context …`: the saved contexts. */
+function registerContextCommands(program: Command): void {
   const context = program.command('context').description('the saved contexts (server and API key)');
   context
     .command('list')

@@ -103,6 +103,11 @@ function registerWebhookCommands(program: Command): void {
         print(render(answer, format, () => `webhook ${id} deleted`));
       }),
     );
+  registerWebhookDeliveryCommands(webhook);
+}
+
+/** `svc webhook test|deliveries`. */
+function registerWebhookDeliveryCommands(webhook: Command): void {
   webhook
     .command('test <id>')
     .description('send a signed webhook.test event now; exit 1 unless the receiver answered 2xx')
@@ -214,7 +219,7 @@ function registerIncidentCommands(program: Command): void {
             const timeline = (i.timeline ?? [])
               .map(
                 (e) =>
-                  `  ${e.at}  ${e.kind === 'delivery' ? `delivery ${e.event_type} ${e.state}` : e.kind === 'operation' ? `operation ${String(e.data?.['kind'])} ${String(e.data?.['phase'])}` : e.type}`,
+                  `  ${e.at}  ${e.kind === 'delivery' ? `delivery ${e.event_type} ${e.state}` : e.kind === 'operation' ? `operation ${operationLine(e.data)}` : e.type}`,
               )
               .join('\n');
             return `${fields}Remediations:\n${remediations || '  (none)'}\nTimeline:\n${timeline}\n`;
@@ -222,6 +227,11 @@ function registerIncidentCommands(program: Command): void {
         );
       }),
     );
+  registerIncidentActions(incident);
+}
+
+/** `svc incident create|ack|resolve`. */
+function registerIncidentActions(incident: Command): void {
   incident
     .command('create <title>')
     .description('report an incident (about one of your Apps with --app); one open per App and cause')
@@ -325,4 +335,10 @@ function registerRemediationCommands(program: Command): void {
       }),
     );
   }
+}
+
+/** An operation timeline entry's kind and phase (its `data` is the operation record as the App's status held it). */
+function operationLine(data: unknown): string {
+  const op = (data ?? {}) as { kind?: unknown; phase?: unknown };
+  return `${String(op.kind)} ${String(op.phase)}`;
 }

@@ -5,7 +5,11 @@ const view = (over: Partial<StatusView>): StatusView => ({
   name: 'web',
   sync_status: 'Synced',
   health: 'Healthy',
+  health_reason: '',
   revision: 'a'.repeat(40),
+  observed: 'a'.repeat(40),
+  last_sync_at: null,
+  frozen: false,
   operationState: { kind: 'Sync', id: 'op-1', phase: 'Succeeded' },
   pending_operation: null,
   ...over,
@@ -16,7 +20,9 @@ describe('outcomeOf', () => {
     expect(outcomeOf(view({ pending_operation: 'op-1' }), 'op-1').done).toBe(false);
     expect(outcomeOf(view({ operationState: null }), 'op-1').done).toBe(false);
     // The App was Synced and Healthy from an earlier operation: not ours yet.
-    expect(outcomeOf(view({ operationState: { id: 'op-0', phase: 'Succeeded' } }), 'op-1').done).toBe(false);
+    expect(outcomeOf(view({ operationState: { id: 'op-0', kind: 'Sync', phase: 'Succeeded' } }), 'op-1').done).toBe(
+      false,
+    );
     expect(outcomeOf(view({ operationState: { id: 'op-1', phase: 'Running', kind: 'Sync' } }), 'op-1')).toEqual({
       done: false,
       state: 'Sync running (sync Synced, health Healthy)',
@@ -38,7 +44,10 @@ describe('outcomeOf', () => {
     });
     expect(outcomeOf(failed, 'op-1')).toEqual({ done: true, ok: false, summary: 'Sync failed: git fetch: not found' });
     expect(
-      outcomeOf(view({ operationState: { id: 'op-1', phase: 'Held', message: 'awaiting approval' } }), 'op-1'),
+      outcomeOf(
+        view({ operationState: { id: 'op-1', kind: 'Sync', phase: 'Held', message: 'awaiting approval' } }),
+        'op-1',
+      ),
     ).toEqual({
       done: true,
       ok: false,

@@ -76,6 +76,11 @@ export function registerTeamCommands(program: Command): void {
         print(render(t, format, () => `team ${t.name} created (${t.id})`));
       }),
     );
+  registerTeamChangeCommands(team);
+}
+
+/** `svc team rename|delete|add-member|remove-member`. */
+function registerTeamChangeCommands(team: Command): void {
   team
     .command('rename <team> <new-name>')
     .description('rename a team')

@@ -6,8 +6,8 @@
  * `onChange` with the App its labels name, so the App is reconciled at once instead of on a timer.
  *
  * Read-your-writes: the watch lags a write by a few milliseconds, so the objects this process just applied are
- * remembered (`remember`) and preferred over an older cached copy (resourceVersions are ordered, see
- * src/kube/resource-version.ts) until the watch delivers them. That delivery does not call `onChange`: the reconcile that
+ * remembered (`remember`, src/kube's MutationCache) and preferred over an older cached copy until the watch delivers
+ * them. That delivery does not call `onChange`: the reconcile that
  * wrote the object assessed it already.
  */
 import type { Logger } from 'pino';
@@ -22,6 +22,7 @@ import {
   compareVersions,
   Informer,
   KubeApiError,
+  MutationCache,
   type ObjectClient,
   type ObjectRef,
 } from '../../kube/index.ts';
@@ -60,24 +61,20 @@ const idOf = (apiVersion: string, kind: string, key: string): string => `${apiVe
 const refKey = (ref: ObjectRef): string => `${ref.namespace ?? ''}/${ref.name}`;
 const appKeyOf = (app: AppKey): string => `${app.namespace}/${app.name}`;
 
-/** The newer of a cached copy and a remembered write (the cached one when the versions are not comparable). */
-function newer(cached: AnyObject | undefined, written: AnyObject | undefined): AnyObject | undefined {
-  if (!written) return cached;
-  if (!cached) return written;
-  const c = compareVersions(written.metadata.resourceVersion, cached.metadata.resourceVersion);
-  return c === 1 ? written : cached;
-}
+/** True when `a` is a newer version than `b` (false when the versions are not comparable). */
+const isNewer = (a: AnyObject, b: AnyObject): boolean =>
+  compareVersions(a.metadata.resourceVersion, b.metadata.resourceVersion) === 1;
 
 /** The live objects managed by svc on one destination cluster. */
 export class DestinationCache implements LiveReader {
   readonly client: ObjectClient;
   readonly #options: DestinationCacheOptions;
   readonly #kinds = new Map<string, KindWatch>();
-  readonly #written = new Map<string, { obj: AnyObject; at: number }>();
+  /** What this process applied, by object id, until the watch delivers it (src/kube's MutationCache). */
+  readonly #written = new MutationCache<AnyObject>({ ttlMs: WRITTEN_TTL_MS, includeAdds: true });
   /** App (`namespace/name`) → ids of the objects its labels claim. */
   readonly #byApp = new Map<string, Set<string>>();
   #stopped = false;
-  #sweptAt = Date.now();
   /**
    * Namespaces this process has seen exist or created here: a sync into one of them skips the existence check
    * (a GET per sync). An apply that fails there checks again (the namespace may have been deleted since).
@@ -96,9 +93,10 @@ export class DestinationCache implements LiveReader {
    */
   async get(ref: ObjectRef): Promise<AnyObject | undefined> {
     const watch = this.#watch(ref.apiVersion, ref.kind);
-    const written = this.#writtenCopy(idOf(ref.apiVersion, ref.kind, refKey(ref)));
+    const id = idOf(ref.apiVersion, ref.kind, refKey(ref));
     if (watch?.failedAt === undefined && watch?.informer?.synced)
-      return newer(watch.informer.get(refKey(ref)), written);
+      return this.#written.newest(id, watch.informer.get(refKey(ref)));
+    const written = this.#written.written(id);
     if (written) return written;
     const live = await this.client.get(ref);
     return live && slim(live, ref.apiVersion, ref.kind);
@@ -108,7 +106,7 @@ export class DestinationCache implements LiveReader {
   cached(ref: ObjectRef): AnyObject | undefined {
     const watch = this.#kinds.get(`${ref.apiVersion}/${ref.kind}`);
     if (watch?.failedAt !== undefined || !watch?.informer?.synced) return undefined;
-    return newer(watch.informer.get(refKey(ref)), this.#writtenCopy(idOf(ref.apiVersion, ref.kind, refKey(ref))));
+    return this.#written.newest(idOf(ref.apiVersion, ref.kind, refKey(ref)), watch.informer.get(refKey(ref)));
   }
 
   /** Every live object whose labels name `app`, over the kinds watched so far (for the resource tree, selfHeal). */
@@ -128,17 +126,15 @@ export class DestinationCache implements LiveReader {
    * cached copy until the watch delivers them. Starts watching their kinds.
    */
   remember(objects: readonly AnyObject[]): void {
-    const now = Date.now();
-    this.#sweep(now);
     for (const o of objects) {
       const watch = this.#watch(o.apiVersion, o.kind);
       if (!watch || watch.failedAt !== undefined) continue;
       const id = idOf(o.apiVersion, o.kind, cacheKey(o));
       const cached = watch.informer?.get(cacheKey(o));
-      if (cached && newer(cached, o) === cached) continue;
+      if (cached && !isNewer(o, cached)) continue;
       const obj = slim(o, o.apiVersion, o.kind);
-      this.#reindex(id, [this.#written.get(id)?.obj, cached], obj);
-      this.#written.set(id, { obj, at: now });
+      this.#reindex(id, [this.#written.written(id), cached], obj);
+      this.#written.wrote(obj, id);
     }
   }
 
@@ -149,27 +145,11 @@ export class DestinationCache implements LiveReader {
     this.#kinds.clear();
   }
 
-  #writtenCopy(id: string): AnyObject | undefined {
-    const w = this.#written.get(id);
-    if (w && Date.now() - w.at > WRITTEN_TTL_MS) {
-      this.#written.delete(id);
-      return undefined;
-    }
-    return w?.obj;
-  }
-
   #lookup(id: string): AnyObject | undefined {
     const space = id.indexOf(' ');
     const watch = this.#kinds.get(id.slice(0, space));
     const cached = watch?.failedAt === undefined ? watch?.informer?.get(id.slice(space + 1)) : undefined;
-    return newer(cached, this.#writtenCopy(id));
-  }
-
-  /** Drops remembered writes past their time (at most once per TTL, so a write costs no scan). */
-  #sweep(now: number): void {
-    if (now - this.#sweptAt < WRITTEN_TTL_MS) return;
-    this.#sweptAt = now;
-    for (const [id, w] of this.#written) if (now - w.at > WRITTEN_TTL_MS) this.#written.delete(id);
+    return this.#written.newest(id, cached);
   }
 
   /** The watch of a kind, started on first need; undefined once stopped. */
@@ -238,29 +218,23 @@ export class DestinationCache implements LiveReader {
 
   #upserted(watch: KindWatch, obj: AnyObject, old: AnyObject | undefined): void {
     const id = idOf(watch.apiVersion, watch.kind, cacheKey(obj));
-    const written = this.#written.get(id)?.obj;
+    const { written, order } = this.#written.delivered(obj, id);
     this.#reindex(id, [old, written], obj);
     // What the App last saw: our own write when it is newer than the cached copy.
     let seen = old;
     if (written) {
-      const c = compareVersions(obj.metadata.resourceVersion, written.metadata.resourceVersion);
-      if (c === 0) {
-        // The watch delivers our own write: the reconcile that made it already assessed it.
-        this.#written.delete(id);
-        return;
-      }
-      // An event older than our write changes nothing the App saw; our write stays preferred.
-      if (c === -1) return;
-      this.#written.delete(id);
-      if (c === 1 && newer(old, written) === written) seen = written;
+      // The watch delivers our own write (the reconcile that made it already assessed it), or an event older than
+      // our write, which changes nothing the App saw (our write stays preferred).
+      if (order === 0 || order === -1) return;
+      if (order === 1 && (!old || isNewer(written, old))) seen = written;
     }
     if (this.#matters(watch, seen, obj)) this.#notify(seen, obj);
   }
 
   #deleted(watch: KindWatch, obj: AnyObject): void {
     const id = idOf(watch.apiVersion, watch.kind, cacheKey(obj));
-    const written = this.#written.get(id)?.obj;
-    this.#written.delete(id);
+    const written = this.#written.written(id);
+    this.#written.forget(id);
     this.#reindex(id, [obj, written], undefined);
     this.#notify(obj, written);
   }

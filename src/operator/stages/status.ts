@@ -77,21 +77,7 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.healthReason = o.health.reason;
     next.resources = o.health.resources;
   }
-  if (o.applied) {
-    const old = p.revision;
-    if (old && old !== o.applied.revision) {
-      next.previousRevisions = [
-        old,
-        ...(p.previousRevisions ?? []).filter((r) => r !== old && r !== o.applied?.revision),
-      ].slice(0, maxHistory);
-    }
-    next.revision = o.applied.revision;
-    next.objectHash = o.applied.objectHash;
-    next.lastSyncAt = o.now;
-    if (o.applied.url) next.url = o.applied.url;
-    else delete next.url;
-    if (o.applied.origin) next.revisionTags = revisionTags(next, o.applied.revision, o.applied.origin, p.revisionTags);
-  }
+  if (o.applied) recordApply(next, p, o.applied, o.now, maxHistory);
   if (o.inventory) {
     next.inventory = o.inventory;
     delete next.appliedKinds;
@@ -101,24 +87,46 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.healthStatus = NOTHING_APPLIED.status;
     next.healthReason = NOTHING_APPLIED.reason;
   }
+  next.conditions = conditionsOf(next, p.conditions, o);
+  return next;
+}
+
+/** A successful apply: the revision (the previous one into the bounded history), hash, sync time, URL and origin. */
+function recordApply(
+  next: AppStatus,
+  p: AppStatus,
+  applied: NonNullable<Outcome['applied']>,
+  now: string,
+  maxHistory: number,
+): void {
+  const old = p.revision;
+  if (old && old !== applied.revision) {
+    next.previousRevisions = [
+      old,
+      ...(p.previousRevisions ?? []).filter((r) => r !== old && r !== applied.revision),
+    ].slice(0, maxHistory);
+  }
+  next.revision = applied.revision;
+  next.objectHash = applied.objectHash;
+  next.lastSyncAt = now;
+  if (applied.url) next.url = applied.url;
+  else delete next.url;
+  if (applied.origin) next.revisionTags = revisionTags(next, applied.revision, applied.origin, p.revisionTags);
+}
+
+/** Ready, SyncError and (only while True, as kstatus does) Stalled: the spec cannot work until it changes. */
+function conditionsOf(next: AppStatus, prev: Condition[] | undefined, o: Outcome): Condition[] {
   const ready = next.syncStatus === 'Synced' && next.healthStatus === 'Healthy';
   const failed = o.error ? (o.error.reason ?? REASON_BY_STAGE[o.error.stage]) : undefined;
-  next.conditions = [
-    condition(
-      p.conditions,
-      'Ready',
-      ready ? 'True' : 'False',
-      ready ? 'Ready' : notReadyReason(next),
-      o.now,
-      next.healthReason,
-    ),
-    condition(p.conditions, 'SyncError', failed ? 'True' : 'False', failed ?? 'NoError', o.now, o.error?.message),
+  const readyReason = ready ? 'Ready' : notReadyReason(next);
+  const conditions = [
+    condition(prev, 'Ready', ready ? 'True' : 'False', readyReason, o.now, next.healthReason),
+    condition(prev, 'SyncError', failed ? 'True' : 'False', failed ?? 'NoError', o.now, o.error?.message),
   ];
-  // Stalled is present only while True (as kstatus does): the spec cannot work, nothing retries until it changes.
   if (o.error?.hint === 'stall') {
-    next.conditions.push(condition(p.conditions, 'Stalled', 'True', failed ?? 'Stalled', o.now, o.error.message));
+    conditions.push(condition(prev, 'Stalled', 'True', failed ?? 'Stalled', o.now, o.error.message));
   }
-  return next;
+  return conditions;
 }
 
 /** The origin of every revision still in the history, the applied one first. */

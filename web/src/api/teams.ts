@@ -69,7 +69,9 @@ export function useBindTeam(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: TeamBindingInput) =>
-      svc.POST('/api/v1/role-bindings', { body: { subject_type: 'team', subject_id: id, ...input } }),
+      svc.POST('/api/v1/role-bindings', {
+        body: { subject_type: 'team', subject_id: id, ...input } as RequestBody<'/api/v1/role-bindings', 'post'>,
+      }),
     onSuccess: () =>
       Promise.all([
         qc.invalidateQueries({ queryKey: ['teams', id] }),

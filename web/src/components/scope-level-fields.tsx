@@ -12,9 +12,16 @@ export interface ScopeLevel {
   level: BindingInput['level'];
 }
 
-/** The body fields of POST /role-bindings for a choice (no scope_id at org scope). */
-export function scopeLevelBody(v: ScopeLevel): Pick<BindingInput, 'scope' | 'scope_id' | 'level'> {
-  return { scope: v.scope, ...(v.scope === 'org' ? {} : { scope_id: v.scope_id }), level: v.level };
+/** What a binding grants: POST /role-bindings's body without its subject (each scope with its own scope_id rule). */
+export type ScopeLevelBody = BindingInput extends infer B
+  ? B extends unknown
+    ? Omit<B, 'subject_type' | 'subject_id'>
+    : never
+  : never;
+
+/** The body fields of POST /role-bindings for a choice (no scope_id at org scope; the server checks the pairing). */
+export function scopeLevelBody(v: ScopeLevel): ScopeLevelBody {
+  return { scope: v.scope, ...(v.scope === 'org' ? {} : { scope_id: v.scope_id }), level: v.level } as ScopeLevelBody;
 }
 
 export function ScopeLevelFields({ value, onChange }: { value: ScopeLevel; onChange: (v: ScopeLevel) => void }) {

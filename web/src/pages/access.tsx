@@ -4,7 +4,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { useBind, useBindings, useUnbind } from '../api/access.ts';
+import { type BindingInput, useBind, useBindings, useUnbind } from '../api/access.ts';
 import { useOrgMembers } from '../api/session.ts';
 import { useTeams } from '../api/teams.ts';
 import { type ScopeLevel, ScopeLevelFields, scopeLevelBody } from '../components/scope-level-fields.tsx';
@@ -25,7 +25,7 @@ export function AccessPage() {
   const who = (id: string | undefined) => members.data?.members.find((m) => m.userId === id)?.user.email ?? id;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    bind.mutate({ subject_type: 'user', subject_id: subject, ...scopeLevelBody(where) });
+    bind.mutate({ subject_type: 'user', subject_id: subject, ...scopeLevelBody(where) } as BindingInput);
   };
   const list = bindings.data?.bindings ?? [];
   return (

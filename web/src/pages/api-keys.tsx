@@ -32,7 +32,8 @@ export function ApiKeysPage() {
         scope: form.scope,
         ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
         expires_days: Number(form.expires_days),
-      },
+        // Each scope has its own scope_id rule; the server checks the pairing.
+      } as ApiKeyInput,
       {
         onSuccess: (k) => {
           setMinted(k.key);

@@ -10,6 +10,12 @@ import { dnsLabelProblem } from '../../../src/core/names.ts';
 import { appParams } from '../api/apps.ts';
 import { svc } from '../api/client.ts';
 import type { AppView, RequestBody } from '../api/types.ts';
+
+/** The Git source's manifest types, as the create body names them (the select offers only these). */
+type ManifestType = NonNullable<
+  Extract<RequestBody<'/api/v1/apps', 'post'>['source'], { type: 'Git' }>['git']['manifestType']
+>;
+
 import { Button } from '../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../components/ui/feedback.tsx';
 import { Checkbox, Field, Input, Select } from '../components/ui/field.tsx';
@@ -92,7 +98,7 @@ export function AppCreatePage() {
               repoURL: form.repoURL,
               ...(form.branch ? { branch: form.branch } : {}),
               ...(form.path ? { path: form.path } : {}),
-              ...(form.manifestType !== 'Auto' ? { manifestType: form.manifestType } : {}),
+              ...(form.manifestType !== 'Auto' ? { manifestType: form.manifestType as ManifestType } : {}),
             },
           }
         : { type: 'Image', image: { repository: form.repository, tag: form.tag } },

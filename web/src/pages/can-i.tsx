@@ -24,7 +24,8 @@ export function CanIForm() {
       permission: form.permission,
       scope: form.scope,
       ...(form.scope === 'org' ? {} : { scope_id: form.scope_id }),
-    });
+      // Each scope has its own scope_id rule; the server checks the pairing.
+    } as CanIInput);
   };
   return (
     <section aria-labelledby="can-i" className="space-y-3">

@@ -1,6 +1,6 @@
 /** The App's state and its operations; a banner follows the last operation until it ends. */
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { type OperationKind, useAppStatus, useDeleteApp, useOperation } from '../../api/apps.ts';
 import type { AppView } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
@@ -10,14 +10,15 @@ import { ErrorState } from '../../components/ui/feedback.tsx';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
-import { progressOf } from './operation.ts';
+import { progressOf, recordedKind, useOperationsStartedElsewhere } from './operation.ts';
 
 const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
 
 /** Tracks one operation (by id) and shows where it stands. */
-export function OperationBanner({ app, id, kind }: { app: AppView; id: string; kind: string }) {
+export function OperationBanner({ app, id, kind: asked }: { app: AppView; id: string; kind: string }) {
   const status = useAppStatus(app.namespace ?? '', app.name ?? '', true);
   const progress = progressOf(status.data, id);
+  const kind = recordedKind(status.data, id) ?? asked;
   if (progress.state === 'running') {
     return (
       <div
@@ -58,16 +59,21 @@ export function useOperations(app: AppView) {
           setLast('operation_id' in answer && answer.operation_id ? { id: answer.operation_id, kind } : undefined),
       },
     );
-  return { run, last, error: op.error, pending: op.isPending };
+  /** Follows an operation started elsewhere (the CLI, a push) once the App shows it in flight. */
+  const follow = useCallback((id: string, kind: string) => {
+    setLast((followed) => (followed?.id === id ? followed : { id, kind }));
+  }, []);
+  return { run, last, follow, error: op.error, pending: op.isPending };
 }
 
 export function AppHeader({ app }: { app: AppView }) {
-  const { run, last, error, pending } = useOperations(app);
+  const { run, last, follow, error, pending } = useOperations(app);
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>();
   const status = useAppStatus(app.namespace ?? '', app.name ?? '', false);
   const remove = useDeleteApp(app.namespace ?? '', app.name ?? '');
+  useOperationsStartedElsewhere(status.data, follow);
   const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
   const source = app.source as { type?: string; git?: { repoURL?: string; path?: string; branch?: string } };
   const repo = source.git?.repoURL;

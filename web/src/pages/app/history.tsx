@@ -1,4 +1,7 @@
-/** Applied revisions, newest first, each one click (and a confirmation) away from a rollback. */
+/**
+ * Applied revisions, newest first, each one click (and a confirmation) away from a rollback; the App header's banner
+ * follows the rollback (it follows every operation of the App).
+ */
 import { useState } from 'react';
 import { useApp, useHistory } from '../../api/apps.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -6,7 +9,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { Empty, ErrorState, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
 import { ago } from '../../lib/format.ts';
-import { OperationBanner, useOperations } from './header.tsx';
+import { useOperations } from './header.tsx';
 
 export function HistoryTab({ namespace, name }: { namespace: string; name: string }) {
   const history = useHistory(namespace, name);
@@ -23,7 +26,6 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
   return (
     <div className="space-y-3">
       {ops.error ? <ErrorState error={ops.error} title="The rollback was refused" /> : null}
-      {ops.last ? <OperationBanner app={app.data} id={ops.last.id} kind={ops.last.kind} /> : null}
       <Table aria-label="Applied revisions">
         <thead>
           <tr>

@@ -31,12 +31,14 @@ export function SecretStoreCreatePage() {
   const items = providers.data.items ?? [];
   const provider = items[choice];
   // The provider's type and name as the providers route answered them (the select offers no other).
-  const body = (): StoreTestInput => ({
-    type: provider?.type as StoreTestInput['type'],
-    provider: provider?.provider as StoreTestInput['provider'],
-    config: filled(config),
-    credentials: filled(credentials),
-  });
+  // Its config and credential fields are the ones that provider's schema lists (the form is built from it).
+  const body = (): StoreTestInput =>
+    ({
+      type: provider?.type,
+      provider: provider?.provider,
+      config: filled(config),
+      credentials: filled(credentials),
+    }) as StoreTestInput;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate(

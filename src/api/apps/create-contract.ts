@@ -1,0 +1,244 @@
+/**
+ * The create payload of an App (contract §4.2 "Create fields"), used by POST /apps and /apps/preview. Each field has
+ * the rule the API enforces on it: DNS-1123 names; a deployable source (Git or Image; HelmChart and Catalog cannot
+ * be deployed yet) with exactly its own block; the Git fields that reach git, kustomize and helm command lines in
+ * the form src/core/git-source-args.ts allows, restricted to printable ASCII; image repositories, tags and digests
+ * as the distribution spec writes them (src/core/image-ref.ts).
+ *
+ * Rules a schema cannot state answer 422, as the field descriptions say: an env entry sets exactly one of value,
+ * secretRef or store; an enabled ingress names its host; autoscaling.min does not exceed max; helm.inlineValues keys
+ * are value paths; every notification URL passes the outbound address policy (SVC_OUTBOUND_SCOPE).
+ */
+import { type TProperties, type TSchema, Type } from 'typebox';
+import {
+  DecryptionSchema,
+  EnvVarSchema,
+  HealthSpecSchema,
+  ImageSourceSchema,
+  MANIFEST_TYPES,
+  NotificationsSchema,
+  SyncPolicySchema,
+  TAG_POLICIES,
+  WebhookSchema,
+  WorkloadSchema,
+} from '../../core/app-schema.ts';
+import { ClusterName, component, DnsLabel, HOST_LABEL, PORT, StringEnum, withoutDefaults } from '../contract/schema.ts';
+
+const closed = { additionalProperties: false } as const;
+
+/** A relative path or file name that no tool reads as an option: no leading `-`, no control character. */
+const SafePath = (description: string) =>
+  Type.String({ maxLength: 1024, pattern: '^([^-\\u0000-\\u001f][^\\u0000-\\u001f]*)?$', description });
+
+/**
+ * A remote repository URL: `http(s)://`, `ssh://`, `git://` or scp-like `user@host:path`, never `file://`, never a
+ * user or host starting with `-` (src/core/app-state.ts repoURLProblem), printable ASCII.
+ */
+const RepoURL = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  pattern:
+    '^(https?|ssh|git)://([!-,.0-?A-~][!-.0-?A-~]*@)?[!-,.0-?A-~][!-.0-?A-~]*(/[!-~]*)?$|^[A-Za-z0-9_][A-Za-z0-9_.-]*@[A-Za-z0-9_][A-Za-z0-9_.-]*:[!-~]+$',
+  description: 'URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused)',
+});
+
+const GitHelm = Type.Object(
+  {
+    valuesFile: Type.Optional(SafePath('values file passed to `helm template`, relative to the source path')),
+    releaseName: Type.Optional(
+      Type.String({
+        maxLength: 53,
+        pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+        description: 'Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name',
+      }),
+    ),
+    namespace: Type.Optional(DnsLabel('namespace the chart is rendered for; defaults to the destination namespace')),
+    inlineValues: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'values passed as `--set-string key=value`; keys are Helm value paths (letters, digits, _ . [ ] -; 422 otherwise)',
+      }),
+    ),
+  },
+  { ...closed, description: 'Helm rendering options (used when the source path holds a chart)' },
+);
+
+const GitKustomize = Type.Object(
+  {
+    images: Type.Optional(
+      Type.Array(
+        Type.String({
+          pattern: `^[!-,.-<>-~][!-<>-~]*(=[!-,.-<>-~][!-<>-~]*)?$`,
+          maxLength: 512,
+          description: 'name, name=newName[:tag], name:tag or name@digest; no leading -',
+        }),
+      ),
+    ),
+    namePrefix: Type.Optional(Type.String({ pattern: '^[a-z0-9][-a-z0-9.]*$', maxLength: 253 })),
+    components: Type.Optional(Type.Array(SafePath('a kustomize component, relative to the source path'))),
+  },
+  { ...closed, description: 'Kustomize rendering options (used when the source path holds a kustomization)' },
+);
+
+const GitRequest = Type.Object(
+  {
+    repoURL: RepoURL,
+    branch: Type.Optional(
+      Type.String({
+        default: 'main',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[A-Za-z0-9_.][A-Za-z0-9_./+@-]*$',
+        description: 'branch whose head is deployed (letters, digits, . _ / + @ -; not starting with -)',
+      }),
+    ),
+    path: Type.Optional(SafePath('directory of the manifests inside the repository (default .)')),
+    manifestType: Type.Optional(StringEnum(MANIFEST_TYPES, { default: 'Auto' })),
+    helm: Type.Optional(GitHelm),
+    kustomize: Type.Optional(GitKustomize),
+    substitution: Type.Optional(Type.Record(Type.String(), Type.String())),
+    decryption: Type.Optional(DecryptionSchema),
+  },
+  { ...closed, description: 'manifests from a Git repository' },
+);
+
+/** One repository path component (distribution's grammar). */
+const COMPONENT = '[a-z0-9]+(([._]|__|-+)[a-z0-9]+)*';
+const COMPONENT_NO_DOT = '[a-z0-9]+((_|__|-+)[a-z0-9]+)*';
+/** A registry host as a first component: one with a dot or a port, or localhost. */
+const HOST = `(localhost(:${PORT})?|${HOST_LABEL}(\\.${HOST_LABEL})+(:${PORT})?|${HOST_LABEL}:${PORT})`;
+
+const Tag = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$|^[a-z0-9]+([.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$',
+  description: 'image tag (e.g. 1.4.2) or digest (sha256:…)',
+});
+
+/** The image fields of the resource schema, with the API's rules on repository and tag. */
+function imageRequest(fields: TProperties, description: string): TSchema {
+  const {
+    workload: _w,
+    ingress,
+    autoscaling,
+    registryRef: _r,
+    repository: _p,
+    tag: _t,
+    tagPolicy: _tp,
+    ...rest
+  } = ImageSourceSchema.properties;
+  return Type.Object(
+    {
+      ...rest,
+      ...fields,
+      tag: Tag,
+      tagPolicy: Type.Optional(StringEnum(TAG_POLICIES, { default: 'Pinned' })),
+      workload: Type.Optional(
+        Type.Object(
+          {
+            ...WorkloadSchema.properties,
+            env: Type.Optional(
+              Type.Array(EnvVarSchema, {
+                description: 'environment variables; each sets exactly one of value, secretRef, store (422 otherwise)',
+              }),
+            ),
+          },
+          { ...closed, description: 'the Deployment and Service rendered for the image' },
+        ),
+      ),
+      ingress: Type.Optional({
+        ...ingress,
+        description: 'an Ingress; when enabled, host is a DNS name (422 otherwise)',
+      } as TSchema),
+      autoscaling: Type.Optional({
+        ...autoscaling,
+        description: 'an autoscaler; min must not exceed max (422 otherwise)',
+      } as TSchema),
+    },
+    { ...closed, description },
+  );
+}
+
+const ImageRequest = Type.Union([
+  imageRequest(
+    {
+      repository: Type.String({
+        maxLength: 255,
+        pattern: `^${HOST}/${COMPONENT}(/${COMPONENT})*$|^${COMPONENT}$|^${COMPONENT_NO_DOT}(/${COMPONENT})+$`,
+        description: 'image repository, e.g. registry.example.com/team/web or nginx',
+      }),
+    },
+    'a container image from a public or anonymous registry',
+  ),
+  imageRequest(
+    {
+      registryRef: DnsLabel('a registered registry (GET /registries); the repository is relative to its host'),
+      repository: Type.String({
+        maxLength: 255,
+        pattern: `^${COMPONENT}(/${COMPONENT})*$`,
+        description: 'repository path on the registry, e.g. team/web',
+      }),
+    },
+    'a container image from a registered registry',
+  ),
+]);
+
+const Source = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('Git'), git: withoutDefaults(GitRequest) }, closed),
+    Type.Object({ type: Type.Literal('Image'), image: withoutDefaults(ImageRequest) }, closed),
+  ],
+  {
+    description:
+      'what to deploy: type Git with git, or type Image with image; HelmChart and Catalog are not supported yet',
+  },
+);
+
+/** Notification URLs: http(s), no credentials, printable ASCII; the outbound policy is checked at create (422). */
+const NotificationURL = Type.String({
+  maxLength: 2048,
+  pattern: '^https?://[!-.0-?A-~]+(/[!-~]*)?$',
+  description: 'http(s) URL without credentials; it must pass the outbound address policy (422 otherwise)',
+});
+
+function withURL(channel: TSchema, field: 'webhookURL' | 'url'): TSchema {
+  const c = channel as TSchema & { properties: TProperties };
+  return { ...c, properties: { ...c.properties, [field]: NotificationURL } } as TSchema;
+}
+
+const n = NotificationsSchema.properties;
+const Notifications = Type.Object(
+  {
+    chat: Type.Optional(withURL(n.chat, 'webhookURL')),
+    slack: Type.Optional(withURL(n.slack, 'webhookURL')),
+    msTeams: Type.Optional(withURL(n.msTeams, 'webhookURL')),
+    webhook: Type.Optional(withURL(n.webhook, 'url')),
+  },
+  { ...closed, description: (NotificationsSchema as { description?: string }).description ?? '' },
+);
+
+/** The create payload. */
+export const AppCreateRequest = component(
+  'AppCreateRequest',
+  Type.Object(
+    {
+      name: DnsLabel('App name'),
+      namespace: DnsLabel('destination namespace'),
+      cluster: Type.Optional(ClusterName('a registered cluster (422 when it is not); empty = the management cluster')),
+      source: Source,
+      sync_policy: Type.Optional(SyncPolicySchema),
+      notifications: Type.Optional(Notifications),
+      webhook: Type.Optional(WebhookSchema),
+      health: Type.Optional(
+        Type.Object(HealthSpecSchema.properties, {
+          ...closed,
+          description:
+            'custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 400 naming the error',
+        }),
+      ),
+    },
+    { ...closed, description: 'an App to create (contract §4.2)' },
+  ),
+);
+
+export const APP_CREATE_COMPONENTS = [AppCreateRequest];

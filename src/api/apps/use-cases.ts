@@ -1,0 +1,213 @@
+/**
+ * The App use-cases of the API (contract §4.2): list, read, create, clone, preview, delete, freeze and unfreeze.
+ * Apps are App resources in the org's namespace `org-<slug>`; nothing about them is stored in the database.
+ */
+import type { AppResource, AppSpec } from '../../core/app-schema.ts';
+import { type CreateRequest, parseCreateRequest } from '../../core/create-request.ts';
+import { InputError, UnprocessableError } from '../../core/errors.ts';
+import { orgNamespace } from '../../core/names.ts';
+import { validateAppChecks } from '../../engine/health/custom.ts';
+import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
+import { RegistryError } from '../../registry/index.ts';
+import { type UseCaseContext, useCase } from '../use-case.ts';
+import {
+  appScope,
+  auditApp,
+  checkRegistryRef,
+  createAppResource,
+  destinationScope,
+  findApp,
+  kubeOf,
+  locateApp,
+} from './access.ts';
+import { type ListPage, type ListQuery, pageOf } from './list-query.ts';
+import { type AppRef, scopeFilter, scopeOfApp } from './scope.ts';
+
+/** What a preview resolves (contract §4.2 rule 13). */
+export interface PreviewResult {
+  valid: boolean;
+  /** Why the image could not be resolved (with `valid: false`). */
+  error?: string;
+  error_class?: string;
+  resolved: { image: string; tag: string; digest: string; ref: string };
+  spec: AppSpec;
+  current?: Omit<AppSpec, 'operation'>;
+}
+
+/**
+ * A create payload the document accepts, as the App spec it asks for. The document states every per-field rule
+ * (400 before this runs); what is left are rules between fields (src/core/create-request.ts): 422.
+ */
+function parseCreate(body: unknown, policy: OutboundPolicy): CreateRequest {
+  let parsed: CreateRequest;
+  try {
+    parsed = parseCreateRequest(body);
+  } catch (err) {
+    if (err instanceof InputError) throw new UnprocessableError(err.message, { cause: err });
+    throw err;
+  }
+  checkNotificationURLs(parsed.spec, policy);
+  // A CEL expression that does not compile is bad input (400 naming the error), like the org's checks.
+  validateAppChecks(parsed.spec.health?.checks);
+  return parsed;
+}
+
+/**
+ * Refuses (422) notification URLs the outbound policy would refuse anyway (scheme, credentials in the URL, an
+ * address literal outside SVC_OUTBOUND_SCOPE), so a mistake shows at create time rather than as failed deliveries.
+ * Host names are checked again by the operator each time it connects.
+ */
+function checkNotificationURLs(spec: AppSpec, policy: OutboundPolicy): void {
+  const n = spec.notifications;
+  const urls = [n?.chat?.webhookURL, n?.slack?.webhookURL, n?.msTeams?.webhookURL, n?.webhook?.url];
+  for (const url of urls) if (url !== undefined) checkOutboundURL(url, policy);
+}
+
+/** The destination a create payload names, as a scope (checked: registered cluster, allowlist). */
+function payloadDestination(body: unknown, ctx: UseCaseContext) {
+  const b = body as { cluster?: string; namespace: string };
+  return destinationScope(ctx, b.cluster ?? '', b.namespace);
+}
+
+/**
+ * The page of the org's Apps the caller may read that `query` asks for (filters, sort, cursor: see
+ * list-query.ts), as app-object JSON, with the App cache's resourceVersion the page is as of.
+ */
+export const listApps = useCase({
+  permission: 'deployment:read',
+  where: 'anywhere',
+  act: async (ctx, query: ListQuery): Promise<ListPage<Buffer> & { resourceVersion: string }> => {
+    const kube = kubeOf(ctx.services);
+    // Read before the entries: every change after it is newer, so a stream resumed from it misses none.
+    const resourceVersion = kube.version ?? '';
+    const entries = await kube.listEntries(orgNamespace(ctx.actor.org.slug));
+    const readable = scopeFilter(ctx.actor, 'deployment:read');
+    const page = pageOf(
+      query,
+      entries.filter((e) => readable(scopeOfApp(e.app))),
+    );
+    return { ...page, items: page.items.map((e) => e.json), resourceVersion };
+  },
+});
+
+/** One App. */
+export const getApp = useCase({
+  permission: 'deployment:read',
+  where: { target: appScope },
+  locate: locateApp,
+  act: async (_ctx, _ref: AppRef, app) => app,
+});
+
+/** Creates an App from a create payload (409 on a taken name); audited `app.create`. */
+export const createApp = useCase({
+  permission: 'deployment:manage',
+  where: { input: payloadDestination },
+  act: (ctx, body: unknown) => {
+    const parsed = parseCreate(body, ctx.services.config.outbound);
+    return createAppResource(ctx, parsed, { action: 'app.create', details: { source_type: parsed.spec.source.type } });
+  },
+});
+
+/**
+ * Copies source, sync policy and destination (namespace unless `namespace`) of an App the caller may read onto a
+ * new App `name`, which starts unsynced (`deployment:manage` at its destination); audited `app.clone`.
+ */
+export const cloneApp = useCase({
+  permission: 'deployment:read',
+  where: { target: appScope },
+  locate: locateApp,
+  act: async (ctx, input: AppRef & { as: { name: string; namespace?: string | undefined } }, from) => {
+    const payload: Record<string, unknown> = {
+      name: input.as.name,
+      namespace: input.as.namespace ?? from.spec.destination.namespace,
+      cluster: from.spec.destination.cluster ?? '',
+      source: from.spec.source,
+    };
+    if (from.spec.syncPolicy) payload['sync_policy'] = from.spec.syncPolicy;
+    const parsed = parseCreate(payload, ctx.services.config.outbound);
+    ctx.require('deployment:manage', await destinationScope(ctx, parsed.cluster, parsed.namespace));
+    return createAppResource(ctx, parsed, {
+      action: 'app.clone',
+      details: { from: `${from.spec.destination.namespace}/${from.metadata.name}` },
+    });
+  },
+});
+
+/**
+ * Validates a create payload exactly as create does and resolves its source without writing anything: for an
+ * image source the digest its tag points at now (`valid: false` with the registry's error when it cannot be
+ * resolved), for Git the branch ref. With `current`, the spec of that App is added for a client-side diff (422 when
+ * it does not exist).
+ */
+export const previewApp = useCase({
+  permission: 'deployment:manage',
+  where: {
+    input: (input: { body: unknown; current?: string | undefined }, ctx) => payloadDestination(input.body, ctx),
+  },
+  act: async (ctx, input): Promise<PreviewResult> => {
+    const parsed = parseCreate(input.body, ctx.services.config.outbound);
+    await checkRegistryRef(ctx, parsed.spec);
+    const git = parsed.spec.source.git;
+    const ref = git ? `refs/heads/${git.branch ?? 'main'}` : '';
+    const answer: PreviewResult = { valid: true, resolved: { image: '', tag: '', digest: '', ref }, spec: parsed.spec };
+    const image = parsed.spec.source.image;
+    if (image) {
+      const images = ctx.services.images;
+      const location = await images.locate(ctx.actor.org.id, image);
+      answer.resolved = { image: location.name, tag: image.tag, digest: '', ref: '' };
+      try {
+        const digest = await images.client.resolve(location.endpoint, location.path, image.tag);
+        answer.resolved = { ...answer.resolved, digest, ref: `${location.name}@${digest}` };
+      } catch (err) {
+        if (!(err instanceof RegistryError)) throw err;
+        Object.assign(answer, { valid: false, error: err.message, error_class: err.errorClass });
+      }
+    }
+    if (input.current !== undefined) {
+      const existing = await findApp(ctx, input.current);
+      if (!existing) throw new UnprocessableError(`app "${input.current}" not found`);
+      const { operation: _op, ...spec } = existing.spec;
+      answer.current = spec;
+    }
+    return answer;
+  },
+});
+
+/** Deletes an App; audited `app.delete`. What it applied is the operator's business. */
+export const deleteApp = useCase({
+  permission: 'deployment:manage',
+  where: { target: appScope },
+  locate: locateApp,
+  act: async (ctx, _ref: AppRef, app): Promise<AppResource> => {
+    await kubeOf(ctx.services).delete(orgNamespace(ctx.actor.org.slug), app.metadata.name);
+    await auditApp(ctx, 'app.delete', app);
+    return app;
+  },
+});
+
+/** Sets or clears `spec.freeze`; audited `app.freeze` / `app.unfreeze`. */
+export const freezeApp = useCase({
+  permission: 'deployment:manage',
+  where: { target: appScope },
+  locate: (ctx, input: AppRef & { frozen: boolean }) => locateApp(ctx, input),
+  act: async (ctx, input, app): Promise<AppResource> => {
+    const kube = kubeOf(ctx.services);
+    await kube.mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, { spec: { freeze: input.frozen } });
+    await auditApp(ctx, input.frozen ? 'app.freeze' : 'app.unfreeze', app);
+    return app;
+  },
+});
+
+/**
+ * Following the org's App changes: `deployment:read` somewhere; each App is then shown only where the caller may read
+ * it (the filter). Run again every `reauthMs` so a revoked credential or a changed binding applies to a live stream.
+ */
+export const followApps = useCase({
+  permission: 'deployment:read',
+  where: 'anywhere',
+  act: async (ctx, _input: undefined) => ({
+    namespace: orgNamespace(ctx.actor.org.slug),
+    orgId: ctx.actor.org.id,
+    may: scopeFilter(ctx.actor, 'deployment:read'),
+  }),
+});

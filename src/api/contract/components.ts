@@ -1,0 +1,45 @@
+/**
+ * Every named schema of the API, registered once with Fastify (validation and serialization resolve `$ref`s to
+ * them) and emitted as `#/components/schemas/<name>` in the OpenAPI document (src/api/server/openapi.ts).
+ */
+import type { TSchema } from 'typebox';
+import { API_KEY_COMPONENTS } from '../api-keys/contract.ts';
+import { ADOPT_COMPONENTS } from '../apps/adopt-contract.ts';
+import { APP_OBJECT_COMPONENTS } from '../apps/contract.ts';
+import { APP_CREATE_COMPONENTS } from '../apps/create-contract.ts';
+import { APP_LIVE_COMPONENTS } from '../apps/live-contract.ts';
+import { APP_ROUTE_COMPONENTS } from '../apps/routes-contract.ts';
+import { AUDIT_COMPONENTS } from '../audit/contract.ts';
+import { AUTH_COMPONENTS } from '../auth/contract.ts';
+import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
+import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
+import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
+import { REGISTRY_COMPONENTS } from '../registries/contract.ts';
+import { ROLE_BINDING_COMPONENTS } from '../role-bindings/contract.ts';
+import { SECRET_STORE_COMPONENTS } from '../secret-stores/contract.ts';
+import { TEAM_COMPONENTS } from '../teams/contract.ts';
+import { WEBHOOK_COMPONENTS } from '../webhooks/contract.ts';
+import { ErrorBody } from './errors.ts';
+import { type Component, Deleted, EmptyBody } from './schema.ts';
+
+export const COMPONENTS: readonly Component<TSchema>[] = [
+  ErrorBody,
+  EmptyBody,
+  Deleted,
+  ...AUTH_COMPONENTS,
+  ...API_KEY_COMPONENTS,
+  ...AUDIT_COMPONENTS,
+  ...ROLE_BINDING_COMPONENTS,
+  ...TEAM_COMPONENTS,
+  ...APP_OBJECT_COMPONENTS,
+  ...APP_CREATE_COMPONENTS,
+  ...APP_ROUTE_COMPONENTS,
+  ...APP_LIVE_COMPONENTS,
+  ...ADOPT_COMPONENTS,
+  ...WEBHOOK_COMPONENTS,
+  ...INCIDENT_COMPONENTS,
+  ...CLUSTER_COMPONENTS,
+  ...REGISTRY_COMPONENTS,
+  ...HEALTH_CHECK_COMPONENTS,
+  ...SECRET_STORE_COMPONENTS,
+];

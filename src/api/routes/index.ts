@@ -1,0 +1,39 @@
+/** Every route group of the API under /api/v1, in registration order (GET /apps/stream is added by ../app.ts). */
+import type { ApiRoutes } from '../api.ts';
+import { adoptRoutes } from './adopt.ts';
+import { appLiveRoutes } from './app-live.ts';
+import { appOperationRoutes } from './app-operations.ts';
+import { appStatusRoutes } from './app-status.ts';
+import { appRoutes } from './apps.ts';
+import { auditRoutes } from './audit.ts';
+import { authRoutes } from './auth.ts';
+import { cliLoginRoutes } from './cli-login.ts';
+import { clusterRoutes } from './clusters.ts';
+import { healthCheckRoutes } from './health-checks.ts';
+import { incidentRoutes } from './incidents.ts';
+import { registryRoutes } from './registries.ts';
+import { registryNotificationRoutes } from './registry-notifications.ts';
+import { roleBindingRoutes } from './role-bindings.ts';
+import { secretStoreRoutes } from './secret-stores.ts';
+import { teamRoutes } from './teams.ts';
+import { webhookRoutes } from './webhooks.ts';
+
+export const API_ROUTES: readonly ApiRoutes[] = [
+  authRoutes,
+  cliLoginRoutes,
+  auditRoutes,
+  roleBindingRoutes,
+  secretStoreRoutes,
+  appRoutes,
+  appStatusRoutes,
+  appOperationRoutes,
+  appLiveRoutes,
+  adoptRoutes,
+  teamRoutes,
+  webhookRoutes,
+  incidentRoutes,
+  clusterRoutes,
+  registryRoutes,
+  healthCheckRoutes,
+  registryNotificationRoutes,
+];
