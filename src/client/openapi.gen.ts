@@ -8392,7 +8392,7 @@ export interface paths {
                         "application/json": components["schemas"]["HealthCheck"];
                     };
                 };
-                /** @description invalid input, or an expression that does not compile (the message names it) */
+                /** @description invalid input: the body, path or query does not match this document */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8439,6 +8439,15 @@ export interface paths {
                 };
                 /** @description request body that is not JSON (session-cookie writes take JSON only) */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description an expression that does not compile, names an unknown function or variable, or passes a limit */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10005,7 +10014,7 @@ export interface components {
                 /** @description Secret in the App namespace whose key `secret` signs or carries push events. */
                 secretRef?: string;
             };
-            /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 400 naming the error */
+            /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 422 naming the error */
             health?: {
                 /** @description Custom checks; for one apiVersion and kind they replace the built-in check and the org's. */
                 checks?: {

@@ -123,7 +123,7 @@ describe('custom health checks in CEL', () => {
         body: { api_version: 'example.com/v1', kind: 'Widget', current },
       });
     expect(await put('status.phase ==')).toMatchObject({
-      status: 400,
+      status: 422,
       body: { error: expect.stringMatching(/^check\.current: /) },
     });
     expect((await put('frobnicate(status)')).body).toEqual({ error: 'check.current: unknown function "frobnicate"' });
@@ -139,7 +139,7 @@ describe('custom health checks in CEL', () => {
         health: { checks: [{ apiVersion: 'v1', kind: 'Service', current: 'self.ready' }] },
       },
     });
-    expect(app).toMatchObject({ status: 400, body: { error: expect.stringContaining('unknown variable "self"') } });
+    expect(app).toMatchObject({ status: 422, body: { error: expect.stringContaining('unknown variable "self"') } });
 
     // Written with kubectl (no API in between): the App stalls before anything is applied.
     const dest = unique('dest');

@@ -7,7 +7,8 @@
  *
  * Rules a schema cannot state answer 422, as the field descriptions say: an env entry sets exactly one of value,
  * secretRef or store; an enabled ingress names its host; autoscaling.min does not exceed max; helm.inlineValues keys
- * are value paths; every notification URL passes the outbound address policy (SVC_OUTBOUND_SCOPE).
+ * are value paths; every notification URL passes the outbound address policy (SVC_OUTBOUND_SCOPE); every CEL health
+ * check compiles.
  */
 import { type TProperties, type TSchema, Type } from 'typebox';
 import {
@@ -233,7 +234,7 @@ export const AppCreateRequest = component(
         Type.Object(HealthSpecSchema.properties, {
           ...closed,
           description:
-            'custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 400 naming the error',
+            'custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 422 naming the error',
         }),
       ),
     },

@@ -42,13 +42,13 @@ function parseCreate(body: unknown, policy: OutboundPolicy): CreateRequest {
   let parsed: CreateRequest;
   try {
     parsed = parseCreateRequest(body);
+    // A CEL health check that does not compile breaks a rule the document cannot state (422 naming the error).
+    validateAppChecks(parsed.spec.health?.checks);
   } catch (err) {
     if (err instanceof InputError) throw new UnprocessableError(err.message, { cause: err });
     throw err;
   }
   checkNotificationURLs(parsed.spec, policy);
-  // A CEL expression that does not compile is bad input (400 naming the error), like the org's checks.
-  validateAppChecks(parsed.spec.health?.checks);
   return parsed;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The contract of /health-checks (docs/api.md "Health checks"): an org's custom health checks in CEL, one per
  * apiVersion and kind, applying to every App of the org (an App's own `spec.health.checks` replace them for its
- * objects). A bad expression is 400 naming the compile error.
+ * objects). An expression that does not compile is 422 naming the error (the document cannot state CEL's grammar).
  */
 import { Type } from 'typebox';
 import { errors } from '../contract/errors.ts';
@@ -62,8 +62,8 @@ export const putHealthCheckRoute = {
     200: ref(HealthCheck),
     201: ref(HealthCheck),
     ...errors(
-      { 400: 'invalid input, or an expression that does not compile (the message names it)' },
       { 409: 'the same kind written concurrently' },
+      { 422: 'an expression that does not compile, names an unknown function or variable, or passes a limit' },
     ),
   },
 };

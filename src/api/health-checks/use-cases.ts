@@ -1,12 +1,12 @@
 /**
  * The org health-check use-cases (docs/api.md "Health checks"): list and read (`healthcheck:read`), put and delete
- * (`healthcheck:manage`). A check is validated before it is stored (400 naming the compile error: syntax, unknown
- * function or variable, a size or nesting limit; src/engine/health/cel); each write and its audit entry
+ * (`healthcheck:manage`). A check is validated before it is stored (422 naming the compile error: syntax, unknown
+ * function or variable, a size or nesting limit; src/engine/health/cel; the document cannot state CEL's grammar); each write and its audit entry
  * (`healthcheck.put`, `healthcheck.delete`) land in one transaction. The operator reads the org's checks over the
  * internal channel within 30 s.
  */
 import type { HealthCheck } from '../../core/app-schema.ts';
-import { ConflictError, NotFoundError } from '../../core/errors.ts';
+import { ConflictError, InputError, NotFoundError, UnprocessableError } from '../../core/errors.ts';
 import { validateCheck } from '../../engine/health/cel/compile.ts';
 import { isUniqueViolation } from '../../store/database.ts';
 import { type HealthCheckRecord, HealthCheckStore } from '../../store/health-checks.ts';
@@ -30,6 +30,16 @@ async function locateCheck(ctx: UseCaseContext, id: string): Promise<HealthCheck
   return found;
 }
 
+/** Refuses (422, naming it) an expression that does not compile: a rule the document cannot state. */
+function compile(check: HealthCheck): void {
+  try {
+    validateCheck('check', check);
+  } catch (err) {
+    if (err instanceof InputError) throw new UnprocessableError(err.message, { cause: err });
+    throw err;
+  }
+}
+
 /** The org's checks. */
 export const listHealthChecks = useCase({
   permission: 'healthcheck:read',
@@ -46,7 +56,7 @@ export const getHealthCheck = useCase({
 });
 
 /**
- * Creates the org's check for an apiVersion and kind, or replaces it; 400 naming the compile error of a bad
+ * Creates the org's check for an apiVersion and kind, or replaces it; 422 naming the compile error of a bad
  * expression. Answers the check and whether it is new; audited `healthcheck.put`.
  */
 export const putHealthCheck = useCase({
@@ -60,7 +70,7 @@ export const putHealthCheck = useCase({
       ...(body.in_progress ? { inProgress: body.in_progress } : {}),
       ...(body.failed ? { failed: body.failed } : {}),
     };
-    validateCheck('check', check);
+    compile(check);
     try {
       return await ctx.write(async (tx) => {
         const result = await new HealthCheckStore(tx.db).put(ctx.actor.org.id, check);

@@ -1,7 +1,7 @@
 /**
  * /health-checks (docs/api.md "Health checks"): GET /health-checks, POST /health-checks (creates, or replaces the
  * check of that kind; 201 when new), GET and DELETE /health-checks/{id}. Reads need `healthcheck:read`, writes
- * `healthcheck:manage`; a bad expression is 400 naming the compile error.
+ * `healthcheck:manage`; an expression that does not compile is 422 naming the error.
  */
 import { type Api, principalOf } from '../api.ts';
 import * as contract from '../health-checks/contract.ts';
