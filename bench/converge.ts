@@ -1,12 +1,14 @@
 /**
  * converge: N Git Apps (Kustomize, one shared fixture repo, each into its own namespace) created at once; the
  * time until every App is Synced and Healthy, with the operator's peak RSS and CPU seconds. Beside it, the limit
- * (./limit.ts) on a fresh plane of its own; the result reads as ours ÷ limit.
+ * (./limit.ts) on a fresh plane of its own; the result reads as ours ÷ limit. With `source: 'helm'` the Apps are
+ * HelmChart Apps of the same objects packaged as a chart in an HTTP chart repository (`^1.0.0`), written as
+ * converge-helm-<N>.json.
  */
 import { connect } from '../src/kube/index.ts';
-import { apiserverRequestCounts, type ControlPlane, startGitServer } from '../test/harness/index.ts';
+import { apiserverRequestCounts, type ControlPlane, startChartRepo, startGitServer } from '../test/harness/index.ts';
 import { runFlux } from './flux.ts';
-import { APPS_NAMESPACE, appResource, fixtureFiles } from './lib/fixture.ts';
+import { APPS_NAMESPACE, appResource, fixtureChart, fixtureFiles, helmAppResource } from './lib/fixture.ts';
 import { BENCH_THROUGHPUT, startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { cpuByCommand, cpuDelta, sampleProcess } from './lib/proc.ts';
@@ -35,14 +37,27 @@ export interface ConvergeParams {
   syncPeriod?: string;
   /** Run Flux's kustomize-controller beside svc (./flux.ts); its `--concurrent` and Kustomization `wait`. */
   flux?: { concurrent: number; wait: boolean };
+  /** Git Apps (default) or HelmChart Apps of the same objects. */
+  source?: 'git' | 'helm';
+}
+
+/** The App resources' source: the fixture on the git server, or as a chart in a chart repository. */
+async function startSource(kind: 'git' | 'helm') {
+  if (kind === 'helm') {
+    const charts = await startChartRepo();
+    await charts.publish('bench', fixtureChart('1.0.0'));
+    return { app: (i: number) => helmAppResource(i, charts.url), stop: () => charts.stop() };
+  }
+  const git = await startGitServer();
+  const repo = await git.createRepo('bench-fixture', fixtureFiles());
+  return { app: (i: number) => appResource(i, repo.url), stop: () => git.stop() };
 }
 
 /** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
 async function runOurs(params: ConvergeParams, log: (line: string) => void) {
   const plane = await startBenchPlane('bench-ours');
-  const git = await startGitServer();
+  const source = await startSource(params.source ?? 'git');
   try {
-    const repo = await git.createRepo('bench-fixture', fixtureFiles());
     const operator = await startOperatorProcess({
       kubeconfigPath: plane.kubeconfigPath,
       cpuProfile: params.cpuProfile,
@@ -62,7 +77,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       });
       ready.catch(() => undefined);
       await forEachLimit(params.n, params.createConcurrency, async (i) => {
-        await client.request(appsPath, { method: 'POST', body: appResource(i, repo.url) });
+        await client.request(appsPath, { method: 'POST', body: source.app(i) });
         createdAt.push(Number(((performance.now() - start) / 1000).toFixed(3)));
       });
       const allCreatedSeconds = Number(((performance.now() - start) / 1000).toFixed(3));
@@ -111,7 +126,7 @@ async function runOurs(params: ConvergeParams, log: (line: string) => void) {
       await operator.stop();
     }
   } finally {
-    await git.stop();
+    await source.stop();
     await plane.stop();
   }
 }
@@ -159,7 +174,7 @@ async function runLimitOnFreshPlane(params: ConvergeParams, makeApplier: (plane:
   }
 }
 
-/** Runs converge at `params.n` and writes bench/results/converge-<n>.json. */
+/** Runs converge at `params.n` and writes bench/results/converge-<n>.json (converge-helm-<n>.json for HelmChart Apps). */
 export async function converge(params: ConvergeParams, log: (line: string) => void): Promise<string> {
   let limit: Awaited<ReturnType<typeof runLimitOnFreshPlane>> | undefined;
   if (!params.noLimit) {
@@ -176,7 +191,7 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
     );
   }
   let flux: Awaited<ReturnType<typeof runFlux>> | undefined;
-  if (!params.limitOnly && params.flux) {
+  if (!params.limitOnly && params.flux && (params.source ?? 'git') === 'git') {
     log(
       `converge n=${params.n}: Flux kustomize-controller (--concurrent=${params.flux.concurrent}, wait: ${params.flux.wait})`,
     );
@@ -190,10 +205,12 @@ export async function converge(params: ConvergeParams, log: (line: string) => vo
   }
   const ratio = (a: number | null | undefined, b: number | null | undefined) =>
     a && b ? Number((a / b).toFixed(2)) : undefined;
-  return writeResult(`converge-${params.n}`, {
+  const name = params.source === 'helm' ? `converge-helm-${params.n}` : `converge-${params.n}`;
+  return writeResult(name, {
     parameters: { ...params, controlPlane: BENCH_THROUGHPUT },
     summary: {
       n: params.n,
+      source: params.source ?? 'git',
       oursSeconds: ours?.totalSeconds,
       limitSeconds: limit?.totalSeconds,
       oursOverLimit: ratio(ours?.totalSeconds, limit?.totalSeconds),

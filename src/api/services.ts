@@ -10,6 +10,7 @@ import type { ApiKeyStore } from '../store/api-keys.ts';
 import type { AuditStore } from '../store/audit.ts';
 import type { Store } from '../store/database.ts';
 import type { RegistryStore } from '../store/registries.ts';
+import type { RepositoryStore } from '../store/repositories.ts';
 import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { AppEventHub } from './apps/app-events.ts';
 import type { ClusterConnections } from './clusters/connections.ts';
@@ -18,6 +19,7 @@ import type { ClusterDirectory } from './kube/clusters.ts';
 import type { Destinations } from './kube/destinations.ts';
 import type { OrgImages } from './registries/images.ts';
 import type { TagPoller } from './registries/tag-poller.ts';
+import type { RepositoryAccess } from './repositories/access.ts';
 
 export interface ApiServices {
   config: Config;
@@ -45,6 +47,10 @@ export interface ApiServices {
   /** Connections to registered clusters (probes, namespaces, events, shells). */
   clusterConnections: ClusterConnections;
   registries: RegistryStore;
+  /** The org's Git and Helm repositories and their sealed credentials. */
+  repositories: RepositoryStore;
+  /** Which credentials reach a source (the operator's over the internal channel, and the server's own renders). */
+  sourceAccess: RepositoryAccess;
   /** Image lookups through the org's registries (preview, promote, the tag poller). */
   images: OrgImages;
   /** The tag poller of Follow Apps (undefined without a management cluster: there are no Apps). */

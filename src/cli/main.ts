@@ -18,6 +18,7 @@ import { registerLoginCommands } from './client/login-commands.ts';
 import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
 import { registerRegistryCommands } from './client/registry-commands.ts';
+import { registerRepoCommands } from './client/repo-commands.ts';
 import { registerStoreCommands } from './client/store-commands.ts';
 import { registerTeamCommands } from './client/team-commands.ts';
 
@@ -94,6 +95,7 @@ registerClusterCommands(program);
 registerStoreCommands(program);
 registerRegistryCommands(program);
 registerHealthCheckCommands(program);
+registerRepoCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 

@@ -94,6 +94,14 @@ export type Registry = Answer<'/api/v1/registries/{id}'>;
 export type RegistryTestResult = Answer<'/api/v1/registries/test', 'post'>;
 /** An org's custom health check (CEL) for one apiVersion and kind. */
 export type HealthCheck = Answer<'/api/v1/health-checks/{id}'>;
+/** A repository (never its secrets). */
+export type Repository = Answer<'/api/v1/repositories/{id}'>;
+/** Charts of a Helm repository with their versions. */
+export type ChartListing = Item<Answer<'/api/v1/repositories/{id}/charts'>['charts']>;
+/** An App using a repository. */
+export type RepositoryReference = Item<Answer<'/api/v1/repositories/{id}/references'>['references']>;
+/** The result of a repository test. */
+export type RepositoryTestResult = Answer<'/api/v1/repositories/test', 'post'>;
 /** A secret store. */
 export type SecretStore = Answer<'/api/v1/secret-stores/{id}'>;
 /** A secret-store provider and what it needs. */

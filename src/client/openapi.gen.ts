@@ -8636,6 +8636,859 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repositories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Repositories of the caller org (repository:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            repositories: components["schemas"]["Repository"][];
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Register a repository and its credentials (repository:manage, session only; audited repository.create) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RepositoryRequest"];
+                };
+            };
+            responses: {
+                /** @description a Git or Helm repository; credentials are never returned, only whether each is set */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Repository"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a repository of that name exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One repository (repository:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description repository id (repo_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description a Git or Helm repository; credentials are never returned, only whether each is set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Repository"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a repository (repository:manage, session only; audited repository.delete); 409 naming the apps that use it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description repository id (repo_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description apps use the repository */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a repository (repository:manage, session only; audited repository.update); omitted fields stay, null clears; 409 renaming one apps name */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description repository id (repo_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RepositoryUpdate"];
+                };
+            };
+            responses: {
+                /** @description a Git or Helm repository; credentials are never returned, only whether each is set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Repository"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description name taken, or apps name the repository */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps using a repository: by repositoryRef, or covered by its URL (repository:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description repository id (repo_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            references: components["schemas"]["RepositoryReference"][];
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The charts of a Helm repository with their versions, newest first (repository:read); an oci:// repository lists the versions of ?chart= only; 422 for a git repository */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description chart name */
+                    chart?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description repository id (repo_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            charts: components["schemas"]["ChartListing"][];
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the repository could not be read */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test unsaved fields (repository:manage, session only; audited repository.test): git ls-remote, the chart index, or the OCI registry API; 200 with {status:"connected",latency,details} or {status:"error",error,errorClass} */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RepositoryConnection"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RepositoryTestResult"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a saved repository and record the result (repository:manage, session only; status connected or error) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description repository id (repo_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmptyBody"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RepositoryTestResult"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such repository in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registries/{id}/notifications": {
         parameters: {
             query?: never;
@@ -8645,7 +9498,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Registry notification endpoint (distribution `notifications`): a pushed tag redeploys the Follow Apps on it at once; authenticated by the registry’s notification token as a Bearer token */
+        /** Registry notification endpoint (distribution `notifications`): a pushed tag redeploys the Follow Apps on it at once, a pushed chart version syncs the automated HelmChart Apps whose range allows it; authenticated by the registry’s notification token as a Bearer token */
         post: {
             parameters: {
                 query?: never;
@@ -8681,6 +9534,8 @@ export interface paths {
                             matched: number;
                             /** @description Apps given a Deploy */
                             deployed: string[];
+                            /** @description HelmChart Apps on a pushed chart version in their range, given a Sync */
+                            synced: string[];
                         };
                     };
                 };
@@ -9074,7 +9929,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -9102,7 +9957,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -9117,7 +9972,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -9135,7 +9990,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -9150,7 +10005,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -9162,6 +10017,10 @@ export interface components {
             created_at: string;
             /** @description who acted; empty for svc itself */
             user_id: string;
+            /** @description the acting user's name; absent for svc itself or a user who no longer exists */
+            user_name?: string;
+            /** @description the acting user's email; absent for svc itself or a user who no longer exists */
+            user_email?: string;
             /** @description e.g. app.sync, apikey.create (docs/api.md lists them) */
             action: string;
             resource_type: string;
@@ -9323,6 +10182,8 @@ export interface components {
                     /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
                     storeRef: string;
                 };
+                /** @description Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach the Git repository; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any. */
+                repositoryRef?: string;
             };
             /** @description A container image deployed as a workload (required when type is Image). */
             image?: {
@@ -9444,16 +10305,24 @@ export interface components {
                     cpuPercent?: number;
                 };
             };
-            /** @description A chart from a Helm repository (not supported yet: the App fails to sync). */
+            /** @description A chart from a Helm chart repository or an OCI registry (required when type is HelmChart). */
             helmChart?: {
-                /** @description URL of the Helm chart repository. */
+                /** @description Chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path holding the chart. */
                 repoURL: string;
                 /** @description Chart name. */
                 chart: string;
-                /** @description Chart version. */
+                /** @description An exact chart version or a semver range (`1.2.x`, `^1.2.0`, `>=1.0 <2`): the newest matching version is deployed, and a new matching version deploys by itself on the next resync. Default `*` (the newest release). */
                 version?: string;
-                /** @description Values as YAML text. */
-                values?: string;
+                /** @description Values passed to the chart, over its values files. */
+                values?: Record<string, unknown>;
+                /** @description Values files of the chart (paths inside it), applied in order before `values`. */
+                valuesFiles?: string[];
+                /** @description Helm release name; defaults to the App name. */
+                releaseName?: string;
+                /** @description Namespace the chart is rendered for; defaults to the destination namespace. */
+                namespace?: string;
+                /** @description Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach the chart repository; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any. */
+                repositoryRef?: string;
             };
             /** @description An entry of the service catalog (not supported yet: the App fails to sync). */
             catalog?: {
@@ -9608,7 +10477,7 @@ export interface components {
             namespace: string;
             /** @description a registered cluster (422 when it is not); empty = the management cluster */
             cluster?: string;
-            /** @description what to deploy: type Git with git, or type Image with image; HelmChart and Catalog are not supported yet */
+            /** @description what to deploy: type Git with git, type Image with image, or type HelmChart with helmChart; Catalog is not supported yet */
             source: {
                 /** @enum {string} */
                 type: "Git";
@@ -9649,6 +10518,8 @@ export interface components {
                         /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
                         storeRef: string;
                     };
+                    /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
+                    repositoryRef?: string;
                 };
             } | {
                 /** @enum {string} */
@@ -9881,6 +10752,29 @@ export interface components {
                          */
                         cpuPercent?: number;
                     };
+                };
+            } | {
+                /** @enum {string} */
+                type: "HelmChart";
+                /** @description a chart from a Helm repository or an OCI registry */
+                helmChart: {
+                    /** @description chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path; no credentials, query or fragment (422 otherwise) */
+                    repoURL: string;
+                    /** @description chart name */
+                    chart: string;
+                    /** @description an exact version or a semver range (1.2.x, ^1.2.0, >=1.0 <2; 422 otherwise); the newest match is deployed. Default * (the newest release) */
+                    version?: string;
+                    /** @description values passed to the chart */
+                    values?: {
+                        [key: string]: unknown;
+                    };
+                    valuesFiles?: string[];
+                    /** @description Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name */
+                    releaseName?: string;
+                    /** @description namespace the chart is rendered for; defaults to the destination namespace */
+                    namespace?: string;
+                    /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
+                    repositoryRef?: string;
                 };
             };
             /** @description When and how the App syncs. */
@@ -10606,6 +11500,127 @@ export interface components {
             in_progress?: string;
             /** @description CEL: true when Degraded (evaluated second) */
             failed?: string;
+        };
+        /** @description a Git or Helm repository; credentials are never returned, only whether each is set */
+        Repository: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "git" | "helm";
+            url: string;
+            insecure: boolean;
+            username: string | null;
+            has_password: boolean;
+            has_ssh_private_key: boolean;
+            known_hosts: string | null;
+            ca: string | null;
+            tls_client_cert: string | null;
+            has_tls_client_key: boolean;
+            /** @enum {string} */
+            status: "untested" | "connected" | "error";
+            status_detail: string;
+            /** Format: date-time */
+            last_tested_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RepositoryTestResult: {
+            /** @enum {string} */
+            status: "connected";
+            /** @description milliseconds */
+            latency: number;
+            details: {
+                url: string;
+                authenticated: boolean;
+                /** @description refs (git), charts (HTTP index), 1 (an OCI registry that answered) */
+                found: number;
+            };
+        } | {
+            /** @enum {string} */
+            status: "error";
+            error: string;
+            /** @enum {string} */
+            errorClass: "dns" | "tls" | "connect" | "timeout" | "refused" | "auth" | "hostkey" | "permission" | "notfound" | "provider";
+        };
+        RepositoryReference: {
+            app: string;
+            /**
+             * @description repositoryRef: the App names it; url: it is the longest repository covering the App’s URL
+             * @enum {string}
+             */
+            via: "repositoryRef" | "url";
+        };
+        ChartListing: {
+            name: string;
+            /** @description newest first */
+            versions: string[];
+        };
+        RepositoryRequest: {
+            /** @description unique in the org; Apps name it as repositoryRef */
+            name: string;
+            /** @enum {string} */
+            type: "git" | "helm";
+            /** @description git: an http(s)://, ssh://, git:// or user@host:path URL; helm: an http(s):// repository or oci:// registry path. Covers every source URL below it. 422 when it does not fit the type, carries a password, or the outbound policy refuses its host. */
+            url: string;
+            /** @description plain http for an oci:// repository (422 otherwise, and in production mode) */
+            insecure?: boolean;
+            username?: string | null;
+            /** @description password or token; write-only */
+            password?: string | null;
+            /** @description SSH private key (OpenSSH or PEM) for ssh URLs; write-only */
+            ssh_private_key?: string | null;
+            /** @description known_hosts lines of the SSH hosts (an unknown host key fails the fetch) */
+            known_hosts?: string | null;
+            /** @description PEM CA certificates to trust */
+            ca?: string | null;
+            /** @description PEM client certificate (set with tls_client_key) */
+            tls_client_cert?: string | null;
+            /** @description PEM client key (set with tls_client_cert); write-only */
+            tls_client_key?: string | null;
+        };
+        /** @description omitted fields stay; null clears an optional field */
+        RepositoryUpdate: {
+            name?: string;
+            /** @description git: an http(s)://, ssh://, git:// or user@host:path URL; helm: an http(s):// repository or oci:// registry path. Covers every source URL below it. 422 when it does not fit the type, carries a password, or the outbound policy refuses its host. */
+            url?: string;
+            /** @description plain http for an oci:// repository (422 otherwise, and in production mode) */
+            insecure?: boolean;
+            username?: string | null;
+            /** @description password or token; write-only */
+            password?: string | null;
+            /** @description SSH private key (OpenSSH or PEM) for ssh URLs; write-only */
+            ssh_private_key?: string | null;
+            /** @description known_hosts lines of the SSH hosts (an unknown host key fails the fetch) */
+            known_hosts?: string | null;
+            /** @description PEM CA certificates to trust */
+            ca?: string | null;
+            /** @description PEM client certificate (set with tls_client_key) */
+            tls_client_cert?: string | null;
+            /** @description PEM client key (set with tls_client_cert); write-only */
+            tls_client_key?: string | null;
+        };
+        RepositoryConnection: {
+            /** @enum {string} */
+            type: "git" | "helm";
+            /** @description git: an http(s)://, ssh://, git:// or user@host:path URL; helm: an http(s):// repository or oci:// registry path. Covers every source URL below it. 422 when it does not fit the type, carries a password, or the outbound policy refuses its host. */
+            url: string;
+            /** @description plain http for an oci:// repository (422 otherwise, and in production mode) */
+            insecure?: boolean;
+            username?: string | null;
+            /** @description password or token; write-only */
+            password?: string | null;
+            /** @description SSH private key (OpenSSH or PEM) for ssh URLs; write-only */
+            ssh_private_key?: string | null;
+            /** @description known_hosts lines of the SSH hosts (an unknown host key fails the fetch) */
+            known_hosts?: string | null;
+            /** @description PEM CA certificates to trust */
+            ca?: string | null;
+            /** @description PEM client certificate (set with tls_client_key) */
+            tls_client_cert?: string | null;
+            /** @description PEM client key (set with tls_client_cert); write-only */
+            tls_client_key?: string | null;
         };
         SecretStore: {
             /** @description sts_… */

@@ -101,6 +101,16 @@ export const DecryptionSchema = Type.Object(
   },
 );
 
+/** `repositoryRef`: a registered repository of the App's org whose credentials reach the source. */
+const RepositoryRef = (what: string) =>
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 63,
+      description: `Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach ${what}; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any.`,
+    }),
+  );
+
 export const GitSourceSchema = Type.Object(
   {
     repoURL: Type.String({
@@ -127,6 +137,7 @@ export const GitSourceSchema = Type.Object(
       StringMap('Variables replacing `${NAME}` in every string of the rendered objects, after rendering.'),
     ),
     decryption: Type.Optional(DecryptionSchema),
+    repositoryRef: RepositoryRef('the Git repository'),
   },
   { ...closed, description: 'Manifests from a Git repository (required when type is Git).' },
 );
@@ -260,12 +271,44 @@ export const ImageSourceSchema = Type.Object(
 
 export const HelmChartSourceSchema = Type.Object(
   {
-    repoURL: Type.String({ description: 'URL of the Helm chart repository.' }),
-    chart: Type.String({ description: 'Chart name.' }),
-    version: Type.Optional(Type.String({ description: 'Chart version.' })),
-    values: Type.Optional(Type.String({ description: 'Values as YAML text.' })),
+    repoURL: Type.String({
+      minLength: 1,
+      description:
+        'Chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path holding the chart.',
+    }),
+    chart: Type.String({ minLength: 1, maxLength: 250, description: 'Chart name.' }),
+    version: Type.Optional(
+      Type.String({
+        default: '*',
+        minLength: 1,
+        maxLength: 256,
+        description:
+          'An exact chart version or a semver range (`1.2.x`, `^1.2.0`, `>=1.0 <2`): the newest matching version is deployed, and a new matching version deploys by itself on the next resync. Default `*` (the newest release).',
+      }),
+    ),
+    values: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>({
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+        description: 'Values passed to the chart, over its values files.',
+      }),
+    ),
+    valuesFiles: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
+        maxItems: 32,
+        description: 'Values files of the chart (paths inside it), applied in order before `values`.',
+      }),
+    ),
+    releaseName: Type.Optional(Type.String({ description: 'Helm release name; defaults to the App name.' })),
+    namespace: Type.Optional(
+      Type.String({ description: 'Namespace the chart is rendered for; defaults to the destination namespace.' }),
+    ),
+    repositoryRef: RepositoryRef('the chart repository'),
   },
-  { ...closed, description: 'A chart from a Helm repository (not supported yet: the App fails to sync).' },
+  {
+    ...closed,
+    description: 'A chart from a Helm chart repository or an OCI registry (required when type is HelmChart).',
+  },
 );
 
 export const CatalogSourceSchema = Type.Object(
@@ -612,6 +655,7 @@ export type AppStatus = Static<typeof AppStatusSchema>;
 export type AppSource = Static<typeof SourceSchema>;
 export type GitSource = Static<typeof GitSourceSchema>;
 export type ImageSource = Static<typeof ImageSourceSchema>;
+export type HelmChartSource = Static<typeof HelmChartSourceSchema>;
 export type SyncPolicy = Static<typeof SyncPolicySchema>;
 export type Operation = Static<typeof OperationSchema>;
 export type OperationState = Static<typeof OperationStateSchema>;

@@ -118,11 +118,45 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     );
   });
 
-  it('rejects HelmChart and Catalog sources and unknown types', () => {
-    const helmChart = { type: 'HelmChart', helmChart: { repoURL: 'https://charts.example.com', chart: 'x' } };
-    expect(rejection({ name: 'web', namespace: 'shop', source: helmChart })).toContain(
-      'source.type HelmChart is not supported yet',
-    );
+  it('accepts a HelmChart source with a version range, and refuses what helm or the fetcher could misread', () => {
+    const helmChart = {
+      type: 'HelmChart',
+      helmChart: { repoURL: 'oci://charts.example.com/team', chart: 'web', version: '^1.2.0', values: { a: { b: 1 } } },
+    };
+    const parsed = parseCreateRequest({ name: 'web', namespace: 'shop', source: helmChart });
+    expect(parsed.spec.source.helmChart).toMatchObject({ chart: 'web', version: '^1.2.0', values: { a: { b: 1 } } });
+    const bad = {
+      type: 'HelmChart',
+      helmChart: {
+        repoURL: 'https://user:pw@charts.example.com',
+        chart: '-x',
+        version: 'newest',
+        valuesFiles: ['../../etc/passwd', '-f'],
+        releaseName: 'Bad_Name',
+      },
+    };
+    const message = rejection({ name: 'web', namespace: 'shop', source: bad });
+    for (const part of [
+      'source.helmChart.repoURL must not carry a user name or password',
+      'source.helmChart.chart must be a chart name',
+      'source.helmChart.version must be an exact version (1.2.3) or a semver range',
+      'source.helmChart.valuesFiles entry must not leave the chart (..)',
+      'source.helmChart.valuesFiles entry must be a path inside the chart',
+      'source.helmChart.releaseName must be a Helm release name',
+    ]) {
+      expect(message).toContain(part);
+    }
+    expect(message).not.toContain('pw@');
+    expect(
+      rejection({
+        name: 'web',
+        namespace: 'shop',
+        source: { type: 'HelmChart', helmChart: { repoURL: 'file:///x', chart: 'c' } },
+      }),
+    ).toContain('source.helmChart.repoURL must be an https://, http:// or oci:// URL');
+  });
+
+  it('rejects Catalog sources and unknown types', () => {
     expect(
       rejection({ name: 'web', namespace: 'shop', source: { type: 'Catalog', catalog: { template: 't' } } }),
     ).toContain('source.type Catalog is not supported yet');

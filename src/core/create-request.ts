@@ -6,6 +6,7 @@ import { type AppSpec, AppSpecSchema } from './app-schema.ts';
 import { sourceTypeProblem } from './app-state.ts';
 import { InputError } from './errors.ts';
 import { gitArgProblems } from './git-source-args.ts';
+import { helmChartProblems } from './helm-chart.ts';
 import { imageSourceProblems } from './image-ref.ts';
 import { dnsLabelProblem } from './names.ts';
 import { schemaProblems } from './validator.ts';
@@ -52,14 +53,16 @@ function sourceProblems(source: unknown): string[] {
   if (!isObject(body)) return [...problems, `source.${expected} is required when source.type is ${type}`];
   // Fields that reach git/kustomize/helm command lines: nothing a tool could read as an option is stored.
   if (type === 'Git') problems.push(...gitArgProblems(body, 'source.git'));
+  if (type === 'HelmChart') problems.push(...helmChartProblems(body, 'source.helmChart'));
   return problems;
 }
 
 /**
  * Validates an API create payload and builds the App spec it asks for. Throws InputError listing every problem:
- * DNS-1123 name, namespace and cluster; a deployable `source.type` (Git or Image: HelmChart and Catalog are not
+ * DNS-1123 name, namespace and cluster; a deployable `source.type` (Git, Image or HelmChart: Catalog is not
  * supported yet) with exactly one source block matching it; Git needs a remote `git.repoURL` and command-line-safe
- * branch, path and helm/kustomize options (src/core/git-source-args.ts); Image needs a
+ * branch, path and helm/kustomize options (src/core/git-source-args.ts); HelmChart an http(s) or oci repoURL, a
+ * chart name and a version or semver range (src/core/helm-chart.ts); Image needs a
  * repository, a tag or digest and a consistent workload (src/core/image-ref.ts); unknown fields and wrong types
  * anywhere. Schema defaults are filled in.
  */

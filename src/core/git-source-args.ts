@@ -23,6 +23,24 @@ const INLINE_VALUE_KEY = /^[\w[][\w.[\]-]*$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
+ * Problems with a Helm release name and namespace (a Git source's `helm` block, a HelmChart source), each message
+ * starting with `prefix`: the release name must be one `helm template` accepts, the namespace a DNS-1123 label.
+ */
+export function helmReleaseProblems(releaseName: unknown, namespace: unknown, prefix: string): string[] {
+  const problems: string[] = [];
+  if (typeof releaseName === 'string' && !HELM_RELEASE.test(releaseName)) {
+    problems.push(`${prefix}.releaseName must be a Helm release name (DNS-1123, at most 53)`);
+  }
+  if (typeof releaseName === 'string' && releaseName.length > 53) {
+    problems.push(`${prefix}.releaseName must be at most 53 characters`);
+  }
+  if (typeof namespace === 'string' && !DNS_LABEL.test(namespace)) {
+    problems.push(`${prefix}.namespace must be a namespace name (DNS-1123 label)`);
+  }
+  return problems;
+}
+
+/**
  * Every problem with the command-line-bound fields of a Git source, each message starting with `prefix` (e.g.
  * `source.git` for the API, `spec.source.git` in the operator). Values are not echoed back (a repoURL may carry
  * credentials; the messages land in App conditions). Pure; an empty list means the fields are safe to pass on.
@@ -44,7 +62,7 @@ export function gitArgProblems(source: object, prefix: string): string[] {
       problems.push(`${prefix}.${field} must not start with - or contain control characters`);
     }
   }
-  if (helm) helmProblems(helm, check, problems, prefix);
+  if (helm) helmProblems(helm, problems, prefix);
   if (isObject(git['kustomize'])) kustomizeProblems(git['kustomize'], check, problems, prefix);
   return problems;
 }
@@ -59,12 +77,8 @@ function checker(problems: string[], prefix: string): Check {
 }
 
 /** `helm`: release name, namespace, the keys of inline values. */
-function helmProblems(helm: Record<string, unknown>, check: Check, problems: string[], prefix: string): void {
-  check('helm.releaseName', helm['releaseName'], HELM_RELEASE, 'must be a Helm release name (DNS-1123, at most 53)');
-  if (typeof helm['releaseName'] === 'string' && helm['releaseName'].length > 53) {
-    problems.push(`${prefix}.helm.releaseName must be at most 53 characters`);
-  }
-  check('helm.namespace', helm['namespace'], DNS_LABEL, 'must be a namespace name (DNS-1123 label)');
+function helmProblems(helm: Record<string, unknown>, problems: string[], prefix: string): void {
+  problems.push(...helmReleaseProblems(helm['releaseName'], helm['namespace'], `${prefix}.helm`));
   const inline = helm['inlineValues'];
   for (const key of isObject(inline) ? Object.keys(inline) : []) {
     if (!INLINE_VALUE_KEY.test(key)) problems.push(`${prefix}.helm.inlineValues key "${key}" is not a value path`);

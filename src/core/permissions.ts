@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'registry:manage',
   'healthcheck:read',
   'healthcheck:manage',
+  'repository:read',
+  'repository:manage',
   'webhook:read',
   'webhook:manage',
   'team:read',
@@ -37,7 +39,11 @@ export function isPermission(value: unknown): value is Permission {
 }
 
 /** Permissions an API key can never exercise, whatever its ceiling (contract §5.4). */
-export const SESSION_ONLY_PERMISSIONS: ReadonlySet<Permission> = new Set(['secretstore:manage', 'registry:manage']);
+export const SESSION_ONLY_PERMISSIONS: ReadonlySet<Permission> = new Set([
+  'secretstore:manage',
+  'registry:manage',
+  'repository:manage',
+]);
 
 export const ORG_ROLES = ['Owner', 'Admin', 'Contributor', 'Viewer'] as const;
 export type OrgRole = (typeof ORG_ROLES)[number];

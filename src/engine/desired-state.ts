@@ -3,18 +3,19 @@
  * would apply them (its source drivers, src/operator/sources, then `prepareObjects` with svc's labels) and their
  * hash, so the diff compares against the same set and the same hash as the operator's sync rule
  * (`syncStatusOf`). One render path: the server runs the operator's own driver code, with its own repository
- * cache (`<cache dir>/git-api`, never shared with an operator in the same process) and render cache. Git sources
- * are public repositories read with the git binary; nothing is written anywhere.
+ * cache (`<cache dir>/git-api`, never shared with an operator in the same process) and render cache. Private
+ * repositories are read with the org's credentials for them (src/api/repositories); nothing is written anywhere.
  */
 import { join } from 'node:path';
 import type { AppResource } from '../core/app-schema.ts';
 import { RepoCache } from '../git/index.ts';
 import type { AnyObject, Discovery } from '../kube/index.ts';
+import type { OutboundPolicy } from '../net/outbound.ts';
 import { RenderCache, toolPaths } from '../render/index.ts';
 import type { RenderLimits } from '../render/limits.ts';
 import { hashObjects, prepareObjects } from './desired.ts';
 import type { ImageDriverDeps } from './sources/image.ts';
-import { driverFor, type SourceDrivers, sourceDrivers } from './sources/index.ts';
+import { driverFor, gitGuard, type SourceAccessLookup, type SourceDrivers, sourceDrivers } from './sources/index.ts';
 
 /** The rendered desired state of an App. */
 export interface DesiredSet {
@@ -30,18 +31,35 @@ export interface DesiredSet {
 export class DesiredState {
   readonly #drivers: SourceDrivers;
 
-  /** `image`: the server's registry client and its org registry lookup (image Apps resolve their tag as the operator does). */
-  constructor(options: { cacheDir: string; toolsDir: string; limits?: RenderLimits; image: ImageDriverDeps }) {
+  /**
+   * `image`: the server's registry client and its org registry lookup (image Apps resolve their tag as the operator
+   * does); `access`: the org repositories' credentials (private Git and chart repositories); `outbound`: where
+   * sources may be fetched from.
+   */
+  constructor(options: {
+    cacheDir: string;
+    toolsDir: string;
+    limits?: RenderLimits;
+    image: ImageDriverDeps;
+    outbound: OutboundPolicy;
+    access?: SourceAccessLookup;
+  }) {
+    const tools = toolPaths(options.toolsDir);
+    const limits = options.limits ? { limits: options.limits } : {};
+    const access = options.access ? { access: options.access } : {};
+    // A diff shows the source as it is: a fetch or listing older than 5 s is repeated.
+    const maxFetchAgeMs = 5_000;
     this.#drivers = sourceDrivers({
       image: options.image,
       git: {
-        repos: new RepoCache({ dir: join(options.cacheDir, 'git-api') }),
+        repos: new RepoCache({ dir: join(options.cacheDir, 'git-api'), guard: gitGuard(options.outbound) }),
         renders: new RenderCache(64),
-        tools: toolPaths(options.toolsDir),
-        ...(options.limits ? { limits: options.limits } : {}),
-        // A diff shows the branch as it is: a fetch older than 5 s is repeated.
-        maxFetchAgeMs: 5_000,
+        tools,
+        ...limits,
+        ...access,
+        maxFetchAgeMs,
       },
+      helmChart: { client: options.image.client, policy: options.outbound, tools, ...limits, ...access, maxFetchAgeMs },
     });
   }
 

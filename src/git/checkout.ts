@@ -3,13 +3,15 @@
  * `git archive` (no .git inside, nothing shared with other checkouts), and safe resolution of paths inside it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { GitPathError } from './errors.ts';
 import { childEnvironment } from './exec.ts';
-import type { RepoCache } from './repo-cache.ts';
+
+export { memoryBackedDir } from './memory.ts';
+
+import type { RemoteRef, RepoCache } from './repo-cache.ts';
 
 /** A revision exported to disk. `dispose` removes it. */
 export interface Checkout {
@@ -35,7 +37,7 @@ export interface ExportBounds {
  */
 export async function exportRevision(
   cache: RepoCache,
-  url: string,
+  url: RemoteRef,
   revision: string,
   workDir: string = tmpdir(),
   bounds?: ExportBounds,
@@ -50,24 +52,6 @@ export async function exportRevision(
     throw err;
   }
   return { root, revision, dispose };
-}
-
-/** Memory-backed storage (tmpfs) that Linux hosts and containers mount for shared memory. */
-const SHM = '/dev/shm';
-
-/**
- * A directory on memory-backed storage for checkouts that will hold plaintext (decrypted SOPS files): `/dev/shm`
- * when it is a writable directory, else undefined (the caller then uses its usual work directory). Files there
- * never reach a disk; containers size it (64 MiB by default in Docker and Kubernetes) — see docs/operator.md.
- */
-export function memoryBackedDir(): string | undefined {
-  try {
-    if (!statSync(SHM).isDirectory()) return undefined;
-    accessSync(SHM, constants.W_OK);
-    return SHM;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ExecOptions {
   maxOutputBytes?: number;
   /** Bytes written to the child's stdin, then closed. */
   input?: string | Buffer;
+  /** Variables added to the allowlisted environment for this child only (e.g. GIT_SSH_COMMAND). */
+  env?: Record<string, string>;
 }
 
 export interface ExecResult {
@@ -78,7 +80,8 @@ export function lastLine(text: string): string {
 export function execFile(file: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 120_000;
-    const child = spawn(file, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: childEnvironment() });
+    const env = options.env ? { ...childEnvironment(), ...options.env } : childEnvironment();
+    const child = spawn(file, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], env });
     let limit: 'timeout' | 'output' | undefined;
     const stop = (why: 'timeout' | 'output') => {
       limit ??= why;

@@ -8,6 +8,14 @@ export {
   removeEscapingSymlinks,
   resolveInside,
 } from './checkout.ts';
-export { GitFetchError, GitPathError, GitRefError } from './errors.ts';
+export { type GitAccess, httpOrigin, isSshURL, withGitAccess } from './credentials.ts';
+export {
+  classifyGitFailure,
+  type GitFailureClass,
+  GitFetchError,
+  GitPathError,
+  GitRefError,
+  redactURL,
+} from './errors.ts';
 export { ExecError, execFile } from './exec.ts';
-export { type FetchOptions, RepoCache, type RepoCacheOptions } from './repo-cache.ts';
+export { type FetchOptions, type GitRemote, type RemoteRef, RepoCache, type RepoCacheOptions } from './repo-cache.ts';

@@ -1,13 +1,43 @@
 /**
- * One bare repository per remote URL, shared by every App that uses the URL. Fetches of one URL are
- * single-flight: concurrent callers share one fetch, and a fetch younger than `maxAgeMs` serves callers that
- * accept it, so N Apps on one repository cost one fetch per sync period, not N.
+ * One bare repository per remote URL and scope (the org whose Apps use it), shared by every App of that scope that
+ * uses the URL. Fetches of one repository are single-flight: concurrent callers share one fetch, and a fetch
+ * younger than `maxAgeMs` serves callers that accept it, so N Apps on one repository cost one fetch per sync
+ * period, not N.
+ *
+ * Scopes keep orgs apart: the same URL fetched by two orgs (with different credentials, or one with and one
+ * without) is two repositories on disk, so no org ever reads what only another org's credentials could fetch.
+ * Credentials are asked for when a fetch actually runs (a rotated password is used by the next fetch) and handed
+ * to git for that fetch only (./credentials.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitFetchError, GitRefError } from './errors.ts';
-import { ExecError, execFile, lastLine } from './exec.ts';
+import type { RepositoryCredentials } from '../core/repository.ts';
+import { type GitAccess, NO_ACCESS, withGitAccess } from './credentials.ts';
+import { classifyGitFailure, GitFetchError, GitRefError, redactURL } from './errors.ts';
+import { ExecError, execFile } from './exec.ts';
+
+/**
+ * A remote as the cache sees it: its URL, the scope (org) it is fetched for, and where its credentials come from
+ * (asked at each fetch that runs; undefined or an undefined answer: anonymous). A bare string is a URL of no scope.
+ */
+export interface GitRemote {
+  url: string;
+  scope?: string;
+  credentials?: () => Promise<RepositoryCredentials | undefined>;
+}
+
+/** A remote given as a URL or a GitRemote. */
+export type RemoteRef = string | GitRemote;
+
+function remoteOf(ref: RemoteRef): GitRemote {
+  return typeof ref === 'string' ? { url: ref } : ref;
+}
+
+/** The cache key of a remote: its URL within its scope. */
+function keyOf(remote: GitRemote): string {
+  return remote.scope ? `${remote.scope}\n${remote.url}` : remote.url;
+}
 
 export interface RepoCacheOptions {
   /** Directory holding one bare repository per URL. */
@@ -16,6 +46,11 @@ export interface RepoCacheOptions {
   gitBin?: string;
   /** Timeout of one fetch (default 120 s). */
   fetchTimeoutMs?: number;
+  /**
+   * Checked before every fetch or ls-remote of a URL (the outbound address policy, src/net): a rejection stops it
+   * before git runs and becomes the GitFetchError's cause.
+   */
+  guard?: (url: string) => Promise<void>;
 }
 
 export interface FetchOptions {
@@ -36,6 +71,7 @@ export class RepoCache {
   readonly #dir: string;
   readonly #git: string;
   readonly #fetchTimeoutMs: number;
+  readonly #guard: ((url: string) => Promise<void>) | undefined;
   readonly #inflight = new Map<string, Promise<void>>();
   /** When the running fetch of a URL started. */
   readonly #inflightStartedAt = new Map<string, number>();
@@ -49,6 +85,7 @@ export class RepoCache {
     this.#dir = options.dir;
     this.#git = options.gitBin ?? 'git';
     this.#fetchTimeoutMs = options.fetchTimeoutMs ?? 120_000;
+    this.#guard = options.guard;
   }
 
   /** The git executable this cache runs. */
@@ -56,77 +93,130 @@ export class RepoCache {
     return this.#git;
   }
 
-  /** The bare repository directory of a URL (stable across restarts). */
-  repoDir(url: string): string {
-    return join(this.#dir, createHash('sha256').update(url).digest('hex').slice(0, 24));
+  /** The bare repository directory of a remote (stable across restarts). */
+  repoDir(ref: RemoteRef): string {
+    return join(
+      this.#dir,
+      createHash('sha256')
+        .update(keyOf(remoteOf(ref)))
+        .digest('hex')
+        .slice(0, 24),
+    );
   }
 
-  /** Runs git with the given arguments inside the bare repository of `url`. */
-  async git(url: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}) {
-    return execFile(this.#git, [...NO_PROMPT, '--git-dir', this.repoDir(url), ...args], options);
+  /** Runs git with the given arguments inside the bare repository of the remote. */
+  async git(
+    ref: RemoteRef,
+    args: readonly string[],
+    options: { input?: string; timeoutMs?: number; access?: GitAccess } = {},
+  ) {
+    const access = options.access ?? NO_ACCESS;
+    return execFile(this.#git, [...NO_PROMPT, ...access.config, '--git-dir', this.repoDir(ref), ...args], {
+      ...options,
+      env: access.env,
+    });
   }
 
   /**
-   * Brings the bare repository of `url` up to date with the remote's branches and tags. Concurrent calls share
-   * one fetch; a fetch finished less than `maxAgeMs` ago satisfies the call. Throws GitFetchError.
+   * Lists the remote's branches and tags without fetching (`git ls-remote`), with its credentials: what a
+   * repository test asks. Resolves with the number of refs; GitFetchError (with its errorClass) otherwise.
    */
-  fetch(url: string, options: FetchOptions = {}): Promise<void> {
-    const running = this.#inflight.get(url);
+  async lsRemote(ref: RemoteRef, timeoutMs = 30_000): Promise<number> {
+    const remote = remoteOf(ref);
+    await this.#check(remote.url);
+    const credentials = await remote.credentials?.();
+    try {
+      const { stdout } = await withGitAccess(remote.url, credentials, (access) =>
+        execFile(this.#git, [...NO_PROMPT, ...access.config, 'ls-remote', '--heads', '--tags', '--', remote.url], {
+          timeoutMs,
+          env: access.env,
+        }),
+      );
+      return stdout.split('\n').filter((l) => l.trim() !== '').length;
+    } catch (err) {
+      throw fetchError(remote.url, err);
+    }
+  }
+
+  /** The guard's verdict on `url`, as a GitFetchError naming the refusal. */
+  async #check(url: string): Promise<void> {
+    if (!this.#guard) return;
+    try {
+      await this.#guard(url);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new GitFetchError(`cannot fetch ${redactURL(url)}: ${why}`, { cause: err, errorClass: 'refused' });
+    }
+  }
+
+  /**
+   * Brings the bare repository of the remote up to date with its branches and tags. Concurrent calls share one
+   * fetch; a fetch finished less than `maxAgeMs` ago satisfies the call. Throws GitFetchError.
+   */
+  fetch(ref: RemoteRef, options: FetchOptions = {}): Promise<void> {
+    const remote = remoteOf(ref);
+    const key = keyOf(remote);
+    const running = this.#inflight.get(key);
     if (running) {
       // A fetch that started before `startedAfter` may have missed what the caller needs: fetch once more after it.
-      const startedAt = this.#inflightStartedAt.get(url) ?? 0;
+      const startedAt = this.#inflightStartedAt.get(key) ?? 0;
       if (options.startedAfter !== undefined && startedAt < options.startedAfter) {
-        return running.then(() => this.fetch(url, options));
+        return running.then(() => this.fetch(remote, options));
       }
       return running;
     }
-    const last = this.#fetchedAt.get(url);
+    const last = this.#fetchedAt.get(key);
     if (last !== undefined && options.maxAgeMs && Date.now() - last < options.maxAgeMs) return Promise.resolve();
     if (last !== undefined && options.startedAfter !== undefined && last >= options.startedAfter) {
       return Promise.resolve();
     }
-    const p = this.#doFetch(url).finally(() => this.#inflight.delete(url));
-    this.#inflight.set(url, p);
-    this.#inflightStartedAt.set(url, Date.now());
+    const p = this.#doFetch(remote).finally(() => this.#inflight.delete(key));
+    this.#inflight.set(key, p);
+    this.#inflightStartedAt.set(key, Date.now());
     return p;
   }
 
-  async #doFetch(url: string): Promise<void> {
-    const dir = this.repoDir(url);
+  async #doFetch(remote: GitRemote): Promise<void> {
+    const key = keyOf(remote);
+    const { url } = remote;
+    const dir = this.repoDir(remote);
     const started = Date.now();
+    await this.#check(url);
     if (!(await exists(join(dir, 'HEAD')))) {
       await mkdir(dir, { recursive: true });
       await execFile(this.#git, ['init', '--bare', '--quiet', dir]);
     }
     this.fetchCount.set(url, (this.fetchCount.get(url) ?? 0) + 1);
     try {
-      await this.git(
-        url,
-        [
-          'fetch',
-          '--quiet',
-          '--prune',
-          '--force',
-          '--no-tags',
-          // The URL is a positional after `--`: even one that slipped past the repoURL rule is never an option.
-          '--',
-          url,
-          '+refs/heads/*:refs/heads/*',
-          '+refs/tags/*:refs/tags/*',
-        ],
-        { timeoutMs: this.#fetchTimeoutMs },
+      const credentials = await remote.credentials?.();
+      await withGitAccess(url, credentials, (access) =>
+        this.git(
+          remote,
+          [
+            'fetch',
+            '--quiet',
+            '--prune',
+            '--force',
+            '--no-tags',
+            // The URL is a positional after `--`: even one that slipped past the repoURL rule is never an option.
+            '--',
+            url,
+            '+refs/heads/*:refs/heads/*',
+            '+refs/tags/*:refs/tags/*',
+          ],
+          { timeoutMs: this.#fetchTimeoutMs, access },
+        ),
       );
     } catch (err) {
-      const why = err instanceof ExecError ? lastLine(err.stderr).replace(/^fatal:\s*/, '') : String(err);
-      throw new GitFetchError(`cannot fetch ${url}: ${why}`, { cause: err });
+      throw fetchError(url, err);
     }
-    this.#refs.set(url, await this.#readRefs(url));
-    this.#fetchedAt.set(url, started);
+    this.#refs.set(key, await this.#readRefs(remote));
+    this.#fetchedAt.set(key, started);
   }
 
   /** The refs of the bare repository of `url`: one `git for-each-ref`, tags peeled to their commit. */
-  async #readRefs(url: string): Promise<Map<string, string>> {
-    const { stdout } = await this.git(url, [
+  async #readRefs(remote: GitRemote): Promise<Map<string, string>> {
+    const { stdout } = await this.git(remote, [
       'for-each-ref',
       '--format=%(objectname) %(*objectname) %(refname)',
       'refs/heads',
@@ -139,8 +229,8 @@ export class RepoCache {
    * The ref map of `url` as of its last fetch (full ref name → commit id), or undefined before the first fetch of
    * this process.
    */
-  refs(url: string): ReadonlyMap<string, string> | undefined {
-    return this.#refs.get(url);
+  refs(ref: RemoteRef): ReadonlyMap<string, string> | undefined {
+    return this.#refs.get(keyOf(remoteOf(ref)));
   }
 
   /**
@@ -149,7 +239,8 @@ export class RepoCache {
    * Returns the number removed.
    */
   async sweep(maxIdleMs: number): Promise<number> {
-    const busy = new Set([...this.#inflight.keys()].map((url) => this.repoDir(url)));
+    const dirOfKey = (key: string) => join(this.#dir, createHash('sha256').update(key).digest('hex').slice(0, 24));
+    const busy = new Set([...this.#inflight.keys()].map(dirOfKey));
     const removed = new Set<string>();
     let entries: string[];
     try {
@@ -168,10 +259,10 @@ export class RepoCache {
       await rm(dir, { recursive: true, force: true });
       removed.add(dir);
     }
-    for (const url of [...this.#fetchedAt.keys()]) {
-      if (!removed.has(this.repoDir(url))) continue;
-      this.#fetchedAt.delete(url);
-      this.#refs.delete(url);
+    for (const key of [...this.#fetchedAt.keys()]) {
+      if (!removed.has(dirOfKey(key))) continue;
+      this.#fetchedAt.delete(key);
+      this.#refs.delete(key);
     }
     return removed.size;
   }
@@ -180,11 +271,12 @@ export class RepoCache {
    * The commit a branch points at after a fetch, answered from the ref map read by that fetch (no process per
    * call). Throws GitFetchError, or GitRefError for an unknown branch.
    */
-  async resolveBranch(url: string, branch: string, options: FetchOptions = {}): Promise<string> {
-    await this.fetch(url, options);
-    const refs = this.#refs.get(url);
-    const sha = refs ? refs.get(`refs/heads/${branch}`) : await this.#revParse(url, `refs/heads/${branch}`);
-    if (!sha) throw new GitRefError(`branch "${branch}" not found in ${url}`);
+  async resolveBranch(ref: RemoteRef, branch: string, options: FetchOptions = {}): Promise<string> {
+    const remote = remoteOf(ref);
+    await this.fetch(remote, options);
+    const refs = this.#refs.get(keyOf(remote));
+    const sha = refs ? refs.get(`refs/heads/${branch}`) : await this.#revParse(remote, `refs/heads/${branch}`);
+    if (!sha) throw new GitRefError(`branch "${branch}" not found in ${redactURL(remote.url)}`);
     return sha;
   }
 
@@ -192,26 +284,37 @@ export class RepoCache {
    * The full commit id of `revision` (a commit id, possibly abbreviated, or a tag), fetching when it is not in the
    * cache yet. Throws GitRefError when the remote does not have it either.
    */
-  async resolveRevision(url: string, revision: string): Promise<string> {
+  async resolveRevision(ref: RemoteRef, revision: string): Promise<string> {
     if (!/^[\w./-]+$/.test(revision) || revision.startsWith('-')) {
       throw new GitRefError(`invalid revision "${revision}"`);
     }
-    const cached = (await exists(join(this.repoDir(url), 'HEAD'))) ? await this.#revParse(url, revision) : undefined;
+    const remote = remoteOf(ref);
+    const cached = (await exists(join(this.repoDir(remote), 'HEAD')))
+      ? await this.#revParse(remote, revision)
+      : undefined;
     if (cached) return cached;
-    await this.fetch(url);
-    const sha = await this.#revParse(url, revision);
-    if (!sha) throw new GitRefError(`revision "${revision}" not found in ${url}`);
+    await this.fetch(remote);
+    const sha = await this.#revParse(remote, revision);
+    if (!sha) throw new GitRefError(`revision "${revision}" not found in ${redactURL(remote.url)}`);
     return sha;
   }
 
-  async #revParse(url: string, ref: string): Promise<string | undefined> {
+  async #revParse(remote: GitRemote, ref: string): Promise<string | undefined> {
     try {
-      const { stdout } = await this.git(url, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+      const { stdout } = await this.git(remote, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
       return stdout.trim() || undefined;
     } catch {
       return undefined;
     }
   }
+}
+
+/** A failed fetch or ls-remote as a GitFetchError: its class and svc's sentence for it, the URL without a password. */
+function fetchError(url: string, err: unknown): GitFetchError {
+  if (err instanceof GitFetchError) return err;
+  const stderr = err instanceof ExecError ? err.stderr : String(err);
+  const { errorClass, sentence } = classifyGitFailure(stderr);
+  return new GitFetchError(`cannot fetch ${redactURL(url)}: ${sentence}`, { cause: err, errorClass });
 }
 
 /**

@@ -4,9 +4,11 @@
  * this interface. `svc start` runs both in one process and wires the server's implementation in directly
  * (./local-channel.ts); `svc operator` run alone calls the server's `/internal/*` routes over HTTP with its
  * credential (./http-channel.ts): audit entries, registered clusters' connection details, and secret-store values
- * (decryption keys and env.store values: the operator holds no store credentials). Registry credentials join them.
+ * (decryption keys and env.store values: the operator holds no store credentials). Registry credentials and the
+ * credentials of private Git and chart repositories join them.
  */
 import type { HealthCheck } from '../core/app-schema.ts';
+import type { RepositoryType, SourceAccess } from '../core/repository.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
 
 /** Actions the operator may record: those of contract §6.4 that happen without a caller. */
@@ -88,6 +90,18 @@ export type ResolvedEnv =
       };
     };
 
+/**
+ * Which credentials reach a source: an App's Git repository or chart repository (`url`), in the org owning
+ * `orgNamespace`, through the repository the App names (`repositoryRef`) or else the org's covering repository
+ * with the longest URL (src/core/repository.ts).
+ */
+export interface SourceAccessRequest {
+  orgNamespace: string;
+  type: RepositoryType;
+  url: string;
+  repositoryRef?: string;
+}
+
 /** What the operator asks of the server. Implementations throw typed errors (SvcError) with retry hints. */
 export interface ServerChannel {
   /** Records one caller-less audit entry in the org owning `entry.orgNamespace`. */
@@ -117,6 +131,28 @@ export interface ServerChannel {
    * written; [] when it has none. NotFoundError (retry hint `wait`) when no org owns the namespace.
    */
   healthChecks(orgNamespace: string): Promise<HealthCheck[]>;
+  /**
+   * The credentials that reach a source (see SourceAccessRequest), opened: undefined when no repository covers
+   * the URL (the source is read anonymously). For an `oci://` chart URL no repository covers, the org's registry
+   * of that host applies. NotFoundError (retry hint `wait`) when `repositoryRef` names no repository of that type
+   * or one whose URL does not cover `url`. Holds secrets in plain text: never log the answer.
+   */
+  sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined>;
+}
+
+/** The body of POST /internal/repositories/access (docs/api.md "Internal routes"); credentials in plain text. */
+export interface SourceAccessBody {
+  repository: string | null;
+  insecure?: boolean;
+  credentials?: {
+    username?: string;
+    password?: string;
+    ssh_private_key?: string;
+    known_hosts?: string;
+    ca?: string;
+    tls_client_cert?: string;
+    tls_client_key?: string;
+  };
 }
 
 /** The body of GET /internal/clusters/{name}/kubeconfig (docs/api.md "Internal routes"). */
@@ -143,5 +179,47 @@ export const INTERNAL_ENV_VALUES_PATH = '/secret-stores/env';
 export const INTERNAL_REGISTRY_PATH = '/registries';
 /** Path of the org health-checks route, below `/internal`: `/health-checks/<org namespace>`. */
 export const INTERNAL_HEALTH_CHECKS_PATH = '/health-checks';
+/** Path of the source-access route, below `/internal`. */
+export const INTERNAL_SOURCE_ACCESS_PATH = '/repositories/access';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */
 export const INTERNAL_PREFIXES = ['/internal', '/api/v1/internal'] as const;
+
+/** SourceAccess as the source-access route answers it (snake_case, as every internal body). */
+export function sourceAccessBody(access: SourceAccess | undefined): SourceAccessBody {
+  if (!access) return { repository: null };
+  const c = access.credentials;
+  const pairs: [keyof NonNullable<SourceAccessBody['credentials']>, string | undefined][] = [
+    ['username', c.username],
+    ['password', c.password],
+    ['ssh_private_key', c.sshPrivateKey],
+    ['known_hosts', c.knownHosts],
+    ['ca', c.ca],
+    ['tls_client_cert', c.tlsClientCert],
+    ['tls_client_key', c.tlsClientKey],
+  ];
+  return {
+    repository: access.repository,
+    ...(access.insecure ? { insecure: true } : {}),
+    credentials: Object.fromEntries(pairs.filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** The SourceAccess a source-access answer carries (undefined for `{repository: null}`). */
+export function sourceAccessOf(body: SourceAccessBody | undefined): SourceAccess | undefined {
+  if (!body || typeof body.repository !== 'string') return undefined;
+  const c = body.credentials ?? {};
+  const pairs: [keyof SourceAccess['credentials'], string | undefined][] = [
+    ['username', c.username],
+    ['password', c.password],
+    ['sshPrivateKey', c.ssh_private_key],
+    ['knownHosts', c.known_hosts],
+    ['ca', c.ca],
+    ['tlsClientCert', c.tls_client_cert],
+    ['tlsClientKey', c.tls_client_key],
+  ];
+  return {
+    repository: body.repository,
+    credentials: Object.fromEntries(pairs.filter(([, v]) => v !== undefined)),
+    ...(body.insecure ? { insecure: true } : {}),
+  };
+}

@@ -22,10 +22,22 @@ export function apiPrefix(apiVersion: string): string {
   return apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
 }
 
+/** What a server says of itself for Helm's `.Capabilities`: its version and the API group versions it serves. */
+export interface ServerCapabilities {
+  /** `v1.35.4` style (gitVersion without build suffixes). */
+  kubeVersion: string;
+  /** `v1` and every `group/version` the server serves. */
+  apiVersions: string[];
+}
+
+/** How long capabilities are reused: a CRD installed meanwhile shows within this. */
+const CAPABILITIES_TTL_MS = 60_000;
+
 /** Discovery cache of one API server. */
 export class Discovery {
   readonly #client: KubeClient;
   readonly #cache = new Map<string, Map<string, ResourceInfo>>();
+  #capabilities: { at: number; answer: Promise<ServerCapabilities> } | undefined;
 
   constructor(client: KubeClient) {
     this.#client = client;
@@ -56,10 +68,43 @@ export class Discovery {
     await Promise.all([...new Set(apiVersions)].filter((v) => !this.#cache.has(v)).map((v) => this.#load(v)));
   }
 
+  /**
+   * The server's version and API group versions (GET /version, /api, /apis), kept for a minute; a failure is not
+   * kept.
+   */
+  capabilities(): Promise<ServerCapabilities> {
+    const held = this.#capabilities;
+    if (held && Date.now() - held.at < CAPABILITIES_TTL_MS) return held.answer;
+    const answer = this.#loadCapabilities();
+    const entry = { at: Date.now(), answer };
+    this.#capabilities = entry;
+    answer.catch(() => {
+      if (this.#capabilities === entry) this.#capabilities = undefined;
+    });
+    return answer;
+  }
+
+  async #loadCapabilities(): Promise<ServerCapabilities> {
+    const [version, core, groups] = await Promise.all([
+      this.#client.request<{ gitVersion?: string }>('/version'),
+      this.#client.request<{ versions?: string[] }>('/api'),
+      this.#client.request<{ groups?: { versions?: { groupVersion: string }[] }[] }>('/apis'),
+    ]);
+    const apiVersions = [
+      ...(core.versions ?? []),
+      ...(groups.groups ?? []).flatMap((g) => (g.versions ?? []).map((v) => v.groupVersion)),
+    ];
+    const kubeVersion = /^v?\d+\.\d+\.\d+/.exec(version.gitVersion ?? '')?.[0] ?? '';
+    return { kubeVersion, apiVersions: [...new Set(apiVersions)].sort() };
+  }
+
   /** Forgets everything (after CRDs were created). */
   invalidate(apiVersion?: string): void {
     if (apiVersion) this.#cache.delete(apiVersion);
-    else this.#cache.clear();
+    else {
+      this.#cache.clear();
+      this.#capabilities = undefined;
+    }
   }
 
   async #load(apiVersion: string): Promise<void> {

@@ -2,7 +2,7 @@
 export { KubeClient, type RequestOptions } from './client.ts';
 export { type ConnectSource, clusterConfig, connect, type KubeConnection, managementSource } from './connect.ts';
 export { TokenFile } from './credentials.ts';
-export { apiPrefix, Discovery, type ResourceInfo } from './discovery.ts';
+export { apiPrefix, Discovery, type ResourceInfo, type ServerCapabilities } from './discovery.ts';
 export {
   CredentialError,
   hintOf,

@@ -33,6 +33,8 @@ describe('the MCP tool catalogue', () => {
       'app_history',
       'app_diff',
       'app_logs',
+      'repository_list',
+      'repository_charts',
       'audit_list',
       'health_check_list',
       'can_i',
@@ -49,6 +51,7 @@ describe('the MCP tool catalogue', () => {
     expect(scoped).toContain('app_sync');
     expect(scoped).not.toContain('audit_list');
     expect(scoped).not.toContain('app_freeze');
+    expect(scoped).not.toContain('repository_list');
   });
 
   it('shows a Viewer with a sync binding on one deployment the sync tools for its sync key', () => {

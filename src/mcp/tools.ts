@@ -10,12 +10,14 @@ import { parseListQuery } from '../api/apps/list-query.ts';
 import { appLogs, diffApp } from '../api/apps/live-use-cases.ts';
 import * as ops from '../api/apps/operation-use-cases.ts';
 import { appEvents, appHistory, appStatus, waitMsOf } from '../api/apps/status-use-cases.ts';
-import { freezeApp, getApp, listApps } from '../api/apps/use-cases.ts';
+import { createApp, freezeApp, getApp, listApps } from '../api/apps/use-cases.ts';
 import { appView, statusView } from '../api/apps/view.ts';
 import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
 import { healthCheckView } from '../api/health-checks/view.ts';
+import { listRepositories, repositoryCharts } from '../api/repositories/use-cases.ts';
+import { repositoryView } from '../api/repositories/view.ts';
 import type { ApiServices } from '../api/services.ts';
 import { type Principal, run } from '../api/use-case.ts';
 import type { ToolName } from '../core/mcp-tools.ts';
@@ -215,6 +217,72 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   }),
   app_freeze: freezeTool(true),
   app_unfreeze: freezeTool(false),
+  app_create_helm_chart: tool({
+    title: 'Create an app from a Helm chart',
+    description:
+      'Create an App that deploys a chart from a Helm repository (https://…, its index.yaml) or an OCI registry (oci://…): `version` is an exact version or a semver range (the newest match is deployed, and a new matching version deploys by itself with automated sync); credentials come from the org repository covering repo_url, or the one named by `repository`. Audited app.create.',
+    input: Type.Object(
+      {
+        name: Name,
+        namespace: Namespace,
+        cluster: Type.Optional(Type.String({ maxLength: 63, description: 'registered cluster; empty = management' })),
+        repo_url: Type.String({ minLength: 1, maxLength: 2048, description: 'chart repository: https:// or oci://' }),
+        chart: Type.String({ minLength: 1, maxLength: 250 }),
+        version: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'version or semver range' })),
+        values: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'chart values' })),
+        values_files: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), { maxItems: 32 })),
+        release_name: Type.Optional(Type.String({ minLength: 1, maxLength: 53 })),
+        repository: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'repositoryRef' })),
+        automated: Type.Optional(Type.Boolean({ description: 'sync automatically (default false)' })),
+      },
+      { additionalProperties: false },
+    ),
+    async run(s, principal, args) {
+      const app = await run(s, createApp, principal, {
+        name: args.name,
+        namespace: args.namespace,
+        ...(args.cluster ? { cluster: args.cluster } : {}),
+        source: {
+          type: 'HelmChart',
+          helmChart: {
+            repoURL: args.repo_url,
+            chart: args.chart,
+            ...(args.version ? { version: args.version } : {}),
+            ...(args.values ? { values: args.values } : {}),
+            ...(args.values_files ? { valuesFiles: args.values_files } : {}),
+            ...(args.release_name ? { releaseName: args.release_name } : {}),
+            ...(args.repository ? { repositoryRef: args.repository } : {}),
+          },
+        },
+        ...(args.automated ? { sync_policy: { automated: true } } : {}),
+      });
+      return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
+    },
+  }),
+  repository_list: tool({
+    title: 'List repositories',
+    description:
+      'The Git and Helm repositories of your organization (name, type, URL, which credentials are set, test status); never a credential.',
+    input: Type.Object({}, { additionalProperties: false }),
+    async run(s, principal) {
+      return { repositories: (await run(s, listRepositories, principal, undefined)).map(repositoryView) };
+    },
+  }),
+  repository_charts: tool({
+    title: 'Charts of a Helm repository',
+    description:
+      'The charts of a registered Helm repository and their versions, newest first (an oci:// repository lists the versions of `chart` only): what app_create_helm_chart can deploy.',
+    input: Type.Object(
+      {
+        repository: Type.String({ minLength: 1, maxLength: 63, description: 'repository name' }),
+        chart: Type.Optional(Type.String({ minLength: 1, maxLength: 250 })),
+      },
+      { additionalProperties: false },
+    ),
+    async run(s, principal, args) {
+      return { charts: await run(s, repositoryCharts, principal, { name: args.repository, chart: args.chart }) };
+    },
+  }),
   audit_list: tool({
     title: 'Audit log',
     description: 'Audit entries of your organization, newest first (who did what, including through MCP tools).',

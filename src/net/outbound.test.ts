@@ -71,6 +71,11 @@ describe('outboundFetch against real loopback listeners', () => {
     plain = http.createServer((req, res) => {
       if (req.url === '/to-metadata') res.writeHead(302, { location: 'http://169.254.169.254/latest' }).end();
       else if (req.url === '/to-self') res.writeHead(307, { location: '/ok' }).end();
+      else if (req.url === '/to-self-auth') res.writeHead(302, { location: '/echo-auth' }).end();
+      else if (req.url === '/to-other-origin') {
+        const port = (plain.address() as AddressInfo).port;
+        res.writeHead(302, { location: `http://localhost:${port}/echo-auth` }).end();
+      } else if (req.url === '/echo-auth') res.end(`auth ${req.headers.authorization ?? 'none'}`);
       else res.end(`ok ${req.method}`);
     });
     plainURL = `http://127.0.0.1:${await listen(plain)}`;
@@ -125,6 +130,12 @@ describe('outboundFetch against real loopback listeners', () => {
     const res = await outboundFetch(`${plainURL}/to-self`, { method: 'POST', body: 'x' }, loopback);
     expect(await res.text()).toBe('ok POST');
     await expect(outboundFetch(`${plainURL}/to-metadata`, {}, loopback)).rejects.toThrow(/link-local/);
+  });
+
+  it('keeps Authorization on a redirect within the origin, drops it on one to another origin (a chart CDN, a hostile index)', async () => {
+    const init = { headers: { authorization: 'Basic c2VjcmV0' } };
+    expect(await (await outboundFetch(`${plainURL}/to-self-auth`, init, loopback)).text()).toBe('auth Basic c2VjcmV0');
+    expect(await (await outboundFetch(`${plainURL}/to-other-origin`, init, loopback)).text()).toBe('auth none');
   });
 
   it('classifies tls, connect, timeout and dns failures from their real causes', async () => {

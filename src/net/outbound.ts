@@ -5,10 +5,13 @@
  * - no user:password@ in URLs (credentials travel in headers, never in URLs that get logged);
  * - every address a host name resolves to is checked at connect time (the check and the connection use the same
  *   lookup, so DNS rebinding cannot slip a refused address in between);
- * - redirects are followed by hand (at most `maxRedirects`), each hop checked again;
+ * - redirects are followed by hand (at most `maxRedirects`), each hop checked again; a hop to another origin
+ *   drops the Authorization header (as browsers do: a chart repository or registry redirecting a download to a
+ *   storage host must not receive the repository's credentials);
  * - one overall timeout per call.
  */
-import { Agent, fetch, type RequestInit, type Response } from 'undici';
+import { createHash } from 'node:crypto';
+import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
 import type { OutboundScope } from './addresses.ts';
 import { refusalIn } from './errors.ts';
 import { checkOutboundURL, guardedLookup, type OutboundPolicy } from './guard.ts';
@@ -18,6 +21,8 @@ export { checkOutboundHost, checkOutboundURL, guardedLookup, type OutboundPolicy
 export interface OutboundOptions {
   /** Extra CA certificates (PEM) to trust for this call, e.g. a store's or registry's private CA. */
   ca?: string;
+  /** A TLS client certificate and its key (PEM), presented to servers that ask for one. */
+  clientCert?: { cert: string; key: string };
   /** Whole-call timeout including redirects (default 10 s). */
   timeoutMs?: number;
   /** Redirect hops followed (default 5; 0 = return the 3xx answer). */
@@ -27,17 +32,38 @@ export interface OutboundOptions {
 /** Connection pools per scope and CA, so repeated calls keep their connections. */
 const agents = new Map<string, Agent>();
 
-function agentFor(scope: OutboundScope, ca: string | undefined): Agent {
-  const key = `${scope}\0${ca ?? ''}`;
+/** Pools with a client certificate are few (one per repository that has one); the oldest is closed beyond this. */
+const MAX_AGENTS = 256;
+
+function agentFor(scope: OutboundScope, ca: string | undefined, client: OutboundOptions['clientCert']): Agent {
+  // The key holds a digest of the client key, never the key itself.
+  const clientId = client ? createHash('sha256').update(client.cert).update(client.key).digest('hex') : '';
+  const key = `${scope}\0${ca ?? ''}\0${clientId}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
-      connect: { lookup: guardedLookup(scope), ...(ca ? { ca } : {}) },
+      connect: {
+        lookup: guardedLookup(scope),
+        ...(ca ? { ca } : {}),
+        ...(client ? { cert: client.cert, key: client.key } : {}),
+      },
       keepAliveTimeout: 10_000,
     });
     agents.set(key, agent);
+    if (agents.size > MAX_AGENTS) {
+      const [oldest, pool] = agents.entries().next().value ?? [];
+      if (oldest !== undefined) agents.delete(oldest);
+      void pool?.close().catch(() => undefined);
+    }
   }
   return agent;
+}
+
+/** The headers of `init` without Authorization (a redirect to another origin). */
+function withoutAuthorization(init: RequestInit): RequestInit {
+  const headers = new Headers(init.headers as ConstructorParameters<typeof Headers>[0]);
+  headers.delete('authorization');
+  return { ...init, headers };
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -54,7 +80,7 @@ export async function outboundFetch(
 ): Promise<Response> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const signal = init.signal ? AbortSignal.any([init.signal as AbortSignal, timeout]) : timeout;
-  const dispatcher = agentFor(policy.scope, options.ca);
+  const dispatcher = agentFor(policy.scope, options.ca, options.clientCert);
   let current = checkOutboundURL(url, policy);
   let request: RequestInit = { ...init };
   for (let hop = 0; ; hop++) {
@@ -67,10 +93,21 @@ export async function outboundFetch(
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || !location || hop >= (options.maxRedirects ?? 5)) return res;
     await res.body?.cancel();
-    current = checkOutboundURL(new URL(location, current), policy);
-    if (res.status === 303 || ((res.status === 301 || res.status === 302) && request.method === 'POST')) {
-      const { body: _body, ...rest } = request;
-      request = { ...rest, method: 'GET' };
-    }
+    const next = checkOutboundURL(new URL(location, current), policy);
+    request = redirected(request, res.status, next.origin !== current.origin);
+    current = next;
   }
+}
+
+/**
+ * The request a redirect answered with `status` leads to: without Authorization when it goes to another origin, and
+ * a GET without body after a 303, or a 301/302 to a POST (as fetch does).
+ */
+function redirected(request: RequestInit, status: number, crossOrigin: boolean): RequestInit {
+  const next = crossOrigin ? withoutAuthorization(request) : request;
+  if (status === 303 || ((status === 301 || status === 302) && next.method === 'POST')) {
+    const { body: _body, ...rest } = next;
+    return { ...rest, method: 'GET' };
+  }
+  return next;
 }

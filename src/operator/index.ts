@@ -13,9 +13,9 @@ import { describeError, UnavailableError } from '../core/errors.ts';
 import { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { OrgCheckLookup } from '../engine/health/org-checks.ts';
 import type { AppKey } from '../engine/labels.ts';
-import { RegistryLookup, type SourceDrivers, sourceDrivers } from '../engine/sources/index.ts';
+import { gitGuard, RegistryLookup, type SourceDrivers, sourceDrivers } from '../engine/sources/index.ts';
 import { memoryBackedDir, RepoCache } from '../git/index.ts';
-import type { ServerChannel } from '../internal/channel.ts';
+import type { ServerChannel, SourceAccessRequest } from '../internal/channel.ts';
 import { connect, type KubeClient, LeaderElector, managementSource, type ObjectClient } from '../kube/index.ts';
 import { RegistryClient } from '../registry/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
@@ -156,7 +156,7 @@ function assemble(input: AssembleInput): Parts {
   const { config, options, log, identity, client, mgmt, state } = input;
   const watchNamespace = options.watchNamespace ?? config.operator.watchNamespace;
   const metrics = new OperatorMetrics();
-  const repos = new RepoCache({ dir: join(config.cacheDir, 'git') });
+  const repos = new RepoCache({ dir: join(config.cacheDir, 'git'), guard: gitGuard(config.outbound) });
   const tuning = tuningOf(config, options);
   let controller: Controller | undefined;
   const serverChannel = serverChannelOf(config, options, log);
@@ -278,21 +278,35 @@ function driversOf(
   const secretWorkDir = memoryBackedDir();
   // Registry credentials come from the server (the operator holds none), cached briefly.
   const registries = new RegistryLookup(serverChannel);
+  const registryClient = new RegistryClient({ policy: config.outbound });
+  const tools = { ...toolPaths(config.toolsDir), ...options.tools };
+  // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
+  const maxFetchAgeMs = Math.min(tuning.syncPeriodMs / 2, 15_000);
+  // Private repositories' credentials come from the server when a fetch runs (the operator holds none).
+  const access = serverChannel ? { access: (r: SourceAccessRequest) => serverChannel.sourceAccess(r) } : {};
   return sourceDrivers({
     git: {
       repos,
       renders: new RenderCache(RENDER_CACHE_ENTRIES),
-      tools: { ...toolPaths(config.toolsDir), ...options.tools },
+      tools,
       limits: config.render,
-      // A reconcile without an operation reuses a fetch younger than half the sync period (at most 15 s).
-      maxFetchAgeMs: Math.min(tuning.syncPeriodMs / 2, 15_000),
+      maxFetchAgeMs,
+      ...access,
       ...(serverChannel ? { keys: serverChannel } : {}),
       ...(secretWorkDir ? { secretWorkDir } : {}),
     },
     image: {
-      client: new RegistryClient({ policy: config.outbound }),
+      client: registryClient,
       registry: (ns, name) => registries.get(ns, name),
       ...(serverChannel ? { values: serverChannel } : {}),
+    },
+    helmChart: {
+      client: registryClient,
+      policy: config.outbound,
+      tools,
+      limits: config.render,
+      maxFetchAgeMs,
+      ...access,
     },
   });
 }

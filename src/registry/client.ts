@@ -33,6 +33,8 @@ export interface RegistryEndpoint {
   /** Extra CA certificate (PEM) to trust for this registry. */
   ca?: string;
   credentials?: { username: string; password: string };
+  /** A TLS client certificate and key (PEM) to present (a chart repository registered with one). */
+  clientCert?: { cert: string; key: string };
 }
 
 export interface RegistryClientOptions {
@@ -108,16 +110,87 @@ export class RegistryClient {
   }
 
   /**
+   * The tags of repository `path` (`GET /v2/<path>/tags/list`, following `Link` pages), at most `max` of them.
+   * RegistryError naming the cause (notfound when the repository does not exist).
+   */
+  async tags(endpoint: RegistryEndpoint, path: string, max = MAX_TAGS): Promise<string[]> {
+    checkTarget(endpoint, path, 'latest');
+    const tags: string[] = [];
+    let next: string | undefined = `${baseURL(endpoint)}/v2/${path}/tags/list?n=1000`;
+    while (next && tags.length < max) {
+      const res = await this.#send(endpoint, next, 'GET', `repository:${path}:pull`, 'application/json');
+      if (res.status === 404) throw new RegistryError('notfound', `registry ${endpoint.host}: ${path} not found`);
+      if (!res.ok) throw unexpected(endpoint, res.status);
+      const body = JSON.parse((await readBounded(res, MAX_JSON_BYTES, endpoint)).toString('utf8')) as {
+        tags?: unknown;
+      };
+      if (Array.isArray(body.tags)) tags.push(...body.tags.filter((t): t is string => typeof t === 'string'));
+      next = nextPage(res.headers.get('link'), endpoint);
+    }
+    return tags.slice(0, max);
+  }
+
+  /**
+   * The OCI manifest `path:reference` (a tag or digest) and its digest, asking for `accept` (an OCI image manifest
+   * by default). RegistryError naming the cause; a manifest over 4 MiB is refused.
+   */
+  async manifest(
+    endpoint: RegistryEndpoint,
+    path: string,
+    reference: string,
+    accept = 'application/vnd.oci.image.manifest.v1+json',
+  ): Promise<{ digest: string; manifest: unknown }> {
+    checkTarget(endpoint, path, reference);
+    const url = `${baseURL(endpoint)}/v2/${path}/manifests/${reference}`;
+    const res = await this.#send(endpoint, url, 'GET', `repository:${path}:pull`, accept);
+    if (res.status === 404) throw notFound(endpoint, path, reference);
+    if (!res.ok) throw unexpected(endpoint, res.status);
+    const body = await readBounded(res, MAX_JSON_BYTES, endpoint);
+    const digest = `sha256:${createHash('sha256').update(body).digest('hex')}`;
+    if (isDigest(reference) && reference !== digest) {
+      throw new RegistryError('provider', `registry ${endpoint.host}: manifest ${reference} has other content`);
+    }
+    try {
+      return { digest, manifest: JSON.parse(body.toString('utf8')) };
+    } catch (err) {
+      throw new RegistryError('provider', `registry ${endpoint.host}: manifest is not JSON`, { cause: err });
+    }
+  }
+
+  /**
+   * The blob `path@digest`, at most `maxBytes` long, checked against its digest. A redirect to a storage host is
+   * followed without the registry's credentials. RegistryError naming the cause.
+   */
+  async blob(endpoint: RegistryEndpoint, path: string, digest: string, maxBytes: number): Promise<Buffer> {
+    checkTarget(endpoint, path, digest);
+    const url = `${baseURL(endpoint)}/v2/${path}/blobs/${digest}`;
+    const res = await this.#send(endpoint, url, 'GET', `repository:${path}:pull`, '*/*');
+    if (res.status === 404) throw notFound(endpoint, path, digest);
+    if (!res.ok) throw unexpected(endpoint, res.status);
+    const body = await readBounded(res, maxBytes, endpoint);
+    if (`sha256:${createHash('sha256').update(body).digest('hex')}` !== digest) {
+      throw new RegistryError('provider', `registry ${endpoint.host}: blob ${digest} does not match its digest`);
+    }
+    return body;
+  }
+
+  /**
    * Sends a request with what the registry asked for last time; on a 401 answers its challenge (Basic, or a fresh
    * Bearer token) and sends it once more. A second 401 means the credentials (or their lack) are refused.
    */
-  async #send(endpoint: RegistryEndpoint, url: string, method: 'GET' | 'HEAD', scope: string | undefined) {
+  async #send(
+    endpoint: RegistryEndpoint,
+    url: string,
+    method: 'GET' | 'HEAD',
+    scope: string | undefined,
+    accept = MANIFEST_ACCEPT,
+  ) {
     const key = authKey(endpoint);
     let authorization = await this.#knownAuthorization(endpoint, key, scope);
     for (let attempt = 0; ; attempt++) {
       const res = await this.#fetch(endpoint, url, {
         method,
-        headers: { accept: MANIFEST_ACCEPT, ...(authorization ? { authorization } : {}) },
+        headers: { accept, ...(authorization ? { authorization } : {}) },
       });
       if (res.status === 403) {
         await res.body?.cancel();
@@ -205,11 +278,45 @@ export class RegistryClient {
       return (await outboundFetch(url, init, this.#options.policy, {
         timeoutMs: this.#options.timeoutMs,
         ...(endpoint.ca ? { ca: endpoint.ca } : {}),
+        ...(endpoint.clientCert ? { clientCert: endpoint.clientCert } : {}),
       })) as Response;
     } catch (err) {
       throw networkFailure(endpoint.host, err);
     }
   }
+}
+
+/** Most tags read from one repository. */
+const MAX_TAGS = 10_000;
+/** Largest manifest or tag list read. */
+const MAX_JSON_BYTES = 4 * 1024 * 1024;
+
+/** Reads an answer's body, refusing one longer than `max` bytes (the answer is cancelled there). */
+async function readBounded(res: Response, max: number, endpoint: RegistryEndpoint): Promise<Buffer> {
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > max) {
+    await res.body?.cancel();
+    throw new RegistryError('provider', `registry ${endpoint.host}: answer of ${declared} bytes is over ${max}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += (chunk as Uint8Array).length;
+    if (size > max) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new RegistryError('provider', `registry ${endpoint.host}: answer is over ${max} bytes`);
+    }
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The next page of a tag list (`Link: </v2/…?last=…>; rel="next"`), on the same registry only. */
+function nextPage(link: string | null, endpoint: RegistryEndpoint): string | undefined {
+  const target = link ? /<([^>]+)>\s*;\s*rel="?next"?/.exec(link)?.[1] : undefined;
+  if (!target) return undefined;
+  const url = new URL(target, baseURL(endpoint));
+  return url.origin === new URL(baseURL(endpoint)).origin ? url.toString() : undefined;
 }
 
 /** `https://host`, or `http://host` for an insecure registry. */

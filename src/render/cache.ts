@@ -4,7 +4,7 @@
  * unchanged revision and spec renders nothing, so neither exports the revision nor runs kustomize or helm.
  *
  * What the output of `renderManifests` depends on (read the renderers before changing this):
- * - always: repoURL, the exact commit, `path` (default `.`), and the manifest type: the requested one, or the one
+ * - always: the org (scope), repoURL, the exact commit, `path` (default `.`), and the manifest type: the requested one, or the one
  *   detected from the files at that commit (so the detected type is remembered per repoURL, commit, path);
  * - Kustomize: `kustomize.images`, `namePrefix`, `components` (in order: each is a `kustomize edit`);
  * - Helm: release name (`helm.releaseName`, default the App's name), namespace (`helm.namespace`, default the
@@ -20,6 +20,8 @@ import type { KustomizeOptions } from './kustomize.ts';
 
 /** What identifies one render: the App's Git source at an exact commit, its name and destination namespace. */
 export interface RenderInput {
+  /** The org the repository is read for: renders of one URL are kept apart per org, like the repositories. */
+  scope?: string;
   repoURL: string;
   /** Full commit id. */
   revision: string;
@@ -35,7 +37,13 @@ export interface RenderInput {
 
 /** Key of the source files alone (repoURL, commit, path, requested type): the detected manifest type is per this. */
 export function sourceKey(input: RenderInput): string {
-  return JSON.stringify([input.repoURL, input.revision, input.git.path || '.', input.git.manifestType ?? '']);
+  return JSON.stringify([
+    input.scope ?? '',
+    input.repoURL,
+    input.revision,
+    input.git.path || '.',
+    input.git.manifestType ?? '',
+  ]);
 }
 
 /** Key of one render once the manifest type `kind` is known: the source plus the options that renderer reads. */

@@ -1,6 +1,7 @@
 /** Renderers: one per source kind, each returning plain Kubernetes objects. */
 
 export { RenderCache, type RenderInput, renderKey, sourceKey } from './cache.ts';
+export { type ArchiveBounds, extractChartArchive } from './chart-archive.ts';
 export { detectManifestType, type ManifestKind } from './detect.ts';
 export {
   finishObjects,
@@ -9,6 +10,7 @@ export {
   renderGitSource,
   renderManifests,
 } from './git-source.ts';
+export { type ChartCapabilities, type ChartRenderRequest, renderChart } from './helm-chart.ts';
 export {
   AUTOSCALING_DEFAULTS,
   DEFAULT_PORT,

@@ -7,6 +7,9 @@ export interface AuditEntry {
   id: number;
   created_at: string;
   user_id: string;
+  /** The acting user's name and email as they are now (see `actors`); absent for svc itself or a user gone. */
+  user_name?: string;
+  user_email?: string;
   action: string;
   resource_type: string;
   resource_id?: string;
@@ -78,5 +81,16 @@ export class AuditStore {
       if (r.resource_id !== null) entry.resource_id = r.resource_id;
       return entry;
     });
+  }
+
+  /**
+   * The name and email of each of `userIds` that exists (from the auth component's `user` table, which exists
+   * wherever the API runs), so a page of entries can say who acted; '' (svc itself) is never looked up.
+   */
+  async actors(userIds: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
+    const ids = [...new Set(userIds.filter(Boolean))];
+    if (ids.length === 0) return new Map();
+    const rows = await this.#db.selectFrom('user').select(['id', 'name', 'email']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
   }
 }

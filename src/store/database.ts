@@ -89,6 +89,28 @@ export interface HealthCheckTable {
   updated_at: string;
 }
 
+/** An org's Git or Helm repository (migration 0024); secrets only as `enc:v1:` text. */
+export interface RepositoryTable {
+  id: string;
+  org_id: string;
+  name: string;
+  type: string;
+  url: string;
+  insecure: number;
+  username: string | null;
+  password: string | null;
+  ssh_private_key: string | null;
+  known_hosts: string | null;
+  ca_cert: string | null;
+  tls_client_cert: string | null;
+  tls_client_key: string | null;
+  status: string;
+  status_detail: string;
+  last_tested_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A lease held by one server replica until `expires_at` (epoch milliseconds), renewed while it lives. */
 export interface LeaseTable {
   name: string;
@@ -317,6 +339,7 @@ export interface Tables {
   role_binding: RoleBindingTable;
   registry: RegistryTable;
   health_check: HealthCheckTable;
+  repository: RepositoryTable;
   lease: LeaseTable;
   cluster: ClusterTable;
   cluster_shell: ClusterShellTable;

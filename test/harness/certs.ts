@@ -119,3 +119,24 @@ export async function createPlaneCerts(dir: string): Promise<PlaneCerts> {
 export function readPem(path: string): Promise<string> {
   return readFile(path, 'utf8');
 }
+
+/**
+ * A fresh CA and a serving certificate for 127.0.0.1 and localhost, in `dir`: what a loopback TLS peer of the
+ * harness (git server, chart repository) serves with, and the CA (PEM) its clients trust.
+ */
+export async function loopbackServing(
+  dir: string,
+  name: string,
+): Promise<{ key: Buffer; cert: Buffer; caPEM: string }> {
+  const ca = await createCA(dir);
+  const serving = await issueCert(dir, ca, name, {
+    subject: `/CN=svc-test-${name}`,
+    usage: 'server',
+    altNames: ['IP:127.0.0.1', 'DNS:localhost'],
+  });
+  return {
+    key: await readFile(serving.key),
+    cert: await readFile(serving.cert),
+    caPEM: await readFile(ca.cert, 'utf8'),
+  };
+}

@@ -1,9 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { loopbackServing } from './certs.ts';
+import { registerSecret } from './leak-registry.ts';
 import { makeTempDir, removeTempDir } from './process.ts';
 
 const execFileAsync = promisify(execFile);
@@ -12,6 +15,8 @@ const execFileAsync = promisify(execFile);
 export interface GitServerOptions {
   /** Require HTTP basic auth with these credentials for every request. */
   basicAuth?: { user: string; password: string };
+  /** Serve HTTPS with a certificate for 127.0.0.1/localhost from a fresh CA (see {@link GitServer.caPEM}). */
+  tls?: boolean;
 }
 
 /** Options for {@link GitServer.createRepo}. */
@@ -24,12 +29,14 @@ export interface CreateRepoOptions {
 
 /** A git smart-HTTP server on loopback serving fixture repositories. */
 export interface GitServer {
-  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  /** `http://127.0.0.1:<port>`, or `https://` with `tls` (no trailing slash). */
   baseURL: string;
+  /** The CA (PEM) that signed the server's certificate, with `tls`. */
+  caPEM: string | undefined;
   /** Creates a repository with one commit holding `files` (path → content). */
   createRepo(name: string, files: Record<string, string>, options?: CreateRepoOptions): Promise<GitRepo>;
-  /** Every request received so far (method and path), e.g. to assert that a cache avoided a fetch. */
-  requests: { method: string; path: string }[];
+  /** Every request received so far (method, path, and whether it carried credentials), e.g. to assert that a cache avoided a fetch. */
+  requests: { method: string; path: string; authorized?: boolean }[];
   /**
    * Holds every request arriving from now on (recorded in `requests` on arrival; requests already being served go
    * on) until the hold is released: a client fetching meanwhile is provably mid-fetch, e.g. an operation kept in its
@@ -92,7 +99,8 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   const work = join(dir, 'work');
   await mkdir(root);
   await mkdir(work);
-  const requests: { method: string; path: string }[] = [];
+  const requests: { method: string; path: string; authorized?: boolean }[] = [];
+  if (options.basicAuth) registerSecret('git server basic-auth password', options.basicAuth.password);
   const expectedAuth = options.basicAuth
     ? `Basic ${Buffer.from(`${options.basicAuth.user}:${options.basicAuth.password}`).toString('base64')}`
     : undefined;
@@ -102,8 +110,19 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   let holds = 0;
   let listening = false;
 
-  const server: Server = createServer((req, res) => {
-    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
+  let tlsFiles: { key: Buffer; cert: Buffer } | undefined;
+  let caPEM: string | undefined;
+  if (options.tls) {
+    const serving = await loopbackServing(dir, 'git');
+    caPEM = serving.caPEM;
+    tlsFiles = { key: serving.key, cert: serving.cert };
+  }
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    requests.push({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      authorized: req.headers.authorization !== undefined,
+    });
     if (expectedAuth && req.headers.authorization !== expectedAuth) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="svc-test-git"' }).end();
       return;
@@ -114,7 +133,8 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     };
     if (holds === 0) serve();
     else held.push(serve);
-  });
+  };
+  const server: Server = tlsFiles ? createTlsServer(tlsFiles, handler) : createServer(handler);
   const listen = (port: number) =>
     new Promise<void>((resolveListen, rejectListen) => {
       server.once('error', rejectListen);
@@ -132,12 +152,14 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   };
   await listen(0);
   const port = (server.address() as AddressInfo).port;
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   return {
     baseURL,
+    caPEM,
     requests,
-    createRepo: (name, files, repoOptions) => createRepo({ root, work, home: dir, baseURL }, name, files, repoOptions),
+    createRepo: (name, files, repoOptions) =>
+      createRepo({ root, work, home: dir, urlOf: (n) => `${baseURL}/${n}.git` }, name, files, repoOptions),
     hold() {
       holds++;
       let released = false;
@@ -222,14 +244,20 @@ function serveCgi(root: string, req: IncomingMessage, res: ServerResponse, remot
   });
 }
 
-interface RepoContext {
+/** Where fixture repositories live and how clients name them. */
+export interface RepoContext {
+  /** Directory of the served bare repositories. */
   root: string;
+  /** Directory of the working copies the helpers commit in. */
   work: string;
+  /** HOME of the helpers' git (isolated from the caller's config). */
   home: string;
-  baseURL: string;
+  /** The clone URL of repository `name`. */
+  urlOf: (name: string) => string;
 }
 
-async function createRepo(
+/** Creates a served fixture repository (see {@link GitRepo}); shared by the HTTP and SSH git servers. */
+export async function createRepo(
   ctx: RepoContext,
   name: string,
   files: Record<string, string>,
@@ -290,7 +318,7 @@ async function createRepo(
   await git(workPath, 'push', '--quiet', 'origin', branch);
 
   return {
-    url: `${ctx.baseURL}/${name}.git`,
+    url: ctx.urlOf(name),
     barePath,
     async commit(changes, message, commitOptions = {}) {
       const target = commitOptions.branch ?? branch;

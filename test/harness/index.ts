@@ -5,6 +5,16 @@
 
 export { type AdmissionHold, type AdmissionRecord, startAdmissionHold } from './admission-hold.ts';
 export { CHROMIUM, chromiumRequirement, launchBrowser } from './browser.ts';
+export {
+  type ChartFiles,
+  type ChartRepo,
+  guestbookChart,
+  helmPackage,
+  packChart,
+  pushChart,
+  startChartRepo,
+  umbrellaChart,
+} from './chart-repo.ts';
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
 export { type CliRun, runCli, SVC_BIN } from './cli.ts';
 export {
@@ -55,5 +65,6 @@ export {
   tmuxRequirement,
 } from './requirements.ts';
 export { openSse, type SseEvent, type SseStream } from './sse.ts';
+export { SSHD, type SshGitServer, type SshKey, startSshGitServer } from './ssh-git-server.ts';
 export { type SvcProcess, startSvc } from './svc.ts';
 export { SVC_HTTP_PASSWORD, type SvcAnswer, SvcHttp } from './svc-http.ts';

@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/audit over HTTP: entries of state-changing calls, newest first, paged by limit (default 50, max 200)
- * and offset, scoped to the caller's org, readable by Owner/Admin/Contributor and not Viewer, and immutable (no
- * route edits or deletes them).
+ * and offset, each naming the acting user (id, name, email), scoped to the caller's org, readable by
+ * Owner/Admin/Contributor and not Viewer, and immutable (no route edits or deletes them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, mintKey, signUp, signUpMember, startTestApi, type TestApi, type TestUser } from './api-support.ts';
@@ -44,6 +44,8 @@ describe('audit API', () => {
       id: expect.any(Number),
       created_at: expect.any(String),
       user_id: owner.id,
+      user_name: 'owner',
+      user_email: owner.email,
       action: 'apikey.create',
       resource_type: 'apikey',
       resource_id: keyIds[229],
@@ -80,6 +82,11 @@ describe('audit API', () => {
     expect(theirs.body.entries.map((e) => [e['action'], e['resource_name']])).toEqual([
       ['apikey.create', 'theirs'],
       ['team.create', 'elsewhere'],
+    ]);
+    // Each entry names its own actor beside the id.
+    expect(theirs.body.entries.map((e) => [e['user_id'], e['user_name'], e['user_email']])).toEqual([
+      [other.id, 'other', other.email],
+      [other.id, 'other', other.email],
     ]);
     const ours = await api.call<{ entries: Json[] }>('GET', '/api/v1/audit?limit=200', { cookie: owner.cookie });
     expect(ours.body.entries.some((e) => e['resource_name'] === 'theirs')).toBe(false);

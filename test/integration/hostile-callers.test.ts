@@ -3,6 +3,7 @@
  * path parameters, generated from the OpenAPI document so a new route is covered (or fails this test) by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSecret } from '../harness/index.ts';
 import {
   createOrg,
   mintKey,
@@ -141,6 +142,15 @@ describe('cross-org access on every route, from the OpenAPI document (issue 17)'
     values['registries'] = { id: String(registry['id']) };
     const check = await call('POST', '/api/v1/health-checks', { api_version: 'v1', kind: 'Service', current: 'true' });
     values['health-checks'] = { id: String(check['id']) };
+    registerSecret('cross-org repository password', 'xorg-repository-password');
+    const repository = await call('POST', '/api/v1/repositories', {
+      name: 'repo',
+      type: 'helm',
+      url: 'http://127.0.0.1:5999/charts',
+      username: 'u',
+      password: 'xorg-repository-password',
+    });
+    values['repositories'] = { id: String(repository['id']) };
     const store = await call('POST', '/api/v1/secret-stores', {
       name: 'store',
       type: 'vault',

@@ -133,6 +133,8 @@ describe('MCP endpoint through the official SDK client', () => {
   it('lists exactly the tools each key may use', async () => {
     expect(await toolNames(keys['read'] as string)).toEqual([
       ...READ_TOOLS,
+      'repository_list',
+      'repository_charts',
       'audit_list',
       'health_check_list',
       'can_i',
@@ -144,12 +146,22 @@ describe('MCP endpoint through the official SDK client', () => {
       ...SYNC_TOOLS,
       'app_freeze',
       'app_unfreeze',
+      'app_create_helm_chart',
+      'repository_list',
+      'repository_charts',
       'audit_list',
       'health_check_list',
       'can_i',
     ]);
-    // An admin ceiling grants nothing the owner lacks: a Viewer reads, and has no audit:read.
-    expect(await toolNames(keys['viewerAdmin'] as string)).toEqual([...READ_TOOLS, 'health_check_list', 'can_i']);
+    // An admin ceiling grants nothing the owner lacks: a Viewer reads (repositories and health checks too), and has no
+    // audit:read.
+    expect(await toolNames(keys['viewerAdmin'] as string)).toEqual([
+      ...READ_TOOLS,
+      'repository_list',
+      'repository_charts',
+      'health_check_list',
+      'can_i',
+    ]);
     expect(await toolNames(keys['allow'] as string)).toEqual(['app_status', 'app_sync']);
   });
 

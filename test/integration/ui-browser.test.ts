@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { connect } from '../../src/kube/index.ts';
 import { chromiumRequirement, describeWith, type GitRepo, type GitServer, startGitServer } from '../harness/index.ts';
-import { openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
+import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
 const LONG = { timeout: 90_000 };
 
@@ -109,6 +109,67 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await accessible();
   });
 
+  it('gives each graph node one named Tab stop, no stop to edges, and Clone as a plain link (keyboard)', async () => {
+    const graph = page.getByTestId('resource-graph');
+    const nodeCount = await graph.locator('[data-node-kind]').count();
+    await page.getByRole('tab', { selected: true }).focus();
+    // Every Tab stop from the selected tab until focus leaves the graph again: what a keyboard user walks through.
+    const stops: { where: string; tag: string; role: string; name: string }[] = [];
+    for (let i = 0; i < nodeCount + 20; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        type El = {
+          tagName: string;
+          textContent: string | null;
+          getAttribute(n: string): string | null;
+          closest(s: string): El | null;
+        };
+        const document = (
+          globalThis as unknown as { document: { activeElement: El | null; getElementById(id: string): El | null } }
+        ).document;
+        const el = document.activeElement;
+        const inGraph = el?.closest('[data-testid="resource-graph"]');
+        const where = !inGraph
+          ? 'outside'
+          : el?.closest('.react-flow__edge')
+            ? 'edge'
+            : el?.closest('.react-flow__node')
+              ? 'node'
+              : 'graph';
+        const labelledBy = el?.getAttribute('aria-labelledby');
+        const name =
+          el?.getAttribute('aria-label') ??
+          (labelledBy ? document.getElementById(labelledBy)?.textContent : null) ??
+          el?.getAttribute('title') ??
+          '';
+        return { where, tag: el?.tagName ?? '', role: el?.getAttribute('role') ?? '', name: name.trim() };
+      });
+      if (stop.where === 'outside' && stops.length > 0) break;
+      if (stop.where !== 'outside') stops.push(stop);
+    }
+    const onNodes = stops.filter((s) => s.where === 'node');
+    expect(onNodes).toHaveLength(nodeCount);
+    for (const s of onNodes) {
+      expect(s).toMatchObject({ tag: 'BUTTON', role: '' });
+      expect(s.name).toMatch(/^[A-Z]\w+ \S+, \w+$/);
+    }
+    expect(stops.filter((s) => s.where === 'edge')).toEqual([]);
+    expect(stops.filter((s) => s.role === 'group' || s.name === '')).toEqual([]);
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+    const edgeNames = await graph
+      .locator('.react-flow__edge')
+      .evaluateAll((es) => es.map((e) => e.getAttribute('aria-label') ?? ''));
+    expect(edgeNames.length).toBe(nodeCount - 1);
+    for (const n of edgeNames) expect(n).toMatch(/^[A-Z]\w+ \S+ owns [A-Z]\w+ \S+$/);
+    expect(stops.map((s) => s.name).filter((n) => uuid.test(n))).toEqual([]);
+    expect(edgeNames.filter((n) => uuid.test(n))).toEqual([]);
+
+    const clone = page.getByRole('link', { name: 'Clone', exact: true });
+    expect(await clone.locator('button').count()).toBe(0);
+    expect(await page.locator('a button, button a').count()).toBe(0);
+    expect(await clone.getAttribute('href')).toBe(`/apps/new?clone=${encodeURIComponent(`${dest}/web`)}`);
+  });
+
   it('breaks: shows OutOfSync and the diff, then Degraded after syncing the broken revision', async () => {
     await repo.commit({ 'm/web.yaml': deployment('  progressDeadlineSeconds: 1\n') }, 'break the rollout');
     await statusIs('sync-status', 'OutOfSync');
@@ -161,6 +222,23 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await page.getByRole('heading', { name: 'web', exact: true }).waitFor();
   });
 
+  it('signing in again, a member of exactly one org lands on its Apps, not on "Create an organization"', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.goto(`${ui.svc.base}/sign-in`);
+    await page.getByLabel('Email').fill(`${slug}@example.test`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const landed = page.getByRole('heading', { name: /^(Apps|Create an organization)$/ });
+    await landed.waitFor();
+    expect(await landed.textContent()).toBe('Apps');
+    await page.locator('[data-row-name="web"]').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/apps');
+    expect(await page.getByRole('combobox', { name: 'Organization' }).locator('option:checked').textContent()).toBe(
+      'Acme',
+    );
+  });
+
   it('mints an API key shown once, and shows the audit log, access and members pages', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('ci');
@@ -176,6 +254,12 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByText('apikey.create').waitFor();
     await page.getByText('app.rollback').waitFor();
+    // Who acted, by name and email, and the details as "key: value" lines, not a user id and raw JSON.
+    const minting = page.getByRole('row').filter({ hasText: 'apikey.create' }).filter({ hasText: 'ci' });
+    await minting.getByText('Ada', { exact: true }).waitFor();
+    await minting.getByText(`${slug}@example.test`, { exact: true }).waitFor();
+    await minting.getByText('role: sync', { exact: true }).waitFor();
+    expect(await page.getByRole('table', { name: 'Audit entries' }).textContent()).not.toMatch(/[{]"/);
     await shot('audit');
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('cell', { name: `${slug}@example.test` }).waitFor();
@@ -257,5 +341,34 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await page.locator('[data-node-kind="Pod"]').first().waitFor(LONG);
     await shot('app-graph-dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  });
+
+  // Last: it leaves the second org active.
+  it('formats counts one way: a second org of 1,000 Apps reads "1,000 apps"', async () => {
+    const second = `${slug}-many`;
+    const created = await apiCall(page, 'POST', '/api/auth/organization/create', { name: 'Many', slug: second });
+    expect(created.status).toBe(200);
+    // Written straight to the apiserver (the operator of this run reconciles the first org only, so nothing syncs).
+    const mgmt = connect({ kubeconfigPath: inject('mgmtKubeconfig') });
+    const path = `/apis/cd.svc.space/v1alpha1/namespaces/org-${second}/apps`;
+    const names = Array.from({ length: 1000 }, (_, i) => `app-${String(i).padStart(4, '0')}`);
+    const write = async (queue: string[]) => {
+      for (let name = queue.pop(); name; name = queue.pop()) {
+        await mgmt.client.request(path, {
+          method: 'POST',
+          body: {
+            apiVersion: 'cd.svc.space/v1alpha1',
+            kind: 'App',
+            metadata: { name, namespace: `org-${second}` },
+            spec: { source: { type: 'Git', git: { repoURL: repo.url } }, destination: { namespace: name } },
+          },
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, () => write(names)));
+    await page.goto(`${ui.svc.base}/apps`);
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Many' });
+    await page.locator('[data-total="1000"]').waitFor(LONG);
+    expect(await page.locator('[data-total="1000"]').textContent()).toBe('1,000 apps');
   });
 });

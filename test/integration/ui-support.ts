@@ -31,7 +31,12 @@ export async function openUi(slug: string): Promise<UiSession> {
   await ensureWebBuild();
   const svc = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}` });
   const browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
+  // One locale (numbers and dates read the same on every machine, in the tests and in the screenshots).
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 860 },
+    colorScheme: 'light',
+    locale: 'en-US',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   const problems: string[] = [];

@@ -149,6 +149,21 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/repositories',
+    component: lazyRouteComponent(() => import('./pages/repositories/list.tsx'), 'RepositoryListPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/repositories/new',
+    component: lazyRouteComponent(() => import('./pages/repositories/create.tsx'), 'RepositoryCreatePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/repositories/$id',
+    component: lazyRouteComponent(() => import('./pages/repositories/detail.tsx'), 'RepositoryDetailPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/teams',
     component: lazyRouteComponent(() => import('./pages/teams/list.tsx'), 'TeamListPage'),
   }),

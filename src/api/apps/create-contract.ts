@@ -1,6 +1,6 @@
 /**
  * The create payload of an App (contract §4.2 "Create fields"), used by POST /apps and /apps/preview. Each field has
- * the rule the API enforces on it: DNS-1123 names; a deployable source (Git or Image; HelmChart and Catalog cannot
+ * the rule the API enforces on it: DNS-1123 names; a deployable source (Git, Image or HelmChart; Catalog cannot
  * be deployed yet) with exactly its own block; the Git fields that reach git, kustomize and helm command lines in
  * the form src/core/git-source-args.ts allows, restricted to printable ASCII; image repositories, tags and digests
  * as the distribution spec writes them (src/core/image-ref.ts).
@@ -42,6 +42,11 @@ const RepoURL = Type.String({
     '^(https?|ssh|git)://([!-,.0-?A-~][!-.0-?A-~]*@)?[!-,.0-?A-~][!-.0-?A-~]*(/[!-~]*)?$|^[A-Za-z0-9_][A-Za-z0-9_.-]*@[A-Za-z0-9_][A-Za-z0-9_.-]*:[!-~]+$',
   description: 'URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused)',
 });
+
+/** A registered repository whose credentials reach the source; its URL must cover the source's (422 otherwise). */
+const RepositoryRef = DnsLabel(
+  'a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it',
+);
 
 const GitHelm = Type.Object(
   {
@@ -99,8 +104,39 @@ const GitRequest = Type.Object(
     kustomize: Type.Optional(GitKustomize),
     substitution: Type.Optional(Type.Record(Type.String(), Type.String())),
     decryption: Type.Optional(DecryptionSchema),
+    repositoryRef: Type.Optional(RepositoryRef),
   },
   { ...closed, description: 'manifests from a Git repository' },
+);
+
+/** HelmChart: a chart from an HTTP(S) Helm repository or an OCI registry (src/core/helm-chart.ts). */
+const HelmChartRequest = Type.Object(
+  {
+    repoURL: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Oo][Cc][Ii])://[!-.0-?A-~]+(/[!-~]*)?$',
+      description:
+        'chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path; no credentials, query or fragment (422 otherwise)',
+    }),
+    chart: Type.String({ maxLength: 250, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'chart name' }),
+    version: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 256,
+        description:
+          'an exact version or a semver range (1.2.x, ^1.2.0, >=1.0 <2; 422 otherwise); the newest match is deployed. Default * (the newest release)',
+      }),
+    ),
+    values: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'values passed to the chart' })),
+    valuesFiles: Type.Optional(
+      Type.Array(SafePath('a values file inside the chart (relative, no .., 422 otherwise)'), { maxItems: 32 }),
+    ),
+    releaseName: GitHelm.properties.releaseName,
+    namespace: GitHelm.properties.namespace,
+    repositoryRef: Type.Optional(RepositoryRef),
+  },
+  { ...closed, description: 'a chart from a Helm repository or an OCI registry' },
 );
 
 /** One repository path component (distribution's grammar). */
@@ -188,10 +224,11 @@ const Source = Type.Union(
   [
     Type.Object({ type: Type.Literal('Git'), git: withoutDefaults(GitRequest) }, closed),
     Type.Object({ type: Type.Literal('Image'), image: withoutDefaults(ImageRequest) }, closed),
+    Type.Object({ type: Type.Literal('HelmChart'), helmChart: HelmChartRequest }, closed),
   ],
   {
     description:
-      'what to deploy: type Git with git, or type Image with image; HelmChart and Catalog are not supported yet',
+      'what to deploy: type Git with git, type Image with image, or type HelmChart with helmChart; Catalog is not supported yet',
   },
 );
 

@@ -41,6 +41,8 @@ export function liveReadsOf(services: ApiServices): LiveReads {
           cacheDir: services.config.cacheDir,
           toolsDir: services.config.toolsDir,
           limits: services.config.render,
+          outbound: services.config.outbound,
+          access: (request) => services.sourceAccess.sourceAccess(request),
           image: {
             client: services.images.client,
             registry: (namespace, name) => registryOf(services, namespace, name),

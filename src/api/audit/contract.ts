@@ -10,6 +10,12 @@ export const AuditEntry = component(
       id: Type.Integer(),
       created_at: Timestamp(),
       user_id: Type.String({ description: 'who acted; empty for svc itself' }),
+      user_name: Type.Optional(
+        Type.String({ description: "the acting user's name; absent for svc itself or a user who no longer exists" }),
+      ),
+      user_email: Type.Optional(
+        Type.String({ description: "the acting user's email; absent for svc itself or a user who no longer exists" }),
+      ),
       action: Type.String({ description: 'e.g. app.sync, apikey.create (docs/api.md lists them)' }),
       resource_type: Type.String(),
       resource_id: Type.Optional(Type.String()),

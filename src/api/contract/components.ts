@@ -15,6 +15,7 @@ import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
 import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
 import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
 import { REGISTRY_COMPONENTS } from '../registries/contract.ts';
+import { REPOSITORY_COMPONENTS } from '../repositories/contract.ts';
 import { ROLE_BINDING_COMPONENTS } from '../role-bindings/contract.ts';
 import { SECRET_STORE_COMPONENTS } from '../secret-stores/contract.ts';
 import { TEAM_COMPONENTS } from '../teams/contract.ts';
@@ -41,5 +42,6 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...CLUSTER_COMPONENTS,
   ...REGISTRY_COMPONENTS,
   ...HEALTH_CHECK_COMPONENTS,
+  ...REPOSITORY_COMPONENTS,
   ...SECRET_STORE_COMPONENTS,
 ];

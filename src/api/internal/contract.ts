@@ -63,3 +63,16 @@ export const healthChecksRoute = {
   hide: true,
   params: Type.Object({ org_namespace: Name63 }),
 };
+
+export const sourceAccessRoute = {
+  hide: true,
+  body: Type.Object(
+    {
+      org_namespace: Name63,
+      type: StringEnum(['git', 'helm'] as const),
+      url: Type.String({ minLength: 1, maxLength: 2048 }),
+      repository_ref: Type.Optional(Name63),
+    },
+    closed,
+  ),
+};

@@ -8,12 +8,14 @@
 import type { Kysely } from 'kysely';
 import type { HealthCheck } from '../../core/app-schema.ts';
 import { NotFoundError, UnavailableError } from '../../core/errors.ts';
+import type { SourceAccess } from '../../core/repository.ts';
 import type {
   ClusterAccessAnswer,
   DecryptionKeyRequest,
   EnvValuesRequest,
   ResolvedEnv,
   ServerChannel,
+  SourceAccessRequest,
   SystemAuditEntry,
 } from '../../internal/channel.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
@@ -34,6 +36,8 @@ export interface LocalChannelParts {
   registries: RegistryStore;
   /** Without it, decryption keys and env.store values answer UnavailableError. */
   secrets?: SecretValues;
+  /** The org's repositories' credentials (src/api/repositories); without it every source is read anonymously. */
+  sources?: Pick<ServerChannel, 'sourceAccess'>;
 }
 
 export class LocalServerChannel implements ServerChannel {
@@ -44,6 +48,7 @@ export class LocalServerChannel implements ServerChannel {
   readonly #secrets: SecretValues | undefined;
   readonly #registries: RegistryStore;
   readonly #healthChecks: HealthCheckStore;
+  readonly #sources: Pick<ServerChannel, 'sourceAccess'> | undefined;
 
   constructor(db: Kysely<Tables>, audit: AuditStore, parts: LocalChannelParts) {
     this.#db = db;
@@ -53,6 +58,7 @@ export class LocalServerChannel implements ServerChannel {
     this.#secrets = parts.secrets;
     this.#registries = parts.registries;
     this.#healthChecks = new HealthCheckStore(db);
+    this.#sources = parts.sources;
   }
 
   /** The org's custom health checks; NotFoundError (hint `wait`) when no org owns the namespace. */
@@ -65,6 +71,11 @@ export class LocalServerChannel implements ServerChannel {
       ...(inProgress ? { inProgress } : {}),
       ...(failed ? { failed } : {}),
     }));
+  }
+
+  /** The credentials reaching a source (see ServerChannel.sourceAccess). */
+  sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {
+    return this.#sources ? this.#sources.sourceAccess(request) : Promise.resolve(undefined);
   }
 
   /** The id of the org owning an org namespace; NotFoundError with `retry` when there is none. */

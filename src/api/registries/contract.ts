@@ -194,7 +194,7 @@ const RegistryEvent = Type.Object({
 export const notificationsRoute = {
   tags,
   summary:
-    'Registry notification endpoint (distribution `notifications`): a pushed tag redeploys the Follow Apps on it at once; authenticated by the registry’s notification token as a Bearer token',
+    'Registry notification endpoint (distribution `notifications`): a pushed tag redeploys the Follow Apps on it at once, a pushed chart version syncs the automated HelmChart Apps whose range allows it; authenticated by the registry’s notification token as a Bearer token',
   params: IdParams,
   body: Type.Object({ events: Type.Array(RegistryEvent, { maxItems: 1000 }) }),
   security: [{ notificationToken: [] }],
@@ -203,6 +203,9 @@ export const notificationsRoute = {
       {
         matched: Type.Integer({ description: 'Follow Apps on a pushed tag' }),
         deployed: Type.Array(Type.String(), { description: 'Apps given a Deploy' }),
+        synced: Type.Array(Type.String(), {
+          description: 'HelmChart Apps on a pushed chart version in their range, given a Sync',
+        }),
       },
       closed,
     ),

@@ -13,6 +13,7 @@ import { healthCheckRoutes } from './health-checks.ts';
 import { incidentRoutes } from './incidents.ts';
 import { registryRoutes } from './registries.ts';
 import { registryNotificationRoutes } from './registry-notifications.ts';
+import { repositoryRoutes } from './repositories.ts';
 import { roleBindingRoutes } from './role-bindings.ts';
 import { secretStoreRoutes } from './secret-stores.ts';
 import { teamRoutes } from './teams.ts';
@@ -35,5 +36,6 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   clusterRoutes,
   registryRoutes,
   healthCheckRoutes,
+  repositoryRoutes,
   registryNotificationRoutes,
 ];

@@ -19,6 +19,13 @@
  * the App does not use that store, 404 no such App, org or store, 429 the App's fetches are rate-limited, 502 the
  * store failed (its message names the errorClass cause). The answers hold secrets: never logged.
  *
+ * POST /internal/repositories/access `{org_namespace, type: git|helm, url, repository_ref?}` answers the credentials
+ * that reach an App's source (the named repository, else the org's covering repository with the longest URL, else
+ * for an oci:// chart the org's registry of that host): 200 `{repository, insecure?, credentials: {username?,
+ * password?, ssh_private_key?, known_hosts?, ca?, tls_client_cert?, tls_client_key?}}`, or `{repository: null}`
+ * when none covers the URL; 404 when repository_ref names no repository of that type covering the URL. Never
+ * logged.
+ *
  * GET /internal/registries/{org_namespace}/{name} answers the registry an image App names (`registryRef`) with its
  * credentials opened, for the operator's registry client: 200 `{host, insecure, ca?, username?, password?}`; 404
  * when no org owns the namespace or the org has no such registry; 401/403/503 as above. Never logged.
@@ -37,7 +44,9 @@ import {
   INTERNAL_HEALTH_CHECKS_PATH,
   INTERNAL_PREFIXES,
   INTERNAL_REGISTRY_PATH,
+  INTERNAL_SOURCE_ACCESS_PATH,
   type ServerChannel,
+  sourceAccessBody,
 } from '../../internal/channel.ts';
 import * as contract from '../internal/contract.ts';
 
@@ -122,6 +131,16 @@ export async function internalRoutes(
           { schema: contract.healthChecksRoute },
           async (request) => ({ items: await deps.channel.healthChecks(request.params.org_namespace) }),
         );
+        internal.post(INTERNAL_SOURCE_ACCESS_PATH, { schema: contract.sourceAccessRoute }, async (request) => {
+          const b = request.body;
+          const access = await deps.channel.sourceAccess({
+            orgNamespace: b.org_namespace,
+            type: b.type,
+            url: b.url,
+            ...(b.repository_ref ? { repositoryRef: b.repository_ref } : {}),
+          });
+          return sourceAccessBody(access);
+        });
       },
       { prefix },
     );

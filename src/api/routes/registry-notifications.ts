@@ -3,14 +3,17 @@
  * endpoint a registry's `notifications` configuration posts its events to (distribution's envelope
  * `{"events": [...]}`, media type `application/vnd.docker.distribution.events.v1+json`). A push of a tag runs the
  * tag poller's check at once for the Follow Apps on that registry, repository and tag, instead of waiting for the
- * next poll.
+ * next poll; a pushed chart version syncs the automated HelmChart Apps on that chart whose range it satisfies
+ * (../registries/chart-push.ts).
  *
  * No session or API key: the registry authenticates with the registry's notification token (returned when the
  * registry is created, or rotated), sent as `Authorization: Bearer <token>` through the endpoint's `headers`
  * configuration. 401 without a matching token; 400 for a body that is not an envelope; 200 `{matched, deployed}`.
  */
 import { InputError, UnauthenticatedError } from '../../core/errors.ts';
+import { namespaceOfOrg } from '../../store/orgs.ts';
 import type { Api } from '../api.ts';
+import { syncPushedChart } from '../registries/chart-push.ts';
 import { notificationsRoute } from '../registries/contract.ts';
 import type { ApiServices } from '../services.ts';
 
@@ -55,7 +58,20 @@ export async function registryNotificationRoutes(app: Api, services: ApiServices
       const poller = services.tagPoller;
       let matched = 0;
       const deployed: string[] = [];
+      const synced: string[] = [];
+      const orgNs = services.kube ? await namespaceOfOrg(services.store.db, registry.orgId) : undefined;
       for (const pushed of pushedTags(request.body.events)) {
+        // A chart pushed with `helm push`: the HelmChart Apps on it check at once.
+        if (services.kube && orgNs) {
+          const chartDeps = { kube: services.kube, audit: services.audit, logger: request.log };
+          synced.push(
+            ...(await syncPushedChart(
+              chartDeps,
+              { orgId: registry.orgId, orgNamespace: orgNs, host: registry.host },
+              pushed,
+            )),
+          );
+        }
         if (!poller) break;
         const report = await poller.poll({
           trigger: 'notification',
@@ -68,8 +84,11 @@ export async function registryNotificationRoutes(app: Api, services: ApiServices
         matched += report.apps;
         deployed.push(...report.deployed);
       }
-      request.log.info({ registry: registry.id, matched, deployed: deployed.length }, 'registry notification');
-      return { matched, deployed };
+      request.log.info(
+        { registry: registry.id, matched, deployed: deployed.length, synced: synced.length },
+        'registry notification',
+      );
+      return { matched, deployed, synced };
     },
   );
 }

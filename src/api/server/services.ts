@@ -23,6 +23,7 @@ import { DbLease } from '../../store/lease.ts';
 import { migrateStore } from '../../store/migrations.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
 import { RegistryStore } from '../../store/registries.ts';
+import { RepositoryStore } from '../../store/repositories.ts';
 import { RoleBindingStore } from '../../store/role-bindings.ts';
 import { AppEventHub } from '../apps/app-events.ts';
 import { ClusterConnections } from '../clusters/connections.ts';
@@ -32,6 +33,7 @@ import { KubeApps } from '../kube/apps-repo.ts';
 import { destinationsOf } from '../kube/destinations.ts';
 import { OrgImages } from '../registries/images.ts';
 import { TagPoller } from '../registries/tag-poller.ts';
+import { RepositoryAccess } from '../repositories/access.ts';
 import { SecretValueResolver } from '../secret-stores/resolver.ts';
 import { DEFAULT_SECRET_STORE_TUNING, type SecretStoreTuning } from '../secret-stores/tuning.ts';
 import type { ApiServices } from '../services.ts';
@@ -121,6 +123,7 @@ export async function buildServerParts(deps: ApiServerDeps): Promise<ServerParts
   const { secretStoreTests, secretValues } = secretStoresOf(deps, store, sealer, kube);
   const registries = new RegistryStore(store.db, sealer);
   const images = new OrgImages(registries, new RegistryClient({ policy: config.outbound }));
+  const repositories = new RepositoryStore(store.db, sealer);
   const authenticator = new Authenticator({
     db: store.db,
     apiKeys,
@@ -146,6 +149,8 @@ export async function buildServerParts(deps: ApiServerDeps): Promise<ServerParts
     clusterConnections,
     secretStoreTests,
     registries,
+    repositories,
+    sourceAccess: new RepositoryAccess(store.db, repositories, registries),
     images,
     tagPoller: kube ? tagPollerOf(kube, store, images, audit, config, logger) : undefined,
   };

@@ -23,6 +23,12 @@ function canIWide(a: CanIAnswer): string {
   return grants.length > 0 ? `yes via ${grants.join(', ')}` : 'yes';
 }
 
+/** Who acted: `Ada <ada@example.test>`, the bare id of a user who no longer exists, or `(system)` for svc itself. */
+export function auditUser(e: AuditEntry): string {
+  if (e.user_name) return e.user_email ? `${e.user_name} <${e.user_email}>` : e.user_name;
+  return e.user_id || '(system)';
+}
+
 /** Registers key, can-i, audit and binding on `program`. */
 export function registerAccessCommands(program: Command): void {
   registerKeyCommands(program);
@@ -70,7 +76,8 @@ export function registerAccessCommands(program: Command): void {
               { header: 'at', value: (e: AuditEntry) => e.created_at },
               { header: 'action', value: (e: AuditEntry) => e.action },
               { header: 'resource', value: (e: AuditEntry) => `${e.resource_type}/${e.resource_name}` },
-              { header: 'user', value: (e: AuditEntry) => e.user_id || '(system)' },
+              { header: 'user', value: auditUser },
+              { header: 'user id', value: (e: AuditEntry) => e.user_id, wide: true },
               { header: 'details', value: (e: AuditEntry) => e.details, wide: true },
             ],
             empty: 'No audit entries.',

@@ -53,6 +53,11 @@ async function operate(cmd: Command, send: Send, follow?: (api: ApiClient) => Pr
 
 type Flags = Record<string, string | boolean | undefined>;
 
+/** Commander's collector of a repeatable option. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 /** The create payload from `-f` (YAML or JSON; `-` reads stdin) and the flags, flags winning. */
 function createPayload(name: string | undefined, opts: Flags): AppCreate {
   const payload = typeof opts['file'] === 'string' ? payloadFile(opts['file']) : {};
@@ -65,7 +70,7 @@ function createPayload(name: string | undefined, opts: Flags): AppCreate {
   if (Object.keys(policy).length > 0) payload['sync_policy'] = policy;
   if (!payload['name'] || !payload['namespace'] || !payload['source']) {
     throw new CliError(
-      'create needs a name, -n <namespace> and a source (--repo or --image), or -f <file>',
+      'create needs a name, -n <namespace> and a source (--repo, --helm-chart with --repo, or --image), or -f <file>',
       EXIT.usage,
     );
   }
@@ -82,8 +87,12 @@ function payloadFile(file: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** The source the flags name: `--repo` (Git) or `--image` (Image); undefined without either. */
+/**
+ * The source the flags name: `--helm-chart` with `--repo` (HelmChart), `--repo` (Git) or `--image` (Image);
+ * undefined without any.
+ */
 function sourceOf(opts: Flags): Record<string, unknown> | undefined {
+  if (opts['helmChart']) return { type: 'HelmChart', helmChart: helmChartOf(opts) };
   if (opts['repo']) {
     return {
       type: 'Git',
@@ -91,6 +100,7 @@ function sourceOf(opts: Flags): Record<string, unknown> | undefined {
         repoURL: opts['repo'],
         ...(opts['path'] ? { path: opts['path'] } : {}),
         ...(opts['branch'] ? { branch: opts['branch'] } : {}),
+        ...(opts['repository'] ? { repositoryRef: opts['repository'] } : {}),
       },
     };
   }
@@ -104,6 +114,32 @@ function sourceOf(opts: Flags): Record<string, unknown> | undefined {
       ...(opts['registry'] ? { registryRef: opts['registry'] } : {}),
       ...(opts['follow'] ? { tagPolicy: 'Follow' } : {}),
     },
+  };
+}
+
+/**
+ * The HelmChart block of `--helm-chart <chart> --repo <url> [--chart-version <range>] [--values <file>]
+ * [--values-file <path in chart>]… [--release <name>] [--repository <name>]`.
+ */
+function helmChartOf(opts: Record<string, unknown>): Record<string, unknown> {
+  if (!opts['repo'])
+    throw new CliError('--helm-chart needs --repo <chart repository URL> (https:// or oci://)', EXIT.usage);
+  let values: unknown;
+  if (typeof opts['values'] === 'string') {
+    values = parse(readFileSync(opts['values'] === '-' ? 0 : opts['values'], 'utf8'));
+    if (!values || typeof values !== 'object' || Array.isArray(values)) {
+      throw new CliError(`${opts['values']} must hold chart values (a YAML mapping)`, EXIT.usage);
+    }
+  }
+  const files = opts['valuesFile'] as string[] | undefined;
+  return {
+    repoURL: opts['repo'],
+    chart: opts['helmChart'],
+    ...(opts['chartVersion'] ? { version: opts['chartVersion'] } : {}),
+    ...(values ? { values } : {}),
+    ...(files && files.length > 0 ? { valuesFiles: files } : {}),
+    ...(opts['release'] ? { releaseName: opts['release'] } : {}),
+    ...(opts['repository'] ? { repositoryRef: opts['repository'] } : {}),
   };
 }
 
@@ -132,9 +168,15 @@ function registerCreateCommands(app: Command): void {
     .description('create an App from flags or from a create payload file (-f)')
     .option('-n, --namespace <namespace>', 'destination namespace')
     .option('--cluster <cluster>', 'registered cluster (default: the management cluster)')
-    .option('--repo <url>', 'Git repository URL (source type Git)')
+    .option('--repo <url>', 'Git repository URL (source type Git), or the chart repository with --helm-chart')
     .option('--path <path>', 'directory of the manifests in the repository')
     .option('--branch <branch>', 'branch to deploy (default main)')
+    .option('--helm-chart <chart>', 'chart name in the --repo chart repository (source type HelmChart)')
+    .option('--chart-version <range>', 'HelmChart: exact version or semver range (1.2.x, ^1.2.0); default the newest')
+    .option('--values <file>', 'HelmChart: values as a YAML file (- for stdin)')
+    .option('--values-file <path>', 'HelmChart: a values file inside the chart (repeatable, in order)', collect, [])
+    .option('--release <name>', 'HelmChart: release name (default the App name)')
+    .option('--repository <name>', 'registered repository whose credentials reach --repo (default: the covering one)')
     .option('--image <repository:tag>', 'container image (source type Image)')
     .option('--registry <name>', 'registered registry of the image; the repository is then relative to its host')
     .option('--follow', 'image Apps: redeploy when the tag moves to a new digest (tagPolicy Follow)')

@@ -95,12 +95,24 @@ class Follower {
 
   /** One connection of the stream: resolves when the operation ended or the server closed the stream. */
   async #follow(): Promise<void> {
+    // One controller ends this connection: the follow's signal (the deadline, Ctrl-C) or the operation's end.
     const abort = new AbortController();
-    const signal = AbortSignal.any([abort.signal, this.#signal]);
+    const stop = () => abort.abort(this.#signal.reason);
+    this.#signal.addEventListener('abort', stop, { once: true });
+    try {
+      await this.#read(abort);
+    } finally {
+      this.#signal.removeEventListener('abort', stop);
+    }
+  }
+
+  /** Reads one connection of the stream until it ends, `abort` aborts it, or the operation ended. */
+  async #read(abort: AbortController): Promise<void> {
+    this.#signal.throwIfAborted();
     const { data: body } = await this.#api.raw.GET('/api/v1/apps/stream', {
       headers: { accept: 'text/event-stream' },
       parseAs: 'stream',
-      signal,
+      signal: abort.signal,
     });
     const parser = createParser({
       onEvent: (message) => {
@@ -109,14 +121,24 @@ class Follower {
           this.#wake(() => abort.abort());
       },
     });
+    if (!body) return;
+    // The body is cancelled here when the connection is aborted: fetch's own abort of a response already received
+    // does not always reach its body (undici holds the request's controller weakly; once it is collected, a quiet
+    // stream never ended and `--wait` outlived its --timeout).
+    const reader = body.getReader();
+    const cancel = () => void reader.cancel().catch(() => undefined);
+    abort.signal.addEventListener('abort', cancel, { once: true });
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of body ?? []) {
-        parser.feed(decoder.decode(chunk, { stream: true }));
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
         if (this.#ended) return;
       }
     } catch (err) {
       if (!abort.signal.aborted) throw err;
+    } finally {
+      abort.signal.removeEventListener('abort', cancel);
+      if (this.#ended) cancel();
     }
     await this.#reading;
     if (this.#failed) throw this.#failed;

@@ -13,8 +13,10 @@
 import type { AppResource, GitSource, Operation } from '../../core/app-schema.ts';
 import { InputError, UnavailableError } from '../../core/errors.ts';
 import { gitArgProblems } from '../../core/git-source-args.ts';
-import { exportRevision, type FetchOptions, type RepoCache } from '../../git/index.ts';
-import type { ServerChannel } from '../../internal/channel.ts';
+import type { SourceAccess } from '../../core/repository.ts';
+import { exportRevision, type FetchOptions, type GitRemote, type RepoCache } from '../../git/index.ts';
+import type { ServerChannel, SourceAccessRequest } from '../../internal/channel.ts';
+import { checkOutboundHost, type OutboundPolicy } from '../../net/outbound.ts';
 import {
   type Decrypt,
   defaultNamespace,
@@ -45,6 +47,32 @@ export interface GitDriverDeps {
   keys?: Pick<ServerChannel, 'decryptionKey'>;
   /** Where a decrypting render exports its checkout (memory-backed when the host has it); default `workDir`. */
   secretWorkDir?: string;
+  /** Credentials of the org's repositories (asked at each fetch); without it every repository is read anonymously. */
+  access?: (request: SourceAccessRequest) => Promise<SourceAccess | undefined>;
+}
+
+/** The host a Git URL connects to (https, http, ssh, git or scp-like `user@host:path`), or undefined. */
+export function gitHostOf(url: string): string | undefined {
+  const scp = /^[\w.-]+@([\w.-]+):(?!\/\/)/.exec(url);
+  if (scp) return scp[1];
+  try {
+    const host = new URL(url).hostname;
+    return host === '' ? undefined : host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The outbound address policy as a RepoCache guard: a Git host must resolve only to addresses the policy allows
+ * (a repository at a link-local address is refused before git runs). The scheme is git's affair (ssh, git, http).
+ * git resolves the name again itself: the check narrows, it does not pin, the address (docs/compatibility.md).
+ */
+export function gitGuard(policy: OutboundPolicy): (url: string) => Promise<void> {
+  return async (url) => {
+    const host = gitHostOf(url);
+    if (host) await checkOutboundHost(host, policy);
+  };
 }
 
 /**
@@ -82,11 +110,30 @@ export class GitDriver implements SourceDriver {
 
   async resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource> {
     const git = gitSourceOf(app);
+    const remote = this.#remote(app, git);
     const fresh = freshness(request.operation, this.#deps.maxFetchAgeMs);
-    const head = await this.#deps.repos.resolveBranch(git.repoURL, git.branch || 'main', fresh);
-    const revision =
-      request.target === 'head' ? head : await this.#deps.repos.resolveRevision(git.repoURL, request.target);
+    const head = await this.#deps.repos.resolveBranch(remote, git.branch || 'main', fresh);
+    const revision = request.target === 'head' ? head : await this.#deps.repos.resolveRevision(remote, request.target);
     return { head, revision };
+  }
+
+  /** The App's repository as the cache sees it: its org's copy, fetched with the org's credentials for it. */
+  #remote(app: AppResource, git: GitSource): GitRemote {
+    const lookup = this.#deps.access;
+    const scope = app.metadata.namespace ?? '';
+    const request: SourceAccessRequest = {
+      orgNamespace: scope,
+      type: 'git',
+      url: git.repoURL,
+      ...(git.repositoryRef ? { repositoryRef: git.repositoryRef } : {}),
+    };
+    // An App naming a repository has a cache of its own: one that names a missing repository never reads what the
+    // org's other Apps fetched with theirs.
+    return {
+      url: git.repoURL,
+      scope: git.repositoryRef ? `${scope}/${git.repositoryRef}` : scope,
+      credentials: async () => (lookup ? (await lookup(request))?.credentials : undefined),
+    };
   }
 
   async render(app: AppResource, revision: string, target: RenderTarget): Promise<KubeObject[]> {
@@ -103,7 +150,7 @@ export class GitDriver implements SourceDriver {
             settings: { maxBytes: RENDER_LIMIT_SETTINGS.maxCheckoutBytes, timeoutMs: RENDER_LIMIT_SETTINGS.timeoutMs },
           }
         : undefined;
-      const checkout = await exportRevision(repos, git.repoURL, revision, dir, bounds);
+      const checkout = await exportRevision(repos, this.#remote(app, git), revision, dir, bounds);
       try {
         const request = {
           root: checkout.root,
@@ -118,7 +165,14 @@ export class GitDriver implements SourceDriver {
         await checkout.dispose();
       }
     };
-    const input = { repoURL: git.repoURL, revision, git, appName, namespace };
+    const input = {
+      scope: this.#remote(app, git).scope ?? '',
+      repoURL: git.repoURL,
+      revision,
+      git,
+      appName,
+      namespace,
+    };
     let ageKey: string | undefined;
     let rendered: RenderResult;
     if (git.decryption) {

@@ -4,14 +4,13 @@ import { DEPLOYABLE_SOURCE_TYPES } from '../../core/app-state.ts';
 import { InputError } from '../../core/errors.ts';
 import { RepoCache } from '../../git/index.ts';
 import { RegistryClient } from '../../registry/index.ts';
-import { driverFor, freshness, GitDriver, gitSourceOf, ImageDriver, sourceDrivers } from './index.ts';
+import { driverFor, freshness, GitDriver, gitSourceOf, HelmChartDriver, ImageDriver, sourceDrivers } from './index.ts';
 
+const client = new RegistryClient({ policy: { scope: 'loopback', requireHttps: false } });
 const drivers = sourceDrivers({
   git: { repos: new RepoCache({ dir: '/nonexistent' }), maxFetchAgeMs: 15_000 },
-  image: {
-    client: new RegistryClient({ policy: { scope: 'loopback', requireHttps: false } }),
-    registry: async () => ({ host: 'registry.example.com' }),
-  },
+  image: { client, registry: async () => ({ host: 'registry.example.com' }) },
+  helmChart: { client, policy: { scope: 'loopback', requireHttps: false }, maxFetchAgeMs: 15_000 },
 });
 
 function app(source: AppResource['spec']['source']): AppResource {
@@ -28,15 +27,13 @@ describe('source driver registry', () => {
     expect(Object.keys(drivers).sort()).toEqual([...DEPLOYABLE_SOURCE_TYPES].sort());
     expect(drivers.Git).toBeInstanceOf(GitDriver);
     expect(drivers.Image).toBeInstanceOf(ImageDriver);
+    expect(drivers.HelmChart).toBeInstanceOf(HelmChartDriver);
   });
 
   it('answers the driver of the App type, and a stall for a type without one', () => {
     expect(driverFor(drivers, app({ type: 'Git', git: { repoURL: 'https://h/r.git' } }))).toBe(drivers.Git);
     expect(driverFor(drivers, app({ type: 'Image', image: { repository: 'r', tag: 't' } }))).toBe(drivers.Image);
-    for (const [type, message] of [
-      ['HelmChart', 'source.type HelmChart is not supported yet'],
-      ['Catalog', 'source.type Catalog is not supported yet'],
-    ] as const) {
+    for (const [type, message] of [['Catalog', 'source.type Catalog is not supported yet']] as const) {
       const err = (() => {
         try {
           driverFor(drivers, app({ type }));

@@ -7,10 +7,17 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { type DeployableSourceType, isDeployableSourceType, sourceTypeProblem } from '../../core/app-state.ts';
 import { InputError } from '../../core/errors.ts';
 import { GitDriver, type GitDriverDeps } from './git.ts';
+import { HelmChartDriver, type HelmChartDriverDeps } from './helm/driver.ts';
 import { ImageDriver, type ImageDriverDeps } from './image.ts';
 import type { SourceDriver } from './types.ts';
 
-export { freshness, GitDriver, type GitDriverDeps, gitSourceOf } from './git.ts';
+export { freshness, GitDriver, type GitDriverDeps, gitGuard, gitHostOf, gitSourceOf } from './git.ts';
+export {
+  HelmChartDriver,
+  type HelmChartDriverDeps,
+  helmChartSourceOf,
+  type SourceAccessLookup,
+} from './helm/driver.ts';
 export { ImageDriver, type ImageDriverDeps, imageSourceOf, keptDigest } from './image.ts';
 export { REGISTRY_LOOKUP_TTL_MS, RegistryLookup } from './registry-lookup.ts';
 export type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
@@ -19,8 +26,16 @@ export type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from 
 export type SourceDrivers = Readonly<Record<DeployableSourceType, SourceDriver>>;
 
 /** The drivers of this build. */
-export function sourceDrivers(deps: { git: GitDriverDeps; image: ImageDriverDeps }): SourceDrivers {
-  return { Git: new GitDriver(deps.git), Image: new ImageDriver(deps.image) };
+export function sourceDrivers(deps: {
+  git: GitDriverDeps;
+  image: ImageDriverDeps;
+  helmChart: HelmChartDriverDeps;
+}): SourceDrivers {
+  return {
+    Git: new GitDriver(deps.git),
+    Image: new ImageDriver(deps.image),
+    HelmChart: new HelmChartDriver(deps.helmChart),
+  };
 }
 
 /** The driver of the App's source type; InputError (a stall: the spec cannot work) when there is none. */

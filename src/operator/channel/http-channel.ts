@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../../config.ts';
 import type { HealthCheck } from '../../core/app-schema.ts';
 import { NotFoundError, UpstreamError } from '../../core/errors.ts';
+import type { SourceAccess } from '../../core/repository.ts';
 import {
   type ClusterAccessAnswer,
   type ClusterAccessBody,
@@ -18,10 +19,14 @@ import {
   INTERNAL_ENV_VALUES_PATH,
   INTERNAL_HEALTH_CHECKS_PATH,
   INTERNAL_REGISTRY_PATH,
+  INTERNAL_SOURCE_ACCESS_PATH,
   internalClusterPath,
   type ResolvedEnv,
   type ServerChannel,
+  type SourceAccessBody,
+  type SourceAccessRequest,
   type SystemAuditEntry,
+  sourceAccessOf,
 } from '../../internal/channel.ts';
 import { TokenFile } from '../../kube/index.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
@@ -133,6 +138,16 @@ export class HttpServerChannel implements ServerChannel {
       ...(inProgress ? { inProgress } : {}),
       ...(failed ? { failed } : {}),
     }));
+  }
+
+  async sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {
+    const answer = await this.#post<SourceAccessBody>(INTERNAL_SOURCE_ACCESS_PATH, {
+      org_namespace: request.orgNamespace,
+      type: request.type,
+      url: request.url,
+      ...(request.repositoryRef ? { repository_ref: request.repositoryRef } : {}),
+    });
+    return sourceAccessOf(answer);
   }
 
   /** POSTs JSON and resolves with the parsed answer (undefined when it has no JSON body); failures as #call. */

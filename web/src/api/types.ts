@@ -6,6 +6,8 @@
 export type {
   AppPage,
   AppView,
+  AuditEntry,
+  ChartListing,
   Cluster,
   ClusterTest,
   CreatedWebhook,
@@ -14,6 +16,9 @@ export type {
   Registry,
   RegistryTestResult,
   RegistryWithToken,
+  Repository,
+  RepositoryReference,
+  RepositoryTestResult,
   RequestBody,
   SecretStore,
   StatusView,

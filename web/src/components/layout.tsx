@@ -20,6 +20,7 @@ const NAV = [
   { to: '/secret-stores', label: 'Secret stores' },
   { to: '/registries', label: 'Registries' },
   { to: '/health-checks', label: 'Health checks' },
+  { to: '/repositories', label: 'Repositories' },
   { to: '/incidents', label: 'Incidents' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/teams', label: 'Teams' },
@@ -97,13 +98,36 @@ export function Layout() {
   const signedIn = Boolean(session.data);
   const activeOrg = session.data?.session.activeOrganizationId;
   const feed = useAppFeed(signedIn && Boolean(activeOrg) && !isPublic);
+  const needsOrg = signedIn && !activeOrg && !isPublic && path !== '/orgs/new';
+  const orgs = useOrgs(needsOrg);
+  const setActive = useSetActiveOrg();
+  const { mutate: activate, isPending: activating, isError: activateFailed } = setActive;
 
   useEffect(() => {
     if (session.isPending || session.isError) return;
     if (!signedIn && !isPublic) void navigate({ to: '/sign-in', search: { redirect: href }, replace: true });
-    else if (signedIn && !activeOrg && !isPublic && path !== '/orgs/new')
-      void navigate({ to: '/orgs/new', replace: true });
-  }, [session.isPending, session.isError, signedIn, activeOrg, isPublic, path, href, navigate]);
+    else if (needsOrg && !activating) {
+      // A new session has no active org: a member of exactly one goes on to it (and the page asked for); only
+      // someone with none (or several, who chooses in the switcher) is sent to create one.
+      if (orgs.isPending) return;
+      const only = orgs.data?.length === 1 ? orgs.data[0] : undefined;
+      if (only && !activateFailed) activate(only.id);
+      else void navigate({ to: '/orgs/new', replace: true });
+    }
+  }, [
+    session.isPending,
+    session.isError,
+    signedIn,
+    isPublic,
+    needsOrg,
+    activating,
+    activateFailed,
+    activate,
+    orgs.isPending,
+    orgs.data,
+    href,
+    navigate,
+  ]);
 
   return (
     <div className="min-h-screen">

@@ -1,4 +1,4 @@
-/** Short forms for revisions and times. */
+/** Short forms for revisions, times and counts. */
 
 /** The first 7 characters of a commit, the first 12 hex digits of an image digest. */
 export function shortRevision(rev: string | undefined | null): string {
@@ -26,4 +26,18 @@ export function localTime(iso: string | undefined | null, part: 'date' | 'time' 
   if (part === 'date') return t.toLocaleDateString();
   if (part === 'time') return t.toLocaleTimeString();
   return t.toLocaleString();
+}
+
+/**
+ * The one number format for counts on every page: the reader's locale, digits grouped ("10,001" in English), so a
+ * count never reads "10001" on one page and "1,667" on another. `locale` is for tests.
+ */
+export function formatCount(n: number | undefined | null, locale?: string): string {
+  if (n === undefined || n === null || Number.isNaN(n)) return '—';
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(n);
+}
+
+/** A count and its noun, singular for exactly one: "1 app", "10,001 apps" (`plural` when not just noun + s). */
+export function countOf(n: number, noun: string, plural = `${noun}s`, locale?: string): string {
+  return `${formatCount(n, locale)} ${n === 1 ? noun : plural}`;
 }

@@ -9,6 +9,7 @@ import { type FormEvent, useState } from 'react';
 import { dnsLabelProblem } from '../../../src/core/names.ts';
 import { appParams } from '../api/apps.ts';
 import { svc } from '../api/client.ts';
+import { useRepositories } from '../api/repositories.ts';
 import type { AppView, RequestBody } from '../api/types.ts';
 
 /** The Git source's manifest types, as the create body names them (the select offers only these). */
@@ -19,6 +20,7 @@ type ManifestType = NonNullable<
 import { Button } from '../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../components/ui/feedback.tsx';
 import { Checkbox, Field, Input, Select } from '../components/ui/field.tsx';
+import { HelmChartFields, type HelmChartForm, helmChartSource } from './helm-chart-fields.tsx';
 
 /** Opens the page of `app`. */
 function appPage(app: AppView) {
@@ -84,6 +86,8 @@ export function AppCreatePage() {
     requiresApproval: false,
     webhook: false,
   });
+  const [chart, setChart] = useState<HelmChartForm>({ repositoryId: '', chart: '', version: '' });
+  const repositories = useRepositories();
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setForm({ ...form, [k]: e.target.type === 'checkbox' ? (e.target as HTMLInputElement).checked : e.target.value });
   const payload = (): RequestBody<'/api/v1/apps', 'post'> => ({
@@ -91,17 +95,19 @@ export function AppCreatePage() {
     namespace: form.namespace,
     ...(form.cluster ? { cluster: form.cluster } : {}),
     source:
-      form.type === 'Git'
-        ? {
-            type: 'Git',
-            git: {
-              repoURL: form.repoURL,
-              ...(form.branch ? { branch: form.branch } : {}),
-              ...(form.path ? { path: form.path } : {}),
-              ...(form.manifestType !== 'Auto' ? { manifestType: form.manifestType as ManifestType } : {}),
-            },
-          }
-        : { type: 'Image', image: { repository: form.repository, tag: form.tag } },
+      form.type === 'HelmChart'
+        ? { type: 'HelmChart', helmChart: helmChartSource(chart, repositories.data?.repositories ?? []) }
+        : form.type === 'Git'
+          ? {
+              type: 'Git',
+              git: {
+                repoURL: form.repoURL,
+                ...(form.branch ? { branch: form.branch } : {}),
+                ...(form.path ? { path: form.path } : {}),
+                ...(form.manifestType !== 'Auto' ? { manifestType: form.manifestType as ManifestType } : {}),
+              },
+            }
+          : { type: 'Image', image: { repository: form.repository, tag: form.tag } },
     sync_policy: { automated: form.automated, prune: form.prune, requiresApproval: form.requiresApproval },
     ...(form.webhook ? { webhook: { enabled: true } } : {}),
   });
@@ -142,12 +148,18 @@ export function AppCreatePage() {
             <Select {...p} value={form.type} onChange={set('type')}>
               <option value="Git">Git repository</option>
               <option value="Image">Container image</option>
+              <option value="HelmChart">Helm chart</option>
             </Select>
           )}
         </Field>
-        {form.type === 'Git' ? (
+        {form.type === 'HelmChart' ? (
+          <HelmChartFields form={chart} onChange={setChart} />
+        ) : form.type === 'Git' ? (
           <>
-            <Field label="Repository URL" hint="https://, ssh:// or git:// URL of a public repository.">
+            <Field
+              label="Repository URL"
+              hint="https://, ssh:// or git:// URL; a private one with a repository registered under Repositories."
+            >
               {(p) => (
                 <Input
                   {...p}

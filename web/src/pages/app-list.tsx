@@ -9,10 +9,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { type AppFilters, appParams, useAppPages } from '../api/apps.ts';
 import type { AppView } from '../api/types.ts';
 import { StatusBadge } from '../components/ui/badge.tsx';
-import { Button } from '../components/ui/button.tsx';
+import { buttonStyle } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Input, Select } from '../components/ui/field.tsx';
-import { ago, shortRevision } from '../lib/format.ts';
+import { cn } from '../lib/cn.ts';
+import { ago, countOf, shortRevision } from '../lib/format.ts';
 
 const ROW_HEIGHT = 44;
 const SYNC = ['', 'Synced', 'OutOfSync', 'Syncing', 'Unknown'];
@@ -101,12 +102,10 @@ export function AppListPage() {
     <div>
       <PageHeader title="Apps">
         <span className="text-sm text-zinc-500" aria-live="polite" data-total={data ? total : undefined}>
-          {data ? `${total} ${total === 1 ? 'app' : 'apps'}` : ''}
+          {data ? countOf(total, 'app') : ''}
         </span>
-        <Link to="/apps/new" search={{}} className="no-underline">
-          <Button variant="primary" tabIndex={-1}>
-            <Plus className="size-4" aria-hidden /> New app
-          </Button>
+        <Link to="/apps/new" search={{}} className={cn(buttonStyle({ variant: 'primary' }), 'no-underline')}>
+          <Plus className="size-4" aria-hidden /> New app
         </Link>
       </PageHeader>
       <search className="mb-3 grid grid-cols-2 gap-2 md:grid-cols-6" aria-label="Filter apps">

@@ -1,11 +1,53 @@
-/** The org's audit log, newest first, 50 a page (GET /audit; the page offset is in the URL). */
+/**
+ * The org's audit log, newest first, 50 a page (GET /audit; the page offset is in the URL): who acted by name and
+ * email, and the details as `key: value` lines.
+ */
 import { Link, useSearch } from '@tanstack/react-router';
 import { useAudit } from '../api/access.ts';
+import type { AuditEntry } from '../api/types.ts';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 import { localTime } from '../lib/format.ts';
 
 const PAGE = 50;
+
+/** A detail's value as a person reads it: text as it is, lists comma-separated, objects as `key: value` pairs. */
+function readable(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.map(readable).join(', ');
+  if (typeof value === 'object') {
+    return `(${Object.entries(value)
+      .map(([k, v]) => `${k}: ${readable(v)}`)
+      .join(', ')})`;
+  }
+  return String(value);
+}
+
+/** Who acted: name over email, or the id of a user no longer there, or svc itself. */
+function Actor({ entry }: { entry: AuditEntry }) {
+  if (entry.user_name) {
+    return (
+      <>
+        <span className="block">{entry.user_name}</span>
+        {entry.user_email ? <span className="block text-xs text-zinc-500">{entry.user_email}</span> : null}
+      </>
+    );
+  }
+  return entry.user_id ? <span className="font-mono text-xs">{entry.user_id}</span> : <span>svc (system)</span>;
+}
+
+/** The details, one `key: value` line each. */
+function Details({ details }: { details: AuditEntry['details'] }) {
+  const entries = Object.entries(details ?? {});
+  if (entries.length === 0) return <span className="text-zinc-500">—</span>;
+  return (
+    <ul className="space-y-0.5 text-xs break-all">
+      {entries.map(([k, v]) => (
+        <li key={k}>{`${k}: ${readable(v)}`}</li>
+      ))}
+    </ul>
+  );
+}
 
 export function AuditPage() {
   const { offset = 0 } = useSearch({ from: '/settings/audit' });
@@ -36,8 +78,12 @@ export function AuditPage() {
                 <Td>
                   {e.resource_type} {e.resource_name}
                 </Td>
-                <Td className="font-mono text-xs">{e.user_id || 'system'}</Td>
-                <Td className="max-w-md font-mono text-xs break-all">{JSON.stringify(e.details)}</Td>
+                <Td title={e.user_id || undefined}>
+                  <Actor entry={e} />
+                </Td>
+                <Td className="max-w-md">
+                  <Details details={e.details} />
+                </Td>
               </tr>
             ))}
           </tbody>

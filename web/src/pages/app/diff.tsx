@@ -8,7 +8,7 @@ import { PatchView } from '../../components/patch-view.tsx';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, Spinner } from '../../components/ui/feedback.tsx';
-import { shortRevision } from '../../lib/format.ts';
+import { formatCount, shortRevision } from '../../lib/format.ts';
 
 const STATUS_TONE: Record<string, string> = { changed: 'OutOfSync', missing: 'Missing', extra: 'Held', same: 'Synced' };
 
@@ -54,7 +54,8 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
           ) : null}
         </span>
         <span className="text-zinc-500">
-          {summary.same} same · {summary.changed} changed · {summary.missing} missing · {summary.extra} extra
+          {formatCount(summary.same)} same · {formatCount(summary.changed)} changed · {formatCount(summary.missing)}{' '}
+          missing · {formatCount(summary.extra)} extra
         </span>
         <Button size="sm" className="ml-auto" onClick={() => void diff.refetch()} disabled={diff.isFetching}>
           Refresh

@@ -4,9 +4,10 @@ import { useCallback, useState } from 'react';
 import { type OperationKind, useAppStatus, useDeleteApp, useOperation } from '../../api/apps.ts';
 import type { AppView } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { Button, buttonStyle } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { ErrorState } from '../../components/ui/feedback.tsx';
+import { cn } from '../../lib/cn.ts';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
@@ -117,8 +118,12 @@ export function AppHeader({ app }: { app: AppView }) {
           <Button disabled={pending} onClick={() => run(app.frozen ? 'unfreeze' : 'freeze')}>
             {app.frozen ? 'Unfreeze' : 'Freeze'}
           </Button>
-          <Link to="/apps/new" search={{ clone: `${app.namespace}/${app.name}` }} className="no-underline">
-            <Button tabIndex={-1}>Clone</Button>
+          <Link
+            to="/apps/new"
+            search={{ clone: `${app.namespace}/${app.name}` }}
+            className={cn(buttonStyle(), 'no-underline')}
+          >
+            Clone
           </Link>
           <Button variant="danger" onClick={() => setConfirmDelete(true)}>
             Delete

@@ -34,11 +34,13 @@ const BORDER: Record<string, string> = {
 };
 
 function ResourceNode({ data }: NodeProps<Node<Data>>) {
+  const reason = data.reason && data.health !== 'Healthy' ? data.reason : '';
   return (
     <button
       type="button"
       onClick={data.onSelect}
       aria-pressed={data.selected}
+      aria-label={`${data.kind} ${data.name}${reason ? ` ${reason}` : ''}, ${data.health}`}
       data-node-kind={data.kind}
       className={cn(
         'flex h-[58px] w-[220px] flex-col items-start justify-center rounded-md border-l-4 border-y border-r border-y-zinc-200 border-r-zinc-200 bg-white px-2 text-left text-xs shadow-sm dark:border-y-zinc-700 dark:border-r-zinc-700 dark:bg-zinc-900',
@@ -47,12 +49,15 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
       )}
     >
       <Handle type="target" position={Position.Left} className="!opacity-0" />
-      <span className="text-zinc-500">{data.kind}</span>
-      <span className="w-full truncate font-medium text-zinc-900 dark:text-zinc-100">{data.name}</span>
-      {data.reason && data.health !== 'Healthy' ? (
-        <span className="w-full truncate text-[10px] text-zinc-500" title={data.reason} data-node-reason>
-          {data.reason}
-        </span>
+      {/* The spaces keep the words apart in the button's text (its name matches what it shows). */}
+      <span className="text-zinc-500">{data.kind}</span>{' '}
+      <span className="w-full truncate font-medium text-zinc-900 dark:text-zinc-100">{data.name}</span>{' '}
+      {reason ? (
+        <>
+          <span className="w-full truncate text-[10px] text-zinc-500" title={reason} data-node-reason>
+            {reason}
+          </span>{' '}
+        </>
       ) : null}
       <StatusBadge value={data.health} className="absolute top-1 right-1" />
       <Handle type="source" position={Position.Right} className="!opacity-0" />
@@ -124,17 +129,25 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
       data: { kind: n.kind ?? '', name: n.name ?? '', health: n.health ?? 'Unknown', reason: detail(n.message) },
     })),
   ];
+  // Keyboard: each node's own button is its one Tab stop (named by its kind, name and health); React Flow's
+  // wrappers and edges are not focusable, and an edge is named by the objects it joins, never by their uids.
   const flowNodes: Node<Data>[] = all.map((n) => ({
     id: n.id,
     type: 'resource',
     position: positions.get(n.id) ?? { x: 0, y: 0 },
     data: { ...n.data, selected: selected === n.id, onSelect: () => setSelected(n.id) },
     draggable: false,
+    focusable: false,
+    ariaRole: 'group',
+    ariaLabel: `${n.data.kind} ${n.data.name}`,
   }));
+  const labelOf = new Map(all.map((n) => [n.id, `${n.data.kind} ${n.data.name}`]));
   const flowEdges: Edge[] = nodes.map((n) => ({
     id: `${n.parent ?? ROOT}-${n.id}`,
     source: n.parent ?? ROOT,
     target: n.id ?? '',
+    focusable: false,
+    ariaLabel: `${labelOf.get(n.parent ?? ROOT) ?? 'App'} owns ${labelOf.get(n.id ?? '') ?? 'an object'}`,
   }));
   const chosen = nodes.find((n) => n.id === selected);
   return (
@@ -147,6 +160,9 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
           fitView
           proOptions={{ hideAttribution: true }}
           nodesConnectable={false}
+          nodesFocusable={false}
+          edgesFocusable={false}
+          disableKeyboardA11y
         >
           <Background />
           <Controls showInteractive={false} />

@@ -18,7 +18,7 @@ import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Checkbox } from '../../components/ui/field.tsx';
-import { ago, localTime } from '../../lib/format.ts';
+import { ago, formatCount, localTime } from '../../lib/format.ts';
 import { ConnectionFields, type ConnectionForm } from './connection-fields.tsx';
 
 export function ClusterDetailPage() {
@@ -45,9 +45,9 @@ export function ClusterDetailPage() {
           ['Status', c.status_message ? `${c.status}: ${c.status_message}` : c.status],
           ['Version', c.version],
           ['Provider / region', [c.provider, c.region].filter(Boolean).join(' / ')],
-          ['Nodes', c.node_count],
+          ['Nodes', formatCount(c.node_count)],
           ['CPU / memory use', `${c.cpu_usage}% / ${c.memory_usage}%`],
-          ['Apps (healthy)', `${c.deployment_count} (${c.healthy_deployments})`],
+          ['Apps (healthy)', `${formatCount(c.deployment_count)} (${formatCount(c.healthy_deployments)})`],
           ['Namespace allowlist', c.namespace || 'the whole cluster'],
           ['Last seen', ago(c.last_seen)],
           ['Registered', localTime(c.created_at)],

@@ -4,7 +4,7 @@ import { useClusters } from '../../api/clusters.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { ago } from '../../lib/format.ts';
+import { ago, formatCount } from '../../lib/format.ts';
 
 export function ClusterListPage() {
   const clusters = useClusters();
@@ -52,9 +52,9 @@ export function ClusterListPage() {
                   {c.status_message ? <p className="mt-1 text-xs text-zinc-500">{c.status_message}</p> : null}
                 </Td>
                 <Td>{c.version || '—'}</Td>
-                <Td>{c.node_count}</Td>
+                <Td>{formatCount(c.node_count)}</Td>
                 <Td>
-                  {c.deployment_count} ({c.healthy_deployments})
+                  {formatCount(c.deployment_count)} ({formatCount(c.healthy_deployments)})
                 </Td>
                 <Td>{c.namespace || 'all'}</Td>
                 <Td>{ago(c.last_seen)}</Td>

@@ -1,4 +1,5 @@
 import type { ClusterTest } from '../../api/types.ts';
+import { countOf } from '../../lib/format.ts';
 
 /** What POST /clusters/test answered: reachable (version, namespaces) or why not, in the server's words. */
 export function ClusterTestResult({ result }: { result: ClusterTest }) {
@@ -14,7 +15,7 @@ export function ClusterTestResult({ result }: { result: ClusterTest }) {
       {result.ok ? (
         <>
           Connected: Kubernetes {result.version}
-          {result.namespaces ? ` (${result.namespaces.length} namespaces)` : ''}
+          {result.namespaces ? ` (${countOf(result.namespaces.length, 'namespace')})` : ''}
         </>
       ) : (
         <>Cannot connect: {result.error}</>

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useIncidents } from '../../api/incidents.ts';
+import { countOf } from '../../lib/format.ts';
 
 /** On an App's page: how many incidents are open about it, linking to them (nothing when none). */
 export function OpenIncidentsLink({ app }: { app: string }) {
@@ -12,7 +13,7 @@ export function OpenIncidentsLink({ app }: { app: string }) {
       search={{ state: 'open', app }}
       className="inline-flex items-center rounded bg-red-100 px-2 py-1 text-sm font-medium text-red-800 no-underline dark:bg-red-950 dark:text-red-300"
     >
-      {n} open incident{n === 1 ? '' : 's'}
+      {countOf(n, 'open incident')}
     </Link>
   );
 }

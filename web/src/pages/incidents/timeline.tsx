@@ -6,7 +6,7 @@ import { Link } from '@tanstack/react-router';
 import type { TimelineEntry } from '../../api/types.ts';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Empty } from '../../components/ui/feedback.tsx';
-import { localTime } from '../../lib/format.ts';
+import { countOf, localTime } from '../../lib/format.ts';
 
 type Data = Record<string, unknown>;
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -21,7 +21,7 @@ function Summary({ entry }: { entry: TimelineEntry }) {
             {entry.webhook_id}
           </Link>
         </span>{' '}
-        <StatusBadge value={entry.state} /> {entry.attempts} attempt{entry.attempts === 1 ? '' : 's'}
+        <StatusBadge value={entry.state} /> {countOf(entry.attempts ?? 0, 'attempt')}
         {entry.response_code != null ? `, HTTP ${entry.response_code}` : ''}
         {entry.latency_ms != null ? `, ${entry.latency_ms} ms` : ''}
       </>

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { localTime } from '../../lib/format.ts';
+import { formatCount, localTime } from '../../lib/format.ts';
 
 export function TeamListPage() {
   const teams = useTeams();
@@ -54,7 +54,7 @@ export function TeamListPage() {
                     {t.name}
                   </Link>
                 </Td>
-                <Td>{t.member_count}</Td>
+                <Td>{formatCount(t.member_count)}</Td>
                 <Td>{localTime(t.created_at, 'date')}</Td>
               </tr>
             ))}

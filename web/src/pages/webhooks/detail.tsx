@@ -10,7 +10,7 @@ import { ConfirmDelete } from '../../components/ui/confirm-delete.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
-import { ago, localTime } from '../../lib/format.ts';
+import { ago, formatCount, localTime } from '../../lib/format.ts';
 
 export function WebhookDetailPage() {
   const { id } = useParams({ from: '/webhooks/$id' });
@@ -93,7 +93,7 @@ function DeliveryLog({ id }: { id: string }) {
                     <p className="mt-1 text-xs text-zinc-500">next try {localTime(d.next_attempt_at, 'time')}</p>
                   ) : null}
                 </Td>
-                <Td>{d.attempts}</Td>
+                <Td>{formatCount(d.attempts)}</Td>
                 <Td>{d.response_code ?? '—'}</Td>
                 <Td>{d.latency_ms != null ? `${d.latency_ms} ms` : '—'}</Td>
                 <Td className="text-xs break-words">{d.last_error ?? ''}</Td>
