@@ -1,10 +1,11 @@
 /**
  * `npm run bench [name...] [-- --n=100,1000,5000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss, registry and ui on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api by default; rss, registry, ui and health on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
 import { converge } from './converge.ts';
+import { health } from './health.ts';
 import { push } from './push.ts';
 import { registryBench } from './registry.ts';
 import { rss } from './rss.ts';
@@ -49,15 +50,18 @@ const { values, positionals } = parseArgs({
     clients: { type: 'string', default: '100' },
     updates: { type: 'string', default: '1000' },
     'ui-rounds': { type: 'string', default: '5' },
+    // health: objects per kind (ten kinds) and assessment rounds.
+    'health-objects': { type: 'string', default: '100' },
+    'health-rounds': { type: 'string', default: '10' },
   },
 });
 
 /** The wait timeout for `n` Apps, in ms: --timeout when given, else 900 s or 0.6 s per App, whichever is more. */
 const timeoutFor = (n: number) => (values.timeout ? Number(values.timeout) : Math.max(900, n * 0.6)) * 1000;
 
-const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health'] as const;
 type Name = (typeof all)[number];
-const onRequest: readonly Name[] = ['rss', 'registry', 'ui'];
+const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health'];
 const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
@@ -120,6 +124,9 @@ for (const name of names) {
       tags: Number(values['follow-tags']),
     };
     log(`wrote ${await registryBench(options, log)}`);
+  } else if (name === 'health') {
+    const options = { perKind: Number(values['health-objects']), rounds: Number(values['health-rounds']) };
+    log(`wrote ${await health(options, log)}`);
   } else if (name === 'rss') {
     log(
       `wrote ${await rss({ apps: Number(values['rss-apps']), idleSeconds: Number(values.idle), timeoutMs: timeoutFor(0) }, log)}`,

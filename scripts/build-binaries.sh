@@ -3,8 +3,9 @@
 # from the Go module proxy into a cache outside the repository, once per version:
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
-# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|token-server|
-#   schemathesis ...]   (default: all)
+# Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|cert-manager-crds|
+#   argo-rollouts-crds|flux-crds|crossplane-crds|prometheus-operator-crds|token-server|schemathesis ...]
+#   (default: all)
 set -euo pipefail
 
 CACHE="${SVC_TOOLS_DIR:-$HOME/.cache/svc}"
@@ -28,6 +29,17 @@ SOPS_VERSION=v3.13.3
 # an eso store render ExternalSecret objects, which the plane must accept (no ESO controller runs in tests). Taken
 # from the module's source on the Go module proxy (config/crds/bases), not built.
 ESO_VERSION=v1.3.2
+# The CRDs of the ecosystem kinds svc assesses (docs/operator.md "Health"), for the test planes, taken from each
+# project's released manifests in its module on the Go module proxy: cert-manager (deploy/crds), Argo Rollouts
+# (manifests/crds), Flux (the release manifests of Flux v2.9.4 as the Flux Operator module ships them: the Flux
+# controllers' own modules are refused by the proxy), Crossplane (cluster/crds) and the Prometheus Operator
+# (example/prometheus-operator-crd). No controller of theirs runs: kwok Stages play them (test/harness/kwok-health.ts).
+CERT_MANAGER_VERSION=v1.21.2
+ARGO_ROLLOUTS_VERSION=v1.8.3
+FLUX_OPERATOR_VERSION=v0.58.0
+FLUX_VERSION=v2.9.4
+CROSSPLANE_VERSION=v2.1.0
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
 # The registry token issuer of the distribution project (contrib/token-server): a real Bearer-token service for
 # the token-auth registry of the tests (cesanta/docker_auth, the usual choice, is refused by the Go module proxy).
 TOKEN_SERVER_VERSION=v2.8.3
@@ -155,6 +167,54 @@ build_eso_crds() {
   done
 }
 
+# module_dir <module@version>: the module's source directory in the Go module cache (downloaded when missing).
+module_dir() {
+  go mod download -json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])'
+}
+
+build_cert_manager_crds() {
+  local out="$1" dir
+  dir="$(module_dir "github.com/cert-manager/cert-manager@$CERT_MANAGER_VERSION")"
+  for kind in certificates certificaterequests issuers clusterissuers; do
+    install -m 0644 "$dir/deploy/crds/cert-manager.io_$kind.yaml" "$out/"
+  done
+}
+
+build_argo_rollouts_crds() {
+  local out="$1" dir
+  dir="$(module_dir "github.com/argoproj/argo-rollouts@$ARGO_ROLLOUTS_VERSION")"
+  install -m 0644 "$dir/manifests/crds/rollout-crd.yaml" "$out/"
+}
+
+build_flux_crds() {
+  local out="$1" dir
+  dir="$(module_dir "github.com/controlplaneio-fluxcd/flux-operator@$FLUX_OPERATOR_VERSION")"
+  # The release manifests hold each controller's CRDs, RBAC and Deployment: keep the CRDs only.
+  for controller in kustomize-controller helm-controller; do
+    python3 - "$dir/config/data/flux/$FLUX_VERSION/$controller.yaml" "$out/$controller-crds.yaml" <<'PY'
+import re, sys
+docs = re.split(r'(?m)^---\s*$', open(sys.argv[1]).read())
+crds = [d.strip() + '\n' for d in docs if re.search(r'(?m)^kind: CustomResourceDefinition\s*$', d)]
+assert crds, 'no CustomResourceDefinition in ' + sys.argv[1]
+open(sys.argv[2], 'w').write('---\n'.join(crds))
+PY
+  done
+}
+
+build_crossplane_crds() {
+  local out="$1" dir
+  dir="$(module_dir "github.com/crossplane/crossplane/v2@$CROSSPLANE_VERSION")"
+  install -m 0644 "$dir/cluster/crds/pkg.crossplane.io_providers.yaml" "$out/"
+}
+
+build_prometheus_operator_crds() {
+  local out="$1" dir
+  dir="$(module_dir "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION")"
+  for kind in prometheuses servicemonitors; do
+    install -m 0644 "$dir/example/prometheus-operator-crd/monitoring.coreos.com_$kind.yaml" "$out/"
+  done
+}
+
 build_token_server() {
   local out="$1"
   go mod init svc.local/token-server-build >/dev/null 2>&1
@@ -179,7 +239,8 @@ build_schemathesis() {
 }
 
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds token-server schemathesis)
+[[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds cert-manager-crds argo-rollouts-crds
+  flux-crds crossplane-crds prometheus-operator-crds token-server schemathesis)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -190,6 +251,11 @@ for t in "${targets[@]}"; do
     helm) done_or_build "$CACHE/helm-$HELM_VERSION" build_helm ;;
     sops) done_or_build "$CACHE/sops-$SOPS_VERSION" build_sops ;;
     eso-crds) done_or_build "$CACHE/eso-crds-$ESO_VERSION" build_eso_crds ;;
+    cert-manager-crds) done_or_build "$CACHE/cert-manager-crds-$CERT_MANAGER_VERSION" build_cert_manager_crds ;;
+    argo-rollouts-crds) done_or_build "$CACHE/argo-rollouts-crds-$ARGO_ROLLOUTS_VERSION" build_argo_rollouts_crds ;;
+    flux-crds) done_or_build "$CACHE/flux-crds-$FLUX_VERSION" build_flux_crds ;;
+    crossplane-crds) done_or_build "$CACHE/crossplane-crds-$CROSSPLANE_VERSION" build_crossplane_crds ;;
+    prometheus-operator-crds) done_or_build "$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION" build_prometheus_operator_crds ;;
     token-server) done_or_build "$CACHE/token-server-$TOKEN_SERVER_VERSION" build_token_server ;;
     schemathesis) done_or_build "$CACHE/schemathesis-$SCHEMATHESIS_VERSION" build_schemathesis ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;

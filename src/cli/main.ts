@@ -13,6 +13,7 @@ import { registerAccessCommands } from './client/access-commands.ts';
 import { registerAppCommands } from './client/app-commands.ts';
 import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
+import { registerHealthCheckCommands } from './client/health-check-commands.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
@@ -93,6 +94,7 @@ registerOpsCommands(program);
 registerClusterCommands(program);
 registerStoreCommands(program);
 registerRegistryCommands(program);
+registerHealthCheckCommands(program);
 registerRepoCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });

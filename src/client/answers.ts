@@ -96,6 +96,8 @@ export type ClusterTest = Answer<'/api/v1/clusters/test', 'post'>;
 export type Registry = Answer<'/api/v1/registries/{id}'>;
 /** The answer of a registry connection test. */
 export type RegistryTestResult = Answer<'/api/v1/registries/test', 'post'>;
+/** An org's custom health check (CEL) for one apiVersion and kind. */
+export type HealthCheck = Answer<'/api/v1/health-checks/{id}'>;
 /** A repository (never its secrets). */
 export type Repository = Answer<'/api/v1/repositories/{id}'>;
 /** Charts of a Helm repository with their versions. */

@@ -455,6 +455,50 @@ export const OperationSchema = Type.Object(
   { ...closed, description: 'A requested operation; written by the API and the push receiver, run by the operator.' },
 );
 
+/** A custom health check in CEL for one kind (Flux's `healthCheckExprs` shape; docs/operator.md "Health"). */
+export const HealthCheckSchema = Type.Object(
+  {
+    apiVersion: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      description: 'apiVersion of the objects the check applies to, exactly as rendered (e.g. example.com/v1).',
+    }),
+    kind: Type.String({ minLength: 1, maxLength: 63, description: 'Kind of the objects the check applies to.' }),
+    current: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'CEL expression over apiVersion, kind, metadata, spec and status: true when the object is Healthy.',
+    }),
+    inProgress: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'CEL expression: true while the object is Progressing.',
+      }),
+    ),
+    failed: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'CEL expression: true when the object is Degraded.' }),
+    ),
+  },
+  { ...closed, description: 'Evaluated in the order inProgress, failed, current; none true is Progressing.' },
+);
+export type HealthCheck = Static<typeof HealthCheckSchema>;
+
+/** Most custom checks per App (and per org). */
+export const MAX_HEALTH_CHECKS = 50;
+
+export const HealthSpecSchema = Type.Object(
+  {
+    checks: Type.Optional(
+      Type.Array(HealthCheckSchema, {
+        maxItems: MAX_HEALTH_CHECKS,
+        description: "Custom checks; for one apiVersion and kind they replace the built-in check and the org's.",
+      }),
+    ),
+  },
+  { ...closed, description: "How the health of the App's objects is assessed." },
+);
+
 export const AppSpecSchema = Type.Object(
   {
     source: SourceSchema,
@@ -465,6 +509,7 @@ export const AppSpecSchema = Type.Object(
     ),
     notifications: Type.Optional(NotificationsSchema),
     webhook: Type.Optional(WebhookSchema),
+    health: Type.Optional(HealthSpecSchema),
     operation: Type.Optional(OperationSchema),
   },
   { ...closed, description: 'The desired state of the App.' },
@@ -542,7 +587,10 @@ export const AppStatusSchema = Type.Object(
     ),
     healthStatus: Type.Optional(StringEnum(HEALTH_STATUSES, { description: 'Worst health of the objects.' })),
     healthReason: Type.Optional(
-      Type.String({ description: 'Why the health is not Healthy, e.g. the first failing workload.' }),
+      Type.String({
+        description:
+          'Why the health is not Healthy: the resources that made it so (up to three), e.g. apps/Deployment api: 1/3 ready.',
+      }),
     ),
     lastSyncAt: Type.Optional(Timestamp('Time of the last successful apply.')),
     revision: Type.Optional(

@@ -20,7 +20,16 @@ export interface CreateRequest {
 }
 
 /** Fields the create payload accepts; `notifications` and `webhook` go beyond the contract (docs/compatibility.md). */
-const CREATE_FIELDS = new Set(['name', 'namespace', 'cluster', 'source', 'sync_policy', 'notifications', 'webhook']);
+const CREATE_FIELDS = new Set([
+  'name',
+  'namespace',
+  'cluster',
+  'source',
+  'sync_policy',
+  'notifications',
+  'webhook',
+  'health',
+]);
 const SOURCE_BLOCKS = { Git: 'git', Image: 'image', HelmChart: 'helmChart', Catalog: 'catalog' } as const;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -97,6 +106,7 @@ function specOf(body: Record<string, unknown>, cluster: unknown): AppSpec {
   if (body['sync_policy'] !== undefined) spec['syncPolicy'] = body['sync_policy'];
   if (body['notifications'] !== undefined) spec['notifications'] = body['notifications'];
   if (body['webhook'] !== undefined) spec['webhook'] = body['webhook'];
+  if (body['health'] !== undefined) spec['health'] = body['health'];
   const specProblems = schemaProblems(AppSpecSchema, spec).map((p) =>
     p.replace(/^syncPolicy/, 'sync_policy').replace(/^destination\.namespace/, 'namespace'),
   );

@@ -34,6 +34,7 @@ export const TOOL_CATALOGUE = {
   repository_list: { permission: 'repository:read', orgWide: true, write: false },
   repository_charts: { permission: 'repository:read', orgWide: true, write: false },
   audit_list: { permission: 'audit:read', orgWide: true, write: false },
+  health_check_list: { permission: 'healthcheck:read', orgWide: true, write: false },
   can_i: { write: false },
 } as const satisfies Record<string, ToolEntry>;
 

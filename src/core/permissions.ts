@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   'secretstore:manage',
   'registry:read',
   'registry:manage',
+  'healthcheck:read',
+  'healthcheck:manage',
   'repository:read',
   'repository:manage',
   'webhook:read',

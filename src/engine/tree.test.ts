@@ -51,3 +51,28 @@ describe('resource tree', () => {
     expect(nodes[0]?.info).toMatchObject({ replicas: 1, ready: 1, images: ['nginx:1'] });
   });
 });
+
+describe('resource tree with custom checks', () => {
+  it("shows the operator's recorded health for a kind a custom check decides", () => {
+    const live = obj('Deployment', 'web', 'd1', undefined, {
+      spec: { replicas: 1 },
+      status: { readyReplicas: 1, replicas: 1, updatedReplicas: 1, availableReplicas: 1, observedGeneration: 1 },
+    });
+    const recorded = { health: 'Degraded', message: 'apps/Deployment web: custom check failed: spec.replicas < 2' };
+    const [node] = buildTree(
+      [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'web',
+          namespace: 'ns',
+          syncStatus: 'Synced',
+          live,
+          recorded,
+        },
+      ],
+      [],
+    );
+    expect(node).toMatchObject({ health: 'Degraded', message: recorded.message });
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The live resource tree of an App: the objects it manages, then what Kubernetes made of them, linked by
  * `ownerReferences` (Deployment → ReplicaSet → Pod, StatefulSet / DaemonSet / Job → Pod), each with its health from
- * the operator's per-kind checks (src/operator/health). Pure: the service reads the objects, this links them.
+ * the per-kind checks (./health), or the operator's recorded health where a custom check applies. Pure: the service reads the objects, this links them.
  */
 import type { AnyObject } from '../kube/index.ts';
 import { resourceHealth } from './health/index.ts';
@@ -43,6 +43,11 @@ export interface ManagedObject {
   namespace: string;
   syncStatus: string;
   live: AnyObject | undefined;
+  /**
+   * The health the operator recorded for it (status.resources), used instead of the built-in check when a custom
+   * (CEL) check applies to its kind: only the operator evaluates those, in its sandbox.
+   */
+  recorded?: { health: string; message: string };
 }
 
 type Owned = AnyObject & {
@@ -68,11 +73,17 @@ function infoOf(obj: AnyObject): TreeNode['info'] {
   return info;
 }
 
-function node(obj: AnyObject, parent: string | null, syncStatus: string): TreeNode {
-  const health = resourceHealth(
+function node(
+  obj: AnyObject,
+  parent: string | null,
+  syncStatus: string,
+  recorded?: ManagedObject['recorded'],
+): TreeNode {
+  const assessed = resourceHealth(
     { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name },
     obj as unknown as LiveObject,
   );
+  const health = recorded ? { status: recorded.health, message: recorded.message } : assessed;
   return {
     id: obj.metadata.uid ?? `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`,
     parent,
@@ -98,7 +109,7 @@ export function buildTree(managed: readonly ManagedObject[], candidates: readonl
   const inTree = new Set<string>();
   for (const m of managed) {
     if (m.live) {
-      const n = node({ ...m.live, apiVersion: m.apiVersion, kind: m.kind }, null, m.syncStatus);
+      const n = node({ ...m.live, apiVersion: m.apiVersion, kind: m.kind }, null, m.syncStatus, m.recorded);
       nodes.push(n);
       inTree.add(n.id);
     } else {

@@ -7,6 +7,7 @@
  * (decryption keys and env.store values: the operator holds no store credentials). Registry credentials and the
  * credentials of private Git and chart repositories join them.
  */
+import type { HealthCheck } from '../core/app-schema.ts';
 import type { RepositoryType, SourceAccess } from '../core/repository.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
 
@@ -126,6 +127,11 @@ export interface ServerChannel {
    */
   registry(orgNamespace: string, name: string): Promise<RegistryEndpoint>;
   /**
+   * The custom health checks of the org owning `orgNamespace` (`/api/v1/health-checks`), in the order they were
+   * written; [] when it has none. NotFoundError (retry hint `wait`) when no org owns the namespace.
+   */
+  healthChecks(orgNamespace: string): Promise<HealthCheck[]>;
+  /**
    * The credentials that reach a source (see SourceAccessRequest), opened: undefined when no repository covers
    * the URL (the source is read anonymously). For an `oci://` chart URL no repository covers, the org's registry
    * of that host applies. NotFoundError (retry hint `wait`) when `repositoryRef` names no repository of that type
@@ -171,6 +177,8 @@ export const INTERNAL_DECRYPTION_KEY_PATH = '/secret-stores/decryption-key';
 export const INTERNAL_ENV_VALUES_PATH = '/secret-stores/env';
 /** Path of the registry route, below `/internal`: `/registries/<org namespace>/<name>`. */
 export const INTERNAL_REGISTRY_PATH = '/registries';
+/** Path of the org health-checks route, below `/internal`: `/health-checks/<org namespace>`. */
+export const INTERNAL_HEALTH_CHECKS_PATH = '/health-checks';
 /** Path of the source-access route, below `/internal`. */
 export const INTERNAL_SOURCE_ACCESS_PATH = '/repositories/access';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */

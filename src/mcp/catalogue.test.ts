@@ -36,6 +36,7 @@ describe('the MCP tool catalogue', () => {
       'repository_list',
       'repository_charts',
       'audit_list',
+      'health_check_list',
       'can_i',
     ]);
     const admin = visibleTools(keyCaller('Owner', { role: 'admin', scope: 'org', scopeId: '' }));

@@ -14,6 +14,8 @@ import { createApp, freezeApp, getApp, listApps } from '../api/apps/use-cases.ts
 import { appView, statusView } from '../api/apps/view.ts';
 import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
+import { listHealthChecks } from '../api/health-checks/use-cases.ts';
+import { healthCheckView } from '../api/health-checks/view.ts';
 import { listRepositories, repositoryCharts } from '../api/repositories/use-cases.ts';
 import { repositoryView } from '../api/repositories/view.ts';
 import type { ApiServices } from '../api/services.ts';
@@ -295,6 +297,15 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     async run(s, principal, args) {
       const page = { limit: args.limit ?? 50, offset: args.offset ?? 0 };
       return { entries: await run(s, listAudit, principal, page), ...page };
+    },
+  }),
+  health_check_list: tool({
+    title: 'Health checks',
+    description:
+      "Your organization's custom health checks (CEL expressions per apiVersion and kind, evaluated in the order in_progress, failed, current); an App's own checks are in its spec.",
+    input: Type.Object({}, { additionalProperties: false }),
+    async run(s, principal) {
+      return { health_checks: (await run(s, listHealthChecks, principal, undefined)).map(healthCheckView) };
     },
   }),
   can_i: tool({

@@ -82,6 +82,7 @@ export class Announcer {
     } else if (sync === 'success') {
       await this.event(app, 'Normal', 'Synced', `applied revision ${outcome.applied?.revision ?? ''}`);
     }
+    await this.#healthChanged(app, outcome);
     this.#notify(app, outcome, op, sync, failedRevision);
   }
 
@@ -106,6 +107,23 @@ export class Announcer {
       const payload = buildPayload(app, n.event, { ...n, publicURL: this.#deps.publicURL, at: outcome.now });
       for (const channel of channels) this.#notifier.send(app, channel, payload);
     }
+  }
+
+  /**
+   * A `HealthChanged` Event when the App's health moved (Warning into Degraded, Normal otherwise), naming the
+   * resources that made it so (the reason: up to three, `apps/Deployment api: 1/3 ready`).
+   */
+  async #healthChanged(app: AppResource, outcome: Outcome): Promise<void> {
+    const before = app.status?.healthStatus;
+    const after = outcome.health?.status;
+    if (!before || !after || before === after) return;
+    const reason = outcome.health?.reason ? `: ${outcome.health.reason}` : '';
+    await this.event(
+      app,
+      after === 'Degraded' ? 'Warning' : 'Normal',
+      'HealthChanged',
+      `health ${before} → ${after}${reason}`,
+    );
   }
 
   /** Records a Kubernetes Event on the App; a failure is logged, never thrown. */

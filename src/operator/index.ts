@@ -10,6 +10,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError, UnavailableError } from '../core/errors.ts';
+import { CelSandbox } from '../engine/health/cel/sandbox.ts';
+import { OrgCheckLookup } from '../engine/health/org-checks.ts';
+import type { AppKey } from '../engine/labels.ts';
 import { gitGuard, RegistryLookup, type SourceDrivers, sourceDrivers } from '../engine/sources/index.ts';
 import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import type { ServerChannel, SourceAccessRequest } from '../internal/channel.ts';
@@ -53,6 +56,8 @@ export interface OperatorOptions {
   auditRetry?: AuditRelayOptions;
   /** How often a remote cluster's record and reachability are checked again (default 5 s). */
   remoteRevalidateMs?: number;
+  /** How long the org health checks fetched from the server are reused (default 30 s). */
+  orgChecksTtlMs?: number;
 }
 
 /** A started operator. */
@@ -101,6 +106,7 @@ export async function startOperator(
     await state.elector?.stop({ release });
     await controller.stop();
     await parts.live.stop();
+    await parts.health.sandbox.stop();
     await parts.remotes?.stop();
     await Promise.all(Object.values(servers).map(close));
     await parts.audit?.drain();
@@ -126,6 +132,7 @@ interface Fencing {
 interface Parts {
   repos: RepoCache;
   live: LiveCache;
+  health: CustomHealth;
   remotes: RemoteClusters | undefined;
   reconciler: Reconciler;
   controller: Controller;
@@ -152,9 +159,14 @@ function assemble(input: AssembleInput): Parts {
   const repos = new RepoCache({ dir: join(config.cacheDir, 'git'), guard: gitGuard(config.outbound) });
   const tuning = tuningOf(config, options);
   let controller: Controller | undefined;
-  // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
-  const live = new LiveCache({ logger: log, onChange: (app) => controller?.enqueue(app) });
   const serverChannel = serverChannelOf(config, options, log);
+  const health = customHealthOf(serverChannel, options, (key) => controller?.cached(key));
+  // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
+  const live = new LiveCache({
+    logger: log,
+    onChange: (app) => controller?.enqueue(app),
+    customChecked: health.customChecked,
+  });
   // Registered clusters' connections, from the server's records (the operator holds no credentials of its own).
   const remotes = serverChannel
     ? new RemoteClusters({
@@ -172,6 +184,7 @@ function assemble(input: AssembleInput): Parts {
     onUnreachable: (app: AppResource) =>
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
+    healthChecks: { sandbox: health.sandbox, org: (ns) => health.orgChecks.get(ns) },
     cachedApp: (key) => controller?.cached(key),
     publicURL: config.publicURL,
     outbound: config.outbound,
@@ -204,7 +217,31 @@ function assemble(input: AssembleInput): Parts {
     probes: probeServer(() => built.synced),
     webhook: receiver.server(),
   };
-  return { repos, live, remotes, reconciler, controller: built, audit, metrics, servers };
+  return { repos, live, health, remotes, reconciler, controller: built, audit, metrics, servers };
+}
+
+/** Custom health checks: the org's from the server (cached briefly), run with the App's in one CEL sandbox. */
+interface CustomHealth {
+  orgChecks: OrgCheckLookup;
+  sandbox: CelSandbox;
+  /** Whether a custom check (the App's or its org's) applies to a kind: the live cache then keeps its status. */
+  customChecked: (key: AppKey, apiVersion: string, kind: string) => boolean;
+}
+
+function customHealthOf(
+  serverChannel: ServerChannel | undefined,
+  options: OperatorOptions,
+  cached: (key: AppKey) => AppResource | undefined,
+): CustomHealth {
+  const orgChecks = new OrgCheckLookup(serverChannel, options.orgChecksTtlMs);
+  return {
+    orgChecks,
+    sandbox: new CelSandbox(),
+    customChecked: (key, apiVersion, kind) => {
+      const own = cached(key)?.spec.health?.checks ?? [];
+      return [...own, ...orgChecks.known(key.namespace)].some((c) => c.apiVersion === apiVersion && c.kind === kind);
+    },
+  };
 }
 
 /** The reconciler's timing: the configured periods over the defaults, then the test's overrides. */

@@ -14,12 +14,14 @@
  */
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
-import type { AppResource, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
+import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
+import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
+import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
 import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
@@ -89,6 +91,8 @@ export interface ReconcilerDeps {
   onUnreachable?: (app: AppResource) => void;
   /** The live state of every destination (watch caches of the managed objects). */
   live: LiveCache;
+  /** Custom health checks: the CEL sandbox they run in, and the org's checks by org namespace (never rejects). */
+  healthChecks?: { sandbox: CelSandbox; org: (orgNamespace: string) => Promise<HealthCheck[]> };
   /**
    * The App as the controller's informer holds it: a reconcile reads it there (or this process's own newer write)
    * instead of GETting it. Without it, or when the cache does not have the App, the reconcile GETs it.
@@ -256,6 +260,7 @@ export class Reconciler {
    * run and is recorded on the App (`#fail`).
    */
   readonly #stages: ReadonlyArray<(run: ReconcileRun) => Promise<void>> = [
+    (run) => this.#checkSpec(run),
     (run) => this.#destination(run),
     (run) => this.#markRunning(run),
     (run) => this.#resolve(run),
@@ -278,6 +283,11 @@ export class Reconciler {
       if (!(err instanceof StageError)) throw err;
       return this.#fail(run, err);
     }
+  }
+
+  /** health (spec): a custom health check that cannot compile cannot work: stalled before anything is applied. */
+  async #checkSpec(run: ReconcileRun): Promise<void> {
+    await this.#stage('health', () => validateAppChecks(run.app.spec.health?.checks));
   }
 
   /** destination: the cluster the App deploys to and its source's driver; an operation that cannot run stops here. */
@@ -383,7 +393,7 @@ export class Reconciler {
     const appliedRevision = outcome.applied?.revision ?? app.status?.revision;
     const appliedHash = outcome.applied?.objectHash ?? app.status?.objectHash;
     const upToDate = appliedRevision === source.head && appliedHash === hash;
-    run.health = await this.#stage('health', () => this.#assess(run.live, run.objects, upToDate));
+    run.health = await this.#stage('health', () => this.#assess(run.app, run.live, run.objects, upToDate));
     const allLive = run.health.resources.every((r) => r.healthStatus !== 'Missing');
     outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head: source.head, hash, allLive });
     outcome.health = run.health;
@@ -474,9 +484,21 @@ export class Reconciler {
     if (pruned.errors.length > 0) throw new StageError('prune', new Error(pruned.errors.join('; ')), 'retry');
   }
 
-  /** Health of `objects` as live on the destination (its watch cache). The one place health is assessed. */
-  #assess(live: DestinationCache, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
-    return assessHealth(live, objects, inSync);
+  /**
+   * Health of `objects` as live on the destination (its watch cache), with the App's and its org's custom checks.
+   * The one place health is assessed.
+   */
+  async #assess(
+    app: AppResource,
+    live: DestinationCache,
+    objects: AnyObject[],
+    inSync: boolean,
+  ): Promise<HealthResult> {
+    const checks = this.#deps.healthChecks;
+    const own = app.spec.health?.checks ?? [];
+    const org = checks ? await checks.org(app.metadata.namespace ?? '') : [];
+    const custom = checks && (own.length > 0 || org.length > 0) ? new CheckSet(checks.sandbox, org, own) : undefined;
+    return assessHealth(live, objects, inSync, custom);
   }
 
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
@@ -549,7 +571,7 @@ export class Reconciler {
         kind: r.kind,
         metadata: { name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) },
       })) as AnyObject[]);
-    return this.#assess(this.#live(app, target), known, false).catch(() => undefined);
+    return this.#assess(app, this.#live(app, target), known, false).catch(() => undefined);
   }
 
   /**

@@ -76,6 +76,19 @@ export interface RegistryTable {
   updated_at: string;
 }
 
+/** An org's custom health check (CEL) for one apiVersion and kind. */
+export interface HealthCheckTable {
+  id: string;
+  org_id: string;
+  api_version: string;
+  kind: string;
+  current: string;
+  in_progress: string | null;
+  failed: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An org's Git or Helm repository (migration 0024); secrets only as `enc:v1:` text. */
 export interface RepositoryTable {
   id: string;
@@ -325,6 +338,7 @@ export interface Tables {
   audit_log: AuditLogTable;
   role_binding: RoleBindingTable;
   registry: RegistryTable;
+  health_check: HealthCheckTable;
   repository: RepositoryTable;
   lease: LeaseTable;
   cluster: ClusterTable;

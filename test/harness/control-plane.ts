@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import type { KubeClient } from '../../src/kube/index.ts';
 import { createPlaneCerts, readPem } from './certs.ts';
 import { type KubeCredentials, kubeClient, kubeconfigYaml, kubectl } from './kube.ts';
+import { healthStagesYaml } from './kwok-health.ts';
 import { registerSecret } from './leak-registry.ts';
-import { binary, componentDir, repoRoot } from './paths.ts';
+import { binary, type Component, componentDir, repoRoot } from './paths.ts';
 import { freePort } from './ports.ts';
 import { type ManagedProcess, makeTempDir, removeTempDir, startProcess, waitUntil } from './process.ts';
 
@@ -19,6 +20,13 @@ export interface ControlPlaneOptions {
   name?: string;
   /** Apply the CRDs in deploy/crds/ (default true). */
   crds?: boolean;
+  /**
+   * Also install the ecosystem CRDs (cert-manager, Argo Rollouts, Flux, Crossplane, Prometheus Operator) and let kwok
+   * play their controllers and those of HPAs, CronJobs, LoadBalancer Services and Ingresses (./kwok-health.ts), with
+   * kube-controller-manager's own HPA and CronJob controllers off (default false; the run's management plane has it).
+   * Needs `crds` and `kwok`.
+   */
+  ecosystem?: boolean;
   /**
    * Benchmarks only (default off): raise the client rates of controller-manager and scheduler, the apiserver's
    * in-flight limits and the fake node's pod capacity, so the plane is not what a benchmark measures.
@@ -118,6 +126,8 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
   const name = options.name ?? 'plane';
   const withControllers = options.controllers ?? true;
   const withKwok = options.kwok ?? true;
+  const withCrds = options.crds ?? true;
+  const ecosystem = options.ecosystem === true && withCrds && withKwok;
   const dir = makeTempDir(name);
   const processes: ManagedProcess[] = [];
   let stopped: Promise<void> | undefined;
@@ -249,7 +259,8 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
             `--cluster-signing-cert-file=${certs.ca.cert}`,
             `--cluster-signing-key-file=${certs.ca.key}`,
             '--use-service-account-credentials=false',
-            '--controllers=*',
+            // With the ecosystem, kwok plays the HPA and CronJob controllers (./kwok-health.ts).
+            ecosystem ? '--controllers=*,-horizontal-pod-autoscaler-controller,-cronjob-controller' : '--controllers=*',
             ...rates,
             '--v=0',
           ],
@@ -264,6 +275,10 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       );
     }
 
+    // CRDs before kwok: its stage controllers look their kinds up (and their OpenAPI schema) when it starts.
+    if (withCrds) await applyCrds(kubeconfigPath, ecosystem);
+    if (ecosystem) await waitForOpenApi(api, STAGED_GROUP_VERSIONS);
+
     let nodeName: string | undefined;
     if (withKwok) {
       const stages = join(componentDir('kwok'), 'stages');
@@ -274,6 +289,8 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       await writeFile(podLog, FAKE_POD_LOG);
       const logsConfig = join(dir, 'kwok-logs.yaml');
       await writeFile(logsConfig, kwokLogsConfig(podLog));
+      const healthConfig = join(dir, 'kwok-health.yaml');
+      if (ecosystem) await writeFile(healthConfig, healthStagesYaml());
       processes.push(
         startProcess(
           'kwok',
@@ -292,6 +309,7 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
             // The default pod CIDR (/24) runs out of addresses beyond 254 pods.
             ...(options.throughput ? ['--cidr=10.0.0.0/16'] : []),
             ...kwokStages.map((stage) => `--config=${join(stages, stage)}`),
+            ...(ecosystem ? [`--config=${healthConfig}`] : []),
           ],
           // kwok would otherwise read ~/.kwok/kwok.yaml of whoever runs the tests.
           { logDir, env: { ...process.env, HOME: dir } },
@@ -300,8 +318,6 @@ async function startOnce(options: ControlPlaneOptions): Promise<ControlPlane> {
       await createFakeNode(api, options.throughput?.nodePods ?? 110);
       nodeName = fakeNodeName;
     }
-
-    if (options.crds ?? true) await applyCrds(kubeconfigPath);
 
     if (withKwok) {
       await waitUntil(
@@ -428,8 +444,43 @@ export function externalSecretsCrdDir(): string {
   return dirname(binary('eso-crds', 'external-secrets.io_externalsecrets.yaml'));
 }
 
-async function applyCrds(kubeconfigPath: string): Promise<void> {
-  await kubectl(kubeconfigPath, ['apply', '--server-side', '-f', crdDir, '-f', externalSecretsCrdDir()]);
+/** The CRDs of the ecosystem kinds svc assesses (scripts/build-binaries.sh `*-crds`), beside external-secrets'. */
+export function ecosystemCrdDirs(): string[] {
+  const first: Record<string, string> = {
+    'cert-manager-crds': 'cert-manager.io_certificates.yaml',
+    'argo-rollouts-crds': 'rollout-crd.yaml',
+    'flux-crds': 'kustomize-controller-crds.yaml',
+    'crossplane-crds': 'pkg.crossplane.io_providers.yaml',
+    'prometheus-operator-crds': 'monitoring.coreos.com_prometheuses.yaml',
+  };
+  return Object.entries(first).map(([component, file]) => dirname(binary(component as Component, file)));
+}
+
+/** The group/versions whose kinds kwok plays a controller of (./kwok-health.ts). */
+const STAGED_GROUP_VERSIONS = [
+  'cert-manager.io/v1',
+  'external-secrets.io/v1',
+  'argoproj.io/v1alpha1',
+  'kustomize.toolkit.fluxcd.io/v1',
+  'helm.toolkit.fluxcd.io/v2',
+  'pkg.crossplane.io/v1',
+  'monitoring.coreos.com/v1',
+];
+
+/** Waits until the apiserver publishes the OpenAPI v3 document of each group/version (it lags a CRD by seconds). */
+async function waitForOpenApi(api: KubeClient, groupVersions: string[]): Promise<void> {
+  await waitUntil(
+    async () => {
+      const doc = await api.request<{ paths?: Record<string, unknown> }>('/openapi/v3');
+      return groupVersions.every((gv) => doc.paths?.[`apis/${gv}`] !== undefined);
+    },
+    { what: 'OpenAPI v3 of the ecosystem CRDs', timeoutMs: 60_000, intervalMs: 250 },
+  );
+}
+
+async function applyCrds(kubeconfigPath: string, ecosystem: boolean): Promise<void> {
+  const dirs = [crdDir, externalSecretsCrdDir(), ...(ecosystem ? ecosystemCrdDirs() : [])];
+  await kubectl(kubeconfigPath, ['apply', '--server-side', ...dirs.flatMap((d) => ['-f', d])]);
   // `kubectl wait` errors instead of waiting while a just-created CRD has no status yet, so retry it.
   await waitUntil(
     () =>

@@ -18,7 +18,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   sweepStaleTempDirs();
   await ensureBinaries();
   const spool = startLeakSpool();
-  const plane: ControlPlane = await startControlPlane({ name: 'mgmt' });
+  const plane: ControlPlane = await startControlPlane({ name: 'mgmt', ecosystem: true });
   const watch = watchPlaneForLeaks(plane.kubeconfigPath, spool);
   project.provide('mgmtKubeconfig', plane.kubeconfigPath);
   return async () => {

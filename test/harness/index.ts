@@ -16,6 +16,7 @@ export {
   umbrellaChart,
 } from './chart-repo.ts';
 export { type ChatSink, type SinkRequest, startChatSink } from './chat-sink.ts';
+export { type CliRun, runCli, SVC_BIN } from './cli.ts';
 export {
   type ControlPlane,
   type ControlPlaneOptions,

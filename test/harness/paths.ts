@@ -22,6 +22,11 @@ const pinVariables = {
   helm: 'HELM_VERSION',
   sops: 'SOPS_VERSION',
   'eso-crds': 'ESO_VERSION',
+  'cert-manager-crds': 'CERT_MANAGER_VERSION',
+  'argo-rollouts-crds': 'ARGO_ROLLOUTS_VERSION',
+  'flux-crds': 'FLUX_VERSION',
+  'crossplane-crds': 'CROSSPLANE_VERSION',
+  'prometheus-operator-crds': 'PROMETHEUS_OPERATOR_VERSION',
   schemathesis: 'SCHEMATHESIS_VERSION',
   'token-server': 'TOKEN_SERVER_VERSION',
 } as const;

@@ -3,16 +3,13 @@
  * loopback with an admin API key: a person's round trip through each, the webhook's signing secret printed once and
  * verified on a real delivery, and the CLI's exit codes for a missing team (4) and a bad id (2).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatSink, repoRoot, startChatSink } from '../harness/index.ts';
+import { type ChatSink, runCli, startChatSink } from '../harness/index.ts';
 import { createOrg, mintKey, signUp, signUpMember, startTestApi, type TestApi, type TestUser } from './api-support.ts';
 import { ReceiverVerifier } from './webhook-verify.ts';
-
-const SVC = join(repoRoot, 'bin/svc.js');
 
 describe('svc team, webhook, incident and remediation commands', () => {
   let api: TestApi;
@@ -41,20 +38,7 @@ describe('svc team, webhook, incident and remediation commands', () => {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  function svc(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [SVC, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-      });
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
-  }
+  const svc = (args: string[]) => runCli(args, env);
 
   it('manages a team and shows which team binding grants a member', async () => {
     expect(await svc(['team', 'create', 'oncall'])).toMatchObject({

@@ -140,6 +140,8 @@ describe('cross-org access on every route, from the OpenAPI document (issue 17)'
     values['apps'] = { namespace: `victim-${org.suffix}`, name: String(app['name'] ?? 'victim') };
     const registry = await call('POST', '/api/v1/registries', { name: 'reg', host: '127.0.0.1:5999' });
     values['registries'] = { id: String(registry['id']) };
+    const check = await call('POST', '/api/v1/health-checks', { api_version: 'v1', kind: 'Service', current: 'true' });
+    values['health-checks'] = { id: String(check['id']) };
     registerSecret('cross-org repository password', 'xorg-repository-password');
     const repository = await call('POST', '/api/v1/repositories', {
       name: 'repo',

@@ -136,6 +136,7 @@ describe('MCP endpoint through the official SDK client', () => {
       'repository_list',
       'repository_charts',
       'audit_list',
+      'health_check_list',
       'can_i',
     ]);
     // Scoped to one deployment: no org-wide audit log; sync tools, since it may sync there.
@@ -149,13 +150,16 @@ describe('MCP endpoint through the official SDK client', () => {
       'repository_list',
       'repository_charts',
       'audit_list',
+      'health_check_list',
       'can_i',
     ]);
-    // An admin ceiling grants nothing the owner lacks: a Viewer reads (repositories too), and has no audit:read.
+    // An admin ceiling grants nothing the owner lacks: a Viewer reads (repositories and health checks too), and has no
+    // audit:read.
     expect(await toolNames(keys['viewerAdmin'] as string)).toEqual([
       ...READ_TOOLS,
       'repository_list',
       'repository_charts',
+      'health_check_list',
       'can_i',
     ]);
     expect(await toolNames(keys['allow'] as string)).toEqual(['app_status', 'app_sync']);

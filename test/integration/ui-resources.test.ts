@@ -174,4 +174,29 @@ describeWith(chromiumRequirement())('the clusters, secret stores and access page
     await page.getByTestId('can-i').getByText('Allowed: secretstore:manage at org').waitFor();
     expect(ui.problems).toEqual([]);
   });
+
+  it('saves an org health check, shows a compile error as the server says it, and deletes the check', async () => {
+    await page.getByRole('link', { name: 'Health checks' }).click();
+    await page.getByText('No health checks yet').waitFor();
+    await page.getByLabel('API version').fill('cert-manager.io/v1');
+    await page.getByLabel('Kind', { exact: true }).fill('Certificate');
+    await page.getByLabel('Current').fill('status.ready ==');
+    await page.getByRole('button', { name: 'Save check' }).click();
+    const refused = await serverError(page, 'POST', '/api/v1/health-checks', {
+      api_version: 'cert-manager.io/v1',
+      kind: 'Certificate',
+      current: 'status.ready ==',
+    });
+    await alert('Could not save the check').getByText(refused, { exact: true }).waitFor();
+    await page.getByLabel('Failed').fill("status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')");
+    await page.getByLabel('Current').fill("status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')");
+    await page.getByRole('button', { name: 'Save check' }).click();
+    const table = page.getByRole('table', { name: 'Health checks' });
+    await table.getByText('cert-manager.io/v1 Certificate').waitFor();
+    await ui.accessible();
+    await ui.shot('health-checks');
+    await table.getByRole('button', { name: 'Delete the check of Certificate' }).click();
+    await page.getByText('No health checks yet').waitFor();
+    expect(ui.problems).toEqual([]);
+  });
 });

@@ -144,6 +144,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/health-checks',
+    component: lazyRouteComponent(() => import('./pages/health-checks.tsx'), 'HealthChecksPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/repositories',
     component: lazyRouteComponent(() => import('./pages/repositories/list.tsx'), 'RepositoryListPage'),
   }),

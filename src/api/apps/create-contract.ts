@@ -7,12 +7,14 @@
  *
  * Rules a schema cannot state answer 422, as the field descriptions say: an env entry sets exactly one of value,
  * secretRef or store; an enabled ingress names its host; autoscaling.min does not exceed max; helm.inlineValues keys
- * are value paths; every notification URL passes the outbound address policy (SVC_OUTBOUND_SCOPE).
+ * are value paths; every notification URL passes the outbound address policy (SVC_OUTBOUND_SCOPE); every CEL health
+ * check compiles.
  */
 import { type TProperties, type TSchema, Type } from 'typebox';
 import {
   DecryptionSchema,
   EnvVarSchema,
+  HealthSpecSchema,
   ImageSourceSchema,
   MANIFEST_TYPES,
   NotificationsSchema,
@@ -265,6 +267,13 @@ export const AppCreateRequest = component(
       sync_policy: Type.Optional(SyncPolicySchema),
       notifications: Type.Optional(Notifications),
       webhook: Type.Optional(WebhookSchema),
+      health: Type.Optional(
+        Type.Object(HealthSpecSchema.properties, {
+          ...closed,
+          description:
+            'custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 422 naming the error',
+        }),
+      ),
     },
     { ...closed, description: 'an App to create (contract §4.2)' },
   ),

@@ -6,6 +6,7 @@
 import { ConflictError } from '../../core/errors.ts';
 import type { DesiredState } from '../../engine/desired-state.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
+import { HealthCheckStore } from '../../store/health-checks.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { ApiServices } from '../services.ts';
 import { DiffService } from './diff-service.ts';
@@ -54,7 +55,7 @@ export function liveReadsOf(services: ApiServices): LiveReads {
   };
   const reads = {
     diffs: new DiffService(services.destinations, loadDesired),
-    resources: new ResourceService(services.destinations),
+    resources: new ResourceService(services.destinations, new HealthCheckStore(services.store.db)),
     desired: loadDesired,
   };
   built.set(services, reads);

@@ -12,6 +12,7 @@ import { InputError, NotFoundError, UpstreamError } from '../../core/errors.ts';
 import { refOf } from '../../engine/inventory.ts';
 import { buildTree, type ManagedObject, type TreeNode } from '../../engine/tree.ts';
 import { type AnyObject, KubeApiError, type KubeConnection, toSvcError } from '../../kube/index.ts';
+import type { HealthCheckStore } from '../../store/health-checks.ts';
 import type { Destinations } from '../kube/destinations.ts';
 
 /** Reads in flight per tree. */
@@ -66,9 +67,11 @@ export function defaultPod(pods: readonly TreeNode[]): TreeNode | undefined {
 /** The App's live resources. */
 export class ResourceService {
   readonly #destinations: Destinations;
+  readonly #healthChecks: HealthCheckStore;
 
-  constructor(destinations: Destinations) {
+  constructor(destinations: Destinations, healthChecks: HealthCheckStore) {
     this.#destinations = destinations;
+    this.#healthChecks = healthChecks;
   }
 
   /** The live resource tree of the org's App `app`. */
@@ -77,7 +80,7 @@ export class ResourceService {
     return {
       name: app.metadata.name,
       health: app.status?.healthStatus ?? 'Unknown',
-      nodes: await this.#tree(app, conn),
+      nodes: await this.#tree(app, conn, await this.#customKinds(orgId, app)),
     };
   }
 
@@ -86,13 +89,30 @@ export class ResourceService {
     return this.#destinations.connection(orgId, app.spec.destination.cluster ?? '');
   }
 
-  /** `refused` collects the namespaces whose Pods the destination refused to list (403). */
-  async #tree(app: AppResource, conn: KubeConnection, refused?: Set<string>): Promise<TreeNode[]> {
+  /** `apiVersion/kind` of the kinds a custom health check (the App's or its org's) applies to. */
+  async #customKinds(orgId: string, app: AppResource): Promise<Set<string>> {
+    const org = await this.#healthChecks.list(orgId);
+    return new Set([...org, ...(app.spec.health?.checks ?? [])].map((c) => `${c.apiVersion}/${c.kind}`));
+  }
+
+  /**
+   * `customKinds`: kinds whose recorded health (the operator's CEL verdict) is shown; `refused` collects the
+   * namespaces whose Pods the destination refused to list (403).
+   */
+  async #tree(
+    app: AppResource,
+    conn: KubeConnection,
+    customKinds: Set<string>,
+    refused?: Set<string>,
+  ): Promise<TreeNode[]> {
     const status = app.status ?? {};
     const wanted = new Map<string, Omit<ManagedObject, 'live'>>();
     for (const r of status.resources ?? []) {
       const namespace = r.namespace ?? '';
-      wanted.set(`${r.kind}/${namespace}/${r.name}`, { ...r, namespace, syncStatus: r.syncStatus });
+      const recorded = customKinds.has(`${r.apiVersion}/${r.kind}`)
+        ? { recorded: { health: r.healthStatus, message: r.message ?? '' } }
+        : {};
+      wanted.set(`${r.kind}/${namespace}/${r.name}`, { ...r, namespace, syncStatus: r.syncStatus, ...recorded });
     }
     for (const entry of status.inventory ?? []) {
       const r = refOf(entry);
@@ -124,7 +144,9 @@ export class ResourceService {
     const conn = await this.#connect(orgId, app);
     const ref = { name: app.metadata.name };
     const refused = new Set<string>();
-    const pods = (await this.#tree(app, conn, refused)).filter((n) => n.kind === 'Pod' && n.apiVersion === 'v1');
+    const pods = (await this.#tree(app, conn, new Set(), refused)).filter(
+      (n) => n.kind === 'Pod' && n.apiVersion === 'v1',
+    );
     const pod = query.pod === undefined ? defaultPod(pods) : pods.find((n) => n.name === query.pod);
     const [namespace] = refused;
     if (!pod && namespace !== undefined) {

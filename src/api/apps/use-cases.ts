@@ -6,6 +6,7 @@ import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { type CreateRequest, parseCreateRequest } from '../../core/create-request.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { validateAppChecks } from '../../engine/health/custom.ts';
 import { cloneAnnotations } from '../../engine/sources/image.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
@@ -42,6 +43,8 @@ function parseCreate(body: unknown, policy: OutboundPolicy): CreateRequest {
   let parsed: CreateRequest;
   try {
     parsed = parseCreateRequest(body);
+    // A CEL health check that does not compile breaks a rule the document cannot state (422 naming the error).
+    validateAppChecks(parsed.spec.health?.checks);
   } catch (err) {
     if (err instanceof InputError) throw new UnprocessableError(err.message, { cause: err });
     throw err;

@@ -12,6 +12,7 @@ import { APP_ROUTE_COMPONENTS } from '../apps/routes-contract.ts';
 import { AUDIT_COMPONENTS } from '../audit/contract.ts';
 import { AUTH_COMPONENTS } from '../auth/contract.ts';
 import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
+import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
 import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
 import { REGISTRY_COMPONENTS } from '../registries/contract.ts';
 import { REPOSITORY_COMPONENTS } from '../repositories/contract.ts';
@@ -40,6 +41,7 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...INCIDENT_COMPONENTS,
   ...CLUSTER_COMPONENTS,
   ...REGISTRY_COMPONENTS,
+  ...HEALTH_CHECK_COMPONENTS,
   ...REPOSITORY_COMPONENTS,
   ...SECRET_STORE_COMPONENTS,
 ];

@@ -59,6 +59,11 @@ export const registryRoute = {
   params: Type.Object({ org_namespace: Name63, name: Name63 }),
 };
 
+export const healthChecksRoute = {
+  hide: true,
+  params: Type.Object({ org_namespace: Name63 }),
+};
+
 export const sourceAccessRoute = {
   hide: true,
   body: Type.Object(

@@ -6,6 +6,7 @@
  * open the registry's sealed password.
  */
 import type { Kysely } from 'kysely';
+import type { HealthCheck } from '../../core/app-schema.ts';
 import { NotFoundError, UnavailableError } from '../../core/errors.ts';
 import type { SourceAccess } from '../../core/repository.ts';
 import type {
@@ -22,6 +23,7 @@ import type { Sealer } from '../../secrets/seal.ts';
 import type { AuditStore } from '../../store/audit.ts';
 import { ClusterStore, kubeconfigContext } from '../../store/clusters.ts';
 import type { Tables } from '../../store/database.ts';
+import { HealthCheckStore } from '../../store/health-checks.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { RegistryStore } from '../../store/registries.ts';
 
@@ -45,6 +47,7 @@ export class LocalServerChannel implements ServerChannel {
   readonly #sealer: Sealer;
   readonly #secrets: SecretValues | undefined;
   readonly #registries: RegistryStore;
+  readonly #healthChecks: HealthCheckStore;
   readonly #sources: Pick<ServerChannel, 'sourceAccess'> | undefined;
 
   constructor(db: Kysely<Tables>, audit: AuditStore, parts: LocalChannelParts) {
@@ -54,7 +57,20 @@ export class LocalServerChannel implements ServerChannel {
     this.#sealer = parts.sealer;
     this.#secrets = parts.secrets;
     this.#registries = parts.registries;
+    this.#healthChecks = new HealthCheckStore(db);
     this.#sources = parts.sources;
+  }
+
+  /** The org's custom health checks; NotFoundError (hint `wait`) when no org owns the namespace. */
+  async healthChecks(orgNamespace: string): Promise<HealthCheck[]> {
+    const orgId = await this.#orgOf(orgNamespace, 'wait');
+    return (await this.#healthChecks.list(orgId)).map(({ apiVersion, kind, current, inProgress, failed }) => ({
+      apiVersion,
+      kind,
+      current,
+      ...(inProgress ? { inProgress } : {}),
+      ...(failed ? { failed } : {}),
+    }));
   }
 
   /** The credentials reaching a source (see ServerChannel.sourceAccess). */

@@ -9,6 +9,7 @@ import { auditRoutes } from './audit.ts';
 import { authRoutes } from './auth.ts';
 import { cliLoginRoutes } from './cli-login.ts';
 import { clusterRoutes } from './clusters.ts';
+import { healthCheckRoutes } from './health-checks.ts';
 import { incidentRoutes } from './incidents.ts';
 import { registryRoutes } from './registries.ts';
 import { registryNotificationRoutes } from './registry-notifications.ts';
@@ -34,6 +35,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   incidentRoutes,
   clusterRoutes,
   registryRoutes,
+  healthCheckRoutes,
   repositoryRoutes,
   registryNotificationRoutes,
 ];

@@ -29,6 +29,9 @@
  * GET /internal/registries/{org_namespace}/{name} answers the registry an image App names (`registryRef`) with its
  * credentials opened, for the operator's registry client: 200 `{host, insecure, ca?, username?, password?}`; 404
  * when no org owns the namespace or the org has no such registry; 401/403/503 as above. Never logged.
+ *
+ * GET /internal/health-checks/{org_namespace} answers the org's custom health checks for the operator:
+ * 200 `{items: [{apiVersion, kind, current, inProgress?, failed?}]}`; 404 when no org owns the namespace.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -38,6 +41,7 @@ import {
   INTERNAL_AUDIT_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
+  INTERNAL_HEALTH_CHECKS_PATH,
   INTERNAL_PREFIXES,
   INTERNAL_REGISTRY_PATH,
   INTERNAL_SOURCE_ACCESS_PATH,
@@ -121,6 +125,11 @@ export async function internalRoutes(
               ...(r.credentials ? { username: r.credentials.username, password: r.credentials.password } : {}),
             };
           },
+        );
+        internal.get(
+          `${INTERNAL_HEALTH_CHECKS_PATH}/:org_namespace`,
+          { schema: contract.healthChecksRoute },
+          async (request) => ({ items: await deps.channel.healthChecks(request.params.org_namespace) }),
         );
         internal.post(INTERNAL_SOURCE_ACCESS_PATH, { schema: contract.sourceAccessRoute }, async (request) => {
           const b = request.body;

@@ -5,7 +5,8 @@
  */
 import type { HealthStatus, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
 import type { AnyObject, ObjectRef } from '../../kube/index.ts';
-import { aggregateHealth, type Health, type LiveObject, resourceHealth } from './index.ts';
+import type { CustomChecks } from './custom.ts';
+import { aggregateHealth, type Health, type LiveObject, labelled, resourceHealth } from './index.ts';
 
 /** What health (and prune) need of the live state: the object as it is now, or undefined when it does not exist. */
 export interface LiveReader {
@@ -19,10 +20,15 @@ export interface HealthResult {
 }
 
 /**
- * Assesses `objects` (the desired set) against `live`. `inSync` says whether the applied state matches the desired
- * one; a missing object is OutOfSync either way.
+ * Assesses `objects` (the desired set) against `live`, with the App's and org's `custom` checks where one applies to
+ * a kind. `inSync` says whether the applied state matches the desired one; a missing object is OutOfSync either way.
  */
-export async function assessHealth(live: LiveReader, objects: AnyObject[], inSync: boolean): Promise<HealthResult> {
+export async function assessHealth(
+  live: LiveReader,
+  objects: AnyObject[],
+  inSync: boolean,
+  custom?: CustomChecks,
+): Promise<HealthResult> {
   const healths: Health[] = [];
   const resources: ResourceStatus[] = [];
   for (const o of objects) {
@@ -31,9 +37,12 @@ export async function assessHealth(live: LiveReader, objects: AnyObject[], inSyn
     let h: Health;
     try {
       found = await live.get(ref);
-      h = resourceHealth(ref, found as LiveObject | undefined);
+      const check = found && custom?.checkFor(ref.apiVersion, ref.kind);
+      h = check
+        ? labelled(ref, await (custom as CustomChecks).evaluate(check, found as LiveObject))
+        : resourceHealth(ref, found as LiveObject | undefined);
     } catch (err) {
-      h = { status: 'Unknown', message: `${o.kind} ${o.metadata.name}: ${(err as Error).message}` };
+      h = labelled(ref, { status: 'Unknown', message: (err as Error).message });
     }
     healths.push(h);
     const syncStatus: SyncStatus = found && inSync ? 'Synced' : 'OutOfSync';

@@ -23,7 +23,7 @@ describe('Deployment', () => {
   });
   it('is Progressing with ready counts while rolling out, and on a stale generation', () => {
     const live = dep({ replicas: 3 }, { replicas: 3, updatedReplicas: 3, readyReplicas: 1, availableReplicas: 1 });
-    expect(resourceHealth(ref, live)).toEqual({ status: 'Progressing', message: 'Deployment web: 1/3 ready' });
+    expect(resourceHealth(ref, live)).toEqual({ status: 'Progressing', message: 'apps/Deployment web: 1/3 ready' });
     expect(resourceHealth(ref, dep({}, {}, 2)).status).toBe('Progressing');
   });
   it('is Degraded past its progress deadline', () => {
@@ -33,11 +33,11 @@ describe('Deployment', () => {
     );
     expect(resourceHealth(ref, live)).toEqual({
       status: 'Degraded',
-      message: 'Deployment web: 0/1 ready, progress deadline exceeded',
+      message: 'apps/Deployment web: 0/1 ready, progress deadline exceeded',
     });
   });
   it('is Missing when absent', () => {
-    expect(resourceHealth(ref, undefined)).toEqual({ status: 'Missing', message: 'Deployment web: not found' });
+    expect(resourceHealth(ref, undefined)).toEqual({ status: 'Missing', message: 'apps/Deployment web: not found' });
   });
 });
 
@@ -46,7 +46,7 @@ describe('StatefulSet, DaemonSet, Job, Pod and other kinds', () => {
     const ref = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' };
     const base = { metadata: { name: 'db', generation: 1 }, spec: { replicas: 2 } };
     expect(resourceHealth(ref, { ...base, status: { observedGeneration: 1, readyReplicas: 1 } }).message).toBe(
-      'StatefulSet db: 1/2 ready',
+      'apps/StatefulSet db: 1/2 ready',
     );
     const done = {
       observedGeneration: 1,
@@ -67,7 +67,7 @@ describe('StatefulSet, DaemonSet, Job, Pod and other kinds', () => {
       numberAvailable: 1,
     };
     expect(resourceHealth(ref, { metadata: { name: 'agent', generation: 1 }, status }).message).toBe(
-      'DaemonSet agent: 1/2 ready',
+      'apps/DaemonSet agent: 1/2 ready',
     );
   });
   it('Job: Complete Healthy, Failed Degraded, else Progressing', () => {
@@ -80,7 +80,7 @@ describe('StatefulSet, DaemonSet, Job, Pod and other kinds', () => {
     expect(resourceHealth(ref, job([{ type: 'Complete', status: 'True' }])).status).toBe('Healthy');
     expect(resourceHealth(ref, job([{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }]))).toEqual({
       status: 'Degraded',
-      message: 'Job j: failed (BackoffLimitExceeded)',
+      message: 'batch/Job j: failed (BackoffLimitExceeded)',
     });
     expect(resourceHealth(ref, job([])).status).toBe('Progressing');
   });
@@ -110,14 +110,23 @@ describe('StatefulSet, DaemonSet, Job, Pod and other kinds', () => {
 });
 
 describe('aggregateHealth', () => {
-  it('takes the worse of all and names the first failing resource', () => {
+  it('takes the worse of all and names the resources that made it so', () => {
     expect(aggregateHealth([])).toEqual({ status: 'Healthy', reason: '' });
     expect(
       aggregateHealth([
         { status: 'Healthy' },
-        { status: 'Progressing', message: 'Deployment a: 0/1 ready' },
+        { status: 'Progressing', message: 'apps/Deployment a: 0/1 ready' },
         { status: 'Degraded', message: 'Pod b: failed' },
       ]),
-    ).toEqual({ status: 'Degraded', reason: 'Deployment a: 0/1 ready' });
+    ).toEqual({ status: 'Degraded', reason: 'Pod b: failed' });
+  });
+  it('names at most three causes, then how many more', () => {
+    const items = [1, 2, 3, 4, 5].map((i) => ({
+      status: 'Progressing' as const,
+      message: `apps/Deployment d${i}: 0/1 ready`,
+    }));
+    expect(aggregateHealth(items).reason).toBe(
+      'apps/Deployment d1: 0/1 ready; apps/Deployment d2: 0/1 ready; apps/Deployment d3: 0/1 ready; and 2 more',
+    );
   });
 });

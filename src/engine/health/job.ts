@@ -3,16 +3,15 @@ import { condition, count, type Health, type LiveObject } from './status.ts';
 
 /** Health of a live batch/v1 Job. */
 export function jobHealth(obj: LiveObject): Health {
-  const name = `Job ${obj.metadata?.name ?? ''}`;
   const failed = condition(obj, 'Failed');
   if (failed?.status === 'True') {
-    return { status: 'Degraded', message: `${name}: failed${failed.reason ? ` (${failed.reason})` : ''}` };
+    return { status: 'Degraded', message: `failed${failed.reason ? ` (${failed.reason})` : ''}` };
   }
   if (condition(obj, 'Complete')?.status === 'True') return { status: 'Healthy' };
-  if (obj.spec?.['suspend'] === true) return { status: 'Healthy', message: `${name}: suspended` };
+  if (obj.spec?.['suspend'] === true) return { status: 'Healthy', message: `suspended` };
   const completions = count(obj.spec, 'completions', 1);
   return {
     status: 'Progressing',
-    message: `${name}: ${count(obj.status, 'succeeded')}/${completions} completed, ${count(obj.status, 'active')} active`,
+    message: `${count(obj.status, 'succeeded')}/${completions} completed, ${count(obj.status, 'active')} active`,
   };
 }

@@ -18,7 +18,6 @@ interface ContainerStatus {
 
 /** Health of a live v1 Pod. */
 export function podHealth(obj: LiveObject): Health {
-  const name = `Pod ${obj.metadata?.name ?? ''}`;
   const phase = obj.status?.['phase'];
   const statuses = (obj.status?.['containerStatuses'] as ContainerStatus[] | undefined) ?? [];
   const ready = statuses.filter((c) => c.ready === true).length;
@@ -27,12 +26,12 @@ export function podHealth(obj: LiveObject): Health {
   if (phase === 'Succeeded') return { status: 'Healthy' };
   if (phase === 'Failed') {
     const reason = obj.status?.['reason'];
-    return { status: 'Degraded', message: `${name}: failed${typeof reason === 'string' ? ` (${reason})` : ''}` };
+    return { status: 'Degraded', message: `failed${typeof reason === 'string' ? ` (${reason})` : ''}` };
   }
   const crashing = statuses.find((c) => BAD_WAITING.has(c.state?.waiting?.reason ?? ''));
   if (crashing) {
-    return { status: 'Degraded', message: `${name}: ${counts}, ${crashing.name} ${crashing.state?.waiting?.reason}` };
+    return { status: 'Degraded', message: `${counts}, ${crashing.name} ${crashing.state?.waiting?.reason}` };
   }
   if (phase === 'Running' && total > 0 && ready === total) return { status: 'Healthy' };
-  return { status: 'Progressing', message: `${name}: ${counts}${typeof phase === 'string' ? `, ${phase}` : ''}` };
+  return { status: 'Progressing', message: `${counts}${typeof phase === 'string' ? `, ${phase}` : ''}` };
 }

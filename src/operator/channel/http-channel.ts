@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../../config.ts';
+import type { HealthCheck } from '../../core/app-schema.ts';
 import { NotFoundError, UpstreamError } from '../../core/errors.ts';
 import type { SourceAccess } from '../../core/repository.ts';
 import {
@@ -16,6 +17,7 @@ import {
   INTERNAL_AUDIT_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
+  INTERNAL_HEALTH_CHECKS_PATH,
   INTERNAL_REGISTRY_PATH,
   INTERNAL_SOURCE_ACCESS_PATH,
   internalClusterPath,
@@ -121,6 +123,21 @@ export class HttpServerChannel implements ServerChannel {
         ? { credentials: { username: body.username, password: body.password ?? '' } }
         : {}),
     };
+  }
+
+  async healthChecks(orgNamespace: string): Promise<HealthCheck[]> {
+    const res = await this.#call(`${INTERNAL_HEALTH_CHECKS_PATH}/${encodeURIComponent(orgNamespace)}`, {
+      method: 'GET',
+      headers: {},
+    });
+    const body = (await res.json()) as { items: (HealthCheck & { id?: string })[] };
+    return body.items.map(({ apiVersion, kind, current, inProgress, failed }) => ({
+      apiVersion,
+      kind,
+      current,
+      ...(inProgress ? { inProgress } : {}),
+      ...(failed ? { failed } : {}),
+    }));
   }
 
   async sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {

@@ -40,6 +40,11 @@ export interface DestinationCacheOptions {
   client: ObjectClient;
   /** Called with the owning App when a managed object's health status or owner changed, or it was deleted. */
   onChange: (app: AppKey) => void;
+  /**
+   * True when a custom health check (CEL, evaluated only by the reconcile) applies to objects of this kind owned by
+   * `app`: then any change of their status or generation re-queues the App, since the cache cannot tell its health.
+   */
+  customChecked?: (app: AppKey, apiVersion: string, kind: string) => boolean;
   logger: Logger;
 }
 
@@ -239,6 +244,10 @@ export class DestinationCache implements LiveReader {
     const a = ownerOf(after);
     const b = before ? ownerOf(before) : undefined;
     if (a?.name !== b?.name || a?.namespace !== b?.namespace) return true;
+    if (a && this.#options.customChecked?.(a, watch.apiVersion, watch.kind)) {
+      const gen = (o: AnyObject | undefined) => o?.metadata.generation;
+      return gen(before) !== gen(after) || JSON.stringify(before?.['status']) !== JSON.stringify(after['status']);
+    }
     const ref = { apiVersion: watch.apiVersion, kind: watch.kind, name: after.metadata.name };
     return (
       resourceHealth(ref, before as LiveObject | undefined).status !== resourceHealth(ref, after as LiveObject).status

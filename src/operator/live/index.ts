@@ -25,6 +25,8 @@ export function destinationOf(app: AppResource): string {
 export interface LiveCacheOptions {
   /** Called with an App whose managed objects changed in a way that can alter its status (see DestinationCache). */
   onChange: (app: AppKey) => void;
+  /** See DestinationCacheOptions.customChecked. */
+  customChecked?: (app: AppKey, apiVersion: string, kind: string) => boolean;
   logger: Logger;
 }
 
@@ -49,6 +51,7 @@ export class LiveCache {
       name: key,
       client,
       onChange: this.#options.onChange,
+      ...(this.#options.customChecked ? { customChecked: this.#options.customChecked } : {}),
       logger: this.#options.logger,
     });
     this.#destinations.set(key, cache);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resourceHealth } from '../../engine/health/index.ts';
 import { slim } from './slim.ts';
 
 describe('slim', () => {
@@ -35,5 +36,56 @@ describe('slim', () => {
       'CustomResourceDefinition',
     );
     expect(crd['spec']).toEqual({ group: 'g', versions: [{ name: 'v1' }] });
+  });
+});
+
+describe('slim keeps what health reads', () => {
+  const meta = (extra: Record<string, unknown> = {}) => ({
+    name: 'x',
+    namespace: 'n',
+    generation: 2,
+    managedFields: [{ manager: 'svc-operator' }],
+    ...extra,
+  });
+  const cases: [string, string, Record<string, unknown>][] = [
+    [
+      'networking.k8s.io/v1',
+      'Ingress',
+      { metadata: meta({ annotations: { 'kubernetes.io/ingress.class': 'nginx' } }), spec: {} },
+    ],
+    [
+      'apiextensions.k8s.io/v1',
+      'CustomResourceDefinition',
+      {
+        metadata: meta(),
+        spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: {} } }] },
+        status: { conditions: [{ type: 'NamesAccepted', status: 'False', reason: 'ShortNamesConflict' }] },
+      },
+    ],
+    [
+      'cert-manager.io/v1',
+      'Certificate',
+      {
+        metadata: meta(),
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'False' },
+            { type: 'Issuing', status: 'False', reason: 'Failed' },
+          ],
+        },
+      },
+    ],
+    [
+      'argoproj.io/v1alpha1',
+      'Rollout',
+      { metadata: meta(), spec: { paused: true }, status: { observedGeneration: '1' } },
+    ],
+    ['batch/v1', 'CronJob', { metadata: meta(), status: { lastScheduleTime: '2026-01-01T00:01:00Z' } }],
+  ];
+  it.each(cases)('%s %s: the same health after slimming', (apiVersion, kind, obj) => {
+    const ref = { apiVersion, kind, name: 'x' };
+    const before = resourceHealth(ref, obj as never);
+    expect(before.status).not.toBe('Healthy');
+    expect(resourceHealth(ref, slim(obj as never, apiVersion, kind) as never)).toEqual(before);
   });
 });

@@ -19,6 +19,7 @@ const NAV = [
   { to: '/clusters', label: 'Clusters' },
   { to: '/secret-stores', label: 'Secret stores' },
   { to: '/registries', label: 'Registries' },
+  { to: '/health-checks', label: 'Health checks' },
   { to: '/repositories', label: 'Repositories' },
   { to: '/incidents', label: 'Incidents' },
   { to: '/webhooks', label: 'Webhooks' },

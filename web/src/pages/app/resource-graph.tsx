@@ -16,7 +16,15 @@ const W = 220;
 const H = 58;
 const ROOT = '__app';
 
-type Data = { kind: string; name: string; health: string; selected: boolean; onSelect: () => void };
+type Data = {
+  kind: string;
+  name: string;
+  health: string;
+  /** Why the node is not Healthy (its health message; the App's reason on the App node), shown under the name. */
+  reason?: string;
+  selected: boolean;
+  onSelect: () => void;
+};
 
 const BORDER: Record<string, string> = {
   Healthy: 'border-emerald-500',
@@ -26,12 +34,13 @@ const BORDER: Record<string, string> = {
 };
 
 function ResourceNode({ data }: NodeProps<Node<Data>>) {
+  const reason = data.reason && data.health !== 'Healthy' ? data.reason : '';
   return (
     <button
       type="button"
       onClick={data.onSelect}
       aria-pressed={data.selected}
-      aria-label={`${data.kind} ${data.name}, ${data.health}`}
+      aria-label={`${data.kind} ${data.name}${reason ? ` ${reason}` : ''}, ${data.health}`}
       data-node-kind={data.kind}
       className={cn(
         'flex h-[58px] w-[220px] flex-col items-start justify-center rounded-md border-l-4 border-y border-r border-y-zinc-200 border-r-zinc-200 bg-white px-2 text-left text-xs shadow-sm dark:border-y-zinc-700 dark:border-r-zinc-700 dark:bg-zinc-900',
@@ -43,6 +52,13 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
       {/* The spaces keep the words apart in the button's text (its name matches what it shows). */}
       <span className="text-zinc-500">{data.kind}</span>{' '}
       <span className="w-full truncate font-medium text-zinc-900 dark:text-zinc-100">{data.name}</span>{' '}
+      {reason ? (
+        <>
+          <span className="w-full truncate text-[10px] text-zinc-500" title={reason} data-node-reason>
+            {reason}
+          </span>{' '}
+        </>
+      ) : null}
       <StatusBadge value={data.health} className="absolute top-1 right-1" />
       <Handle type="source" position={Position.Right} className="!opacity-0" />
     </button>
@@ -50,6 +66,12 @@ function ResourceNode({ data }: NodeProps<Node<Data>>) {
 }
 
 const nodeTypes = { resource: ResourceNode };
+
+/** A node's message without its `group/Kind name: ` prefix (the node shows kind and name already). */
+function detail(message: string | undefined): string {
+  const colon = message?.indexOf(': ') ?? -1;
+  return message && colon !== -1 ? message.slice(colon + 2) : (message ?? '');
+}
 
 /** Positions from ELK's layered layout. */
 async function layout(
@@ -93,10 +115,18 @@ export default function ResourceGraph({ namespace, name }: { namespace: string; 
   if (!nodes || !positions) return <Spinner label="Laying out the resources" />;
   if (nodes.length === 0) return <Empty title="Nothing applied yet">Sync the app to see its resources.</Empty>;
   const all: { id: string; data: Omit<Data, 'selected' | 'onSelect'> }[] = [
-    { id: ROOT, data: { kind: 'App', name, health: app.data?.health ?? tree.data?.health ?? 'Unknown' } },
+    {
+      id: ROOT,
+      data: {
+        kind: 'App',
+        name,
+        health: app.data?.health ?? tree.data?.health ?? 'Unknown',
+        reason: app.data?.health_reason ?? '',
+      },
+    },
     ...nodes.map((n: TreeNode) => ({
       id: n.id ?? '',
-      data: { kind: n.kind ?? '', name: n.name ?? '', health: n.health ?? 'Unknown' },
+      data: { kind: n.kind ?? '', name: n.name ?? '', health: n.health ?? 'Unknown', reason: detail(n.message) },
     })),
   ];
   // Keyboard: each node's own button is its one Tab stop (named by its kind, name and health); React Flow's
