@@ -161,5 +161,17 @@ describeWith(chromiumRequirement())('one operation seen by the UI banner, the CL
       expect(at, who).toBeGreaterThanOrEqual(healthy.at - 500);
       expect(at - healthy.at, who).toBeLessThan(TOGETHER_MS);
     }
+
+    // Idle, the page asks nothing: the App stream brings every change (it used to read the status every second
+    // for as long as the banner was shown, issue 31 item 3). One read is allowed for a change the operator
+    // might record meanwhile (its periodic resync).
+    const statusReads: string[] = [];
+    const count = (request: { url(): string }) => {
+      if (request.url().includes(`/api/v1/apps/${dest}/web/status`)) statusReads.push(request.url());
+    };
+    page.on('request', count);
+    await new Promise((r) => setTimeout(r, 6_000));
+    page.off('request', count);
+    expect(statusReads.length, statusReads.join('\n')).toBeLessThanOrEqual(1);
   });
 });

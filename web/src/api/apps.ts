@@ -8,7 +8,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { svc } from './client.ts';
-import type { AppPage, RequestBody } from './types.ts';
+import type { AppPage, RequestBody, StatusView } from './types.ts';
 
 /** The list filters, as in the URL and in GET /apps. */
 export interface AppFilters {
@@ -53,12 +53,19 @@ export function useApp(namespace: string, name: string) {
   });
 }
 
-/** The status view; polled every second while `watching` (an operation in flight). */
-export function useAppStatus(namespace: string, name: string, watching: boolean) {
+/** How often the status is read again while an operation runs, in case the live feed is down. */
+const RUNNING_STATUS_POLL_MS = 5000;
+
+/**
+ * The status view. It follows the App's changes through the live feed (live.ts refetches it on each change of the
+ * App), so an idle page asks nothing; while `running(status)` says an operation is in flight it is also read every
+ * 5 s, so a banner still ends if the feed is down.
+ */
+export function useAppStatus(namespace: string, name: string, running?: (status: StatusView | undefined) => boolean) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'status'],
     queryFn: () => svc.GET(`${APP_PATH}/status`, { params: { path: { namespace, name } } }),
-    refetchInterval: watching ? 1000 : false,
+    refetchInterval: (query) => (running?.(query.state.data) ? RUNNING_STATUS_POLL_MS : false),
   });
 }
 

@@ -17,7 +17,7 @@ const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approv
 
 /** Tracks one operation (by id) and shows where it stands. */
 export function OperationBanner({ app, id, kind: asked }: { app: AppView; id: string; kind: string }) {
-  const status = useAppStatus(app.namespace ?? '', app.name ?? '', true);
+  const status = useAppStatus(app.namespace ?? '', app.name ?? '', (s) => progressOf(s, id).state === 'running');
   const progress = progressOf(status.data, id);
   const kind = recordedKind(status.data, id) ?? asked;
   if (progress.state === 'running') {
@@ -72,7 +72,7 @@ export function AppHeader({ app }: { app: AppView }) {
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>();
-  const status = useAppStatus(app.namespace ?? '', app.name ?? '', false);
+  const status = useAppStatus(app.namespace ?? '', app.name ?? '');
   const remove = useDeleteApp(app.namespace ?? '', app.name ?? '');
   useOperationsStartedElsewhere(status.data, follow);
   const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
