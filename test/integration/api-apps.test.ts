@@ -97,7 +97,7 @@ describe('apps API', () => {
     expect((await kube.get(orgNs, 'web'))?.spec.destination.namespace).toBe('web');
   });
 
-  it('creates Image Apps; refuses sources without a driver (HelmChart, Catalog) and unregistered registries', async () => {
+  it('creates Image and HelmChart Apps; refuses a source without a driver (Catalog) and unregistered registries', async () => {
     const image = { type: 'Image', image: { repository: 'nginx', tag: '1.27' } };
     const created = await api.call<Json>('POST', '/api/v1/apps', {
       cookie: owner.cookie,
@@ -119,22 +119,25 @@ describe('apps API', () => {
         body: { error: 'source.image.registryRef: registry "nope" is not registered in this organization' },
       });
     }
-    const chart = { type: 'HelmChart', helmChart: { repoURL: REPO, chart: 'c' } };
-    const refused = await api.call('POST', '/api/v1/apps', {
+    // HelmChart has a driver (src/engine/sources/helm): created, its version range defaulting to any version.
+    const chart = { type: 'HelmChart', helmChart: { repoURL: 'https://charts.example.test/stable', chart: 'c' } };
+    const charted = await api.call<Json>('POST', '/api/v1/apps', {
       cookie: owner.cookie,
       body: { name: 'chart', namespace: 'web', source: chart },
     });
-    expect(refused).toMatchObject({
-      status: 400,
-      body: {
-        error: expect.stringMatching(
-          /^source\.type must be one of Git, Image .*HelmChart and Catalog are not supported yet/,
-        ),
-      },
+    expect(charted).toMatchObject({ status: 201, body: { name: 'chart', source: { type: 'HelmChart' } } });
+    expect((await kube.get(orgNs, 'chart'))?.spec.source.helmChart).toMatchObject({ chart: 'c', version: '*' });
+    const catalog = { type: 'Catalog', catalog: { template: 't' } };
+    const refused = await api.call('POST', '/api/v1/apps', {
+      cookie: owner.cookie,
+      body: { name: 'cat', namespace: 'web', source: catalog },
     });
+    expect(refused).toMatchObject({ status: 400, body: { error: expect.stringContaining('Catalog') } });
     expect(await kube.get(orgNs, 'img-ref')).toBeUndefined();
-    expect(await kube.get(orgNs, 'chart')).toBeUndefined();
-    expect((await api.call('DELETE', '/api/v1/apps/web/img', { cookie: owner.cookie })).status).toBe(200);
+    expect(await kube.get(orgNs, 'cat')).toBeUndefined();
+    for (const name of ['img', 'chart']) {
+      expect((await api.call('DELETE', `/api/v1/apps/web/${name}`, { cookie: owner.cookie })).status).toBe(200);
+    }
   });
 
   it('refuses bad create bodies with 400 and writes nothing', async () => {
@@ -156,11 +159,7 @@ describe('apps API', () => {
         namespace: 'web',
         source: { type: 'Git', git: { repoURL: REPO }, image: { repository: 'a', tag: 'b' } },
       },
-      {
-        name: 'x8',
-        namespace: 'web',
-        source: { type: 'HelmChart', helmChart: { repoURL: REPO, chart: 'c', version: '1' } },
-      },
+      { name: 'x8', namespace: 'web', source: { type: 'HelmChart', helmChart: { repoURL: REPO } } },
       { name: 'x9', namespace: 'web', source: { type: 'Catalog', catalog: { template: 't' } } },
       { name: 'x10', namespace: 'web', source: { type: 'Svn', svn: {} } },
       { name: 'x11', namespace: 'web', source: { type: 'Git', git: { repoURL: REPO, color: 'red' } } },
