@@ -93,11 +93,11 @@ describe('typed reconcile outcomes', () => {
   it('stalls on a source type without a driver and a local repository URL', async () => {
     const cases = [
       {
-        name: 'chart',
-        source: { type: 'HelmChart' as const, helmChart: { repoURL: 'https://charts.example.test', chart: 'x' } },
+        name: 'catalog',
+        source: { type: 'Catalog' as const, catalog: { template: 'web' } },
         cluster: '',
         reason: 'SourceFailed',
-        message: 'source.type HelmChart is not supported yet',
+        message: 'source.type Catalog is not supported yet',
       },
       {
         name: 'local',
