@@ -60,7 +60,7 @@ const fullImage = {
 };
 const helmChart = {
   type: 'HelmChart',
-  helmChart: { repoURL: 'https://charts.example.com', chart: 'redis', version: '18.1.0', values: 'replicas: 2\n' },
+  helmChart: { repoURL: 'https://charts.example.com', chart: 'redis', version: '18.1.0', values: { replicas: 2 } },
 };
 const catalog = { type: 'Catalog', catalog: { template: 'postgres', params: { size: 'small' } } };
 
