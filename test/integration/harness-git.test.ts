@@ -142,7 +142,7 @@ describe('harness: git server with basic auth', () => {
   let server: GitServer;
 
   beforeAll(async () => {
-    server = await startGitServer({ basicAuth: { user: 'bot', password: 's3cret' } });
+    server = await startGitServer({ basicAuth: { user: 'bot', password: 's3cret-basic-auth-9f2c' } });
   });
   afterAll(async () => {
     await server?.stop();
@@ -151,7 +151,7 @@ describe('harness: git server with basic auth', () => {
   it('refuses anonymous clones and serves authenticated ones', async () => {
     const repo = await server.createRepo('private', { 'a.txt': 'a\n' });
     await expect(git(tmpdir(), 'ls-remote', repo.url)).rejects.toThrow(/Authentication failed|could not read Username/);
-    const authed = repo.url.replace('http://', 'http://bot:s3cret@');
+    const authed = repo.url.replace('http://', 'http://bot:s3cret-basic-auth-9f2c@');
     expect((await lsRemote(authed)).get('refs/heads/main')).toBe(await repo.head());
   });
 });
