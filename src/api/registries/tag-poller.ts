@@ -177,7 +177,12 @@ export class TagPoller {
    * One poll over the Follow Apps (`match` narrows them, e.g. to a notification's repository and tag): each
    * group's tag resolved once, a Deploy for every App whose tag moved.
    */
-  async poll(options: { trigger: PollTrigger; match?: (f: FollowApp) => boolean }): Promise<PollReport> {
+  async poll(options: {
+    trigger: PollTrigger;
+    match?: (f: FollowApp) => boolean;
+    /** Which recheck of a busy App this poll is (0: not a recheck). */
+    retry?: number;
+  }): Promise<PollReport> {
     const all = await this.followApps();
     const apps = options.match ? all.filter(options.match) : all;
     const groups = new Map<string, FollowApp[]>();
@@ -206,7 +211,9 @@ export class TagPoller {
         if (f.app.status?.observedRevision === digest) continue;
         const outcome = await this.#deploy(f, digest, options.trigger);
         if (outcome === 'deployed') report.deployed.push(f.app.metadata.name);
-        if (outcome === 'busy' && options.trigger === 'notification') this.#recheckLater(f.app, 1);
+        if (outcome === 'busy' && options.trigger === 'notification') {
+          this.#recheckLater(f.app, (options.retry ?? 0) + 1);
+        }
       }
     });
     return report;
@@ -223,27 +230,16 @@ export class TagPoller {
     const timer = setTimeout(
       () => {
         this.#rechecks.delete(key);
+        // The same check as the notification's, narrowed to this App; still busy, it schedules the next retry.
         const same = (f: FollowApp) => f.app.metadata.namespace === ns && f.app.metadata.name === app.metadata.name;
-        this.#recheck(same).then(
-          (busy) => {
-            if (busy) this.#recheckLater(app, retry + 1);
-          },
-          (err: unknown) => this.#deps.logger.warn({ app: key, err: describeError(err) }, 'tag poller: recheck failed'),
+        this.poll({ trigger: 'notification', match: same, retry }).catch((err: unknown) =>
+          this.#deps.logger.warn({ app: key, err: describeError(err) }, 'tag poller: recheck failed'),
         );
       },
       retryDelayMs(BUSY_RETRY, retry),
     );
     timer.unref();
     this.#rechecks.set(key, timer);
-  }
-
-  /** One App's check again; true while the App is still busy with another operation. */
-  async #recheck(match: (f: FollowApp) => boolean): Promise<boolean> {
-    const [f] = (await this.followApps()).filter(match);
-    if (!f) return false;
-    const digest = (await this.#deps.images.resolve(f.orgId, f.image)).digest;
-    if (f.app.status?.observedRevision === digest) return false;
-    return (await this.#deploy(f, digest, 'notification')) === 'busy';
   }
 
   /**
