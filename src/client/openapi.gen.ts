@@ -7894,16 +7894,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone, with the id it had */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted: boolean;
-                            id: string;
-                        };
+                        "application/json": components["schemas"]["DeletedById"];
                     };
                 };
                 /** @description invalid input: the body, path or query does not match this document */
@@ -8563,16 +8560,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone, with the id it had */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted: boolean;
-                            id: string;
-                        };
+                        "application/json": components["schemas"]["DeletedById"];
                     };
                 };
                 /** @description invalid input: the body, path or query does not match this document */
@@ -8897,16 +8891,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description it is gone, with the id it had */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            deleted: boolean;
-                            id: string;
-                        };
+                        "application/json": components["schemas"]["DeletedById"];
                     };
                 };
                 /** @description invalid input: the body, path or query does not match this document */
@@ -9823,6 +9814,11 @@ export interface components {
         Deleted: {
             /** @enum {boolean} */
             deleted: true;
+        };
+        /** @description it is gone, with the id it had */
+        DeletedById: {
+            deleted: boolean;
+            id: string;
         };
         /** @description the authenticated caller */
         Me: {

@@ -21,12 +21,13 @@ import { SECRET_STORE_COMPONENTS } from '../secret-stores/contract.ts';
 import { TEAM_COMPONENTS } from '../teams/contract.ts';
 import { WEBHOOK_COMPONENTS } from '../webhooks/contract.ts';
 import { ErrorBody } from './errors.ts';
-import { type Component, Deleted, EmptyBody } from './schema.ts';
+import { type Component, Deleted, DeletedById, EmptyBody } from './schema.ts';
 
 export const COMPONENTS: readonly Component<TSchema>[] = [
   ErrorBody,
   EmptyBody,
   Deleted,
+  DeletedById,
   ...AUTH_COMPONENTS,
   ...API_KEY_COMPONENTS,
   ...AUDIT_COMPONENTS,

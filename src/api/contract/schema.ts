@@ -92,6 +92,15 @@ export const Deleted = component(
   Type.Object({ deleted: Type.Literal(true) }, { additionalProperties: false, description: 'it is gone' }),
 );
 
+/** The answer of a removal by id (registries, repositories, health checks): `{"deleted": true, "id": …}`. */
+export const DeletedById = component(
+  'DeletedById',
+  Type.Object(
+    { deleted: Type.Boolean(), id: Type.String() },
+    { additionalProperties: false, description: 'it is gone, with the id it had' },
+  ),
+);
+
 /** The Deleted answer. */
 export const DELETED = { deleted: true } as const;
 

@@ -5,7 +5,7 @@
  */
 import { Type } from 'typebox';
 import { errors } from '../contract/errors.ts';
-import { component, PathId, ref, Timestamp } from '../contract/schema.ts';
+import { component, DeletedById, PathId, ref, Timestamp } from '../contract/schema.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -78,7 +78,7 @@ export const deleteHealthCheckRoute = {
   summary: 'Delete a health check (healthcheck:manage; audited healthcheck.delete)',
   params: IdParams,
   response: {
-    200: Type.Object({ deleted: Type.Boolean(), id: Type.String() }, closed),
+    200: ref(DeletedById),
     ...errors(NOT_FOUND),
   },
 };

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { errors } from '../contract/errors.ts';
 import {
   component,
+  DeletedById,
   DnsLabel,
   EmptyBody,
   extended,
@@ -166,7 +167,7 @@ export const deleteRegistryRoute = {
     'Delete a registry (registry:manage, session only; audited registry.delete); 409 naming the apps that use it',
   params: IdParams,
   response: {
-    200: Type.Object({ deleted: Type.Boolean(), id: Type.String() }, closed),
+    200: ref(DeletedById),
     ...errors(NOT_FOUND, { 409: 'apps use the registry' }),
   },
 };

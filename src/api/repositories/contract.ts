@@ -6,7 +6,17 @@
  */
 import { Type } from 'typebox';
 import { errors } from '../contract/errors.ts';
-import { component, DnsLabel, EmptyBody, Nullable, PathId, ref, StringEnum, Timestamp } from '../contract/schema.ts';
+import {
+  component,
+  DeletedById,
+  DnsLabel,
+  EmptyBody,
+  Nullable,
+  PathId,
+  ref,
+  StringEnum,
+  Timestamp,
+} from '../contract/schema.ts';
 import { MAX_PEM_BYTES } from './input.ts';
 
 const closed = { additionalProperties: false } as const;
@@ -225,7 +235,7 @@ export const deleteRepositoryRoute = {
     'Delete a repository (repository:manage, session only; audited repository.delete); 409 naming the apps that use it',
   params: IdParams,
   response: {
-    200: Type.Object({ deleted: Type.Boolean(), id: Type.String() }, closed),
+    200: ref(DeletedById),
     ...errors(NOT_FOUND, { 409: 'apps use the repository' }),
   },
 };
