@@ -41,3 +41,13 @@ export function StatusBadge({ value, className }: { value: string | undefined; c
     </span>
   );
 }
+
+/** A connection test's outcome (registries, repositories): its status word, and the detail under it when there is one. */
+export function TestedStatus({ status, detail }: { status: string | undefined; detail: string | null | undefined }) {
+  return (
+    <>
+      <StatusBadge value={status} />
+      {detail ? <p className="mt-1 text-xs text-zinc-500">{detail}</p> : null}
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 /** The org's container registries (GET /registries): host, status of the last test. */
 import { Link } from '@tanstack/react-router';
 import { useRegistries } from '../../api/registries.ts';
-import { StatusBadge } from '../../components/ui/badge.tsx';
+import { TestedStatus } from '../../components/ui/badge.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
 import { ago } from '../../lib/format.ts';
@@ -50,8 +50,7 @@ export function RegistryListPage() {
                 </Td>
                 <Td>{r.username ? `${r.username}${r.has_password ? ' (password set)' : ''}` : 'anonymous'}</Td>
                 <Td>
-                  <StatusBadge value={r.status} />
-                  {r.status_detail ? <p className="mt-1 text-xs text-zinc-500">{r.status_detail}</p> : null}
+                  <TestedStatus status={r.status} detail={r.status_detail} />
                 </Td>
                 <Td>{ago(r.last_tested_at)}</Td>
               </tr>

@@ -2,7 +2,7 @@
 import { Link } from '@tanstack/react-router';
 import { heldCredentials } from '../../../../src/core/repository.ts';
 import { useRepositories } from '../../api/repositories.ts';
-import { StatusBadge } from '../../components/ui/badge.tsx';
+import { TestedStatus } from '../../components/ui/badge.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
 import { ago } from '../../lib/format.ts';
@@ -51,8 +51,7 @@ export function RepositoryListPage() {
                 <Td className="font-mono text-xs">{r.url}</Td>
                 <Td>{heldCredentials(r)}</Td>
                 <Td>
-                  <StatusBadge value={r.status ?? 'untested'} />
-                  {r.status_detail ? <p className="mt-1 text-xs text-zinc-500">{r.status_detail}</p> : null}
+                  <TestedStatus status={r.status ?? 'untested'} detail={r.status_detail} />
                 </Td>
                 <Td>{ago(r.last_tested_at)}</Td>
               </tr>
