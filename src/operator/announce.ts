@@ -1,10 +1,12 @@
 /**
  * What the reconciler tells the world after writing status: Kubernetes Events on the App (one per operation
- * outcome, per automated sync, per prune) and notifications (handed to the Notifier, which sends them in the
- * background). Never throws into the reconcile, never waits for a receiver.
+ * outcome, per automated sync, per prune) and notifications (handed to the Notifier). Both are sent in the
+ * background: the reconcile never waits for a receiver nor for the apiserver's Event writes, and is never thrown
+ * into. An Event keeps the time it was announced, not the time its POST ran.
  */
 import type { Logger } from 'pino';
 import type { AppResource, Operation, OperationState } from '../core/app-schema.ts';
+import { BackgroundQueue } from '../core/concurrency.ts';
 import { describeError } from '../core/errors.ts';
 import type { ObjectClient } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
@@ -32,6 +34,20 @@ export interface AnnouncerDeps {
   outbound: OutboundPolicy;
 }
 
+/** Event POSTs in flight at once; more wait in order. */
+const EVENT_CONCURRENCY = 4;
+/** Events kept waiting at most; beyond it the oldest is dropped (and logged). */
+const EVENT_QUEUE_MAX = 5000;
+
+/** One Event to record. */
+interface EventJob {
+  app: AppResource;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+  at: Date;
+}
+
 /** True when `op` records what the App's status records already (same phase, message and request): no new event. */
 function repeats(prev: OperationState | undefined, op: OpOutcome): boolean {
   return (
@@ -47,32 +63,43 @@ function repeats(prev: OperationState | undefined, op: OpOutcome): boolean {
 export class Announcer {
   readonly #deps: AnnouncerDeps;
   readonly #notifier: Notifier;
+  readonly #events: BackgroundQueue<EventJob>;
 
   constructor(deps: AnnouncerDeps) {
     this.#deps = deps;
     this.#notifier = new Notifier({
       outbound: deps.outbound,
       logger: deps.logger,
-      onGiveUp: (app, message) => this.event(app, 'Warning', 'NotificationFailed', message),
+      onGiveUp: async (app, message) => this.event(app, 'Warning', 'NotificationFailed', message),
+    });
+    this.#events = new BackgroundQueue<EventJob>({
+      concurrency: EVENT_CONCURRENCY,
+      max: EVENT_QUEUE_MAX,
+      run: (job) => recordEvent(deps.mgmt.client, job.app, job.type, job.reason, job.message, deps.identity, job.at),
+      onDrop: (job) =>
+        deps.logger.warn({ app: appRef(job.app), reason: job.reason }, 'event dropped: too many waiting'),
+      onError: (job, err) =>
+        deps.logger.warn({ app: appRef(job.app), reason: job.reason, err: describeError(err) }, 'cannot record event'),
     });
   }
 
-  /** Waits for the notifications still being sent (a clean shutdown). */
-  drain(): Promise<void> {
-    return this.#notifier.drain();
+  /** Waits for the notifications and Events still being sent (a clean shutdown; a notification given up adds one). */
+  async drain(): Promise<void> {
+    await this.#notifier.drain();
+    await this.#events.drain();
   }
 
-  /** Events and notifications after the status is written. Never throws. */
-  async announce(
+  /** Events and notifications after the status is written, handed to the background. Never throws. */
+  announce(
     app: AppResource,
     outcome: Outcome,
     op: OpOutcome | undefined,
     sync: 'success' | 'failure' | undefined,
     failedRevision?: string,
-  ): Promise<void> {
+  ): void {
     if (op && !repeats(app.status?.operationState, op)) {
       const type = op.phase === 'Failed' ? 'Warning' : 'Normal';
-      await this.event(
+      this.event(
         app,
         type,
         `Operation${op.phase}`,
@@ -80,9 +107,9 @@ export class Announcer {
       );
       this.#deps.metrics.operation(op.operation?.kind ?? 'Sync', op.phase);
     } else if (sync === 'success') {
-      await this.event(app, 'Normal', 'Synced', `applied revision ${outcome.applied?.revision ?? ''}`);
+      this.event(app, 'Normal', 'Synced', `applied revision ${outcome.applied?.revision ?? ''}`);
     }
-    await this.#healthChanged(app, outcome);
+    this.#healthChanged(app, outcome);
     this.#notify(app, outcome, op, sync, failedRevision);
   }
 
@@ -113,12 +140,12 @@ export class Announcer {
    * A `HealthChanged` Event when the App's health moved (Warning into Degraded, Normal otherwise), naming the
    * resources that made it so (the reason: up to three, `apps/Deployment api: 1/3 ready`).
    */
-  async #healthChanged(app: AppResource, outcome: Outcome): Promise<void> {
+  #healthChanged(app: AppResource, outcome: Outcome): void {
     const before = app.status?.healthStatus;
     const after = outcome.health?.status;
     if (!before || !after || before === after) return;
     const reason = outcome.health?.reason ? `: ${outcome.health.reason}` : '';
-    await this.event(
+    this.event(
       app,
       after === 'Degraded' ? 'Warning' : 'Normal',
       'HealthChanged',
@@ -126,15 +153,12 @@ export class Announcer {
     );
   }
 
-  /** Records a Kubernetes Event on the App; a failure is logged, never thrown. */
-  async event(app: AppResource, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
-    try {
-      await recordEvent(this.#deps.mgmt.client, app, type, reason, message, this.#deps.identity);
-    } catch (err) {
-      this.#deps.logger.warn(
-        { app: { namespace: app.metadata.namespace, name: app.metadata.name }, err: describeError(err) },
-        'cannot record event',
-      );
-    }
+  /** Records a Kubernetes Event on the App in the background; a failure is logged, never thrown. */
+  event(app: AppResource, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.#events.push({ app, type, reason, message, at: new Date() });
   }
+}
+
+function appRef(app: AppResource): { namespace: string | undefined; name: string } {
+  return { namespace: app.metadata.namespace, name: app.metadata.name };
 }

@@ -30,7 +30,7 @@ export class OperatorMetrics {
   });
   readonly #stages = new Histogram({
     name: 'svc_reconcile_stage_duration_seconds',
-    help: 'Time one reconcile spent in each step (load, mark_running, destination, source, render, inventory, namespace, apply, prune, health, status, announce)',
+    help: 'Time one reconcile spent in each step (load, mark_running, destination, source, render, inventory, namespace, apply, prune, health, status)',
     labelNames: ['stage'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [this.registry],

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { AppResource } from '../core/app-schema.ts';
 import { type RetryPolicy, retryDelayMs } from '../core/backoff.ts';
+import { BackgroundQueue } from '../core/concurrency.ts';
 import { describeNetworkFailure } from '../net/errors.ts';
 import { type OutboundPolicy, outboundFetch } from '../net/outbound.ts';
 import { bodyFor, type Channel, type NotificationPayload } from './notify.ts';
@@ -37,40 +38,33 @@ interface Job {
 
 export class Notifier {
   readonly #options: NotifierOptions;
-  readonly #queue: Job[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #queue: BackgroundQueue<Job>;
 
   constructor(options: NotifierOptions) {
     this.#options = options;
+    this.#queue = new BackgroundQueue<Job>({
+      concurrency: CONCURRENCY,
+      max: QUEUE_MAX,
+      run: (job) => this.#deliver(job),
+      onDrop: (job) =>
+        options.logger.warn(
+          { app: job.app.metadata.name, channel: job.channel.kind, event: job.payload.event },
+          'notification dropped: too many waiting',
+        ),
+      // #deliver handles its own failures; this only guards against a bug there.
+      onError: (job, err) =>
+        options.logger.error({ app: job.app.metadata.name, err: String(err) }, 'notification delivery threw'),
+    });
   }
 
   /** Queues one notification; returns at once. */
   send(app: AppResource, channel: Channel, payload: NotificationPayload): void {
-    if (this.#queue.length >= QUEUE_MAX) {
-      const dropped = this.#queue.shift();
-      this.#options.logger.warn(
-        { app: dropped?.app.metadata.name, channel: dropped?.channel.kind, event: dropped?.payload.event },
-        'notification dropped: too many waiting',
-      );
-    }
     this.#queue.push({ app, channel, payload });
-    this.#pump();
   }
 
   /** Resolves once everything queued so far was sent or given up (for a clean shutdown and tests). */
-  async drain(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
-  }
-
-  #pump(): void {
-    while (this.#inFlight.size < CONCURRENCY && this.#queue.length > 0) {
-      const job = this.#queue.shift() as Job;
-      const run = this.#deliver(job).finally(() => {
-        this.#inFlight.delete(run);
-        this.#pump();
-      });
-      this.#inFlight.add(run);
-    }
+  drain(): Promise<void> {
+    return this.#queue.drain();
   }
 
   async #deliver(job: Job): Promise<void> {

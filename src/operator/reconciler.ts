@@ -406,7 +406,7 @@ export class Reconciler {
     const { app, outcome, opOutcome } = run;
     await this.#timed('status', () => this.#write(app, outcome));
     const notify = run.doSync ? 'success' : undefined;
-    await this.#timed('announce', () => this.#announcer.announce(app, outcome, opOutcome, notify));
+    this.#announcer.announce(app, outcome, opOutcome, notify);
     this.#deps.metrics.observeApp(run.key, outcome.syncStatus, run.health.status);
   }
 
@@ -479,7 +479,7 @@ export class Reconciler {
     const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects));
     progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
     if (pruned.deleted.length > 0) {
-      await this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
+      this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
     }
     if (pruned.errors.length > 0) throw new StageError('prune', new Error(pruned.errors.join('; ')), 'retry');
   }
@@ -587,9 +587,9 @@ export class Reconciler {
     const { app, progress } = run;
     const opFailed = op?.phase === 'Failed';
     const notify = opFailed || (progress.syncAttempted && newly) ? 'failure' : undefined;
-    await this.#announcer.announce(app, outcome, op, notify, progress.revision);
+    this.#announcer.announce(app, outcome, op, notify, progress.revision);
     if (!opFailed && progress.syncAttempted && newly) {
-      await this.#announcer.event(app, 'Warning', 'SyncFailed', outcome.error?.message ?? '');
+      this.#announcer.event(app, 'Warning', 'SyncFailed', outcome.error?.message ?? '');
     }
   }
 
@@ -647,11 +647,11 @@ export class Reconciler {
       this.#fence();
       try {
         const deleted = await deleteApplied(this.#live(app, await this.#deps.targetFor(app)), app);
-        if (deleted > 0) await this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
+        if (deleted > 0) this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
       } catch (err) {
         const since = Date.parse(app.metadata.deletionTimestamp ?? '') || Date.now();
         if (Date.now() - since < this.#deps.tuning.deleteTimeoutMs) {
-          await this.#announcer.event(
+          this.#announcer.event(
             app,
             'Warning',
             'DeleteFailed',
@@ -659,7 +659,7 @@ export class Reconciler {
           );
           return { requeue: this.#deps.tuning.errorRequeueMs, result: 'error' };
         }
-        await this.#announcer.event(
+        this.#announcer.event(
           app,
           'Warning',
           'DeleteAbandoned',

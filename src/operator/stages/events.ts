@@ -7,7 +7,7 @@ import type { AppResource } from '../../core/app-schema.ts';
 import type { KubeClient } from '../../kube/index.ts';
 import { microTime } from '../../kube/index.ts';
 
-/** Records one Event; failures are returned to the caller to log, never thrown into the reconcile. */
+/** Records one Event that happened at `now`; a failure rejects (the caller logs it, never the reconcile). */
 export async function recordEvent(
   client: KubeClient,
   app: AppResource,
@@ -15,8 +15,8 @@ export async function recordEvent(
   reason: string,
   message: string,
   identity: string,
+  now: Date = new Date(),
 ): Promise<void> {
-  const now = new Date();
   const ns = app.metadata.namespace ?? 'default';
   await client.request(`/api/v1/namespaces/${encodeURIComponent(ns)}/events`, {
     method: 'POST',
