@@ -16,7 +16,7 @@ import {
   configMapYaml,
   createApp,
   deleteNamespaces,
-  eventsAbout,
+  eventsOnceReported,
   getApp,
   kube,
   requestOperation,
@@ -160,7 +160,7 @@ describe('fault: the operator SIGKILLed mid-apply', () => {
       const cm = await kube().get({ apiVersion: 'v1', kind: 'ConfigMap', name: `cm-${i}`, namespace: dest });
       expect(cm?.['data'], `cm-${i}`).toEqual({ i: String(i) });
     }
-    const events = await eventsAbout(org, 'kill');
+    const events = await eventsOnceReported(org, 'kill', 'OperationSucceeded');
     const succeeded = events.filter((e) => e.reason === 'OperationSucceeded');
     expect(succeeded).toHaveLength(1);
     expect(succeeded[0]?.reportingInstance).toBe(bIdentity);

@@ -5,7 +5,7 @@ import {
   configMapYaml,
   createApp,
   deploymentYaml,
-  eventsAbout,
+  eventsOnceReported,
   getApp,
   getObject,
   kube,
@@ -81,7 +81,7 @@ describe('deleting an App', () => {
     await waitForApp(org, 'wedged', 'finalizer added', (a) => (a.metadata.finalizers ?? []).length > 0);
     await deleteApp('wedged');
     await gone('wedged');
-    const events = await eventsAbout(org, 'wedged');
+    const events = await eventsOnceReported(org, 'wedged', 'DeleteAbandoned');
     expect(events.map((e) => e.reason)).toContain('DeleteAbandoned');
   });
 });

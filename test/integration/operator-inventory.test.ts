@@ -8,7 +8,7 @@ import { waitUntil } from '../harness/index.ts';
 import {
   configMapYaml,
   deploymentYaml,
-  eventsAbout,
+  eventsOnceReported,
   getApp,
   getObject,
   kube,
@@ -66,7 +66,9 @@ describe('inventory', () => {
     expect(await getObject('v1', 'ConfigMap', dest, 'stray')).toBeDefined();
     // b left the inventory with its new owner; only a is this App's now.
     expect(second.status?.inventory).toEqual([{ id: `${dest}_a__ConfigMap`, v: 'v1' }]);
-    const pruned = (await eventsAbout(org, 'inv')).filter((e) => e.reason === 'Pruned').map((e) => e.message);
+    const pruned = (await eventsOnceReported(org, 'inv', 'Pruned'))
+      .filter((e) => e.reason === 'Pruned')
+      .map((e) => e.message);
     expect(pruned).toEqual([`deleted ConfigMap ${dest}/c`]);
   });
 
@@ -92,7 +94,9 @@ describe('inventory', () => {
       timeoutMs: 30_000,
     });
     expect(await getObject('v1', 'ConfigMap', dest, 'b')).toBeDefined();
-    const deleted = (await eventsAbout(org, 'gone')).filter((e) => e.reason === 'Deleted').map((e) => e.message);
+    const deleted = (await eventsOnceReported(org, 'gone', 'Deleted'))
+      .filter((e) => e.reason === 'Deleted')
+      .map((e) => e.message);
     expect(deleted).toEqual(['deleted 2 objects']);
   });
 });

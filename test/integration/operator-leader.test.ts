@@ -5,6 +5,7 @@ import {
   configMapYaml,
   createApp,
   eventsAbout,
+  eventsOnceReported,
   getApp,
   requestOperation,
   startTestOperator,
@@ -75,7 +76,9 @@ describe('leader election', () => {
     );
     expect(done.status?.revision).toBe(await repo.head());
     expect(follower.isLeader()).toBe(true);
-    const succeeded = (await events('big')).filter((e) => e.reason === 'OperationSucceeded');
+    const succeeded = (await eventsOnceReported(org, 'big', 'OperationSucceeded')).filter(
+      (e) => e.reason === 'OperationSucceeded',
+    );
     expect(succeeded).toHaveLength(1);
     expect(succeeded[0]?.reportingInstance).toBe(follower.identity);
   });

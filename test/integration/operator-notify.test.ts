@@ -4,6 +4,7 @@ import {
   createApp,
   deploymentYaml,
   eventsAbout,
+  eventsOnceReported,
   getObject,
   requestOperation,
   stuckDeploymentYaml,
@@ -70,7 +71,7 @@ describe('restart, events and notifications', () => {
     )?.template;
     const annotations = template?.metadata.annotations;
     expect(annotations?.['cd.svc.space/restartedAt']).toBeDefined();
-    const events = await eventsAbout(org, 'noisy');
+    const events = await eventsOnceReported(org, 'noisy', 'OperationSucceeded');
     expect(events.map((e) => e.reason)).toContain('OperationSucceeded');
     expect(events.every((e) => e.source.component === 'svc-operator')).toBe(true);
 

@@ -254,6 +254,20 @@ export async function eventsAbout(namespace: string, name: string): Promise<Core
   return res.items;
 }
 
+/**
+ * The events about `name` once one with `reason` is among them: the operator records Events in the background, so
+ * an Event may land just after the status that follows it.
+ */
+export async function eventsOnceReported(namespace: string, name: string, reason: string): Promise<CoreEvent[]> {
+  return waitUntil(
+    async () => {
+      const events = await eventsAbout(namespace, name);
+      return events.some((e) => e.reason === reason) ? events : undefined;
+    },
+    { what: `a ${reason} event about ${name}`, timeoutMs: 30_000 },
+  );
+}
+
 /** A live object, or undefined. */
 export async function getObject(apiVersion: string, kind: string, namespace: string | undefined, name: string) {
   return kube().get({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) });
