@@ -8,7 +8,7 @@
  * and schema-violating ones refused (the document is exact), 405 with `Allow` for an undeclared method, and 401 when
  * the key is taken away or replaced. Each key's run is two: the coverage phase to its end (every operation, the
  * boundaries of every schema), then fuzzing and the stateful phase (over the links schemathesis infers) within the
- * time budget. Each key prints one line "api fuzz (<key>): N passed, N failed, …".
+ * time budget. The two keys run at the same time. Each key prints one line "api fuzz (<key>): N passed, N failed, …".
  *
  * Time: SVC_FUZZ_SECONDS (default 120) is the budget of the fuzzing and stateful phases, split between the two keys
  * (the coverage phase takes what it takes, about three minutes a key); set it higher for a long run (e.g.
@@ -193,8 +193,10 @@ describe('API fuzzing with schemathesis against svc start', () => {
 
   afterAll(() => svc?.stop());
 
+  // The two keys' runs go side by side (two schemathesis processes, one worker each: see fuzz()): each is mostly
+  // the fuzzer's own CPU, so on two cores the pair takes little more than one.
   for (const role of ['admin', 'read'] as const) {
-    it(
+    it.concurrent(
       `finds no failure of schemathesis's default checks (and no error without {"error"}) with a ${role} key`,
       async () => {
         const keep = [keys.admin.id, keys.read.id];
