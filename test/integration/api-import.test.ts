@@ -12,13 +12,23 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitRepo, type GitServer, repoRoot, runCli, startGitServer } from '../harness/index.ts';
+import {
+  type ChartRepo,
+  type GitRepo,
+  type GitServer,
+  guestbookChart,
+  repoRoot,
+  runCli,
+  startChartRepo,
+  startGitServer,
+} from '../harness/index.ts';
 import { mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { deleteNamespaces, unique, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
 const PASSWORD = 'import-argo-repo-password-5e1f9c2a7d';
+const CHART_PASSWORD = 'import-flux-chart-password-8c2d4e6f1a';
 const FIXTURES = join(repoRoot, 'test/fixtures/import');
 const EXAMPLE_URL = 'https://github.com/argoproj/argocd-example-apps';
 const EXAMPLES = ['guestbook', 'kustomize-guestbook', 'helm-guestbook'];
@@ -38,7 +48,9 @@ describe('import from Argo CD', () => {
   let git: GitServer;
   let repo: GitRepo;
   let suite: ImageSuite;
+  let charts: ChartRepo;
   const dests = Object.fromEntries(EXAMPLES.map((e) => [e, unique(e.slice(0, 8))]));
+  const fluxDests = { web: unique('flux-web'), chart: unique('flux-chart') };
 
   /** The example Applications, pointed at the private copy; the three examples deploy to fresh namespaces. */
   const applications = () => {
@@ -69,12 +81,15 @@ describe('import from Argo CD', () => {
   beforeAll(async () => {
     git = await startGitServer({ basicAuth: { user: 'git', password: PASSWORD } });
     repo = await git.createRepo('argocd-example-apps', filesOf(join(FIXTURES, 'argocd-repo')), { branch: 'master' });
+    charts = await startChartRepo({ basicAuth: { user: 'charts', password: CHART_PASSWORD } });
+    await charts.publish('guestbook', guestbookChart('0.5.0'));
     suite = await startImageSuite('import', { listen: true });
   }, 90_000);
   afterAll(async () => {
     await suite?.stop();
     await git?.stop();
-    await deleteNamespaces(...Object.values(dests));
+    await charts?.stop();
+    await deleteNamespaces(...Object.values(dests), ...Object.values(fluxDests));
   });
 
   it('dry-runs the example Applications: each mapping, a summary, nothing created, no password', async () => {
@@ -201,5 +216,87 @@ describe('import from Argo CD', () => {
     }
     // The git server refuses anonymous reads: the Apps got there with the imported credentials.
     expect(git.requests.some((r) => r.authorized === true)).toBe(true);
+  });
+
+  it('applies Flux: a Kustomization and a HelmRelease with their private sources become Apps, Synced/Healthy', async () => {
+    const documents = [
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: { name: git-auth, namespace: flux-system }',
+      'type: Opaque',
+      `stringData: { username: git, password: ${PASSWORD} }`,
+      '---',
+      'apiVersion: source.toolkit.fluxcd.io/v1',
+      'kind: GitRepository',
+      'metadata: { name: flux-example-apps, namespace: flux-system }',
+      'spec:',
+      '  interval: 1m',
+      `  url: ${repo.url}`,
+      '  ref: { branch: master }',
+      '  secretRef: { name: git-auth }',
+      '---',
+      'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+      'kind: Kustomization',
+      'metadata: { name: guestbook-web, namespace: flux-system }',
+      'spec:',
+      '  interval: 10m',
+      '  path: ./kustomize-guestbook',
+      '  prune: true',
+      '  sourceRef: { kind: GitRepository, name: flux-example-apps }',
+      `  targetNamespace: ${fluxDests.web}`,
+      '---',
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: { name: chart-auth, namespace: flux-system }',
+      `data: { username: ${Buffer.from('charts').toString('base64')}, password: ${Buffer.from(CHART_PASSWORD).toString('base64')} }`,
+      '---',
+      'apiVersion: source.toolkit.fluxcd.io/v1',
+      'kind: HelmRepository',
+      'metadata: { name: charts, namespace: flux-system }',
+      `spec: { interval: 5m, url: ${charts.url}, secretRef: { name: chart-auth } }`,
+      '---',
+      'apiVersion: helm.toolkit.fluxcd.io/v2',
+      'kind: HelmRelease',
+      'metadata: { name: guestbook-chart, namespace: flux-system }',
+      'spec:',
+      '  interval: 10m',
+      `  targetNamespace: ${fluxDests.chart}`,
+      '  chart:',
+      '    spec:',
+      '      chart: guestbook',
+      '      version: 0.5.x',
+      '      sourceRef: { kind: HelmRepository, name: charts }',
+    ].join('\n');
+    const res = await call({ documents, apply: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body['summary']).toMatchObject({ objects: 6, apps: 2, repositories: 2, created: 4, failed: 0 });
+    const text = JSON.stringify(res.body);
+    for (const secret of [PASSWORD, CHART_PASSWORD, Buffer.from(CHART_PASSWORD).toString('base64')]) {
+      expect(text).not.toContain(secret);
+    }
+    const byName = (name: string) =>
+      (res.body['entries'] as Json[]).find((e) => (e['object'] as Json)['name'] === name);
+    expect(byName('git-auth')).toMatchObject({ partOf: [{ kind: 'Repository', name: 'flux-example-apps' }] });
+    expect(byName('charts')).toMatchObject({
+      becomes: { kind: 'Repository', name: 'charts' },
+      applied: { status: 'created' },
+    });
+    for (const name of ['guestbook-web', 'guestbook-chart']) {
+      await waitForApp(
+        suite.org.orgNs,
+        name,
+        `${name} Synced/Healthy`,
+        (a) => a.status?.syncStatus === 'Synced' && a.status?.healthStatus === 'Healthy',
+        120_000,
+      );
+    }
+    const chartApp = await waitForApp(
+      suite.org.orgNs,
+      'guestbook-chart',
+      'chart revision',
+      (a) => !!a.status?.revision,
+    );
+    expect(chartApp.status?.revision).toMatch(/^guestbook@0\.5\.0@sha256:/);
+    expect(charts.requests.some((r) => r.authorized)).toBe(true);
   });
 });
