@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   type ChartRepo,
   type GitRepo,
@@ -21,10 +22,11 @@ import {
   runCli,
   startChartRepo,
   startGitServer,
+  waitUntil,
 } from '../harness/index.ts';
 import { mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
-import { deleteNamespaces, unique, waitForApp } from './operator-support.ts';
+import { deleteNamespaces, getObject, managers, unique, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
 const PASSWORD = 'import-argo-repo-password-5e1f9c2a7d';
@@ -50,7 +52,7 @@ describe('import from Argo CD', () => {
   let suite: ImageSuite;
   let charts: ChartRepo;
   const dests = Object.fromEntries(EXAMPLES.map((e) => [e, unique(e.slice(0, 8))]));
-  const fluxDests = { web: unique('flux-web'), chart: unique('flux-chart') };
+  const fluxDests = { web: unique('flux-web'), chart: unique('flux-chart'), takeover: unique('takeover') };
 
   /** The example Applications, pointed at the private copy; the three examples deploy to fresh namespaces. */
   const applications = () => {
@@ -298,5 +300,74 @@ describe('import from Argo CD', () => {
     );
     expect(chartApp.status?.revision).toMatch(/^guestbook@0\.5\.0@sha256:/);
     expect(charts.requests.some((r) => r.authorized)).toBe(true);
+  });
+
+  it('takes over objects Argo CD applied (its field manager) without a new generation, ReplicaSet or Pod', async () => {
+    const dest = fluxDests.takeover;
+    const client = suite.org.kube.client;
+    const apply = (path: string, body: Json) =>
+      client.request(path, {
+        method: 'PATCH',
+        query: { fieldManager: 'argocd-controller', force: true },
+        contentType: 'application/apply-patch+yaml',
+        body,
+      });
+    await apply(`/api/v1/namespaces/${dest}`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: dest } });
+    // As Argo CD applies them: the manifests of the guestbook directory, with its tracking label.
+    const tracking = { 'app.kubernetes.io/instance': 'guestbook' };
+    for (const file of ['guestbook-ui-deployment.yaml', 'guestbook-ui-svc.yaml']) {
+      const obj = parse(readFileSync(join(FIXTURES, 'argocd-repo/guestbook', file), 'utf8')) as {
+        kind: string;
+        metadata: Json;
+      };
+      obj.metadata = { ...obj.metadata, namespace: dest, labels: tracking };
+      const path =
+        obj.kind === 'Deployment'
+          ? `/apis/apps/v1/namespaces/${dest}/deployments/guestbook-ui`
+          : `/api/v1/namespaces/${dest}/services/guestbook-ui`;
+      await apply(path, obj as unknown as Json);
+    }
+    const pods = async () => {
+      const list = await client.request<{ items: Array<{ metadata: { uid: string } }> }>(
+        `/api/v1/namespaces/${dest}/pods`,
+        { query: { labelSelector: 'app=guestbook-ui' } },
+      );
+      return list.items.map((p) => p.metadata.uid).sort();
+    };
+    const replicaSets = async () => {
+      const list = await client.request<{ items: Array<{ metadata: { name: string } }> }>(
+        `/apis/apps/v1/namespaces/${dest}/replicasets`,
+        { query: { labelSelector: 'app=guestbook-ui' } },
+      );
+      return list.items.map((r) => r.metadata.name).sort();
+    };
+    await waitUntil(async () => ((await pods()).length === 1 ? true : undefined), { what: 'the guestbook Pod' });
+    const podsBefore = await pods();
+    const setsBefore = await replicaSets();
+    const before = await getObject('apps/v1', 'Deployment', dest, 'guestbook-ui');
+    expect(managers(before)).toContain('argocd-controller');
+    expect(managers(before)).not.toContain('svc-operator');
+
+    const documents = applications()
+      .split(/^---$/m)
+      .filter((d) => d.includes('name: "example.guestbook"'))[0]
+      ?.replace('name: "example.guestbook"', 'name: "takeover-guestbook"')
+      .replace(`namespace: "${dests['guestbook']}"`, `namespace: "${dest}"`);
+    // With the repository Secret, so the test stands alone (run after the others, its repository exists already).
+    const res = await call({ documents: `${documents}\n---\n${repositorySecret()}`, apply: true });
+    expect(res.body['summary'], JSON.stringify(res.body)).toMatchObject({ apps: 1 });
+    expect((res.body['entries'] as Json[])[0]).toMatchObject({ applied: { status: 'created' } });
+    await waitForApp(
+      suite.org.orgNs,
+      'takeover-guestbook',
+      'takeover-guestbook Synced/Healthy',
+      (a) => a.status?.syncStatus === 'Synced' && a.status?.healthStatus === 'Healthy',
+      120_000,
+    );
+    const after = await getObject('apps/v1', 'Deployment', dest, 'guestbook-ui');
+    expect(managers(after)).toContain('svc-operator');
+    expect(after?.metadata.generation).toBe(before?.metadata.generation);
+    expect(await replicaSets()).toEqual(setsBefore);
+    expect(await pods()).toEqual(podsBefore);
   });
 });
