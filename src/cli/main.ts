@@ -14,6 +14,7 @@ import { registerAppCommands } from './client/app-commands.ts';
 import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerHealthCheckCommands } from './client/health-check-commands.ts';
+import { registerImportCommands } from './client/import-commands.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
@@ -96,6 +97,7 @@ registerStoreCommands(program);
 registerRegistryCommands(program);
 registerHealthCheckCommands(program);
 registerRepoCommands(program);
+registerImportCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 

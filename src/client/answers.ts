@@ -100,6 +100,8 @@ export type RegistryTestResult = Answer<'/api/v1/registries/test', 'post'>;
 export type HealthCheck = Answer<'/api/v1/health-checks/{id}'>;
 /** A repository (never its secrets). */
 export type Repository = Answer<'/api/v1/repositories/{id}'>;
+export type ImportReport = Answer<'/api/v1/import', 'post'>;
+export type ImportEntry = ImportReport['entries'][number];
 /** Charts of a Helm repository with their versions. */
 export type ChartListing = Item<Answer<'/api/v1/repositories/{id}/charts'>['charts']>;
 /** An App using a repository. */

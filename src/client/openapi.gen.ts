@@ -9480,6 +9480,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Map Argo CD and Flux objects to svc Apps, repositories and registries (deployment:read); dry-run unless apply, which creates each (its own permission, audited as its own create) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ImportRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ImportReport"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description documents is not YAML, or a document is not an object */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registries/{id}/notifications": {
         parameters: {
             query?: never;
@@ -9925,7 +10028,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -9953,7 +10056,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -9968,7 +10071,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -9986,7 +10089,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -10001,7 +10104,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -11629,6 +11732,107 @@ export interface components {
             tls_client_cert?: string | null;
             /** @description PEM client key (set with tls_client_cert); write-only */
             tls_client_key?: string | null;
+        };
+        ImportFieldNote: {
+            /** @description path in the imported object, e.g. spec.source.helm.valueFiles */
+            field: string;
+            /**
+             * @description mapped: carried into `to`; equivalent: svc behaves so without a field; unsupported: dropped, svc behaves differently (note says what to do)
+             * @enum {string}
+             */
+            status: "mapped" | "equivalent" | "unsupported";
+            /** @description the svc field it went to */
+            to?: string;
+            note?: string;
+        };
+        /** @description a repository to register; its secret parts are never answered, only whether found */
+        ImportedRepository: {
+            name: string;
+            /** @enum {string} */
+            type: "git" | "helm";
+            url: string;
+            insecure?: boolean;
+            username?: string;
+            known_hosts?: string;
+            ca?: string;
+            tls_client_cert?: string;
+            has_password: boolean;
+            has_ssh_private_key: boolean;
+            has_tls_client_key: boolean;
+        };
+        /** @description a registry to register; its password is never answered */
+        ImportedRegistry: {
+            name: string;
+            host: string;
+            username?: string;
+            has_password: boolean;
+        };
+        ImportEntry: {
+            /** @description the imported object */
+            object: {
+                apiVersion: string;
+                kind: string;
+                name: string;
+                namespace?: string;
+            };
+            /**
+             * @description mapped: nothing lost; partial: some fields unsupported (listed); unmapped: no svc object
+             * @enum {string}
+             */
+            result: "mapped" | "partial" | "unmapped";
+            /** @description an svc object of the import */
+            becomes?: {
+                /** @enum {string} */
+                kind: "App" | "Repository" | "Registry";
+                name: string;
+            };
+            app?: components["schemas"]["AppCreateRequest"];
+            repository?: components["schemas"]["ImportedRepository"];
+            registry?: components["schemas"]["ImportedRegistry"];
+            /** @description svc objects that read it (a Flux source, a Secret) */
+            partOf?: {
+                /** @enum {string} */
+                kind: "App" | "Repository" | "Registry";
+                name: string;
+            }[];
+            /** @description why it cannot be mapped (result unmapped) */
+            reason?: string;
+            fields: components["schemas"]["ImportFieldNote"][];
+            /** @description with apply: what became of the svc object */
+            applied?: {
+                /** @enum {string} */
+                status: "created" | "failed";
+                /** @description why it was not created (as its own create route says) */
+                error?: string;
+            };
+        };
+        ImportReport: {
+            /** @description false for a dry-run */
+            applied: boolean;
+            /** @description one per imported object, in document order */
+            entries: components["schemas"]["ImportEntry"][];
+            summary: {
+                objects: number;
+                mapped: number;
+                partial: number;
+                unmapped: number;
+                apps: number;
+                repositories: number;
+                registries: number;
+                /** @description with apply: svc objects created */
+                created: number;
+                /** @description with apply: svc objects that could not be created */
+                failed: number;
+            };
+        };
+        ImportRequest: {
+            /** @description Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object */
+            documents: string;
+            /**
+             * @description create the mapped repositories, registries and Apps through their own routes’ rules (permissions, audit); repositories and registries need a session
+             * @default false
+             */
+            apply?: boolean;
         };
         SecretStore: {
             /** @description sts_… */

@@ -33,6 +33,7 @@ describe('the MCP tool catalogue', () => {
       'app_history',
       'app_diff',
       'app_logs',
+      'import_dry_run',
       'repository_list',
       'repository_charts',
       'audit_list',

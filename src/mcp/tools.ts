@@ -16,6 +16,8 @@ import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
 import { healthCheckView } from '../api/health-checks/view.ts';
+import { MAX_IMPORT_TEXT } from '../api/import/contract.ts';
+import { importObjects } from '../api/import/use-cases.ts';
 import { listRepositories, repositoryCharts } from '../api/repositories/use-cases.ts';
 import { repositoryView } from '../api/repositories/view.ts';
 import type { ApiServices } from '../api/services.ts';
@@ -297,6 +299,19 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     async run(s, principal, args) {
       const page = { limit: args.limit ?? 50, offset: args.offset ?? 0 };
       return { entries: await run(s, listAudit, principal, page), ...page };
+    },
+  }),
+  import_dry_run: tool({
+    title: 'Import dry-run',
+    description:
+      'What Argo CD objects (Application, ApplicationSet, AppProject, repository Secrets) and Flux objects (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy), given as YAML text, would become in svc: per object the App, repository or registry, or why not, field by field, and a summary. Creates nothing (svc import --apply or POST /api/v1/import with apply does).',
+    input: Type.Object(
+      { documents: Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT, description: 'YAML documents' }) },
+      { additionalProperties: false },
+    ),
+    async run(s, principal, args) {
+      const answer = await run(s, importObjects, principal, { documents: args.documents, apply: false });
+      return { entries: answer.entries, summary: answer.summary };
     },
   }),
   health_check_list: tool({

@@ -13,6 +13,7 @@ import { AUDIT_COMPONENTS } from '../audit/contract.ts';
 import { AUTH_COMPONENTS } from '../auth/contract.ts';
 import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
 import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
+import { IMPORT_COMPONENTS } from '../import/contract.ts';
 import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
 import { REGISTRY_COMPONENTS } from '../registries/contract.ts';
 import { REPOSITORY_COMPONENTS } from '../repositories/contract.ts';
@@ -44,5 +45,6 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...REGISTRY_COMPONENTS,
   ...HEALTH_CHECK_COMPONENTS,
   ...REPOSITORY_COMPONENTS,
+  ...IMPORT_COMPONENTS,
   ...SECRET_STORE_COMPONENTS,
 ];

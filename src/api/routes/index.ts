@@ -10,6 +10,7 @@ import { authRoutes } from './auth.ts';
 import { cliLoginRoutes } from './cli-login.ts';
 import { clusterRoutes } from './clusters.ts';
 import { healthCheckRoutes } from './health-checks.ts';
+import { importRoutes } from './import.ts';
 import { incidentRoutes } from './incidents.ts';
 import { registryRoutes } from './registries.ts';
 import { registryNotificationRoutes } from './registry-notifications.ts';
@@ -37,5 +38,6 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   registryRoutes,
   healthCheckRoutes,
   repositoryRoutes,
+  importRoutes,
   registryNotificationRoutes,
 ];

@@ -1,0 +1,164 @@
+/**
+ * The contract of POST /import (docs/migrate.md, docs/api.md "Import"; issue 28): Argo CD and Flux objects as YAML
+ * text in; per object the svc App, repository or registry it becomes, or why not, field by field, and a summary.
+ * Dry-run unless `apply` is true. Credentials found in Secrets are never answered (only `has_…` flags).
+ */
+import { Type } from 'typebox';
+import { AppCreateRequest } from '../apps/create-contract.ts';
+import { errors } from '../contract/errors.ts';
+import { component, ref, StringEnum } from '../contract/schema.ts';
+
+const closed = { additionalProperties: false } as const;
+
+/** Longest `documents` text accepted (the API's body limit is 1 MiB). */
+export const MAX_IMPORT_TEXT = 1_000_000;
+
+const SvcRef = Type.Object(
+  { kind: StringEnum(['App', 'Repository', 'Registry'] as const), name: Type.String() },
+  { ...closed, description: 'an svc object of the import' },
+);
+
+export const ImportFieldNote = component(
+  'ImportFieldNote',
+  Type.Object(
+    {
+      field: Type.String({ description: 'path in the imported object, e.g. spec.source.helm.valueFiles' }),
+      status: StringEnum(['mapped', 'equivalent', 'unsupported'] as const, {
+        description:
+          'mapped: carried into `to`; equivalent: svc behaves so without a field; unsupported: dropped, svc behaves differently (note says what to do)',
+      }),
+      to: Type.Optional(Type.String({ description: 'the svc field it went to' })),
+      note: Type.Optional(Type.String()),
+    },
+    closed,
+  ),
+);
+
+export const ImportedRepository = component(
+  'ImportedRepository',
+  Type.Object(
+    {
+      name: Type.String(),
+      type: StringEnum(['git', 'helm'] as const),
+      url: Type.String(),
+      insecure: Type.Optional(Type.Boolean()),
+      username: Type.Optional(Type.String()),
+      known_hosts: Type.Optional(Type.String()),
+      ca: Type.Optional(Type.String()),
+      tls_client_cert: Type.Optional(Type.String()),
+      has_password: Type.Boolean(),
+      has_ssh_private_key: Type.Boolean(),
+      has_tls_client_key: Type.Boolean(),
+    },
+    { ...closed, description: 'a repository to register; its secret parts are never answered, only whether found' },
+  ),
+);
+
+export const ImportedRegistry = component(
+  'ImportedRegistry',
+  Type.Object(
+    { name: Type.String(), host: Type.String(), username: Type.Optional(Type.String()), has_password: Type.Boolean() },
+    { ...closed, description: 'a registry to register; its password is never answered' },
+  ),
+);
+
+export const ImportEntry = component(
+  'ImportEntry',
+  Type.Object(
+    {
+      object: Type.Object(
+        {
+          apiVersion: Type.String(),
+          kind: Type.String(),
+          name: Type.String(),
+          namespace: Type.Optional(Type.String()),
+        },
+        { ...closed, description: 'the imported object' },
+      ),
+      result: StringEnum(['mapped', 'partial', 'unmapped'] as const, {
+        description: 'mapped: nothing lost; partial: some fields unsupported (listed); unmapped: no svc object',
+      }),
+      becomes: Type.Optional(SvcRef),
+      app: Type.Optional(ref(AppCreateRequest, { description: 'the App it becomes, as POST /apps takes it' })),
+      repository: Type.Optional(ref(ImportedRepository)),
+      registry: Type.Optional(ref(ImportedRegistry)),
+      partOf: Type.Optional(Type.Array(SvcRef, { description: 'svc objects that read it (a Flux source, a Secret)' })),
+      reason: Type.Optional(Type.String({ description: 'why it cannot be mapped (result unmapped)' })),
+      fields: Type.Array(ref(ImportFieldNote)),
+      applied: Type.Optional(
+        Type.Object(
+          {
+            status: StringEnum(['created', 'failed'] as const),
+            error: Type.Optional(Type.String({ description: 'why it was not created (as its own create route says)' })),
+          },
+          { ...closed, description: 'with apply: what became of the svc object' },
+        ),
+      ),
+    },
+    closed,
+  ),
+);
+
+export const ImportReport = component(
+  'ImportReport',
+  Type.Object(
+    {
+      applied: Type.Boolean({ description: 'false for a dry-run' }),
+      entries: Type.Array(ref(ImportEntry), { description: 'one per imported object, in document order' }),
+      summary: Type.Object(
+        {
+          objects: Type.Integer(),
+          mapped: Type.Integer(),
+          partial: Type.Integer(),
+          unmapped: Type.Integer(),
+          apps: Type.Integer(),
+          repositories: Type.Integer(),
+          registries: Type.Integer(),
+          created: Type.Integer({ description: 'with apply: svc objects created' }),
+          failed: Type.Integer({ description: 'with apply: svc objects that could not be created' }),
+        },
+        closed,
+      ),
+    },
+    closed,
+  ),
+);
+
+export const ImportRequest = component(
+  'ImportRequest',
+  Type.Object(
+    {
+      documents: Type.String({
+        minLength: 1,
+        maxLength: MAX_IMPORT_TEXT,
+        description:
+          'Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object',
+      }),
+      apply: Type.Optional(
+        Type.Boolean({
+          default: false,
+          description:
+            'create the mapped repositories, registries and Apps through their own routes’ rules (permissions, audit); repositories and registries need a session',
+        }),
+      ),
+    },
+    closed,
+  ),
+);
+
+export const importRoute = {
+  tags: ['import'],
+  summary:
+    'Map Argo CD and Flux objects to svc Apps, repositories and registries (deployment:read); dry-run unless apply, which creates each (its own permission, audited as its own create)',
+  body: ref(ImportRequest),
+  response: { 200: ref(ImportReport), ...errors({ 422: 'documents is not YAML, or a document is not an object' }) },
+};
+
+export const IMPORT_COMPONENTS = [
+  ImportFieldNote,
+  ImportedRepository,
+  ImportedRegistry,
+  ImportEntry,
+  ImportReport,
+  ImportRequest,
+];

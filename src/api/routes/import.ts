@@ -1,0 +1,16 @@
+/**
+ * POST /import (docs/api.md "Import"; issue 28): Argo CD and Flux objects in, what each becomes out; dry-run unless
+ * `apply`. Any caller who reads Apps may dry-run; apply creates each object under its own create route's rules.
+ */
+import { type Api, principalOf } from '../api.ts';
+import * as contract from '../import/contract.ts';
+import { importObjects } from '../import/use-cases.ts';
+import type { ApiServices } from '../services.ts';
+import { run } from '../use-case.ts';
+
+/** Registers the import route. */
+export async function importRoutes(api: Api, services: ApiServices): Promise<void> {
+  api.post('/import', { schema: contract.importRoute }, async (request) =>
+    run(services, importObjects, principalOf(request), request.body),
+  );
+}

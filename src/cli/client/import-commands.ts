@@ -1,0 +1,101 @@
+/**
+ * `svc import -f <file|dir> [--apply]` (docs/cli.md "Import", docs/migrate.md): sends Argo CD and Flux objects read
+ * from YAML files (a directory: every .yaml, .yml and .json file below it) to POST /api/v1/import and shows, per
+ * object, what it becomes or why not. A dry-run unless --apply; with --apply, exit 1 when some object could not be
+ * created.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { ImportEntry, ImportReport } from '../../client/answers.ts';
+import { CliError, EXIT } from './errors.ts';
+import { render } from './output.ts';
+import { print, run, runtimeOf } from './runtime.ts';
+
+const MANIFEST = /\.(ya?ml|json)$/i;
+
+/** The files `path` names: itself, or every manifest file below it (hidden entries skipped), in path order. */
+async function manifestFiles(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new CliError(`${path}: no such file or directory`, EXIT.usage);
+  if (!info.isDirectory()) return [path];
+  const files: string[] = [];
+  for (const entry of (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name.startsWith('.')) continue;
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) files.push(...(await manifestFiles(full)));
+    else if (MANIFEST.test(entry.name)) files.push(full);
+  }
+  return files;
+}
+
+/** The YAML text of every file under the paths, one document stream. */
+export async function readDocuments(paths: readonly string[]): Promise<string> {
+  const texts: string[] = [];
+  for (const path of paths) {
+    for (const file of await manifestFiles(path)) texts.push(await readFile(file, 'utf8'));
+  }
+  if (texts.length === 0) throw new CliError('no .yaml, .yml or .json files to import', EXIT.usage);
+  return texts.join('\n---\n');
+}
+
+const objectOf = (e: ImportEntry) =>
+  `${e.object.kind}/${e.object.namespace ? `${e.object.namespace}/` : ''}${e.object.name}`;
+const unsupported = (e: ImportEntry) => e.fields.filter((f) => f.status === 'unsupported');
+
+/** The report as a table, then its summary line. */
+function table(report: ImportReport, wide: boolean): string {
+  const rows = report.entries.map((e) => [
+    objectOf(e),
+    e.result,
+    e.becomes
+      ? `${e.becomes.kind} ${e.becomes.name}`
+      : (e.partOf ?? []).map((p) => `part of ${p.kind} ${p.name}`).join(', '),
+    ...(report.applied ? [e.applied ? `${e.applied.status}${e.applied.error ? `: ${e.applied.error}` : ''}` : ''] : []),
+    e.reason ??
+      (wide
+        ? unsupported(e)
+            .map((f) => `${f.field} (${f.note ?? ''})`)
+            .join('; ')
+        : countOf(e)),
+  ]);
+  const header = ['OBJECT', 'RESULT', 'BECOMES', ...(report.applied ? ['APPLIED'] : []), 'WHY / UNSUPPORTED'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join('   ')
+      .trimEnd();
+  const s = report.summary;
+  const applied = report.applied
+    ? `; created ${s.created}, failed ${s.failed}`
+    : ' (dry-run: nothing created; --apply creates)';
+  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
+}
+
+function countOf(e: ImportEntry): string {
+  const n = unsupported(e).length;
+  return n === 0 ? '' : `${n} unsupported field${n === 1 ? '' : 's'} (-o wide lists them)`;
+}
+
+/** Registers `svc import` on `program`. */
+export function registerImportCommands(program: Command): void {
+  program
+    .command('import')
+    .description(
+      'map Argo CD and Flux objects (YAML files) to svc apps, repositories and registries; --apply creates them',
+    )
+    .requiredOption('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable)')
+    .option('--apply', 'create what the objects map to (default: a dry-run)')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const opts = cmd.opts<{ filename: string[]; apply?: boolean }>();
+        const documents = await readDocuments(opts.filename);
+        const report = await api.POST('/api/v1/import', { body: { documents, apply: opts.apply === true } });
+        print(render(report, format, (r, wide) => table(r, wide)));
+        if (report.summary.failed > 0)
+          throw new CliError(`${report.summary.failed} objects could not be created`, EXIT.failed);
+      }),
+    );
+}
