@@ -9539,7 +9539,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description request body over 1 MiB */
+                /** @description request body over 6 MiB (this route reads up to 1,000,000 characters of YAML, however they are escaped) */
                 413: {
                     headers: {
                         [name: string]: unknown;

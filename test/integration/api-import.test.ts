@@ -138,6 +138,22 @@ describe('import from Argo CD', () => {
     }
   });
 
+  it('reads 1,000,000 characters however they are escaped: one more is a 400 from the schema, not a 413', async () => {
+    // Every character as a \u escape: 6 bytes each, the most JSON can spend on the longest text the schema accepts.
+    const escaped = (n: number) => `{"documents":"${'\\u0086'.repeat(n)}"}`;
+    const send = (body: string) =>
+      suite.org.api.call<Json>('POST', '/api/v1/import', {
+        cookie: suite.org.owner.cookie,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+    const longest = await send(escaped(1_000_000));
+    expect(longest.status).toBe(422);
+    const over = await send(escaped(1_000_001));
+    expect(over.status).toBe(400);
+    expect(String(over.body['error'])).toMatch(/documents/);
+  });
+
   it('lets an API key dry-run, not register a repository', async () => {
     const { key } = await mintKey(suite.org.api, { cookie: suite.org.owner.cookie }, { role: 'admin' });
     const dry = await call({ documents: repositorySecret() }, { key });

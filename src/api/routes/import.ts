@@ -10,7 +10,7 @@ import { run } from '../use-case.ts';
 
 /** Registers the import route. */
 export async function importRoutes(api: Api, services: ApiServices): Promise<void> {
-  api.post('/import', { schema: contract.importRoute }, async (request) =>
+  api.post('/import', { schema: contract.importRoute, bodyLimit: contract.IMPORT_BODY_LIMIT_BYTES }, async (request) =>
     run(services, importObjects, principalOf(request), request.body),
   );
 }
