@@ -499,6 +499,26 @@ export const HealthSpecSchema = Type.Object(
   { ...closed, description: "How the health of the App's objects is assessed." },
 );
 
+/** Most dependencies of one App. */
+export const MAX_DEPENDENCIES = 32;
+
+/** One App this App waits for (Flux's `dependsOn` shape; docs/operator.md "Dependencies"). */
+export const DependencySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 63, description: 'Name of the App waited for.' }),
+    namespace: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 63,
+        description:
+          "Namespace of that App resource; defaults to this App's. Dependencies are between Apps of one org: another namespace blocks the App.",
+      }),
+    ),
+  },
+  { ...closed, description: 'An App that must be Synced and Healthy at its current revision before this one syncs.' },
+);
+export type Dependency = Static<typeof DependencySchema>;
+
 export const AppSpecSchema = Type.Object(
   {
     source: SourceSchema,
@@ -510,6 +530,13 @@ export const AppSpecSchema = Type.Object(
     notifications: Type.Optional(NotificationsSchema),
     webhook: Type.Optional(WebhookSchema),
     health: Type.Optional(HealthSpecSchema),
+    dependsOn: Type.Optional(
+      Type.Array(DependencySchema, {
+        maxItems: MAX_DEPENDENCIES,
+        description:
+          'Apps of the same org this App waits for: while one is not Synced and Healthy at its current revision, this App does not sync (status.blockedBy says why). A cycle stalls the Apps in it.',
+      }),
+    ),
     operation: Type.Optional(OperationSchema),
   },
   { ...closed, description: 'The desired state of the App.' },
@@ -580,6 +607,16 @@ export const RevisionTagSchema = Type.Object(
   { ...closed, description: 'The tag and image of an applied image digest.' },
 );
 
+/** One dependency an App waits for, and why (status.blockedBy). */
+export const BlockedBySchema = Type.Object(
+  {
+    app: Type.String({ description: 'Name of the App waited for.' }),
+    reason: Type.String({ description: 'Why it is not ready, e.g. `Progressing: apps/Deployment db: 1/3 ready`.' }),
+  },
+  { ...closed, description: 'A dependency that is not Synced and Healthy at its current revision.' },
+);
+export type BlockedBy = Static<typeof BlockedBySchema>;
+
 export const AppStatusSchema = Type.Object(
   {
     syncStatus: Type.Optional(
@@ -616,6 +653,13 @@ export const AppStatusSchema = Type.Object(
       }),
     ),
     operationState: Type.Optional(OperationStateSchema),
+    /** Beyond the contract: the dependencies (spec.dependsOn) that keep the App from syncing. */
+    blockedBy: Type.Optional(
+      Type.Array(BlockedBySchema, {
+        description:
+          'The dependencies (spec.dependsOn) not Synced and Healthy at their current revision: while any is listed the App does not sync (a requested sync is Held). Absent when none.',
+      }),
+    ),
     resources: Type.Optional(
       Type.Array(ResourceStatusSchema, { description: 'The rendered objects and their state.' }),
     ),

@@ -9,6 +9,7 @@ import type { AppResource } from '../core/app-schema.ts';
 import { describeError } from '../core/errors.ts';
 import type { AppKey } from '../engine/labels.ts';
 import { cacheKey, Informer, type KubeClient } from '../kube/index.ts';
+import { Dependents, readinessChanged } from './dependents.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { type BackoffPolicy, type Requeue, WorkQueue } from './queue.ts';
 import type { Reconciler } from './reconciler.ts';
@@ -55,6 +56,8 @@ function operationRequested(obj: AppResource, old: AppResource | undefined): boo
 export class Controller {
   readonly #options: ControllerOptions;
   readonly #informer: Informer<AppResource>;
+  /** Who waits for whom (spec.dependsOn reversed): a dependency's change re-queues its dependents. */
+  readonly #dependents = new Dependents();
   #queue: WorkQueue | undefined;
 
   constructor(options: ControllerOptions) {
@@ -66,8 +69,12 @@ export class Controller {
       {
         onUpsert: (obj, old) => {
           if (relevant(obj, old)) this.#queue?.add(cacheKey(obj), operationRequested(obj, old));
+          this.#dependents.update(obj);
+          if (readinessChanged(obj, old)) for (const key of this.#dependents.of(obj)) this.#queue?.add(key);
         },
         onDelete: (obj) => {
+          this.#dependents.remove(obj);
+          for (const key of this.#dependents.of(obj)) this.#queue?.add(key);
           this.#queue?.forget(cacheKey(obj));
           options.reconciler.forget({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
           options.metrics.forgetApp({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
