@@ -10417,6 +10417,13 @@ export interface components {
             /** @description triggeredBy of the operation. */
             triggeredBy?: string;
         };
+        /** @description A dependency that is not Synced and Healthy at its current revision. */
+        AppBlockedBy: {
+            /** @description Name of the App waited for. */
+            app: string;
+            /** @description Why it is not ready, e.g. `Progressing: apps/Deployment db: 1/3 ready`. */
+            reason: string;
+        };
         App: {
             name: string;
             /** @description destination namespace */
@@ -10435,6 +10442,10 @@ export interface components {
             url: string;
             resources: components["schemas"]["AppResourceStatus"][];
             conditions: components["schemas"]["AppCondition"][];
+            /** @description names of the Apps this App waits for (spec.dependsOn) */
+            depends_on: string[];
+            /** @description the dependencies not Synced and Healthy at their current revision, and why; empty when none */
+            blocked_by: components["schemas"]["AppBlockedBy"][];
             /** @description RFC 3339: the newest known change; empty when unknown */
             updated_at: string;
         };
@@ -10453,6 +10464,8 @@ export interface components {
             operationState: components["schemas"]["AppOperationState"] | (never | null);
             /** @description id of a requested operation not yet picked up */
             pending_operation: string | null;
+            /** @description the dependencies keeping the App from syncing, and why; empty when none */
+            blocked_by: components["schemas"]["AppBlockedBy"][];
         };
         OperationResult: {
             message: string;
@@ -10904,6 +10917,11 @@ export interface components {
                 /** @description Secret in the App namespace whose key `secret` signs or carries push events. */
                 secretRef?: string;
             };
+            /** @description Apps of this org that must be Synced and Healthy at their current revision before this App syncs (status.blocked_by says why it waits); a dependency cycle is 422 naming it */
+            depends_on?: {
+                /** @description name of an App of this org (it may be created later) */
+                name: string;
+            }[];
             /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 422 naming the error */
             health?: {
                 /** @description Custom checks; for one apiVersion and kind they replace the built-in check and the org's. */

@@ -105,14 +105,15 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   }),
   app_get: tool({
     title: 'Get an app',
-    description: 'One App: source, sync policy, destination, sync status, health, revision, resources, conditions.',
+    description:
+      'One App: source, sync policy, destination, sync status, health, revision, resources, conditions, the Apps it depends on (depends_on) and, while one of them is not Synced and Healthy, which and why (blocked_by: it does not sync meanwhile).',
     input: AppRefInput,
     run: async (s, principal, args) => appView(await run(s, getApp, principal, args)),
   }),
   app_status: tool({
     title: 'App status',
     description:
-      'Sync status, health, revision and the last operation of an App. With wait (e.g. "60s", at most 120s) it blocks until the App is Synced and Healthy, Degraded, Unknown, stalled, or its operation failed or is held.',
+      'Sync status, health, revision, the last operation of an App and the dependencies keeping it from syncing (blocked_by). With wait (e.g. "60s", at most 120s) it blocks until the App is Synced and Healthy, Degraded, Unknown, stalled, or its operation failed or is held.',
     input: Type.Object(
       { namespace: Namespace, name: Name, wait: Type.Optional(Type.String({ pattern: '^[0-9.]+(ms|s|m)?$' })) },
       { additionalProperties: false },
@@ -235,6 +236,12 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
         release_name: Type.Optional(Type.String({ minLength: 1, maxLength: 53 })),
         repository: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'repositoryRef' })),
         automated: Type.Optional(Type.Boolean({ description: 'sync automatically (default false)' })),
+        depends_on: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 63 }), {
+            maxItems: 32,
+            description: 'Apps of the org this one waits for (Synced and Healthy first); a cycle is refused',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -256,6 +263,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
           },
         },
         ...(args.automated ? { sync_policy: { automated: true } } : {}),
+        ...(args.depends_on ? { depends_on: args.depends_on.map((name) => ({ name })) } : {}),
       });
       return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
     },
