@@ -11,7 +11,6 @@ export function BlockedBy({ app }: { app: AppView }) {
   return (
     <section
       aria-label="Blocked by"
-      role="status"
       className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-900 dark:bg-amber-950"
     >
       <p className="font-medium">Waiting for its dependencies: it does not sync until they are Synced and Healthy.</p>
