@@ -1,8 +1,8 @@
 /**
  * The reconciler: an ordered list of stages run for one App key.
  *
- *   load → finalize (deleting) | stalled? | ensure finalizer → decide → destination → source driver (resolve
- *   head and target revision) → render → inventory → apply → prune → health → status (written once, at the end)
+ *   load → finalize (deleting) | stalled? | ensure finalizer → decide → dependencies (hold while one is not
+ *   ready) → destination → source driver (resolve head and target revision) → render → inventory → apply → prune → health → status (written once, at the end)
  *   → events and notifications → requeue
  *
  * Level-based: every decision comes from the App's spec and status plus what is live, never from the event that
