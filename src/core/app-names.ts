@@ -12,6 +12,8 @@ export const APP_SINGULAR = 'app';
 export const APP_SHORT_NAME = 'app';
 /** Label carried by every object the operator applies for an App; its value is the App's name. */
 export const MANAGED_LABEL = 'cd.svc.space/app';
+/** On an App: `orphan` keeps applied objects when the App is deleted; default `cascade`. */
+export const DELETE_POLICY_ANNOTATION = 'cd.svc.space/delete-policy';
 /** The source types an App may name (`spec.source.type`); which of them deploy is `DEPLOYABLE_SOURCE_TYPES`. */
 export const SOURCE_TYPES = ['Git', 'Image', 'HelmChart', 'Catalog'] as const;
 

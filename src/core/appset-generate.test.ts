@@ -159,6 +159,19 @@ describe('planAppSet', () => {
     expect([creating.create.length, creating.update, creating.delete]).toEqual([2, [], []]);
   });
 
+  it('preserveResourcesOnDeletion gives each App the orphan delete policy; turning it off updates them', () => {
+    const preserving = { ...set, spec: { ...set.spec, syncPolicy: { preserveResourcesOnDeletion: true } } };
+    const kept = generateApps(preserving, inputs).apps;
+    expect(kept[0]?.metadata.annotations).toEqual({ 'cd.svc.space/delete-policy': 'orphan' });
+    expect(planAppSet(preserving, kept, apps).update.map((a) => a.metadata.name)).toEqual([
+      'east-guestbook',
+      'west-guestbook',
+      'lab-guestbook',
+    ]);
+    expect(planAppSet(set, apps, kept).update).toHaveLength(3);
+    expect(planAppSet(preserving, kept, kept).update).toEqual([]);
+  });
+
   it('names an App generated twice as an error', () => {
     const twice = appSet({
       generators: [

@@ -5,7 +5,7 @@
  * the AppSet's status and generates nothing; the others are generated. The operator supplies the inputs (registered
  * clusters, the files of a repository) and acts on the answer. Pure.
  */
-import { APP_API_VERSION, APP_KIND, APPSET_KIND, APPSET_LABEL } from './app-names.ts';
+import { APP_API_VERSION, APP_KIND, APPSET_KIND, APPSET_LABEL, DELETE_POLICY_ANNOTATION } from './app-names.ts';
 import { type AppResource, type AppSpec, AppSpecSchema } from './app-schema.ts';
 import {
   type ClusterFacts,
@@ -106,6 +106,9 @@ function appOf(appSet: AppSetResource, params: Params): AppResource | string {
   const found = problems.filter((p): p is string => typeof p === 'string');
   if (found.length > 0) return `App "${filled.name}": ${found.join('; ')}`;
   const owner = appSet.metadata;
+  // preserveResourcesOnDeletion rides on each App's own delete policy: it holds however the App goes (the AppSet's
+  // deletion cascading through the garbage collector, or sync dropping it).
+  const preserve = appSet.spec.syncPolicy?.preserveResourcesOnDeletion === true;
   return {
     apiVersion: APP_API_VERSION,
     kind: APP_KIND,
@@ -113,6 +116,7 @@ function appOf(appSet: AppSetResource, params: Params): AppResource | string {
       name: filled.name,
       namespace: owner.namespace ?? '',
       labels: { ...filled.labels, [APPSET_LABEL]: owner.name },
+      ...(preserve ? { annotations: { [DELETE_POLICY_ANNOTATION]: 'orphan' } } : {}),
       ownerReferences: [
         { apiVersion: APP_API_VERSION, kind: APPSET_KIND, name: owner.name, uid: owner.uid ?? '', controller: true },
       ],
@@ -153,10 +157,13 @@ export interface AppSetPlan {
   delete: string[];
 }
 
-/** True when `existing` already is `generated` (spec and the template's labels). */
+/** True when `existing` already is `generated` (spec, the template's labels and the delete policy). */
 function upToDate(existing: AppResource, generated: AppResource): boolean {
   const labels = generated.metadata.labels ?? {};
-  const same = Object.entries(labels).every(([k, v]) => existing.metadata.labels?.[k] === v);
+  const policy = (a: AppResource) => a.metadata.annotations?.[DELETE_POLICY_ANNOTATION];
+  const same =
+    Object.entries(labels).every(([k, v]) => existing.metadata.labels?.[k] === v) &&
+    policy(existing) === policy(generated);
   const { operation: _op, ...spec } = existing.spec;
   return same && JSON.stringify(spec) === JSON.stringify(generated.spec);
 }

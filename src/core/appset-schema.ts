@@ -168,6 +168,30 @@ export const AppTemplateSchema = Type.Object(
   },
 );
 
+/** What an AppSet may do to the Apps it generated. */
+export const AppSetSyncPolicySchema = Type.Object(
+  {
+    applicationsSync: Type.Optional(
+      Type.Unsafe<AppSetSyncPolicy>(
+        Type.String({
+          enum: [...APPSET_SYNC_POLICIES],
+          default: 'sync',
+          description:
+            'create-only: create missing Apps, never change or delete one; create-update: also update them; sync (default): also delete Apps no longer generated.',
+        }),
+      ),
+    ),
+    preserveResourcesOnDeletion: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'When a generated App is deleted (the AppSet deleted, or sync dropping it), leave what it deployed in place.',
+      }),
+    ),
+  },
+  { ...closed, description: 'What the AppSet may do to the Apps it generated.' },
+);
+
 export const AppSetSpecSchema = Type.Object(
   {
     generators: Type.Array(GeneratorSchema, {
@@ -176,30 +200,7 @@ export const AppSetSpecSchema = Type.Object(
       description: 'The generators; the Apps of all of them are generated (a name made twice is an error).',
     }),
     template: AppTemplateSchema,
-    syncPolicy: Type.Optional(
-      Type.Object(
-        {
-          applicationsSync: Type.Optional(
-            Type.Unsafe<AppSetSyncPolicy>(
-              Type.String({
-                enum: [...APPSET_SYNC_POLICIES],
-                default: 'sync',
-                description:
-                  'create-only: create missing Apps, never change or delete one; create-update: also update them; sync (default): also delete Apps no longer generated.',
-              }),
-            ),
-          ),
-          preserveResourcesOnDeletion: Type.Optional(
-            Type.Boolean({
-              default: false,
-              description:
-                'When a generated App is deleted (the AppSet deleted, or sync dropping it), leave what it deployed in place.',
-            }),
-          ),
-        },
-        { ...closed, description: 'What the AppSet may do to the Apps it generated.' },
-      ),
-    ),
+    syncPolicy: Type.Optional(AppSetSyncPolicySchema),
   },
   { ...closed, description: 'Generators and the App template.' },
 );
@@ -212,6 +213,7 @@ export const AppSetStatusSchema = Type.Object(
         Type.Object(
           {
             name: Type.String({ description: 'Name of a generated App.' }),
+            namespace: Type.Optional(Type.String({ description: 'Its destination namespace.' })),
             syncStatus: Type.Optional(Type.String({ description: 'Its sync status, as last seen.' })),
             healthStatus: Type.Optional(Type.String({ description: 'Its health, as last seen.' })),
           },

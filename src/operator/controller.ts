@@ -8,7 +8,7 @@ import { APP_GROUP, APP_PLURAL, APP_VERSION } from '../core/app-names.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError } from '../core/errors.ts';
 import type { AppKey } from '../engine/labels.ts';
-import { cacheKey, Informer, type KubeClient } from '../kube/index.ts';
+import { cacheKey, Informer, type InformerEvent, type KubeClient } from '../kube/index.ts';
 import { Dependents, readinessChanged } from './dependents.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { type BackoffPolicy, type Requeue, WorkQueue } from './queue.ts';
@@ -98,6 +98,11 @@ export class Controller {
    */
   apps(): AppResource[] | undefined {
     return this.#informer.synced ? this.#informer.list() : undefined;
+  }
+
+  /** Calls `listener` on every change of the App cache until the returned function is called (the AppSet controller). */
+  subscribe(listener: (event: InformerEvent<AppResource>) => void): () => void {
+    return this.#informer.subscribe(listener);
   }
 
   /** The App as the informer last saw it (without managedFields), or undefined (not seen, or before the first list). */
