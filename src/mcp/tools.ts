@@ -12,6 +12,8 @@ import * as ops from '../api/apps/operation-use-cases.ts';
 import { appEvents, appHistory, appStatus, waitMsOf } from '../api/apps/status-use-cases.ts';
 import { createApp, freezeApp, getApp, listApps } from '../api/apps/use-cases.ts';
 import { appView, statusView } from '../api/apps/view.ts';
+import { getAppSet, listAppSets } from '../api/appsets/use-cases.ts';
+import { appSetView } from '../api/appsets/view.ts';
 import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
@@ -314,6 +316,35 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: Type.Object({}, { additionalProperties: false }),
     async run(s, principal) {
       return { health_checks: (await run(s, listHealthChecks, principal, undefined)).map(healthCheckView) };
+    },
+  }),
+  appset_list: tool({
+    title: 'List AppSets',
+    description:
+      'AppSets of your organization: generators and template of many Apps, with the Apps each generated (sync and health) and what it could not generate.',
+    input: Type.Object({}, { additionalProperties: false }),
+    async run(s, principal) {
+      const sets = (await run(s, listAppSets, principal, undefined)).map(appSetView);
+      return {
+        appsets: sets.map((a) => ({
+          name: a.name,
+          apps: a.apps.map((x) => x.name),
+          errors: a.errors.length,
+          generated: a.generated,
+        })),
+      };
+    },
+  }),
+  appset_get: tool({
+    title: 'Get an AppSet',
+    description:
+      'One AppSet: its generators, App template and sync policy, the Apps it generated (sync status and health as last seen) and its errors. Generated Apps are changed through their AppSet; operations (sync, rollback) work on them directly.',
+    input: Type.Object(
+      { name: Type.String({ minLength: 1, maxLength: 63, description: 'AppSet name' }) },
+      { additionalProperties: false },
+    ),
+    async run(s, principal, args) {
+      return { ...appSetView(await run(s, getAppSet, principal, args.name)) };
     },
   }),
   can_i: tool({

@@ -21,6 +21,7 @@ import {
   findApp,
   kubeOf,
   locateApp,
+  refuseGenerated,
 } from './access.ts';
 import { type ListPage, type ListQuery, pageOf } from './list-query.ts';
 import { type AppRef, scopeFilter, scopeOfApp } from './scope.ts';
@@ -199,6 +200,7 @@ export const deleteApp = useCase({
   where: { target: appScope },
   locate: locateApp,
   act: async (ctx, _ref: AppRef, app): Promise<AppResource> => {
+    refuseGenerated(app, 'deleted');
     await kubeOf(ctx.services).delete(orgNamespace(ctx.actor.org.slug), app.metadata.name);
     await auditApp(ctx, 'app.delete', app);
     return app;
@@ -211,6 +213,7 @@ export const freezeApp = useCase({
   where: { target: appScope },
   locate: (ctx, input: AppRef & { frozen: boolean }) => locateApp(ctx, input),
   act: async (ctx, input, app): Promise<AppResource> => {
+    refuseGenerated(app, input.frozen ? 'frozen' : 'unfrozen');
     const kube = kubeOf(ctx.services);
     await kube.mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, { spec: { freeze: input.frozen } });
     await auditApp(ctx, input.frozen ? 'app.freeze' : 'app.unfreeze', app);
