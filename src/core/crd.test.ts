@@ -111,6 +111,14 @@ describe('AppSet CRD', () => {
     expect(appsets).toBe(renderAppSetCrdYaml());
   });
 
+  it("is the Helm chart's CRD too (`npm run generate` writes both)", () => {
+    const chartCopy = readFileSync(
+      new URL('../../deploy/chart/files/appsets.cd.svc.space.yaml', import.meta.url),
+      'utf8',
+    );
+    expect(chartCopy).toBe(renderAppSetCrdYaml());
+  });
+
   it('shares the App CRD group, version and category, and uses only structural keywords', () => {
     const crd = buildAppSetCrd() as any;
     expect(crd.metadata.name).toBe('appsets.cd.svc.space');
