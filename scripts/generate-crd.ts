@@ -1,13 +1,20 @@
 /**
- * Writes the generated App CRD to deploy/crds/apps.cd.svc.space.yaml and to the Helm chart's copy,
- * deploy/chart/files/apps.cd.svc.space.yaml, which its CRD template reads (run with `npm run generate`).
+ * Writes the generated App and AppSet CRDs to deploy/crds/ and to the Helm chart's copies in deploy/chart/files/,
+ * which its CRD template reads (run with `npm run generate`).
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { renderAppCrdYaml } from '../src/core/crd.ts';
+import { renderAppCrdYaml, renderAppSetCrdYaml } from '../src/core/crd.ts';
 
-for (const path of ['../deploy/crds/apps.cd.svc.space.yaml', '../deploy/chart/files/apps.cd.svc.space.yaml']) {
-  const target = fileURLToPath(new URL(path, import.meta.url));
-  writeFileSync(target, renderAppCrdYaml());
-  console.log(`wrote ${target}`);
+const CRDS = [
+  ['apps.cd.svc.space.yaml', renderAppCrdYaml],
+  ['appsets.cd.svc.space.yaml', renderAppSetCrdYaml],
+] as const;
+
+for (const [file, render] of CRDS) {
+  for (const dir of ['../deploy/crds/', '../deploy/chart/files/']) {
+    const target = fileURLToPath(new URL(`${dir}${file}`, import.meta.url));
+    writeFileSync(target, render());
+    console.log(`wrote ${target}`);
+  }
 }

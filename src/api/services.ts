@@ -15,6 +15,7 @@ import type { RoleBindingStore } from '../store/role-bindings.ts';
 import type { AppEventHub } from './apps/app-events.ts';
 import type { ClusterConnections } from './clusters/connections.ts';
 import type { KubeApps } from './kube/apps-repo.ts';
+import type { KubeAppSets } from './kube/appsets-repo.ts';
 import type { ClusterDirectory } from './kube/clusters.ts';
 import type { Destinations } from './kube/destinations.ts';
 import type { OrgImages } from './registries/images.ts';
@@ -31,6 +32,8 @@ export interface ApiServices {
   authenticator: Authenticator;
   /** Undefined without a management cluster: every /apps route answers 503. */
   kube: KubeApps | undefined;
+  /** AppSet resources (issue 27); undefined without a management cluster: every /appsets route answers 503. */
+  appSets: KubeAppSets | undefined;
   /** The App-change fan-out of GET /apps/stream; undefined without a management cluster. */
   appEvents: AppEventHub | undefined;
   clusters: ClusterDirectory;

@@ -11,6 +11,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { OperatorFlags } from '../config.ts';
 import { registerAccessCommands } from './client/access-commands.ts';
 import { registerAppCommands } from './client/app-commands.ts';
+import { registerAppSetCommands } from './client/appset-commands.ts';
 import { registerClusterCommands } from './client/cluster-commands.ts';
 import { EXIT } from './client/errors.ts';
 import { registerHealthCheckCommands } from './client/health-check-commands.ts';
@@ -96,6 +97,7 @@ registerClusterCommands(program);
 registerStoreCommands(program);
 registerRegistryCommands(program);
 registerHealthCheckCommands(program);
+registerAppSetCommands(program);
 registerRepoCommands(program);
 registerImportCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.

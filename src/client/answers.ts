@@ -87,6 +87,12 @@ export type Team = Answer<'/api/v1/teams/{id}'>;
 /** A team in the list. */
 export type TeamSummary = Item<Answer<'/api/v1/teams'>['teams']>;
 
+// AppSets (issue 27).
+/** An AppSet with the Apps it generated and its errors. */
+export type AppSetView = Answer<'/api/v1/appsets/{name}'>;
+/** The create payload of POST /appsets. */
+export type AppSetCreate = RequestBody<'/api/v1/appsets', 'post'>;
+
 // Clusters, registries, secret stores.
 /** A registered cluster. */
 export type Cluster = Answer<'/api/v1/clusters/{name}'>['cluster'];

@@ -4760,6 +4760,494 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/appsets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** AppSets of the caller org (deployment:read in the org) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            appsets: components["schemas"]["AppSet"][];
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an AppSet (deployment:manage in the org; audited appset.create); the operator generates its Apps */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppSetRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppSet"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description an AppSet of that name exists */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a generator with other than one kind, or a template placeholder some generator cannot provide (naming the field) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/appsets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One AppSet with the Apps it generated and its errors (deployment:read in the org) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description AppSet name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppSet"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such AppSet in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Replace an AppSet’s generators, template and sync policy (deployment:manage in the org; audited appset.update) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description AppSet name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppSetUpdate"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppSet"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such AppSet in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description changed concurrently; retry */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a generator with other than one kind, or a template placeholder some generator cannot provide (naming the field) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete an AppSet (deployment:manage in the org; audited appset.delete); its Apps are deleted with it (what they deployed too, unless preserveResourcesOnDeletion) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description AppSet name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            name: string;
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such AppSet in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams": {
         parameters: {
             query?: never;
@@ -10028,7 +10516,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -10056,7 +10544,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -10071,7 +10559,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -10089,7 +10577,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -10104,7 +10592,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -10520,6 +11008,13 @@ export interface components {
             /** @description triggeredBy of the operation. */
             triggeredBy?: string;
         };
+        /** @description A dependency that is not Synced and Healthy at its current revision. */
+        AppBlockedBy: {
+            /** @description Name of the App waited for. */
+            app: string;
+            /** @description Why it is not ready, e.g. `Progressing: apps/Deployment db: 1/3 ready`. */
+            reason: string;
+        };
         App: {
             name: string;
             /** @description destination namespace */
@@ -10538,6 +11033,10 @@ export interface components {
             url: string;
             resources: components["schemas"]["AppResourceStatus"][];
             conditions: components["schemas"]["AppCondition"][];
+            /** @description names of the Apps this App waits for (spec.dependsOn) */
+            depends_on: string[];
+            /** @description the dependencies not Synced and Healthy at their current revision, and why; empty when none */
+            blocked_by: components["schemas"]["AppBlockedBy"][];
             /** @description RFC 3339: the newest known change; empty when unknown */
             updated_at: string;
         };
@@ -10556,6 +11055,8 @@ export interface components {
             operationState: components["schemas"]["AppOperationState"] | (never | null);
             /** @description id of a requested operation not yet picked up */
             pending_operation: string | null;
+            /** @description the dependencies keeping the App from syncing, and why; empty when none */
+            blocked_by: components["schemas"]["AppBlockedBy"][];
         };
         OperationResult: {
             message: string;
@@ -11007,6 +11508,11 @@ export interface components {
                 /** @description Secret in the App namespace whose key `secret` signs or carries push events. */
                 secretRef?: string;
             };
+            /** @description Apps of this org that must be Synced and Healthy at their current revision before this App syncs (status.blocked_by says why it waits); a dependency cycle is 422 naming it */
+            depends_on?: {
+                /** @description name of an App of this org (it may be created later) */
+                name: string;
+            }[];
             /** @description custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 422 naming the error */
             health?: {
                 /** @description Custom checks; for one apiVersion and kind they replace the built-in check and the org's. */
@@ -11172,6 +11678,538 @@ export interface components {
             name: string;
             /** @enum {string} */
             kind: "Deployment" | "StatefulSet";
+        };
+        /** @description Exactly one of list, clusters, gitDirectories, gitFiles, matrix, merge. */
+        AppSetGenerator: {
+            /** @description Literal parameter sets. */
+            list?: {
+                /** @description The parameter sets, one App each. */
+                elements: {
+                    [key: string]: string;
+                }[];
+            };
+            /** @description One set per registered cluster of the org the selector picks: name, nameNormalized, metadata.labels.<key>. */
+            clusters?: {
+                /** @description Which registered clusters: every one when empty. */
+                selector?: {
+                    /** @description Labels a cluster must carry, each with this value. */
+                    matchLabels?: {
+                        [key: string]: string;
+                    };
+                };
+                /** @description Also the management cluster (name empty, no labels) when the selector is empty. */
+                includeManagement?: boolean;
+            };
+            /** @description One set per matching directory: path, path.basename, path.basenameNormalized, path[n]. */
+            gitDirectories?: {
+                /** @description URL of the Git repository read. */
+                repoURL: string;
+                /** @description Branch read (default main). */
+                revision?: string;
+                /** @description A registered repository of the AppSet's org whose credentials reach repoURL. */
+                repositoryRef?: string;
+                /** @description Directory paths or globs to include or exclude. */
+                directories: {
+                    /** @description A path or glob (`apps/*`). */
+                    path: string;
+                    /** @description Directories matching it are left out. */
+                    exclude?: boolean;
+                }[];
+            };
+            /** @description One set per matching file (a file holding a list gives one per element): its values flattened (a.b, list[0]), the directory's path parameters, path.filename. */
+            gitFiles?: {
+                /** @description URL of the Git repository read. */
+                repoURL: string;
+                /** @description Branch read (default main). */
+                revision?: string;
+                /** @description A registered repository of the AppSet's org whose credentials reach repoURL. */
+                repositoryRef?: string;
+                /** @description Files whose values are parameter sets. */
+                files: {
+                    /** @description A JSON or YAML file, or a glob. */
+                    path: string;
+                }[];
+            };
+            /** @description Every pair of a set of the first and a set of the second. */
+            matrix?: {
+                /** @description The two generators combined. */
+                generators: {
+                    /** @description Literal parameter sets. */
+                    list?: {
+                        /** @description The parameter sets, one App each. */
+                        elements: {
+                            [key: string]: string;
+                        }[];
+                    };
+                    /** @description One set per registered cluster of the org the selector picks: name, nameNormalized, metadata.labels.<key>. */
+                    clusters?: {
+                        /** @description Which registered clusters: every one when empty. */
+                        selector?: {
+                            /** @description Labels a cluster must carry, each with this value. */
+                            matchLabels?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Also the management cluster (name empty, no labels) when the selector is empty. */
+                        includeManagement?: boolean;
+                    };
+                    /** @description One set per matching directory: path, path.basename, path.basenameNormalized, path[n]. */
+                    gitDirectories?: {
+                        /** @description URL of the Git repository read. */
+                        repoURL: string;
+                        /** @description Branch read (default main). */
+                        revision?: string;
+                        /** @description A registered repository of the AppSet's org whose credentials reach repoURL. */
+                        repositoryRef?: string;
+                        /** @description Directory paths or globs to include or exclude. */
+                        directories: {
+                            /** @description A path or glob (`apps/*`). */
+                            path: string;
+                            /** @description Directories matching it are left out. */
+                            exclude?: boolean;
+                        }[];
+                    };
+                    /** @description One set per matching file (a file holding a list gives one per element): its values flattened (a.b, list[0]), the directory's path parameters, path.filename. */
+                    gitFiles?: {
+                        /** @description URL of the Git repository read. */
+                        repoURL: string;
+                        /** @description Branch read (default main). */
+                        revision?: string;
+                        /** @description A registered repository of the AppSet's org whose credentials reach repoURL. */
+                        repositoryRef?: string;
+                        /** @description Files whose values are parameter sets. */
+                        files: {
+                            /** @description A JSON or YAML file, or a glob. */
+                            path: string;
+                        }[];
+                    };
+                }[];
+            };
+            /** @description The first generator's sets, each overlaid with the second's set of equal mergeKeys values. */
+            merge?: {
+                /** @description Keys whose values match a set of the second generator to one of the first. */
+                mergeKeys: string[];
+                /** @description The two generators combined. */
+                generators: {
+                    /** @description Literal parameter sets. */
+                    list?: {
+                        /** @description The parameter sets, one App each. */
+                        elements: {
+                            [key: string]: string;
+                        }[];
+                    };
+                    /** @description One set per registered cluster of the org the selector picks: name, nameNormalized, metadata.labels.<key>. */
+                    clusters?: {
+                        /** @description Which registered clusters: every one when empty. */
+                        selector?: {
+                            /** @description Labels a cluster must carry, each with this value. */
+                            matchLabels?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Also the management cluster (name empty, no labels) when the selector is empty. */
+                        includeManagement?: boolean;
+                    };
+                    /** @description One set per matching directory: path, path.basename, path.basenameNormalized, path[n]. */
+                    gitDirectories?: {
+                        /** @description URL of the Git repository read. */
+                        repoURL: string;
+                        /** @description Branch read (default main). */
+                        revision?: string;
+                        /** @description A registered repository of the AppSet's org whose credentials reach repoURL. */
+                        repositoryRef?: string;
+                        /** @description Directory paths or globs to include or exclude. */
+                        directories: {
+                            /** @description A path or glob (`apps/*`). */
+                            path: string;
+                            /** @description Directories matching it are left out. */
+                            exclude?: boolean;
+                        }[];
+                    };
+                    /** @description One set per matching file (a file holding a list gives one per element): its values flattened (a.b, list[0]), the directory's path parameters, path.filename. */
+                    gitFiles?: {
+                        /** @description URL of the Git repository read. */
+                        repoURL: string;
+                        /** @description Branch read (default main). */
+                        revision?: string;
+                        /** @description A registered repository of the AppSet's org whose credentials reach repoURL. */
+                        repositoryRef?: string;
+                        /** @description Files whose values are parameter sets. */
+                        files: {
+                            /** @description A JSON or YAML file, or a glob. */
+                            path: string;
+                        }[];
+                    };
+                }[];
+            };
+        };
+        /** @description The App every parameter set stamps out; `{{ key }}` in a string value is filled from the set. */
+        AppSetTemplate: {
+            /** @description Name and labels of each generated App. */
+            metadata: {
+                /** @description Name of each App, e.g. `{{ name }}-web`. */
+                name: string;
+                /** @description Labels of each App (rollingSync steps select on them). */
+                labels?: {
+                    [key: string]: string;
+                };
+            };
+            /** @description The spec of each App. */
+            spec: {
+                /** @description What to deploy. */
+                source: {
+                    /**
+                     * @description Kind of source; the block of the same name must be set.
+                     * @enum {string}
+                     */
+                    type: "Git" | "Image" | "HelmChart" | "Catalog";
+                    /** @description Manifests from a Git repository (required when type is Git). */
+                    git?: {
+                        /** @description URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused). */
+                        repoURL: string;
+                        /** @description Branch whose head is deployed. */
+                        branch?: string;
+                        /** @description Directory of the manifests inside the repository. */
+                        path?: string;
+                        /**
+                         * @description How the path is rendered. Auto: a kustomization file means Kustomize, a Chart.yaml means Helm, else Raw (.yaml, .yml and .json files).
+                         * @enum {string}
+                         */
+                        manifestType?: "Auto" | "Raw" | "Helm" | "Kustomize";
+                        /** @description Helm rendering options (used when the source path holds a chart). */
+                        helm?: {
+                            /** @description Values file passed to `helm template`, relative to the source path. */
+                            valuesFile?: string;
+                            /** @description Helm release name; defaults to the App name. */
+                            releaseName?: string;
+                            /** @description Namespace the chart is rendered for; defaults to the destination namespace. */
+                            namespace?: string;
+                            /** @description Values passed as `--set-string key=value`, over the values file. */
+                            inlineValues?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /** @description Kustomize rendering options (used when the source path holds a kustomization). */
+                        kustomize?: {
+                            /** @description Image overrides as `kustomize edit set image` takes them, e.g. `web=registry.example.com/web:2`. */
+                            images?: string[];
+                            /** @description Prefix added to the name of every rendered object. */
+                            namePrefix?: string;
+                            /** @description Kustomize components to include, relative to the source path. */
+                            components?: string[];
+                        };
+                        /** @description Variables replacing `${NAME}` in every string of the rendered objects, after rendering. */
+                        substitution?: {
+                            [key: string]: string;
+                        };
+                        /** @description Decrypts SOPS-encrypted YAML and JSON files (Raw manifests, files a kustomization uses) with the real sops binary before rendering; a file that fails to decrypt (wrong key, altered after encryption) fails the sync naming the file. */
+                        decryption?: {
+                            /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
+                            storeRef: string;
+                        };
+                        /** @description Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach the Git repository; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any. */
+                        repositoryRef?: string;
+                    };
+                    /** @description A container image deployed as a workload (required when type is Image). */
+                    image?: {
+                        /** @description Name of a registered registry credential; the repository is then relative to its host. */
+                        registryRef?: string;
+                        /** @description Image repository, e.g. registry.example.com/team/web. */
+                        repository: string;
+                        /** @description Image tag to deploy. */
+                        tag: string;
+                        /**
+                         * @description Pinned: the tag is resolved once per sync. Follow: redeploys when the tag moves to a new digest.
+                         * @enum {string}
+                         */
+                        tagPolicy?: "Pinned" | "Follow";
+                        /** @description Image pull Secret in the destination namespace. */
+                        pullSecretRef?: string;
+                        /** @description The Deployment and Service rendered for the image. */
+                        workload?: {
+                            /**
+                             * Format: int32
+                             * @description Container port.
+                             */
+                            port?: number;
+                            /**
+                             * Format: int32
+                             * @description Number of Pods of the Deployment.
+                             */
+                            replicas?: number;
+                            /** @description Environment variables of the container. */
+                            env?: {
+                                /** @description Name of the environment variable. */
+                                name: string;
+                                /** @description Literal value. */
+                                value?: string;
+                                /** @description Takes the value from a key of an existing Secret. */
+                                secretRef?: {
+                                    /** @description Name of a Secret in the destination namespace. */
+                                    name: string;
+                                    /** @description Key inside that Secret. */
+                                    key: string;
+                                };
+                                /** @description Takes the value from a registered secret store. */
+                                store?: {
+                                    /** @description Id of a registered secret store. */
+                                    id: string;
+                                    /** @description Path of the secret inside the store. */
+                                    path: string;
+                                    /** @description Key inside that secret. */
+                                    key: string;
+                                };
+                            }[];
+                            /** @description Container resources; by default requests of 100m CPU and 128Mi memory. */
+                            resources?: {
+                                /** @description Resources the container requests. */
+                                requests?: {
+                                    /** @description CPU quantity, e.g. 100m. */
+                                    cpu?: string;
+                                    /** @description Memory quantity, e.g. 128Mi. */
+                                    memory?: string;
+                                };
+                                /** @description Resource limits of the container. */
+                                limits?: {
+                                    /** @description CPU quantity, e.g. 100m. */
+                                    cpu?: string;
+                                    /** @description Memory quantity, e.g. 128Mi. */
+                                    memory?: string;
+                                };
+                            };
+                            /** @description Container probe; by default a TCP probe on the port. */
+                            probe?: {
+                                /** @description No readiness or liveness probe. */
+                                disabled?: boolean;
+                                /** @description Switches to an HTTP GET probe of this path. */
+                                path?: string;
+                                /**
+                                 * Format: int32
+                                 * @description Seconds before the first probe.
+                                 */
+                                initialDelaySeconds?: number;
+                                /**
+                                 * Format: int32
+                                 * @description Seconds between probes.
+                                 */
+                                periodSeconds?: number;
+                                /**
+                                 * Format: int32
+                                 * @description Failed probes before the container counts as failed.
+                                 */
+                                failureThreshold?: number;
+                            };
+                        };
+                        /** @description Optional Ingress in front of the Service. */
+                        ingress?: {
+                            /** @description Render an Ingress. */
+                            enabled?: boolean;
+                            /** @description Host name the Ingress serves. */
+                            host?: string;
+                            /** @description TLS Secret of the Ingress. */
+                            tlsSecretRef?: string;
+                        };
+                        /** @description Optional autoscaler; while enabled, scale requests are refused. */
+                        autoscaling?: {
+                            /** @description Render a HorizontalPodAutoscaler. */
+                            enabled?: boolean;
+                            /**
+                             * Format: int32
+                             * @description Fewest replicas.
+                             */
+                            min?: number;
+                            /**
+                             * Format: int32
+                             * @description Most replicas.
+                             */
+                            max?: number;
+                            /**
+                             * Format: int32
+                             * @description Target CPU utilisation.
+                             */
+                            cpuPercent?: number;
+                        };
+                    };
+                    /** @description A chart from a Helm chart repository or an OCI registry (required when type is HelmChart). */
+                    helmChart?: {
+                        /** @description Chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path holding the chart. */
+                        repoURL: string;
+                        /** @description Chart name. */
+                        chart: string;
+                        /** @description An exact chart version or a semver range (`1.2.x`, `^1.2.0`, `>=1.0 <2`): the newest matching version is deployed, and a new matching version deploys by itself on the next resync. Default `*` (the newest release). */
+                        version?: string;
+                        /** @description Values passed to the chart, over its values files. */
+                        values?: Record<string, unknown>;
+                        /** @description Values files of the chart (paths inside it), applied in order before `values`. */
+                        valuesFiles?: string[];
+                        /** @description Helm release name; defaults to the App name. */
+                        releaseName?: string;
+                        /** @description Namespace the chart is rendered for; defaults to the destination namespace. */
+                        namespace?: string;
+                        /** @description Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach the chart repository; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any. */
+                        repositoryRef?: string;
+                    };
+                    /** @description An entry of the service catalog (not supported yet: the App fails to sync). */
+                    catalog?: {
+                        /** @description Name of the catalog template. */
+                        template: string;
+                        /** @description Template parameters. */
+                        params?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+                /** @description Where to deploy. */
+                destination: {
+                    /** @description Namespace the objects are applied to (created if missing). */
+                    namespace: string;
+                    /** @description Registered cluster name; empty means the management cluster. */
+                    cluster?: string;
+                };
+                /** @description When and how the App syncs. */
+                syncPolicy?: {
+                    /** @description Sync whenever the upstream revision or the spec changes. */
+                    automated?: boolean;
+                    /** @description Delete objects of this App that left the rendered set. */
+                    prune?: boolean;
+                    /** @description Reapply when live objects drift from the rendered set (declared; not acted on yet). */
+                    selfHeal?: boolean;
+                    /** @description Hold each sync (phase Held) until it is approved. */
+                    requiresApproval?: boolean;
+                };
+                /** @description Hold every sync and operation; health still updates. */
+                freeze?: boolean;
+                /** @description Notifications about this App. Every URL is reached under the outbound address policy (SVC_OUTBOUND_SCOPE). */
+                notifications?: {
+                    /** @description Chat messages about this App. */
+                    chat?: {
+                        /** @description Incoming chat webhook URL the messages are posted to. */
+                        webhookURL: string;
+                        /** @description Post when a sync succeeds. */
+                        onSyncSuccess?: boolean;
+                        /** @description Post when a sync fails. */
+                        onSyncFailure?: boolean;
+                        /** @description Post when the health becomes Degraded. */
+                        onHealthDegraded?: boolean;
+                    };
+                    /** @description Slack messages (blocks with a text fallback) about this App. */
+                    slack?: {
+                        /** @description Slack-compatible incoming webhook URL (Slack, Mattermost, Rocket.Chat) for Block Kit messages. */
+                        webhookURL: string;
+                        /** @description Post when a sync succeeds. */
+                        onSyncSuccess?: boolean;
+                        /** @description Post when a sync fails. */
+                        onSyncFailure?: boolean;
+                        /** @description Post when the health becomes Degraded. */
+                        onHealthDegraded?: boolean;
+                        /** @description Post when the health turns Healthy again after Degraded. */
+                        onHealthRecovered?: boolean;
+                    };
+                    /** @description Microsoft Teams messages (Adaptive Cards) about this App. */
+                    msTeams?: {
+                        /** @description Microsoft Teams incoming webhook URL (a Workflows webhook) the Adaptive Card is posted to. */
+                        webhookURL: string;
+                        /** @description Post when a sync succeeds. */
+                        onSyncSuccess?: boolean;
+                        /** @description Post when a sync fails. */
+                        onSyncFailure?: boolean;
+                        /** @description Post when the health becomes Degraded. */
+                        onHealthDegraded?: boolean;
+                        /** @description Post when the health turns Healthy again after Degraded. */
+                        onHealthRecovered?: boolean;
+                    };
+                    /** @description A generic JSON webhook about this App. */
+                    webhook?: {
+                        /** @description URL the notification payload (JSON, docs/notifications.md) is posted to. */
+                        url: string;
+                        /** @description Post when a sync succeeds. */
+                        onSyncSuccess?: boolean;
+                        /** @description Post when a sync fails. */
+                        onSyncFailure?: boolean;
+                        /** @description Post when the health becomes Degraded. */
+                        onHealthDegraded?: boolean;
+                        /** @description Post when the health turns Healthy again after Degraded. */
+                        onHealthRecovered?: boolean;
+                    };
+                };
+                /** @description Push events (webhooks) of the Git host. */
+                webhook?: {
+                    /** @description Push events of the source repository sync this App. */
+                    enabled?: boolean;
+                    /** @description Secret in the App namespace whose key `secret` signs or carries push events. */
+                    secretRef?: string;
+                };
+                /** @description How the health of the App's objects is assessed. */
+                health?: {
+                    /** @description Custom checks; for one apiVersion and kind they replace the built-in check and the org's. */
+                    checks?: {
+                        /** @description apiVersion of the objects the check applies to, exactly as rendered (e.g. example.com/v1). */
+                        apiVersion: string;
+                        /** @description Kind of the objects the check applies to. */
+                        kind: string;
+                        /** @description CEL expression over apiVersion, kind, metadata, spec and status: true when the object is Healthy. */
+                        current: string;
+                        /** @description CEL expression: true while the object is Progressing. */
+                        inProgress?: string;
+                        /** @description CEL expression: true when the object is Degraded. */
+                        failed?: string;
+                    }[];
+                };
+                /** @description Apps of the same org this App waits for: while one is not Synced and Healthy at its current revision, this App does not sync (status.blockedBy says why). A cycle stalls the Apps in it. */
+                dependsOn?: {
+                    /** @description Name of the App waited for. */
+                    name: string;
+                    /** @description Namespace of that App resource; defaults to this App's. Dependencies are between Apps of one org: another namespace blocks the App. */
+                    namespace?: string;
+                }[];
+            };
+        };
+        /** @description What the AppSet may do to the Apps it generated. */
+        AppSetSyncPolicy: {
+            /**
+             * @description create-only: create missing Apps, never change or delete one; create-update: also update them; sync (default): also delete Apps no longer generated.
+             * @enum {string}
+             */
+            applicationsSync?: "create-only" | "create-update" | "sync";
+            /** @description When a generated App is deleted (the AppSet deleted, or sync dropping it), leave what it deployed in place. */
+            preserveResourcesOnDeletion?: boolean;
+        };
+        AppSet: {
+            name: string;
+            /** @description the generators; every one of their parameter sets makes one App */
+            generators: components["schemas"]["AppSetGenerator"][];
+            template: components["schemas"]["AppSetTemplate"];
+            sync_policy: components["schemas"]["AppSetSyncPolicy"];
+            /** @description the Apps the AppSet generated (read-only through /apps except for operations) */
+            apps: {
+                name: string;
+                /** @description its destination namespace (GET /apps/{namespace}/{name}) */
+                namespace: string;
+                /** @description as last seen; empty before the first reconcile */
+                sync_status: string;
+                /** @description as last seen; empty before the first reconcile */
+                health: string;
+            }[];
+            /** @description what could not be generated: a generator that could not be read, a set that broke the template */
+            errors: string[];
+            /** @description true once the operator handled the current spec */
+            generated: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AppSetRequest: {
+            /** @description unique in the org; the label cd.svc.space/appset of its Apps */
+            name: string;
+            /** @description the generators; every one of their parameter sets makes one App */
+            generators: components["schemas"]["AppSetGenerator"][];
+            template: components["schemas"]["AppSetTemplate"];
+            sync_policy?: components["schemas"]["AppSetSyncPolicy"];
+        };
+        AppSetUpdate: {
+            /** @description the generators; every one of their parameter sets makes one App */
+            generators: components["schemas"]["AppSetGenerator"][];
+            template: components["schemas"]["AppSetTemplate"];
+            sync_policy?: components["schemas"]["AppSetSyncPolicy"];
         };
         Webhook: {
             id: string;
@@ -11409,6 +12447,10 @@ export interface components {
             server_url: string;
             /** @description the namespace allowlist joined by commas; empty = cluster-wide */
             namespace: string;
+            /** @description labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none */
+            labels: {
+                [key: string]: string;
+            };
             /** @enum {string} */
             credentials: "kubeconfig" | "in-cluster";
             /** @enum {string} */
@@ -11439,6 +12481,10 @@ export interface components {
             kubeconfig?: string;
             /** @description namespace allowlist; empty = cluster-wide */
             namespaces?: string[];
+            /** @description labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none */
+            labels?: {
+                [key: string]: string;
+            };
         };
         ClusterUpdate: {
             /** @description https:// URL of the API server, without user, query or fragment; 422 when the outbound address policy refuses it */
@@ -11447,6 +12493,10 @@ export interface components {
             kubeconfig?: string | (never | null);
             /** @description namespace allowlist; empty = cluster-wide */
             namespaces?: string[];
+            /** @description the new labels, replacing all of them ({} removes every one) */
+            labels?: {
+                [key: string]: string;
+            };
         };
         /** @description what to connect with; nothing: the server’s own in-cluster credentials */
         ClusterTestRequest: {

@@ -12,5 +12,14 @@ export const APP_SINGULAR = 'app';
 export const APP_SHORT_NAME = 'app';
 /** Label carried by every object the operator applies for an App; its value is the App's name. */
 export const MANAGED_LABEL = 'cd.svc.space/app';
+/** On an App: `orphan` keeps applied objects when the App is deleted; default `cascade`. */
+export const DELETE_POLICY_ANNOTATION = 'cd.svc.space/delete-policy';
 /** The source types an App may name (`spec.source.type`); which of them deploy is `DEPLOYABLE_SOURCE_TYPES`. */
 export const SOURCE_TYPES = ['Git', 'Image', 'HelmChart', 'Catalog'] as const;
+
+/** The AppSet resource (issue 27): a template of an App and the generators that stamp it out, in an org namespace. */
+export const APPSET_KIND = 'AppSet';
+export const APPSET_PLURAL = 'appsets';
+export const APPSET_SINGULAR = 'appset';
+/** Label carried by every App an AppSet generated; its value is the AppSet's name. */
+export const APPSET_LABEL = 'cd.svc.space/appset';

@@ -3,6 +3,7 @@ import { type AppResource, type AppStatus, OPERATION_KINDS, type Operation, SOUR
 import {
   APPROVAL_MESSAGE,
   admitOperation,
+  BLOCKED_MESSAGE,
   DEPLOYABLE_SOURCE_TYPES,
   FROZEN_MESSAGE,
   isPending,
@@ -66,6 +67,12 @@ const STATES: Record<string, { app: AppResource; phase: string; pending: boolean
     pending: true,
     approvable: false,
   },
+  'held by its dependencies': {
+    app: app(op, { operationState: record(op, 'Held', { message: BLOCKED_MESSAGE }) }),
+    phase: 'held',
+    pending: true,
+    approvable: false,
+  },
   'held for approval': {
     app: app(op, { operationState: record(op, 'Held', { message: APPROVAL_MESSAGE, revision: 'c1' }) }),
     phase: 'held',
@@ -104,6 +111,12 @@ const STATES: Record<string, { app: AppResource; phase: string; pending: boolean
     pending: false,
     approvable: false,
   },
+  'a blocked record whose request is gone': {
+    app: app(undefined, { operationState: record(op, 'Held', { message: BLOCKED_MESSAGE }) }),
+    phase: 'idle',
+    pending: false,
+    approvable: false,
+  },
 };
 
 describe('operationLifecycle', () => {
@@ -115,6 +128,13 @@ describe('operationLifecycle', () => {
 
   it('tells a freeze hold from an approval hold and keeps the staged revision', () => {
     expect(operationLifecycle(STATES['held by a freeze']!.app)).toMatchObject({ reason: 'freeze', operation: op });
+    expect(operationLifecycle(STATES['held by its dependencies']!.app)).toMatchObject({
+      reason: 'dependencies',
+      operation: op,
+    });
+    expect(() => admitOperation(STATES['held by its dependencies']!.app, 'Sync')).toThrow(
+      /held until its dependencies are ready/,
+    );
     expect(operationLifecycle(STATES['held for approval']!.app)).toMatchObject({ reason: 'approval', revision: 'c1' });
     expect(operationLifecycle(STATES['staged for approval by an automated App']!.app)).toMatchObject({
       reason: 'approval',

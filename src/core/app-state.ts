@@ -25,8 +25,14 @@ export const FROZEN_MESSAGE = 'held: the App is frozen (spec.freeze)';
 /** `operationState.message` of a sync held until someone approves it (`syncPolicy.requiresApproval`). */
 export const APPROVAL_MESSAGE = 'held: waiting for approval (syncPolicy.requiresApproval)';
 
+/**
+ * `operationState.message` of a request held while a dependency (spec.dependsOn) is not ready; it runs once every
+ * dependency is (status.blockedBy says which and why).
+ */
+export const BLOCKED_MESSAGE = 'held: waiting for dependencies (status.blockedBy)';
+
 /** Why an operation is held. */
-export type HoldReason = 'freeze' | 'approval';
+export type HoldReason = 'freeze' | 'approval' | 'dependencies';
 
 /** Where an App's operation stands. */
 export type OperationLifecycle =
@@ -65,7 +71,8 @@ function supersededBy(op: Operation, state: OperationState | undefined): boolean
 }
 
 function holdReason(state: OperationState): HoldReason {
-  return state.message === FROZEN_MESSAGE ? 'freeze' : 'approval';
+  if (state.message === FROZEN_MESSAGE) return 'freeze';
+  return state.message === BLOCKED_MESSAGE ? 'dependencies' : 'approval';
 }
 
 /** The App's operation lifecycle (see the module comment). */
@@ -80,8 +87,8 @@ export function operationLifecycle(app: AppResource): OperationLifecycle {
       return recorded ? { phase: 'running', operation: recorded } : { phase: 'idle' };
     case 'Held': {
       const reason = holdReason(state);
-      // A frozen record runs its request on unfreeze; without the request there is nothing left to run.
-      if (reason === 'freeze' && !recorded) return { phase: 'idle' };
+      // A frozen or blocked record runs its request once released; without the request there is nothing to run.
+      if (reason !== 'approval' && !recorded) return { phase: 'idle' };
       return { phase: 'held', reason, operation: recorded, revision: state.revision };
     }
     default:
@@ -100,6 +107,12 @@ export function requestedOperationId(app: AppResource): string | null {
   return life.phase === 'requested' ? (life.operation.id ?? null) : null;
 }
 
+const HELD_WHERE: Record<HoldReason, string> = {
+  freeze: 'held while the app is frozen',
+  approval: 'held for approval; approve it first',
+  dependencies: 'held until its dependencies are ready (status.blockedBy)',
+};
+
 function pendingMessage(app: AppResource, life: OperationLifecycle): string {
   const name = app.metadata.name;
   if (life.phase === 'held' && !life.operation) {
@@ -107,13 +120,7 @@ function pendingMessage(app: AppResource, life: OperationLifecycle): string {
   }
   const op = 'operation' in life ? life.operation : undefined;
   const where =
-    life.phase === 'held'
-      ? life.reason === 'freeze'
-        ? 'held while the app is frozen'
-        : 'held for approval; approve it first'
-      : life.phase === 'running'
-        ? 'running'
-        : 'not picked up yet';
+    life.phase === 'held' ? HELD_WHERE[life.reason] : life.phase === 'running' ? 'running' : 'not picked up yet';
   return `app ${name} already has a pending ${op?.kind ?? ''} operation (${op?.id ?? ''}), ${where}`;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { APP_CATEGORY, buildAppCrd, renderAppCrdYaml } from './crd.ts';
+import { APP_CATEGORY, buildAppCrd, buildAppSetCrd, renderAppCrdYaml, renderAppSetCrdYaml } from './crd.ts';
 
 const checkedIn = readFileSync(new URL('../../deploy/crds/apps.cd.svc.space.yaml', import.meta.url), 'utf8');
 /** The chart's copy, which its CRD template reads (deploy/chart/templates/crd.yaml). */
@@ -101,5 +101,29 @@ describe('App CRD', () => {
     const keys = keysOf((buildAppCrd() as any).spec.versions[0].schema.openAPIV3Schema);
     for (const forbidden of ['patternProperties', '$id', 'anyOf', 'const', '$ref'])
       expect(keys).not.toContain(forbidden);
+  });
+});
+
+describe('AppSet CRD', () => {
+  const appsets = readFileSync(new URL('../../deploy/crds/appsets.cd.svc.space.yaml', import.meta.url), 'utf8');
+
+  it('is checked in exactly as generated (run `npm run generate` after changing src/core/appset-schema.ts)', () => {
+    expect(appsets).toBe(renderAppSetCrdYaml());
+  });
+
+  it("is the Helm chart's CRD too (`npm run generate` writes both)", () => {
+    const chartCopy = readFileSync(
+      new URL('../../deploy/chart/files/appsets.cd.svc.space.yaml', import.meta.url),
+      'utf8',
+    );
+    expect(chartCopy).toBe(renderAppSetCrdYaml());
+  });
+
+  it('shares the App CRD group, version and category, and uses only structural keywords', () => {
+    const crd = buildAppSetCrd() as any;
+    expect(crd.metadata.name).toBe('appsets.cd.svc.space');
+    expect(crd.spec.names).toMatchObject({ kind: 'AppSet', categories: [APP_CATEGORY] });
+    const keys = keysOf(crd.spec.versions[0].schema.openAPIV3Schema);
+    for (const k of ['$id', 'patternProperties', 'anyOf', 'oneOf', '$ref']) expect(keys.has(k)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@
  * a unit test fails when the checked-in file differs.
  */
 import { stringify } from 'yaml';
+import { APPSET_KIND, APPSET_PLURAL, APPSET_SINGULAR } from './app-names.ts';
 import {
   APP_GROUP,
   APP_KIND,
@@ -14,6 +15,7 @@ import {
   AppSpecSchema,
   AppStatusSchema,
 } from './app-schema.ts';
+import { AppSetSpecSchema, AppSetStatusSchema } from './appset-schema.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -51,21 +53,33 @@ export function toStructural(schema: unknown): unknown {
   return out;
 }
 
-/** The App CRD as a plain object, ready to apply or serialise. */
-export function buildAppCrd(): JsonSchema {
+/** What differs between svc's CRDs: names, description, printer columns and the spec and status schemas. */
+interface CrdDefinition {
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  description: string;
+  columns: { name: string; type: string; jsonPath: string }[];
+  spec: unknown;
+  status: unknown;
+}
+
+/** A namespaced CRD of svc's group with a status subresource, as a plain object. */
+function buildCrd(d: CrdDefinition): JsonSchema {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${APP_PLURAL}.${APP_GROUP}` },
+    metadata: { name: `${d.plural}.${APP_GROUP}` },
     spec: {
       group: APP_GROUP,
       scope: 'Namespaced',
       names: {
-        kind: APP_KIND,
-        listKind: `${APP_KIND}List`,
-        plural: APP_PLURAL,
-        singular: APP_SINGULAR,
-        shortNames: [APP_SHORT_NAME],
+        kind: d.kind,
+        listKind: `${d.kind}List`,
+        plural: d.plural,
+        singular: d.singular,
+        shortNames: d.shortNames,
         categories: [APP_CATEGORY],
       },
       versions: [
@@ -74,24 +88,19 @@ export function buildAppCrd(): JsonSchema {
           served: true,
           storage: true,
           subresources: { status: {} },
-          additionalPrinterColumns: [
-            { name: 'Sync', type: 'string', jsonPath: '.status.syncStatus' },
-            { name: 'Health', type: 'string', jsonPath: '.status.healthStatus' },
-            { name: 'Revision', type: 'string', jsonPath: '.status.revision' },
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          ],
+          additionalPrinterColumns: d.columns,
           schema: {
             openAPIV3Schema: {
               type: 'object',
-              description: 'An App deploys one source (Git manifests or a container image) to one destination.',
+              description: d.description,
               required: ['spec'],
               properties: {
                 apiVersion: { type: 'string', description: `${APP_GROUP}/${APP_VERSION}` },
-                kind: { type: 'string', description: APP_KIND },
+                kind: { type: 'string', description: d.kind },
                 // The apiserver refuses anything beside `type` here (metadata's schema is its own).
                 metadata: { type: 'object' },
-                spec: toStructural(AppSpecSchema),
-                status: toStructural(AppStatusSchema),
+                spec: toStructural(d.spec),
+                status: toStructural(d.status),
               },
             },
           },
@@ -101,7 +110,47 @@ export function buildAppCrd(): JsonSchema {
   };
 }
 
+const AGE = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+/** The App CRD as a plain object, ready to apply or serialise. */
+export function buildAppCrd(): JsonSchema {
+  return buildCrd({
+    kind: APP_KIND,
+    plural: APP_PLURAL,
+    singular: APP_SINGULAR,
+    shortNames: [APP_SHORT_NAME],
+    description: 'An App deploys one source (Git manifests or a container image) to one destination.',
+    columns: [
+      { name: 'Sync', type: 'string', jsonPath: '.status.syncStatus' },
+      { name: 'Health', type: 'string', jsonPath: '.status.healthStatus' },
+      { name: 'Revision', type: 'string', jsonPath: '.status.revision' },
+      AGE,
+    ],
+    spec: AppSpecSchema,
+    status: AppStatusSchema,
+  });
+}
+
+/** The AppSet CRD (issue 27) as a plain object, ready to apply or serialise. */
+export function buildAppSetCrd(): JsonSchema {
+  return buildCrd({
+    kind: APPSET_KIND,
+    plural: APPSET_PLURAL,
+    singular: APPSET_SINGULAR,
+    shortNames: [APPSET_SINGULAR],
+    description: 'An AppSet generates Apps from one template and generators (registered clusters, Git, lists).',
+    columns: [AGE],
+    spec: AppSetSpecSchema,
+    status: AppSetStatusSchema,
+  });
+}
+
 /** The CRD as the YAML text checked in at deploy/crds/apps.cd.svc.space.yaml. */
 export function renderAppCrdYaml(): string {
   return `# Generated from src/core/app-schema.ts by \`npm run generate\`. Do not edit.\n${stringify(buildAppCrd(), { lineWidth: 0 })}`;
+}
+
+/** The AppSet CRD as the YAML text checked in at deploy/crds/appsets.cd.svc.space.yaml. */
+export function renderAppSetCrdYaml(): string {
+  return `# Generated from src/core/appset-schema.ts by \`npm run generate\`. Do not edit.\n${stringify(buildAppSetCrd(), { lineWidth: 0 })}`;
 }

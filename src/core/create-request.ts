@@ -29,6 +29,7 @@ const CREATE_FIELDS = new Set([
   'notifications',
   'webhook',
   'health',
+  'depends_on',
 ]);
 const SOURCE_BLOCKS = { Git: 'git', Image: 'image', HelmChart: 'helmChart', Catalog: 'catalog' } as const;
 
@@ -107,8 +108,12 @@ function specOf(body: Record<string, unknown>, cluster: unknown): AppSpec {
   if (body['notifications'] !== undefined) spec['notifications'] = body['notifications'];
   if (body['webhook'] !== undefined) spec['webhook'] = body['webhook'];
   if (body['health'] !== undefined) spec['health'] = body['health'];
+  if (body['depends_on'] !== undefined) spec['dependsOn'] = body['depends_on'];
   const specProblems = schemaProblems(AppSpecSchema, spec).map((p) =>
-    p.replace(/^syncPolicy/, 'sync_policy').replace(/^destination\.namespace/, 'namespace'),
+    p
+      .replace(/^syncPolicy/, 'sync_policy')
+      .replace(/^destination\.namespace/, 'namespace')
+      .replace(/^dependsOn/, 'depends_on'),
   );
   if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
   const image = (spec as AppSpec).source.image;

@@ -36,6 +36,8 @@ export const TOOL_CATALOGUE = {
   repository_charts: { permission: 'repository:read', orgWide: true, write: false },
   audit_list: { permission: 'audit:read', orgWide: true, write: false },
   health_check_list: { permission: 'healthcheck:read', orgWide: true, write: false },
+  appset_list: { permission: 'deployment:read', orgWide: true, write: false },
+  appset_get: { permission: 'deployment:read', orgWide: true, write: false },
   can_i: { write: false },
 } as const satisfies Record<string, ToolEntry>;
 

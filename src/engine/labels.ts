@@ -2,17 +2,15 @@
  * The labels and annotations svc puts on what it manages. Every applied object carries the App's name AND the
  * App's own namespace, so two orgs' Apps with the same name never see (or prune) each other's objects.
  */
-import { MANAGED_LABEL } from '../core/app-names.ts';
+import { DELETE_POLICY_ANNOTATION, MANAGED_LABEL } from '../core/app-names.ts';
 
-export { MANAGED_LABEL };
+export { DELETE_POLICY_ANNOTATION, MANAGED_LABEL };
 /** The namespace of the App resource (the org namespace) that owns an object. Beyond the contract. */
 export const OWNER_NAMESPACE_LABEL = 'cd.svc.space/app-namespace';
 /** On a destination namespace svc created: the App it was created for. Not the managed label, so never pruned. */
 export const CREATED_FOR_LABEL = 'cd.svc.space/created-for-app';
 /** Pod-template annotation bumped by the Restart operation. */
 export const RESTARTED_AT_ANNOTATION = 'cd.svc.space/restartedAt';
-/** On an App: `orphan` keeps applied objects when the App is deleted; default `cascade`. */
-export const DELETE_POLICY_ANNOTATION = 'cd.svc.space/delete-policy';
 /** Finalizer through which an App's deletion removes what it applied. */
 export const FINALIZER = 'cd.svc.space/resources';
 

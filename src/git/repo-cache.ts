@@ -122,7 +122,7 @@ export class RepoCache {
   async git(
     ref: RemoteRef,
     args: readonly string[],
-    options: { input?: string; timeoutMs?: number; access?: GitAccess } = {},
+    options: { input?: string; timeoutMs?: number; maxOutputBytes?: number; access?: GitAccess } = {},
   ) {
     const access = options.access ?? NO_ACCESS;
     return execFile(this.#git, [...NO_PROMPT, ...access.config, '--git-dir', this.repoDir(ref), ...args], {

@@ -47,6 +47,12 @@ export interface RemoteClusterAccess {
   revision: string;
 }
 
+/** A registered cluster as an AppSet's clusters generator sees it: its name and labels, never how to reach it. */
+export interface ClusterLabels {
+  name: string;
+  labels: Record<string, string>;
+}
+
 /** The answer to a cluster lookup: unchanged since the revision the caller holds, or the current record. */
 export type ClusterAccessAnswer = { changed: false } | { changed: true; cluster: RemoteClusterAccess };
 /** Which App asks for a secret-store value: the App resource's namespace (the org's) and name. */
@@ -113,6 +119,11 @@ export interface ServerChannel {
    */
   clusterAccess(orgNamespace: string, name: string, known?: string): Promise<ClusterAccessAnswer>;
   /**
+   * The registered clusters of the org owning `orgNamespace`, by name, with their labels (no credentials): what an
+   * AppSet's clusters generator selects from. NotFoundError (retry hint `wait`) when no org owns the namespace.
+   */
+  clusters(orgNamespace: string): Promise<ClusterLabels[]>;
+  /**
    * The age identity (`AGE-SECRET-KEY-1…`) of the sops store the App names, for one decryption at render time: the
    * server checks that the App names that store. The caller keeps it in memory for the decryption only and never
    * logs it.
@@ -169,6 +180,8 @@ export interface ClusterAccessBody {
 /** Path of the cluster route below `/internal`: `/clusters/{name}/kubeconfig?org_namespace=<ns>` (contract §4.3). */
 export const internalClusterPath = (name: string): string => `/clusters/${encodeURIComponent(name)}/kubeconfig`;
 
+/** Path of the cluster-list route below `/internal`: `/clusters?org_namespace=<ns>` (names and labels). */
+export const INTERNAL_CLUSTERS_PATH = '/clusters';
 /** Path of the audit route, below `/internal` (and `/api/v1/internal`). */
 export const INTERNAL_AUDIT_PATH = '/audit';
 /** Path of the decryption-key route, below `/internal`. */

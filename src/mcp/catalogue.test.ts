@@ -38,6 +38,8 @@ describe('the MCP tool catalogue', () => {
       'repository_charts',
       'audit_list',
       'health_check_list',
+      'appset_list',
+      'appset_get',
       'can_i',
     ]);
     const admin = visibleTools(keyCaller('Owner', { role: 'admin', scope: 'org', scopeId: '' }));

@@ -12,6 +12,8 @@ import * as ops from '../api/apps/operation-use-cases.ts';
 import { appEvents, appHistory, appStatus, waitMsOf } from '../api/apps/status-use-cases.ts';
 import { createApp, freezeApp, getApp, listApps } from '../api/apps/use-cases.ts';
 import { appView, statusView } from '../api/apps/view.ts';
+import { getAppSet, listAppSets } from '../api/appsets/use-cases.ts';
+import { appSetView } from '../api/appsets/view.ts';
 import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
@@ -107,14 +109,15 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   }),
   app_get: tool({
     title: 'Get an app',
-    description: 'One App: source, sync policy, destination, sync status, health, revision, resources, conditions.',
+    description:
+      'One App: source, sync policy, destination, sync status, health, revision, resources, conditions, the Apps it depends on (depends_on) and, while one of them is not Synced and Healthy, which and why (blocked_by: it does not sync meanwhile).',
     input: AppRefInput,
     run: async (s, principal, args) => appView(await run(s, getApp, principal, args)),
   }),
   app_status: tool({
     title: 'App status',
     description:
-      'Sync status, health, revision and the last operation of an App. With wait (e.g. "60s", at most 120s) it blocks until the App is Synced and Healthy, Degraded, Unknown, stalled, or its operation failed or is held.',
+      'Sync status, health, revision, the last operation of an App and the dependencies keeping it from syncing (blocked_by). With wait (e.g. "60s", at most 120s) it blocks until the App is Synced and Healthy, Degraded, Unknown, stalled, or its operation failed or is held.',
     input: Type.Object(
       { namespace: Namespace, name: Name, wait: Type.Optional(Type.String({ pattern: '^[0-9.]+(ms|s|m)?$' })) },
       { additionalProperties: false },
@@ -237,6 +240,12 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
         release_name: Type.Optional(Type.String({ minLength: 1, maxLength: 53 })),
         repository: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'repositoryRef' })),
         automated: Type.Optional(Type.Boolean({ description: 'sync automatically (default false)' })),
+        depends_on: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 63 }), {
+            maxItems: 32,
+            description: 'Apps of the org this one waits for (Synced and Healthy first); a cycle is refused',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -258,6 +267,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
           },
         },
         ...(args.automated ? { sync_policy: { automated: true } } : {}),
+        ...(args.depends_on ? { depends_on: args.depends_on.map((name) => ({ name })) } : {}),
       });
       return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
     },
@@ -321,6 +331,35 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: Type.Object({}, { additionalProperties: false }),
     async run(s, principal) {
       return { health_checks: (await run(s, listHealthChecks, principal, undefined)).map(healthCheckView) };
+    },
+  }),
+  appset_list: tool({
+    title: 'List AppSets',
+    description:
+      'AppSets of your organization: generators and template of many Apps, with the Apps each generated (sync and health) and what it could not generate.',
+    input: Type.Object({}, { additionalProperties: false }),
+    async run(s, principal) {
+      const sets = (await run(s, listAppSets, principal, undefined)).map(appSetView);
+      return {
+        appsets: sets.map((a) => ({
+          name: a.name,
+          apps: a.apps.map((x) => x.name),
+          errors: a.errors.length,
+          generated: a.generated,
+        })),
+      };
+    },
+  }),
+  appset_get: tool({
+    title: 'Get an AppSet',
+    description:
+      'One AppSet: its generators, App template and sync policy, the Apps it generated (sync status and health as last seen) and its errors. Generated Apps are changed through their AppSet; operations (sync, rollback) work on them directly.',
+    input: Type.Object(
+      { name: Type.String({ minLength: 1, maxLength: 63, description: 'AppSet name' }) },
+      { additionalProperties: false },
+    ),
+    async run(s, principal, args) {
+      return { ...appSetView(await run(s, getAppSet, principal, args.name)) };
     },
   }),
   can_i: tool({

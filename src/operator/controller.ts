@@ -8,7 +8,8 @@ import { APP_GROUP, APP_PLURAL, APP_VERSION } from '../core/app-names.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError } from '../core/errors.ts';
 import type { AppKey } from '../engine/labels.ts';
-import { cacheKey, Informer, type KubeClient } from '../kube/index.ts';
+import { cacheKey, Informer, type InformerEvent, type KubeClient } from '../kube/index.ts';
+import { Dependents, readinessChanged } from './dependents.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { type BackoffPolicy, type Requeue, WorkQueue } from './queue.ts';
 import type { Reconciler } from './reconciler.ts';
@@ -55,6 +56,8 @@ function operationRequested(obj: AppResource, old: AppResource | undefined): boo
 export class Controller {
   readonly #options: ControllerOptions;
   readonly #informer: Informer<AppResource>;
+  /** Who waits for whom (spec.dependsOn reversed): a dependency's change re-queues its dependents. */
+  readonly #dependents = new Dependents();
   #queue: WorkQueue | undefined;
 
   constructor(options: ControllerOptions) {
@@ -66,8 +69,12 @@ export class Controller {
       {
         onUpsert: (obj, old) => {
           if (relevant(obj, old)) this.#queue?.add(cacheKey(obj), operationRequested(obj, old));
+          this.#dependents.update(obj);
+          if (readinessChanged(obj, old)) for (const key of this.#dependents.of(obj)) this.#queue?.add(key);
         },
         onDelete: (obj) => {
+          this.#dependents.remove(obj);
+          for (const key of this.#dependents.of(obj)) this.#queue?.add(key);
           this.#queue?.forget(cacheKey(obj));
           options.reconciler.forget({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
           options.metrics.forgetApp({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name });
@@ -91,6 +98,11 @@ export class Controller {
    */
   apps(): AppResource[] | undefined {
     return this.#informer.synced ? this.#informer.list() : undefined;
+  }
+
+  /** Calls `listener` on every change of the App cache until the returned function is called (the AppSet controller). */
+  subscribe(listener: (event: InformerEvent<AppResource>) => void): () => void {
+    return this.#informer.subscribe(listener);
   }
 
   /** The App as the informer last saw it (without managedFields), or undefined (not seen, or before the first list). */

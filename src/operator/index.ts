@@ -13,12 +13,13 @@ import { describeError, UnavailableError } from '../core/errors.ts';
 import { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { OrgCheckLookup } from '../engine/health/org-checks.ts';
 import type { AppKey } from '../engine/labels.ts';
-import { gitGuard, RegistryLookup, type SourceDrivers, sourceDrivers } from '../engine/sources/index.ts';
+import { GitTreeReader, gitGuard, RegistryLookup, type SourceDrivers, sourceDrivers } from '../engine/sources/index.ts';
 import { memoryBackedDir, RepoCache } from '../git/index.ts';
 import type { ServerChannel, SourceAccessRequest } from '../internal/channel.ts';
 import { connect, type KubeClient, LeaderElector, managementSource, type ObjectClient } from '../kube/index.ts';
 import { RegistryClient } from '../registry/index.ts';
 import { RenderCache, type ToolPaths, toolPaths } from '../render/index.ts';
+import { AppSetController } from './appsets/controller.ts';
 import { AuditRelay, type AuditRelayOptions } from './channel/audit-relay.ts';
 import { httpChannelFromConfig } from './channel/http-channel.ts';
 import { Controller } from './controller.ts';
@@ -58,6 +59,8 @@ export interface OperatorOptions {
   remoteRevalidateMs?: number;
   /** How long the org health checks fetched from the server are reused (default 30 s). */
   orgChecksTtlMs?: number;
+  /** How often an AppSet reading Git or clusters is generated again (default 60 s). */
+  appSetResyncMs?: number;
 }
 
 /** A started operator. */
@@ -92,8 +95,12 @@ export async function startOperator(
     webhook: await listen(servers.webhook, config.operator.webhookBind),
   };
   await controller.start();
+  await parts.appSets.start();
   if (config.operator.leaderElect) state.elector = startElection(config, options, client, identity, log, parts);
-  else controller.startProcessing();
+  else {
+    controller.startProcessing();
+    parts.appSets.startProcessing();
+  }
   const sweeper = sweepRepos(parts.repos, log);
   log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
 
@@ -101,9 +108,11 @@ export async function startOperator(
     // A clean stop lets running reconciles finish; a kill fences them at their next write.
     if (!release) state.halted = true;
     clearInterval(sweeper);
+    await parts.appSets.stopProcessing();
     await controller.stopProcessing();
     state.halted = true;
     await state.elector?.stop({ release });
+    await parts.appSets.stop();
     await controller.stop();
     await parts.live.stop();
     await parts.health.sandbox.stop();
@@ -136,6 +145,7 @@ interface Parts {
   remotes: RemoteClusters | undefined;
   reconciler: Reconciler;
   controller: Controller;
+  appSets: AppSetController;
   audit: AuditRelay | undefined;
   metrics: OperatorMetrics;
   servers: { metrics: Server; probes: Server; webhook: Server };
@@ -203,6 +213,7 @@ function assemble(input: AssembleInput): Parts {
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
   });
   controller = built;
+  const appSets = appSetsOf({ ...input, watchNamespace, tuning, repos, serverChannel, apps: built });
   const audit = serverChannel ? new AuditRelay(serverChannel, log, options.auditRetry) : undefined;
   const receiver = new PushReceiver({
     mgmt,
@@ -217,7 +228,35 @@ function assemble(input: AssembleInput): Parts {
     probes: probeServer(() => built.synced),
     webhook: receiver.server(),
   };
-  return { repos, live, health, remotes, reconciler, controller: built, audit, metrics, servers };
+  return { repos, live, health, remotes, reconciler, controller: built, appSets, audit, metrics, servers };
+}
+
+/** The AppSet controller: Apps through the App controller's cache, Git through the shared repository cache. */
+function appSetsOf(
+  input: AssembleInput & {
+    watchNamespace: string | undefined;
+    tuning: ReconcilerTuning;
+    repos: RepoCache;
+    serverChannel: ServerChannel | undefined;
+    apps: Controller;
+  },
+): AppSetController {
+  const { options, client, mgmt, state, serverChannel, watchNamespace } = input;
+  return new AppSetController({
+    client,
+    mgmt,
+    apps: input.apps,
+    reader: new GitTreeReader({
+      repos: input.repos,
+      maxFetchAgeMs: Math.min(input.tuning.syncPeriodMs / 2, 15_000),
+      ...(serverChannel ? { access: (r: SourceAccessRequest) => serverChannel.sourceAccess(r) } : {}),
+    }),
+    ...(serverChannel ? { clusters: (ns: string) => serverChannel.clusters(ns) } : {}),
+    mayWrite: () => !state.halted && (state.elector ? state.elector.isLeader : true),
+    logger: input.log.child({ controller: 'appset' }),
+    ...(watchNamespace ? { namespace: watchNamespace } : {}),
+    ...(options.appSetResyncMs ? { resyncMs: options.appSetResyncMs } : {}),
+  });
 }
 
 /** Custom health checks: the org's from the server (cached briefly), run with the App's in one CEL sandbox. */
@@ -337,7 +376,7 @@ function startElection(
   log: Logger,
   parts: Parts,
 ): LeaderElector {
-  const { controller, metrics } = parts;
+  const { controller, appSets, metrics } = parts;
   const lease = options.lease;
   const elector = new LeaderElector({
     client,
@@ -351,11 +390,13 @@ function startElection(
       log.info('became leader');
       metrics.leader(true);
       controller.startProcessing();
+      appSets.startProcessing();
     },
     onStoppedLeading: () => {
       log.info('no longer leader');
       metrics.leader(false);
       void controller.stopProcessing();
+      void appSets.stopProcessing();
     },
     onError: (err) => log.warn({ err: describeError(err) }, 'leader election'),
   });

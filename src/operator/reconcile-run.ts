@@ -3,7 +3,7 @@
  * reconciler.ts, `#stages`): each stage reads what the stages before it found and adds its own. A field is set by
  * the stage named beside it and read only by later ones; a failure reads `progress` (how far the run got).
  */
-import type { AppResource, Operation } from '../core/app-schema.ts';
+import type { AppResource, BlockedBy, Operation } from '../core/app-schema.ts';
 import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
 import type { AppKey } from '../engine/labels.ts';
@@ -36,7 +36,10 @@ export class ReconcileRun {
   readonly read: AppResource;
   readonly key: AppKey;
   readonly now = new Date().toISOString();
-  readonly intent: Intent;
+  /** What the run will do: decided from the App, then held by the dependencies stage while it is blocked. */
+  #intent: Intent;
+  /** dependencies: the dependencies keeping the App from syncing (status.blockedBy). */
+  blockedBy: BlockedBy[] = [];
   /** How far the run got (for a failure's status). */
   readonly progress: Progress = { syncAttempted: false };
   /** The App to write the outcome onto: `read`, or the answer of the Running mark once it landed. */
@@ -65,7 +68,17 @@ export class ReconcileRun {
     this.read = read;
     this.app = read;
     this.key = key;
-    this.intent = intent;
+    this.#intent = intent;
+    this.doSync = intent.kind === 'sync';
+  }
+
+  get intent(): Intent {
+    return this.#intent;
+  }
+
+  /** Replaces the intent before anything ran (the dependencies stage holding a sync), and whether it syncs. */
+  set intent(intent: Intent) {
+    this.#intent = intent;
     this.doSync = intent.kind === 'sync';
   }
 

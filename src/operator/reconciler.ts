@@ -1,8 +1,8 @@
 /**
  * The reconciler: an ordered list of stages run for one App key.
  *
- *   load → finalize (deleting) | stalled? | ensure finalizer → decide → destination → source driver (resolve
- *   head and target revision) → render → inventory → apply → prune → health → status (written once, at the end)
+ *   load → finalize (deleting) | stalled? | ensure finalizer → decide → dependencies (hold while one is not
+ *   ready) → destination → source driver (resolve head and target revision) → render → inventory → apply → prune → health → status (written once, at the end)
  *   → events and notifications → requeue
  *
  * Level-based: every decision comes from the App's spec and status plus what is live, never from the event that
@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
+import type { AppName } from '../core/dependencies.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
@@ -43,13 +44,29 @@ import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
 import { type Progress, ReconcileRun } from './reconcile-run.ts';
 import { inStage, type Stage, StageError } from './stage-error.ts';
-import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
+import {
+  alreadyStaged,
+  decide,
+  holdMessage,
+  type Intent,
+  needsAutomatedSync,
+  withDependencies,
+} from './stages/decide.ts';
+import { checkDependencies } from './stages/dependencies.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
 import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
-import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
+import { type Failure, nextStatus, type Outcome, REASON_BY_STAGE, writeStatus } from './stages/status.ts';
 
 export { FencedError } from './fence.ts';
+
+/** True when the App is Stalled by a dependency cycle (see the dependencies stage). */
+function stalledByDependencies(app: AppResource): boolean {
+  const reason = REASON_BY_STAGE.dependencies;
+  return (
+    app.status?.conditions?.some((c) => c.type === 'Stalled' && c.status === 'True' && c.reason === reason) === true
+  );
+}
 
 /** How long a reconcile prefers this process's own write of an App over the informer's copy at most. */
 const WRITTEN_TTL_MS = 60_000;
@@ -154,8 +171,9 @@ export class Reconciler {
         return { requeue: undefined, result: 'gone' };
       }
       if (app.metadata.deletionTimestamp) return await this.#finalize(app);
-      // A stalled App waits for a new generation, whatever else woke it (leadership, annotations, workloads).
-      if (isStalled(app)) return { requeue: undefined, result: 'skipped' };
+      // A stalled App waits for a new generation, whatever else woke it (leadership, annotations, workloads); one
+      // stalled by a dependency cycle is checked again (the cycle may have been broken in another App).
+      if (isStalled(app) && !stalledByDependencies(app)) return { requeue: undefined, result: 'skipped' };
       return await this.#run(await this.#ensureFinalizer(app));
     } catch (err) {
       if (err instanceof FencedError) return { requeue: undefined, result: 'error' };
@@ -261,6 +279,7 @@ export class Reconciler {
    */
   readonly #stages: ReadonlyArray<(run: ReconcileRun) => Promise<void>> = [
     (run) => this.#checkSpec(run),
+    (run) => this.#dependencies(run),
     (run) => this.#destination(run),
     (run) => this.#markRunning(run),
     (run) => this.#resolve(run),
@@ -288,6 +307,16 @@ export class Reconciler {
   /** health (spec): a custom health check that cannot compile cannot work: stalled before anything is applied. */
   async #checkSpec(run: ReconcileRun): Promise<void> {
     await this.#stage('health', () => validateAppChecks(run.app.spec.health?.checks));
+  }
+
+  /**
+   * dependencies: a dependency cycle through the App stalls it; while a dependency is not ready, a sync is held
+   * (and an automated one skipped in plan), recorded in status.blockedBy. Reads the informer's copies.
+   */
+  async #dependencies(run: ReconcileRun): Promise<void> {
+    const load = (ref: AppName) => this.#load(ref);
+    run.blockedBy = await this.#stage('dependencies', () => checkDependencies(run.read, load));
+    run.intent = withDependencies(run.intent, run.blockedBy);
   }
 
   /** destination: the cluster the App deploys to and its source's driver; an operation that cannot run stops here. */
@@ -347,9 +376,10 @@ export class Reconciler {
     const { intent, app } = run;
     const { head, observed } = run.source;
     if (intent.kind === 'hold') {
-      const staged = intent.reason === 'approval' ? { revision: head } : {};
+      const revision = intent.reason === 'approval' ? head : intent.revision;
+      const staged = revision ? { revision } : {};
       run.opOutcome = { operation: intent.operation, phase: 'Held', ...staged, message: holdMessage(intent.reason) };
-    } else if (intent.kind === 'observe' && needsAutomatedSync(app, head, run.hash)) {
+    } else if (intent.kind === 'observe' && run.blockedBy.length === 0 && needsAutomatedSync(app, head, run.hash)) {
       if (app.spec.syncPolicy?.requiresApproval !== true) run.doSync = true;
       else if (!alreadyStaged(app, head)) {
         run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
@@ -361,6 +391,7 @@ export class Reconciler {
       observedGeneration: generation,
       observedRevision: observed ?? head,
       syncStatus: 'Unknown',
+      blockedBy: run.blockedBy,
     };
   }
 
@@ -416,8 +447,9 @@ export class Reconciler {
    */
   #failedOperation(intent: Intent, message: string, progress: Progress): OpOutcome | undefined {
     if (intent.kind === 'observe') return undefined;
-    if (intent.kind === 'hold' && intent.reason === 'freeze') {
-      return { operation: intent.operation, phase: 'Held', message: holdMessage('freeze') };
+    if (intent.kind === 'hold' && intent.reason !== 'approval') {
+      const revision = intent.revision ? { revision: intent.revision } : {};
+      return { operation: intent.operation, phase: 'Held', ...revision, message: holdMessage(intent.reason) };
     }
     const revision = intent.kind === 'sync' && progress.objects ? { revision: progress.revision ?? '' } : {};
     return { operation: intent.operation, phase: 'Failed', ...revision, message };
@@ -521,6 +553,7 @@ export class Reconciler {
       observedGeneration: app.metadata.generation,
       syncStatus,
       error: failure,
+      blockedBy: run.blockedBy,
       ...(progress.observed ? { observedRevision: progress.observed } : {}),
       ...(health ? { health } : {}),
       ...(progress.inventory ? { inventory: progress.inventory } : {}),

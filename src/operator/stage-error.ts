@@ -10,6 +10,7 @@ import { FencedError } from './fence.ts';
 
 /** The stages that can fail, in reconcile order. */
 export const STAGES = [
+  'dependencies',
   'destination',
   'source',
   'render',

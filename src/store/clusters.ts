@@ -22,6 +22,8 @@ export interface ClusterRecord {
   serverURL: string;
   /** The namespace allowlist; empty = cluster-wide. */
   namespaces: string[];
+  /** Labels (AppSets' clusters generator selects on them). */
+  labels: Record<string, string>;
   /** Sealed kubeconfig, or null for the server's own in-cluster credentials. */
   kubeconfig: string | null;
   revision: number;
@@ -57,6 +59,7 @@ export interface NewCluster {
   name: string;
   serverURL: string;
   namespaces: string[];
+  labels?: Record<string, string>;
   kubeconfig: string | null;
 }
 
@@ -64,11 +67,23 @@ export interface NewCluster {
 export interface ClusterChanges {
   serverURL?: string;
   namespaces?: string[];
+  labels?: Record<string, string>;
   kubeconfig?: string | null;
 }
 
 const joinNamespaces = (list: readonly string[]) => list.join(',');
 const splitNamespaces = (text: string) => (text === '' ? [] : text.split(','));
+
+/** Stored labels as an object ({} for a value that is not an object of strings: never written by svc). */
+function parseLabels(text: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
 
 function toRecord(r: ClusterTable): ClusterRecord {
   return {
@@ -77,6 +92,7 @@ function toRecord(r: ClusterTable): ClusterRecord {
     name: r.name,
     serverURL: r.server_url,
     namespaces: splitNamespaces(r.namespaces),
+    labels: parseLabels(r.labels),
     kubeconfig: r.kubeconfig,
     revision: Number(r.revision),
     status: (['connected', 'disconnected'].includes(r.status) ? r.status : 'unknown') as ClusterStatus,
@@ -112,6 +128,7 @@ export class ClusterStore {
       name: input.name,
       server_url: input.serverURL,
       namespaces: joinNamespaces(input.namespaces),
+      labels: JSON.stringify(input.labels ?? {}),
       kubeconfig: input.kubeconfig,
       revision: 1,
       status: 'unknown',
@@ -173,6 +190,7 @@ export class ClusterStore {
     const set: Partial<ClusterTable> = { revision: current.revision + 1, updated_at: now.toISOString() };
     if (changes.serverURL !== undefined) set.server_url = changes.serverURL;
     if (changes.namespaces !== undefined) set.namespaces = joinNamespaces(changes.namespaces);
+    if (changes.labels !== undefined) set.labels = JSON.stringify(changes.labels);
     if (changes.kubeconfig !== undefined) set.kubeconfig = changes.kubeconfig;
     // A connection-relevant change makes the last probe's verdict stale.
     if (changes.serverURL !== undefined || changes.kubeconfig !== undefined) {

@@ -126,6 +126,8 @@ export interface ClusterTable {
   server_url: string;
   /** The namespace allowlist joined by commas; '' = cluster-wide. */
   namespaces: string;
+  /** JSON object of label keys and values (the clusters generator of AppSets selects on them); '{}' = none. */
+  labels: string;
   kubeconfig: string | null;
   revision: number;
   status: string;

@@ -13,6 +13,7 @@ import * as ops from './migrations/0013_ops.ts';
 import * as apiKeyTools from './migrations/0015_api_key_tools.ts';
 import * as repositories from './migrations/0024_repositories.ts';
 import * as healthChecks from './migrations/0026_health_checks.ts';
+import * as clusterLabels from './migrations/0027_cluster_labels.ts';
 
 /** One migration: its file's `up`, given the database kind where the two differ (triggers, serial columns). */
 type Up = (db: Kysely<unknown>, kind: DatabaseKind) => Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Readonly<Record<string, Up>> = {
   '0015_api_key_tools': apiKeyTools.up,
   '0024_repositories': repositories.up,
   '0026_health_checks': healthChecks.up,
+  '0027_cluster_labels': clusterLabels.up,
 };
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {

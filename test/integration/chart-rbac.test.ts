@@ -249,6 +249,7 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
         'ClusterRoleBinding',
         'ClusterRoleBinding',
         'CustomResourceDefinition',
+        'CustomResourceDefinition',
         'Deployment',
         'Deployment',
         'NetworkPolicy',
@@ -445,8 +446,12 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     expect(await canI(OPERATOR, 'create', 'clusterrolebindings')).toBe(false);
     expect(await canI(OPERATOR, 'create', 'rolebindings', '-n', destination)).toBe(false);
     expect(await canI(OPERATOR, 'create', 'pods/exec', '-n', destination)).toBe(false);
-    expect(await canI(OPERATOR, 'create', 'apps.cd.svc.space', '-n', org)).toBe(false);
-    expect(await canI(OPERATOR, 'delete', 'apps.cd.svc.space', '-n', org)).toBe(false);
+    // It creates and deletes the Apps AppSets generate (issue 27); AppSets themselves are the API's to write.
+    expect(await canI(OPERATOR, 'create', 'apps.cd.svc.space', '-n', org)).toBe(true);
+    expect(await canI(OPERATOR, 'delete', 'apps.cd.svc.space', '-n', org)).toBe(true);
+    expect(await canI(OPERATOR, 'create', 'appsets.cd.svc.space', '-n', org)).toBe(false);
+    expect(await canI(OPERATOR, 'delete', 'appsets.cd.svc.space', '-n', org)).toBe(false);
+    expect(await canI(OPERATOR, 'patch', 'appsets.cd.svc.space', '-n', org, '--subresource=status')).toBe(true);
     expect(await canI(OPERATOR, 'create', 'customresourcedefinitions')).toBe(false);
   });
 

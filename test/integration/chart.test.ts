@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { buildAppCrd } from '../../src/core/crd.ts';
+import { buildAppCrd, buildAppSetCrd } from '../../src/core/crd.ts';
 import { helm, kubectl, repoRoot } from '../harness/index.ts';
 
 const chart = join(repoRoot, 'deploy/chart');
@@ -100,15 +100,15 @@ describe('the Helm chart', () => {
     expect(refusal).toMatch(/CustomResourceDefinition "apps\.cd\.svc\.space" .*exists and cannot be imported/);
   });
 
-  it("carries the generated App CRD, kept on uninstall, and svc's version", async () => {
+  it("carries the generated App and AppSet CRDs, kept on uninstall, and svc's version", async () => {
     const rendered = objects((await helm(['template', 'svc', chart])).stdout);
-    const crd = rendered.find((o) => o.kind === 'CustomResourceDefinition') as Obj & { spec: unknown };
-    const generated = buildAppCrd() as { metadata: { name: string }; spec: unknown };
-    expect(crd.spec).toEqual(JSON.parse(JSON.stringify(generated.spec)));
-    expect(crd.metadata).toMatchObject({
-      name: generated.metadata.name,
-      annotations: { 'helm.sh/resource-policy': 'keep' },
-    });
+    for (const generated of [buildAppCrd(), buildAppSetCrd()] as { metadata: { name: string }; spec: unknown }[]) {
+      const crd = rendered.find(
+        (o) => o.kind === 'CustomResourceDefinition' && o.metadata.name === generated.metadata.name,
+      ) as Obj & { spec: unknown };
+      expect(crd.spec).toEqual(JSON.parse(JSON.stringify(generated.spec)));
+      expect(crd.metadata).toMatchObject({ annotations: { 'helm.sh/resource-policy': 'keep' } });
+    }
     const meta = readFileSync(join(chart, 'Chart.yaml'), 'utf8');
     expect(meta).toMatch(new RegExp(`^version: ${pkg.version.replaceAll('.', '\\.')}$`, 'm'));
     expect(meta).toMatch(new RegExp(`^appVersion: "${pkg.version.replaceAll('.', '\\.')}"$`, 'm'));

@@ -146,6 +146,8 @@ describe('MCP endpoint through the official SDK client', () => {
       'repository_charts',
       'audit_list',
       'health_check_list',
+      'appset_list',
+      'appset_get',
       'can_i',
     ]);
     // Scoped to one deployment: no org-wide audit log; sync tools, since it may sync there.
@@ -160,6 +162,8 @@ describe('MCP endpoint through the official SDK client', () => {
       'repository_charts',
       'audit_list',
       'health_check_list',
+      'appset_list',
+      'appset_get',
       'can_i',
     ]);
     // An admin ceiling grants nothing the owner lacks: a Viewer reads (repositories and health checks too), and has no
@@ -169,6 +173,8 @@ describe('MCP endpoint through the official SDK client', () => {
       'repository_list',
       'repository_charts',
       'health_check_list',
+      'appset_list',
+      'appset_get',
       'can_i',
     ]);
     expect(await toolNames(keys['allow'] as string)).toEqual(['app_status', 'app_sync']);

@@ -144,6 +144,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/appsets',
+    component: lazyRouteComponent(() => import('./pages/appsets.tsx'), 'AppSetsPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/health-checks',
     component: lazyRouteComponent(() => import('./pages/health-checks.tsx'), 'HealthChecksPage'),
   }),

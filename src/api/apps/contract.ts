@@ -7,6 +7,7 @@
  */
 import { Type } from 'typebox';
 import {
+  BlockedBySchema,
   ConditionSchema,
   HEALTH_STATUSES,
   OperationStateSchema,
@@ -28,6 +29,7 @@ export const AppSyncPolicy = component('AppSyncPolicy', withoutDefaults(SyncPoli
 export const AppResourceStatus = component('AppResourceStatus', withoutDefaults(ResourceStatusSchema));
 export const AppCondition = component('AppCondition', withoutDefaults(ConditionSchema));
 export const AppOperationState = component('AppOperationState', withoutDefaults(OperationStateSchema));
+export const AppBlockedBy = component('AppBlockedBy', BlockedBySchema);
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
 export const App = component(
@@ -47,6 +49,10 @@ export const App = component(
       url: Type.String(),
       resources: Type.Array(ref(AppResourceStatus)),
       conditions: Type.Array(ref(AppCondition)),
+      depends_on: Type.Array(Type.String(), { description: 'names of the Apps this App waits for (spec.dependsOn)' }),
+      blocked_by: Type.Array(ref(AppBlockedBy), {
+        description: 'the dependencies not Synced and Healthy at their current revision, and why; empty when none',
+      }),
       updated_at: Type.String({ description: 'RFC 3339: the newest known change; empty when unknown' }),
     },
     { additionalProperties: false },
@@ -68,6 +74,9 @@ export const AppStatus = component(
       frozen: Type.Boolean(),
       operationState: Nullable(ref(AppOperationState)),
       pending_operation: Nullable(Type.String({ description: 'id of a requested operation not yet picked up' })),
+      blocked_by: Type.Array(ref(AppBlockedBy), {
+        description: 'the dependencies keeping the App from syncing, and why; empty when none',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -98,6 +107,7 @@ export const APP_OBJECT_COMPONENTS = [
   AppResourceStatus,
   AppCondition,
   AppOperationState,
+  AppBlockedBy,
   App,
   AppStatus,
   OperationResult,

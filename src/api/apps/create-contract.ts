@@ -17,6 +17,7 @@ import {
   HealthSpecSchema,
   ImageSourceSchema,
   MANIFEST_TYPES,
+  MAX_DEPENDENCIES,
   NotificationsSchema,
   SyncPolicySchema,
   TAG_POLICIES,
@@ -267,6 +268,19 @@ export const AppCreateRequest = component(
       sync_policy: Type.Optional(SyncPolicySchema),
       notifications: Type.Optional(Notifications),
       webhook: Type.Optional(WebhookSchema),
+      depends_on: Type.Optional(
+        Type.Array(
+          Type.Object(
+            { name: DnsLabel('name of an App of this org (it may be created later)') },
+            { ...closed, description: 'an App this one waits for' },
+          ),
+          {
+            maxItems: MAX_DEPENDENCIES,
+            description:
+              'Apps of this org that must be Synced and Healthy at their current revision before this App syncs (status.blocked_by says why it waits); a dependency cycle is 422 naming it',
+          },
+        ),
+      ),
       health: Type.Optional(
         Type.Object(HealthSpecSchema.properties, {
           ...closed,

@@ -19,6 +19,8 @@ function view(name: string, over: Partial<AppView> = {}): { view: AppView } {
       url: '',
       resources: [],
       conditions: [],
+      depends_on: [],
+      blocked_by: [],
       updated_at: '2026-01-01T00:00:00.000Z',
       ...over,
     },

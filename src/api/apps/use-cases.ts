@@ -4,6 +4,7 @@
  */
 import type { AppResource, AppSpec } from '../../core/app-schema.ts';
 import { type CreateRequest, parseCreateRequest } from '../../core/create-request.ts';
+import { cycleMessage, findCycle, sameNamespaceDependencies } from '../../core/dependencies.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { validateAppChecks } from '../../engine/health/custom.ts';
@@ -20,6 +21,7 @@ import {
   findApp,
   kubeOf,
   locateApp,
+  refuseGenerated,
 } from './access.ts';
 import { type ListPage, type ListQuery, pageOf } from './list-query.ts';
 import { type AppRef, scopeFilter, scopeOfApp } from './scope.ts';
@@ -99,12 +101,27 @@ export const getApp = useCase({
   act: async (_ctx, _ref: AppRef, app) => app,
 });
 
-/** Creates an App from a create payload (409 on a taken name); audited `app.create`. */
+/**
+ * 422 naming the cycle when the new App `parsed` would close a dependency cycle with the org's Apps (an App may
+ * name one that does not exist yet, which may later name it back: that create is the one refused).
+ */
+async function checkNoCycle(ctx: UseCaseContext, parsed: CreateRequest): Promise<void> {
+  const own = (parsed.spec.dependsOn ?? []).map((d) => d.name);
+  if (own.length === 0) return;
+  const apps = await kubeOf(ctx.services).list(orgNamespace(ctx.actor.org.slug));
+  const edges = new Map(apps.map((a) => [a.metadata.name, sameNamespaceDependencies(a)]));
+  edges.set(parsed.name, own);
+  const cycle = findCycle(parsed.name, (name) => edges.get(name) ?? []);
+  if (cycle) throw new UnprocessableError(`depends_on: ${cycleMessage(cycle)}`);
+}
+
+/** Creates an App from a create payload (409 on a taken name, 422 on a dependency cycle); audited `app.create`. */
 export const createApp = useCase({
   permission: 'deployment:manage',
   where: { input: payloadDestination },
-  act: (ctx, body: unknown) => {
+  act: async (ctx, body: unknown) => {
     const parsed = parseCreate(body, ctx.services.config.outbound);
+    await checkNoCycle(ctx, parsed);
     return createAppResource(ctx, parsed, { action: 'app.create', details: { source_type: parsed.spec.source.type } });
   },
 });
@@ -183,6 +200,7 @@ export const deleteApp = useCase({
   where: { target: appScope },
   locate: locateApp,
   act: async (ctx, _ref: AppRef, app): Promise<AppResource> => {
+    refuseGenerated(app, 'deleted');
     await kubeOf(ctx.services).delete(orgNamespace(ctx.actor.org.slug), app.metadata.name);
     await auditApp(ctx, 'app.delete', app);
     return app;
@@ -195,6 +213,7 @@ export const freezeApp = useCase({
   where: { target: appScope },
   locate: (ctx, input: AppRef & { frozen: boolean }) => locateApp(ctx, input),
   act: async (ctx, input, app): Promise<AppResource> => {
+    refuseGenerated(app, input.frozen ? 'frozen' : 'unfrozen');
     const kube = kubeOf(ctx.services);
     await kube.mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, { spec: { freeze: input.frozen } });
     await auditApp(ctx, input.frozen ? 'app.freeze' : 'app.unfreeze', app);

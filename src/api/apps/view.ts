@@ -24,6 +24,8 @@ export function appView(app: AppResource): AppView {
     url: status.url ?? '',
     resources: status.resources ?? [],
     conditions: status.conditions ?? [],
+    depends_on: (app.spec.dependsOn ?? []).map((d) => d.name),
+    blocked_by: status.blockedBy ?? [],
     updated_at: updatedAt(app),
   };
 }
@@ -54,5 +56,6 @@ export function statusView(app: AppResource): Static<typeof AppStatus> {
     frozen: app.spec.freeze === true,
     operationState: status.operationState ?? null,
     pending_operation: requestedOperationId(app),
+    blocked_by: status.blockedBy ?? [],
   };
 }

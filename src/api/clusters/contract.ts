@@ -22,6 +22,19 @@ const KUBECONFIG =
   'kubeconfig YAML with inline credentials; 422 when it does not parse or uses exec, auth-provider, file references or proxy-url';
 const Kubeconfig = Type.String({ minLength: 1, description: KUBECONFIG });
 const Allowlist = Type.Array(DnsLabel(), { maxItems: 1000, description: 'namespace allowlist; empty = cluster-wide' });
+/** Kubernetes label syntax: an optional DNS-subdomain prefix and `/`, a name of at most 63; a value of at most 63. */
+const LabelKey = Type.String({
+  maxLength: 317,
+  pattern: '^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$',
+});
+const Labels = (
+  description = 'labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none',
+) =>
+  Type.Record(LabelKey, Type.String({ maxLength: 63, pattern: '^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$' }), {
+    maxProperties: 64,
+    additionalProperties: false,
+    description,
+  });
 
 export const ClusterParams = Type.Object({ name: DnsLabel('cluster name') });
 
@@ -40,6 +53,7 @@ export const Cluster = component(
       name: Type.String(),
       server_url: Type.String(),
       namespace: Type.String({ description: 'the namespace allowlist joined by commas; empty = cluster-wide' }),
+      labels: Labels(),
       credentials: StringEnum(['kubeconfig', 'in-cluster'] as const),
       status: StringEnum(['connected', 'disconnected', 'unknown'] as const),
       status_message: Type.String({ description: 'why the last probe failed' }),
@@ -69,6 +83,7 @@ export const ClusterRegistration = component(
       server_url: ServerURL,
       kubeconfig: Type.Optional(Kubeconfig),
       namespaces: Type.Optional(Allowlist),
+      labels: Type.Optional(Labels()),
     },
     closed,
   ),
@@ -81,6 +96,7 @@ export const ClusterUpdate = component(
       server_url: Type.Optional(ServerURL),
       kubeconfig: Type.Optional(Nullable(Kubeconfig, { description: `${KUBECONFIG}; null = in-cluster` })),
       namespaces: Type.Optional(Allowlist),
+      labels: Type.Optional(Labels('the new labels, replacing all of them ({} removes every one)')),
     },
     { ...closed, minProperties: 1 },
   ),

@@ -40,6 +40,7 @@ export interface RegisterInput {
   server_url: string;
   kubeconfig?: string | undefined;
   namespaces?: string[] | undefined;
+  labels?: Record<string, string> | undefined;
 }
 
 export interface UpdateInput {
@@ -47,6 +48,7 @@ export interface UpdateInput {
   /** New kubeconfig YAML; null switches to the server's own in-cluster credentials. */
   kubeconfig?: string | null | undefined;
   namespaces?: string[] | undefined;
+  labels?: Record<string, string> | undefined;
 }
 
 export interface TestInput {
@@ -169,6 +171,7 @@ export const registerCluster = useCase({
         name: input.name,
         serverURL,
         namespaces,
+        labels: input.labels ?? {},
         kubeconfig,
       });
       await tx.record({
@@ -176,7 +179,12 @@ export const registerCluster = useCase({
         resourceType: 'cluster',
         resourceId: id,
         resourceName: record.name,
-        details: { server_url: serverURL, namespaces, credentials: kubeconfig === null ? 'in-cluster' : 'kubeconfig' },
+        details: {
+          server_url: serverURL,
+          namespaces,
+          labels: input.labels ?? {},
+          credentials: kubeconfig === null ? 'in-cluster' : 'kubeconfig',
+        },
       });
       return record;
     });
@@ -212,6 +220,7 @@ export const updateCluster = useCase({
       changes.namespaces = allowlistOf(input.namespaces);
       await checkAllowlist(ctx, name, changes.namespaces);
     }
+    if (input.labels !== undefined) changes.labels = input.labels;
     if (input.kubeconfig !== undefined) {
       if (input.kubeconfig !== null) checkGivenKubeconfig(input.kubeconfig);
       changes.kubeconfig =

@@ -10,6 +10,7 @@ export function clusterJson(r: ClusterRecord): Static<typeof Cluster> {
     name: r.name,
     server_url: r.serverURL,
     namespace: r.namespaces.join(','),
+    labels: r.labels,
     credentials: r.kubeconfig === null ? ('in-cluster' as const) : ('kubeconfig' as const),
     status: r.status,
     status_message: r.statusMessage,

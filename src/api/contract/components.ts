@@ -9,6 +9,7 @@ import { APP_OBJECT_COMPONENTS } from '../apps/contract.ts';
 import { APP_CREATE_COMPONENTS } from '../apps/create-contract.ts';
 import { APP_LIVE_COMPONENTS } from '../apps/live-contract.ts';
 import { APP_ROUTE_COMPONENTS } from '../apps/routes-contract.ts';
+import { APPSET_COMPONENTS } from '../appsets/contract.ts';
 import { AUDIT_COMPONENTS } from '../audit/contract.ts';
 import { AUTH_COMPONENTS } from '../auth/contract.ts';
 import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
@@ -39,6 +40,7 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...APP_ROUTE_COMPONENTS,
   ...APP_LIVE_COMPONENTS,
   ...ADOPT_COMPONENTS,
+  ...APPSET_COMPONENTS,
   ...WEBHOOK_COMPONENTS,
   ...INCIDENT_COMPONENTS,
   ...CLUSTER_COMPONENTS,

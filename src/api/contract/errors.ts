@@ -70,7 +70,7 @@ export function errors(...also: Array<ErrorStatus | Meanings | { base: false }>)
 /**
  * The answers the server adds around a route, to its response schema as registered: 413 and 415 for a route taking
  * a body (size limit; JSON only), 415 for every write (a cookie-authenticated write must be JSON, src/api/csrf.ts),
- * and 503 for the /apps routes (no management cluster configured).
+ * and 503 for the /apps and /appsets routes (no management cluster configured).
  */
 export function withServerErrors(
   url: string,
@@ -82,7 +82,7 @@ export function withServerErrors(
   const writes = methods.some((m) => !['GET', 'HEAD', 'OPTIONS'].includes(m));
   if (takesBody) added.push([413, answer(413)]);
   if (takesBody || writes) added.push([415, answer(415)]);
-  if (/^\/api\/v1\/apps(\/|$)/.test(url))
+  if (/^\/api\/v1\/(apps|appsets)(\/|$)/.test(url))
     added.push([503, answer(503, 'no management cluster configured (SVC_MGMT_KUBECONFIG unset)')]);
   const out = { ...response };
   for (const [status, schema] of added) if (!(status in out)) out[status] = schema;

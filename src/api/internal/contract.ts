@@ -34,6 +34,11 @@ export const clusterAccessRoute = {
   querystring: Type.Object({ org_namespace: Name63 }, closed),
 };
 
+export const clustersRoute = {
+  hide: true,
+  querystring: Type.Object({ org_namespace: Name63 }, closed),
+};
+
 export const decryptionKeyRoute = {
   hide: true,
   body: Type.Object({ ...AppIdentity, store_ref: Name63 }, closed),

@@ -11,6 +11,7 @@ import { NotFoundError, UnavailableError } from '../../core/errors.ts';
 import type { SourceAccess } from '../../core/repository.ts';
 import type {
   ClusterAccessAnswer,
+  ClusterLabels,
   DecryptionKeyRequest,
   EnvValuesRequest,
   ResolvedEnv,
@@ -97,6 +98,12 @@ export class LocalServerChannel implements ServerChannel {
       resourceName: entry.resourceName,
       details: entry.details,
     });
+  }
+
+  /** The org's clusters with their labels; NotFoundError (hint `wait`) when no org owns the namespace. */
+  async clusters(orgNamespace: string): Promise<ClusterLabels[]> {
+    const orgId = await this.#orgOf(orgNamespace, 'wait');
+    return (await this.#clusters.list(orgId)).map((c) => ({ name: c.name, labels: c.labels }));
   }
 
   /** The org's cluster with its kubeconfig opened; NotFoundError (hint `wait`: it may be registered later). */

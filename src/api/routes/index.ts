@@ -5,6 +5,7 @@ import { appLiveRoutes } from './app-live.ts';
 import { appOperationRoutes } from './app-operations.ts';
 import { appStatusRoutes } from './app-status.ts';
 import { appRoutes } from './apps.ts';
+import { appSetRoutes } from './appsets.ts';
 import { auditRoutes } from './audit.ts';
 import { authRoutes } from './auth.ts';
 import { cliLoginRoutes } from './cli-login.ts';
@@ -31,6 +32,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   appOperationRoutes,
   appLiveRoutes,
   adoptRoutes,
+  appSetRoutes,
   teamRoutes,
   webhookRoutes,
   incidentRoutes,

@@ -30,6 +30,10 @@
  * credentials opened, for the operator's registry client: 200 `{host, insecure, ca?, username?, password?}`; 404
  * when no org owns the namespace or the org has no such registry; 401/403/503 as above. Never logged.
  *
+ * GET /internal/clusters?org_namespace=<org-…> answers the org's registered clusters with their labels, never how to
+ * reach them, for AppSets' clusters generator: 200 `{items: [{name, labels}]}`; 400 without org_namespace; 404 when
+ * no org owns the namespace.
+ *
  * GET /internal/health-checks/{org_namespace} answers the org's custom health checks for the operator:
  * 200 `{items: [{apiVersion, kind, current, inProgress?, failed?}]}`; 404 when no org owns the namespace.
  */
@@ -39,6 +43,7 @@ import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
 import type { ClusterAccessBody } from '../../internal/channel.ts';
 import {
   INTERNAL_AUDIT_PATH,
+  INTERNAL_CLUSTERS_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
   INTERNAL_HEALTH_CHECKS_PATH,
@@ -94,6 +99,10 @@ export async function internalRoutes(
             revision: c.revision,
           };
           return reply.header('etag', `"${c.revision}"`).send(body);
+        });
+        internal.get(INTERNAL_CLUSTERS_PATH, { schema: contract.clustersRoute }, async (request, reply) => {
+          reply.header('cache-control', 'no-store');
+          return { items: await deps.channel.clusters(request.query.org_namespace) };
         });
         internal.post(INTERNAL_DECRYPTION_KEY_PATH, { schema: contract.decryptionKeyRoute }, async (request) => {
           const b = request.body;

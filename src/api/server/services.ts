@@ -30,6 +30,7 @@ import { ClusterConnections } from '../clusters/connections.ts';
 import { StoredClusterDirectory } from '../clusters/directory.ts';
 import { ShellJanitor } from '../clusters/shell-janitor.ts';
 import { KubeApps } from '../kube/apps-repo.ts';
+import { KubeAppSets } from '../kube/appsets-repo.ts';
 import { destinationsOf } from '../kube/destinations.ts';
 import { OrgImages } from '../registries/images.ts';
 import { TagPoller } from '../registries/tag-poller.ts';
@@ -140,6 +141,7 @@ export async function buildServerParts(deps: ApiServerDeps): Promise<ServerParts
     bindings,
     authenticator,
     kube,
+    appSets: mgmt ? new KubeAppSets(mgmt.client) : undefined,
     appEvents: kube ? new AppEventHub(kube) : undefined,
     clusters,
     destinations: destinationsOf(mgmt, clusters),

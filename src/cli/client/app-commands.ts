@@ -68,6 +68,8 @@ function createPayload(name: string | undefined, opts: Flags): AppCreate {
   if (source) payload['source'] = source;
   const policy = policyOf(payload['sync_policy'], opts);
   if (Object.keys(policy).length > 0) payload['sync_policy'] = policy;
+  const dependsOn = (opts['dependsOn'] as string[] | undefined) ?? [];
+  if (dependsOn.length > 0) payload['depends_on'] = dependsOn.map((name) => ({ name }));
   if (!payload['name'] || !payload['namespace'] || !payload['source']) {
     throw new CliError(
       'create needs a name, -n <namespace> and a source (--repo, --helm-chart with --repo, or --image), or -f <file>',
@@ -184,6 +186,7 @@ function registerCreateCommands(app: Command): void {
     .option('--prune', 'delete objects that leave the rendered set')
     .option('--self-heal', 'declare self-heal')
     .option('--require-approval', 'hold syncs until approved')
+    .option('--depends-on <app>', 'an App of the org this one waits for (repeatable)', collect, [])
     .option('-f, --file <file>', 'create payload as YAML or JSON (- for stdin)')
     .action(
       run(async (cmd) => {

@@ -11,7 +11,7 @@ import type {
 } from '../../client/answers.ts';
 import type { OperationState } from '../../core/app-schema.ts';
 import { APP_PATH, appCommand, resolveApp } from './app-ref.ts';
-import { appDetails, appTable } from './app-views.ts';
+import { appDetails, appTable, blockedText } from './app-views.ts';
 import { shortRevision } from './outcome.ts';
 import { render, renderFields, type TableView } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
@@ -95,6 +95,7 @@ export function registerAppReadCommands(app: Command): void {
               ['Frozen', view.frozen ? 'yes' : 'no'],
               ['Operation', operationText(view.operationState)],
               ['Pending', view.pending_operation ?? ''],
+              ['Blocked by', blockedText(view.blocked_by)],
             ]),
           ),
         );

@@ -37,6 +37,11 @@ export function appTable(apps: AppView[]): TableView<AppView> {
   return { rows: apps, columns: APP_COLUMNS, empty: 'No apps found.' };
 }
 
+/** The dependencies keeping an App from syncing (`db: Degraded: …; cache: not found`); empty when none. */
+export function blockedText(blocked: readonly { app: string; reason: string }[] | undefined): string {
+  return (blocked ?? []).map((b) => `${b.app}: ${b.reason}`).join('; ');
+}
+
 /** One App as fields, then its resources and conditions as tables. */
 export function appDetails(app: AppView, wide: boolean): string {
   const fields = renderFields([
@@ -51,6 +56,8 @@ export function appDetails(app: AppView, wide: boolean): string {
     ['Revision', app.revision],
     ['URL', app.url],
     ['Updated', app.updated_at],
+    ['Depends on', (app.depends_on ?? []).join(', ')],
+    ['Blocked by', blockedText(app.blocked_by)],
   ]);
   const resources = renderTable(
     {

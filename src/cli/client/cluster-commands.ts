@@ -21,6 +21,7 @@ const CLUSTER_COLUMNS: Column<Cluster>[] = [
   { header: 'deployments', value: (c) => `${c.healthy_deployments}/${c.deployment_count}` },
   { header: 'server', value: (c) => c.server_url, wide: true },
   { header: 'namespaces', value: (c) => c.namespace || '(all)', wide: true },
+  { header: 'labels', value: (c) => labelsText(c.labels), wide: true },
   { header: 'provider', value: (c) => c.provider, wide: true },
   { header: 'last seen', value: (c) => c.last_seen ?? '', wide: true },
   { header: 'message', value: (c) => c.status_message, wide: true },
@@ -41,12 +42,33 @@ const namespacesOf = (list: string) =>
     .map((n) => n.trim())
     .filter(Boolean);
 
+/** `--labels env=prod,region=eu` as an object (`""` = none); CliError (usage) for a pair without `=`. */
+export function labelsOf(list: string): Record<string, string> {
+  const pairs = list
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((p) => {
+      const at = p.indexOf('=');
+      if (at <= 0) throw new CliError(`--labels: "${p}" is not key=value`, EXIT.usage);
+      return [p.slice(0, at), p.slice(at + 1)];
+    }),
+  );
+}
+
+const labelsText = (labels: Record<string, string>) =>
+  Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+
 function clusterFields(c: Cluster): string {
   return renderFields([
     ['Name', c.name],
     ['Server', c.server_url],
     ['Credentials', c.credentials],
     ['Namespaces', c.namespace || '(cluster-wide)'],
+    ['Labels', labelsText(c.labels) || 'none'],
     ['Status', c.status_message ? `${c.status}: ${c.status_message}` : c.status],
     ['Version', c.version],
     ['Provider', c.provider],
@@ -110,16 +132,18 @@ export function registerClusterCommands(program: Command): void {
     .requiredOption('--server-url <url>', 'https:// URL of its API server (--server is svc’s own)')
     .option('--kubeconfig <file>', 'kubeconfig file (- for stdin); omitted: the server’s own in-cluster credentials')
     .option('--namespaces <list>', 'namespace allowlist, comma-separated (default: cluster-wide)')
+    .option('--labels <list>', 'labels AppSets select clusters by, key=value comma-separated')
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ serverUrl: string; kubeconfig?: string; namespaces?: string }>();
+        const opts = cmd.opts<{ serverUrl: string; kubeconfig?: string; namespaces?: string; labels?: string }>();
         const answer = await api.POST('/api/v1/clusters', {
           body: {
             name: argsOf(cmd)[0] as string,
             server_url: opts.serverUrl,
             ...(opts.kubeconfig ? { kubeconfig: readKubeconfig(opts.kubeconfig) } : {}),
             ...(opts.namespaces !== undefined ? { namespaces: namespacesOf(opts.namespaces) } : {}),
+            ...(opts.labels !== undefined ? { labels: labelsOf(opts.labels) } : {}),
           },
         });
         print(render(answer, format, (a) => `cluster ${a.cluster.name} registered (status ${a.cluster.status})`));
@@ -153,27 +177,41 @@ export function registerClusterCommands(program: Command): void {
   registerClusterChangeCommands(cluster);
 }
 
+interface UpdateFlags {
+  serverUrl?: string;
+  kubeconfig?: string;
+  inCluster?: boolean;
+  namespaces?: string;
+  labels?: string;
+}
+
+/** The PATCH body `svc cluster update` flags ask for. */
+function updateBody(opts: UpdateFlags) {
+  if (opts.kubeconfig && opts.inCluster)
+    throw new CliError('--kubeconfig and --in-cluster exclude each other', EXIT.usage);
+  return {
+    ...(opts.serverUrl ? { server_url: opts.serverUrl } : {}),
+    ...(opts.kubeconfig ? { kubeconfig: readKubeconfig(opts.kubeconfig) } : {}),
+    ...(opts.inCluster ? { kubeconfig: null } : {}),
+    ...(opts.namespaces !== undefined ? { namespaces: namespacesOf(opts.namespaces) } : {}),
+    ...(opts.labels !== undefined ? { labels: labelsOf(opts.labels) } : {}),
+  };
+}
+
 /** `svc cluster update|remove|namespaces|shell`. */
 function registerClusterChangeCommands(cluster: Command): void {
   cluster
     .command('update <name>')
-    .description('change the server URL, credentials or namespace allowlist')
+    .description('change the server URL, credentials, namespace allowlist or labels')
     .option('--server-url <url>', 'new https:// URL of its API server')
     .option('--kubeconfig <file>', 'new kubeconfig file (- for stdin)')
     .option('--in-cluster', 'use the server’s own in-cluster credentials instead of a kubeconfig')
     .option('--namespaces <list>', 'new allowlist, comma-separated ("" = cluster-wide)')
+    .option('--labels <list>', 'new labels replacing all, key=value comma-separated ("" = none)')
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ serverUrl?: string; kubeconfig?: string; inCluster?: boolean; namespaces?: string }>();
-        if (opts.kubeconfig && opts.inCluster)
-          throw new CliError('--kubeconfig and --in-cluster exclude each other', EXIT.usage);
-        const body = {
-          ...(opts.serverUrl ? { server_url: opts.serverUrl } : {}),
-          ...(opts.kubeconfig ? { kubeconfig: readKubeconfig(opts.kubeconfig) } : {}),
-          ...(opts.inCluster ? { kubeconfig: null } : {}),
-          ...(opts.namespaces !== undefined ? { namespaces: namespacesOf(opts.namespaces) } : {}),
-        };
+        const body = updateBody(cmd.opts<UpdateFlags>());
         if (Object.keys(body).length === 0)
           throw new CliError('nothing to change: give at least one option', EXIT.usage);
         const name = argsOf(cmd)[0] ?? '';

@@ -12,6 +12,7 @@ const view = (over: Partial<StatusView>): StatusView => ({
   frozen: false,
   operationState: { kind: 'Sync', id: 'op-1', phase: 'Succeeded' },
   pending_operation: null,
+  blocked_by: [],
   ...over,
 });
 

@@ -100,6 +100,31 @@ export function freshness(op: Operation | undefined, maxAgeMs: number): FetchOpt
   return { maxAgeMs: 0 };
 }
 
+/**
+ * A repository of the org owning `orgNamespace` as the repository cache sees it: the org's own copy, fetched with
+ * the credentials of the repository it names (`repositoryRef`) or else the org's covering one, asked at each fetch.
+ * The one rule for an App's Git source and an AppSet's Git generators.
+ */
+export function orgRemote(
+  orgNamespace: string,
+  git: { repoURL: string; repositoryRef?: string | undefined },
+  access: GitDriverDeps['access'],
+): GitRemote {
+  const request: SourceAccessRequest = {
+    orgNamespace,
+    type: 'git',
+    url: git.repoURL,
+    ...(git.repositoryRef ? { repositoryRef: git.repositoryRef } : {}),
+  };
+  // A source naming a repository has a cache of its own: one that names a missing repository never reads what the
+  // org's other Apps fetched with theirs.
+  return {
+    url: git.repoURL,
+    scope: git.repositoryRef ? `${orgNamespace}/${git.repositoryRef}` : orgNamespace,
+    credentials: async () => (access ? (await access(request))?.credentials : undefined),
+  };
+}
+
 /** Resolves and renders `source.type: Git`. */
 export class GitDriver implements SourceDriver {
   readonly #deps: GitDriverDeps;
@@ -119,21 +144,7 @@ export class GitDriver implements SourceDriver {
 
   /** The App's repository as the cache sees it: its org's copy, fetched with the org's credentials for it. */
   #remote(app: AppResource, git: GitSource): GitRemote {
-    const lookup = this.#deps.access;
-    const scope = app.metadata.namespace ?? '';
-    const request: SourceAccessRequest = {
-      orgNamespace: scope,
-      type: 'git',
-      url: git.repoURL,
-      ...(git.repositoryRef ? { repositoryRef: git.repositoryRef } : {}),
-    };
-    // An App naming a repository has a cache of its own: one that names a missing repository never reads what the
-    // org's other Apps fetched with theirs.
-    return {
-      url: git.repoURL,
-      scope: git.repositoryRef ? `${scope}/${git.repositoryRef}` : scope,
-      credentials: async () => (lookup ? (await lookup(request))?.credentials : undefined),
-    };
+    return orgRemote(app.metadata.namespace ?? '', git, this.#deps.access);
   }
 
   /** Subject, author and date of each revision's commit, read from the shared repository cache (one `git log`). */

@@ -11,7 +11,8 @@ import { HelmChartDriver, type HelmChartDriverDeps } from './helm/driver.ts';
 import { ImageDriver, type ImageDriverDeps } from './image.ts';
 import type { SourceDriver } from './types.ts';
 
-export { freshness, GitDriver, type GitDriverDeps, gitGuard, gitHostOf, gitSourceOf } from './git.ts';
+export { freshness, GitDriver, type GitDriverDeps, gitGuard, gitHostOf, gitSourceOf, orgRemote } from './git.ts';
+export { type GitLocation, type GitTree, GitTreeReader } from './git-tree.ts';
 export {
   HelmChartDriver,
   type HelmChartDriverDeps,

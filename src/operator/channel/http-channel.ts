@@ -12,9 +12,11 @@ import type { SourceAccess } from '../../core/repository.ts';
 import {
   type ClusterAccessAnswer,
   type ClusterAccessBody,
+  type ClusterLabels,
   type DecryptionKeyRequest,
   type EnvValuesRequest,
   INTERNAL_AUDIT_PATH,
+  INTERNAL_CLUSTERS_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
   INTERNAL_HEALTH_CHECKS_PATH,
@@ -103,6 +105,13 @@ export class HttpServerChannel implements ServerChannel {
         revision: body.revision,
       },
     };
+  }
+
+  async clusters(orgNamespace: string): Promise<ClusterLabels[]> {
+    const query = new URLSearchParams({ org_namespace: orgNamespace });
+    const res = await this.#call(`${INTERNAL_CLUSTERS_PATH}?${query}`, { method: 'GET', headers: {} });
+    const body = (await res.json()) as { items: ClusterLabels[] };
+    return body.items.map((c) => ({ name: c.name, labels: c.labels ?? {} }));
   }
 
   async registry(orgNamespace: string, name: string): Promise<RegistryEndpoint> {

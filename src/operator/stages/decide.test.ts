@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
-import { APPROVAL_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
-import { alreadyStaged, decide, needsAutomatedSync, operationToRun } from './decide.ts';
+import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
+import { alreadyStaged, decide, needsAutomatedSync, operationToRun, withDependencies } from './decide.ts';
 
 const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
 
@@ -77,5 +77,38 @@ describe('needsAutomatedSync and alreadyStaged', () => {
     const held = { operationState: { ...op, phase: 'Held' as const, revision: 'r2', message: APPROVAL_MESSAGE } };
     expect(alreadyStaged(app({}, held), 'r2')).toBe(true);
     expect(alreadyStaged(app({}, held), 'r3')).toBe(false);
+  });
+});
+
+describe('withDependencies', () => {
+  const blocked = [{ app: 'db', reason: 'Progressing' }];
+
+  it('holds a sync while a dependency is not ready, keeping the revision a Rollback applies', () => {
+    const sync = decide(app({ operation: op }));
+    expect(withDependencies(sync, [])).toEqual(sync);
+    expect(withDependencies(sync, blocked)).toEqual({ kind: 'hold', reason: 'dependencies', operation: op });
+    const rollback = { ...op, kind: 'Rollback' as const, revision: 'c1' };
+    expect(withDependencies(decide(app({ operation: rollback })), blocked)).toEqual({
+      kind: 'hold',
+      reason: 'dependencies',
+      operation: rollback,
+      revision: 'c1',
+    });
+  });
+
+  it('lets a restart, a freeze hold and an observing reconcile through', () => {
+    for (const intent of [
+      decide(app({ operation: { ...op, kind: 'Restart' } })),
+      decide(app({ operation: op, freeze: true })),
+      decide(app()),
+    ]) {
+      expect(withDependencies(intent, blocked)).toEqual(intent);
+    }
+  });
+
+  it('decides a request held for dependencies again on every reconcile', () => {
+    const held = { operationState: { ...op, phase: 'Held' as const, message: BLOCKED_MESSAGE } };
+    expect(operationToRun(app({ operation: op }, held))).toEqual(op);
+    expect(decide(app({ operation: op }, held))).toEqual({ kind: 'sync', revision: 'head', operation: op });
   });
 });

@@ -11,9 +11,17 @@
  * - Approve applies the staged revision (or `spec.operation.revision` when the API carries one).
  * - Rollback applies `spec.operation.revision`; Restart bumps workload templates and applies nothing.
  * - Without an operation, `automated` syncs when upstream or the rendered set moved (see `needsAutomatedSync`).
+ * - A sync of an App whose dependencies are not ready (status.blockedBy) is held, and decided again on every
+ *   reconcile until they are (`withDependencies`); a restart still runs (it applies nothing new).
  */
-import type { AppResource, Operation } from '../../core/app-schema.ts';
-import { APPROVAL_MESSAGE, FROZEN_MESSAGE, type HoldReason, operationLifecycle } from '../../core/app-state.ts';
+import type { AppResource, BlockedBy, Operation } from '../../core/app-schema.ts';
+import {
+  APPROVAL_MESSAGE,
+  BLOCKED_MESSAGE,
+  FROZEN_MESSAGE,
+  type HoldReason,
+  operationLifecycle,
+} from '../../core/app-state.ts';
 
 /** What one reconcile will do. */
 export type Intent =
@@ -21,8 +29,11 @@ export type Intent =
   | { kind: 'observe' }
   /** Apply a revision now (`head` = the branch head resolved in this reconcile). */
   | { kind: 'sync'; revision: 'head' | string; operation: Operation }
-  /** Record the operation as Held (frozen, or waiting for approval); apply nothing. */
-  | { kind: 'hold'; reason: HoldReason; operation: Operation }
+  /**
+   * Record the operation as Held (frozen, waiting for approval or for dependencies); apply nothing. `revision`: the
+   * revision a held Rollback or Approve will apply, kept in the record.
+   */
+  | { kind: 'hold'; reason: HoldReason; operation: Operation; revision?: string }
   /** Bump the pod template of every managed workload. */
   | { kind: 'restart'; operation: Operation }
   /** The operation cannot run (e.g. Approve with nothing staged). */
@@ -30,7 +41,8 @@ export type Intent =
 
 /** The `operationState.message` of a hold. */
 export function holdMessage(reason: HoldReason): string {
-  return reason === 'freeze' ? FROZEN_MESSAGE : APPROVAL_MESSAGE;
+  if (reason === 'freeze') return FROZEN_MESSAGE;
+  return reason === 'dependencies' ? BLOCKED_MESSAGE : APPROVAL_MESSAGE;
 }
 
 /** The operation this reconcile acts on, if any (see the module comment). */
@@ -41,7 +53,7 @@ export function operationToRun(app: AppResource): Operation | undefined {
     case 'running':
       return life.operation;
     case 'held':
-      if (life.reason === 'freeze') return life.operation;
+      if (life.reason !== 'approval') return life.operation;
       return app.spec.syncPolicy?.requiresApproval === true ? undefined : life.operation;
     default:
       return undefined;
@@ -69,6 +81,13 @@ export function decide(app: AppResource): Intent {
       if (app.spec.syncPolicy?.requiresApproval === true) return { kind: 'hold', reason: 'approval', operation: op };
       return { kind: 'sync', revision: 'head', operation: op };
   }
+}
+
+/** The intent once the App's dependencies are known: a sync while any is not ready (`blocked`) is held instead. */
+export function withDependencies(intent: Intent, blocked: readonly BlockedBy[]): Intent {
+  if (intent.kind !== 'sync' || blocked.length === 0) return intent;
+  const revision = intent.revision === 'head' ? {} : { revision: intent.revision };
+  return { kind: 'hold', reason: 'dependencies', operation: intent.operation, ...revision };
 }
 
 /**

@@ -78,8 +78,16 @@ describe('nextStatus', () => {
       message: 'm',
     });
     expect(REASON_BY_STAGE[stage]).toMatch(
-      /^(Source|Render|Inventory|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
+      /^(Dependencies|Source|Render|Inventory|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
     );
+  });
+
+  it('records status.blockedBy while a dependency blocks the App, and removes it once none does', () => {
+    const blockedBy = [{ app: 'db', reason: 'Progressing: apps/Deployment db: 1/3 ready' }];
+    const blocked = nextStatus(undefined, { now, syncStatus: 'OutOfSync', blockedBy }, 50);
+    expect(blocked.blockedBy).toEqual(blockedBy);
+    expect(nextStatus(blocked, { now, syncStatus: 'OutOfSync' }, 50).blockedBy).toEqual(blockedBy);
+    expect(nextStatus(blocked, { now, syncStatus: 'Synced', blockedBy: [] }, 50)).not.toHaveProperty('blockedBy');
   });
 
   it('adds Stalled only for a stall, and drops it once the reconcile no longer stalls', () => {

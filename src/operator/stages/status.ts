@@ -9,6 +9,7 @@ import { APP_API_VERSION, APP_KIND } from '../../core/app-names.ts';
 import type {
   AppResource,
   AppStatus,
+  BlockedBy,
   Condition,
   ConditionType,
   HealthStatus,
@@ -24,6 +25,7 @@ import type { Stage } from '../stage-error.ts';
 
 /** The condition reason of a failed stage. */
 export const REASON_BY_STAGE: Readonly<Record<Stage, string>> = {
+  dependencies: 'DependenciesFailed',
   destination: 'DestinationFailed',
   source: 'SourceFailed',
   render: 'RenderFailed',
@@ -62,6 +64,8 @@ export interface Outcome {
   /** The App's inventory after this reconcile (replaces status.inventory and retires status.appliedKinds). */
   inventory?: InventoryEntry[];
   operationState?: OperationState;
+  /** The dependencies keeping the App from syncing (status.blockedBy; empty removes it); undefined keeps it. */
+  blockedBy?: BlockedBy[];
   /** The reconcile's failure: the SyncError condition (and Stalled for a stall); undefined clears both. */
   error?: Failure;
 }
@@ -83,6 +87,8 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     delete next.appliedKinds;
   }
   if (o.operationState) next.operationState = o.operationState;
+  if (o.blockedBy && o.blockedBy.length > 0) next.blockedBy = o.blockedBy;
+  else if (o.blockedBy) delete next.blockedBy;
   if (!next.revision && (next.resources ?? []).length === 0) {
     next.healthStatus = NOTHING_APPLIED.status;
     next.healthReason = NOTHING_APPLIED.reason;

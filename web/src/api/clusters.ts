@@ -64,6 +64,22 @@ export function useRemoveCluster(name: string) {
 }
 
 /** "a, b ,c" → ['a','b','c'] (an empty allowlist = cluster-wide). */
+/** `env=prod, region=eu` as labels (a piece without `=` is left out: the server validates keys and values). */
+export function parseLabels(text: string): Record<string, string> {
+  const pairs = text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s.indexOf('=') > 0);
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
+/** Labels as the form shows them: `env=prod, region=eu`. */
+export function labelsText(labels: Record<string, string>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+}
+
 export function parseNamespaces(text: string): string[] {
   return text
     .split(/[\s,]+/)

@@ -5,6 +5,7 @@
  */
 export type {
   AppPage,
+  AppSetView,
   AppView,
   AuditEntry,
   ChartListing,

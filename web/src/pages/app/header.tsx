@@ -11,6 +11,7 @@ import { cn } from '../../lib/cn.ts';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
+import { BlockedBy } from './blocked-by.tsx';
 import { progressOf, recordedKind, useOperationsStartedElsewhere } from './operation.ts';
 
 const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
@@ -75,7 +76,9 @@ export function AppHeader({ app }: { app: AppView }) {
   const status = useAppStatus(app.namespace ?? '', app.name ?? '');
   const remove = useDeleteApp(app.namespace ?? '', app.name ?? '');
   useOperationsStartedElsewhere(status.data, follow);
-  const held = (status.data?.operationState as { phase?: string } | null | undefined)?.phase === 'Held';
+  const state = status.data?.operationState as { phase?: string; message?: string } | null | undefined;
+  // Approve releases an approval hold only; a sync held for its dependencies runs once they are ready.
+  const held = state?.phase === 'Held' && !/waiting for dependencies/.test(state.message ?? '');
   const source = app.source as { type?: string; git?: { repoURL?: string; path?: string; branch?: string } };
   const repo = source.git?.repoURL;
   const repoHref = safeHref(repo);
@@ -168,6 +171,7 @@ export function AppHeader({ app }: { app: AppView }) {
         </div>
       </dl>
       {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
+      <BlockedBy app={app} />
       {(app.conditions ?? [])
         .filter((c) => (c as { type?: string }).type === 'SyncError' && (c as { status?: string }).status === 'True')
         .map((c) => (

@@ -1,5 +1,5 @@
 /**
- * The connection settings of a cluster as a form (server URL, kubeconfig, namespace allowlist), shared by the
+ * The settings of a cluster as a form (server URL, kubeconfig, namespace allowlist, labels), shared by the
  * register and update forms. The kubeconfig is write-only: svc seals it and never answers it.
  */
 import { Field, Input, Textarea } from '../../components/ui/field.tsx';
@@ -8,6 +8,7 @@ export interface ConnectionForm {
   server_url: string;
   kubeconfig: string;
   namespaces: string;
+  labels: string;
 }
 
 export function ConnectionFields({
@@ -48,6 +49,9 @@ export function ConnectionFields({
       </Field>
       <Field label="Namespace allowlist" hint="comma-separated; empty = the whole cluster">
         {(p) => <Input {...p} placeholder="shop, web" value={form.namespaces} onChange={set('namespaces')} />}
+      </Field>
+      <Field label="Labels" hint="key=value, comma-separated; AppSets select clusters by them">
+        {(p) => <Input {...p} placeholder="env=prod, region=eu" value={form.labels} onChange={set('labels')} />}
       </Field>
     </>
   );

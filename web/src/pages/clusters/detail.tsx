@@ -5,6 +5,8 @@
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import {
+  labelsText,
+  parseLabels,
   parseNamespaces,
   useCluster,
   useClusterNamespaces,
@@ -49,6 +51,7 @@ export function ClusterDetailPage() {
           ['CPU / memory use', `${c.cpu_usage}% / ${c.memory_usage}%`],
           ['Apps (healthy)', `${formatCount(c.deployment_count)} (${formatCount(c.healthy_deployments)})`],
           ['Namespace allowlist', c.namespace || 'the whole cluster'],
+          ['Labels', labelsText(c.labels) || 'none'],
           ['Last seen', ago(c.last_seen)],
           ['Registered', localTime(c.created_at)],
         ]}
@@ -87,6 +90,7 @@ function UpdateCluster({ cluster }: { cluster: Cluster }) {
     server_url: cluster.server_url,
     kubeconfig: '',
     namespaces: cluster.namespace.split(',').filter(Boolean).join(', '),
+    labels: labelsText(cluster.labels),
   });
   const [inCluster, setInCluster] = useState(false);
   const submit = (e: FormEvent) => {
@@ -94,6 +98,7 @@ function UpdateCluster({ cluster }: { cluster: Cluster }) {
     update.mutate(
       {
         namespaces: parseNamespaces(form.namespaces),
+        labels: parseLabels(form.labels),
         ...(form.server_url !== cluster.server_url ? { server_url: form.server_url } : {}),
         ...(inCluster ? { kubeconfig: null } : form.kubeconfig ? { kubeconfig: form.kubeconfig } : {}),
       },

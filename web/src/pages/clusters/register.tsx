@@ -1,7 +1,13 @@
 /** Register a cluster: try the settings (POST /clusters/test) and register it (POST /clusters). */
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { type ClusterTestInput, parseNamespaces, useRegisterCluster, useTestCluster } from '../../api/clusters.ts';
+import {
+  type ClusterTestInput,
+  parseLabels,
+  parseNamespaces,
+  useRegisterCluster,
+  useTestCluster,
+} from '../../api/clusters.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../../components/ui/feedback.tsx';
 import { Field, Input } from '../../components/ui/field.tsx';
@@ -11,7 +17,7 @@ import { ClusterTestResult } from './test-result.tsx';
 export function ClusterRegisterPage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [form, setForm] = useState<ConnectionForm>({ server_url: '', kubeconfig: '', namespaces: '' });
+  const [form, setForm] = useState<ConnectionForm>({ server_url: '', kubeconfig: '', namespaces: '', labels: '' });
   const test = useTestCluster();
   const register = useRegisterCluster();
   const connection = (): ClusterTestInput => ({
@@ -21,7 +27,13 @@ export function ClusterRegisterPage() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     register.mutate(
-      { ...connection(), name, server_url: form.server_url, namespaces: parseNamespaces(form.namespaces) },
+      {
+        ...connection(),
+        name,
+        server_url: form.server_url,
+        namespaces: parseNamespaces(form.namespaces),
+        labels: parseLabels(form.labels),
+      },
       { onSuccess: (r) => navigate({ to: '/clusters/$name', params: { name: r.cluster.name } }) },
     );
   };

@@ -1,0 +1,116 @@
+/**
+ * `svc appset list|get|create|delete` (issue 27 item 1; docs/cli.md "AppSets"): the org's AppSets, each with the Apps
+ * it generated and what it could not generate. `create -f` takes the create payload (`name`, `generators`,
+ * `template`, `sync_policy`) or an AppSet manifest (`kind: AppSet`, as kubectl would apply it), YAML or JSON.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parse } from 'yaml';
+import type { AppSetCreate, AppSetView } from '../../client/answers.ts';
+import { CliError, EXIT } from './errors.ts';
+import { render, renderFields } from './output.ts';
+import { argsOf, print, run, runtimeOf } from './runtime.ts';
+
+/** The kinds of an AppSet's generators (`list`, `matrix(clusters, gitDirectories)`…). */
+function generatorKinds(set: AppSetView): string {
+  return set.generators
+    .map((g) => {
+      const kind = Object.keys(g)[0] ?? '';
+      const children = (g.matrix ?? g.merge)?.generators.map((c) => Object.keys(c)[0] ?? '');
+      return children ? `${kind}(${children.join(', ')})` : kind;
+    })
+    .join(', ');
+}
+
+const fields = (set: AppSetView) =>
+  renderFields([
+    ['Name', set.name],
+    ['Generators', generatorKinds(set)],
+    ['App name', set.template.metadata.name],
+    ['Apps sync', set.sync_policy.applicationsSync ?? 'sync'],
+    ['Preserve resources', set.sync_policy.preserveResourcesOnDeletion === true ? 'yes' : 'no'],
+    ['Generated', set.generated ? 'yes' : 'not yet'],
+    ['Apps', set.apps.map((a) => `${a.name} (${a.sync_status || '-'}, ${a.health || '-'})`).join('\n') || 'none'],
+    ['Errors', set.errors.join('\n') || 'none'],
+    ['Created', set.created_at],
+  ]);
+
+/** The create payload in `file`: a payload as is, or an AppSet manifest turned into one. */
+export function appSetPayload(file: string): AppSetCreate {
+  const parsed: unknown = parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new CliError(`${file} must hold one AppSet (an object)`, EXIT.usage);
+  }
+  const doc = parsed as Record<string, unknown>;
+  if (doc['kind'] !== 'AppSet') return doc as AppSetCreate;
+  const metadata = (doc['metadata'] ?? {}) as Record<string, unknown>;
+  const spec = (doc['spec'] ?? {}) as Record<string, unknown>;
+  // The server validates the rest (its answer says what is wrong).
+  return {
+    name: metadata['name'],
+    generators: spec['generators'],
+    template: spec['template'],
+    ...(spec['syncPolicy'] ? { sync_policy: spec['syncPolicy'] } : {}),
+  } as AppSetCreate;
+}
+
+/** Registers `svc appset` on `program`. */
+export function registerAppSetCommands(program: Command): void {
+  const sets = program.command('appset').description('AppSets: many Apps from one template and its generators');
+  sets
+    .command('list')
+    .alias('ls')
+    .description('the AppSets of your org')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const answer = await api.GET('/api/v1/appsets');
+        print(
+          render(answer, format, (a) => ({
+            rows: a.appsets,
+            columns: [
+              { header: 'name', value: (s: AppSetView) => s.name },
+              { header: 'generators', value: generatorKinds },
+              { header: 'apps', value: (s: AppSetView) => String(s.apps.length) },
+              { header: 'errors', value: (s: AppSetView) => String(s.errors.length) },
+              { header: 'apps sync', value: (s: AppSetView) => s.sync_policy.applicationsSync ?? 'sync', wide: true },
+              { header: 'created', value: (s: AppSetView) => s.created_at, wide: true },
+            ],
+            empty: 'No AppSets.',
+          })),
+        );
+      }),
+    );
+  sets
+    .command('get <name>')
+    .description('an AppSet, the Apps it generated and its errors')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const [name] = argsOf(cmd) as [string];
+        print(render(await api.GET('/api/v1/appsets/{name}', { params: { path: { name } } }), format, fields));
+      }),
+    );
+  sets
+    .command('create')
+    .description('create an AppSet from a file: the create payload or an AppSet manifest (YAML or JSON)')
+    .requiredOption('-f, --file <file>', 'the AppSet (- for stdin)')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const body = appSetPayload(cmd.opts<{ file: string }>().file);
+        print(render(await api.POST('/api/v1/appsets', { body }), format, fields));
+      }),
+    );
+  sets
+    .command('delete <name>')
+    .description('delete an AppSet and the Apps it generated')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const [name] = argsOf(cmd) as [string];
+        const answer = await api.DELETE('/api/v1/appsets/{name}', { params: { path: { name } } });
+        print(render(answer, format, () => `appset ${name} deleted (its Apps are deleted with it)`));
+      }),
+    );
+}

@@ -1,0 +1,66 @@
+/**
+ * The AppSets page (issue 27 item 1): against a real `svc start` with its operator and a real git server, an AppSet
+ * created through the API shows under AppSets in the navigation with the Apps it generated (linked, Synced and
+ * Healthy) and the parameter set it could not generate; axe finds nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromiumRequirement, describeWith, type GitServer, startGitServer } from '../harness/index.ts';
+import { configMapYaml, deleteNamespaces } from './operator-support.ts';
+import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
+
+describeWith(chromiumRequirement())('the AppSets page', () => {
+  const hex = randomBytes(3).toString('hex');
+  const slug = `uiaset-${hex}`;
+  const envs = ['dev', 'prod'];
+  const dests = envs.map((e) => `uiaset-${e}-${hex}`);
+  let ui: UiSession;
+  let page: Page;
+  let git: GitServer;
+
+  beforeAll(async () => {
+    git = await startGitServer();
+    const repo = await git.createRepo(`${slug}-web`, { 'm/cm.yaml': configMapYaml('web') });
+    ui = await openUi(slug);
+    page = ui.page;
+    await page.goto(`${ui.svc.base}/apps`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signUpWithOrg(page, slug);
+    const created = await apiCall(page, 'POST', '/api/v1/appsets', {
+      name: 'web',
+      generators: [{ list: { elements: [...envs.map((env) => ({ env })), { env: 'Not_A_Name' }] } }],
+      template: {
+        metadata: { name: 'web-{{ env }}' },
+        spec: {
+          source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+          destination: { namespace: `uiaset-{{ env }}-${hex}` },
+          syncPolicy: { automated: true },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+  }, 240_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    await git?.stop();
+    await deleteNamespaces(...dests);
+  });
+
+  it('lists the generated Apps with their status and the errors', async () => {
+    await page.getByRole('link', { name: 'AppSets', exact: true }).click();
+    const set = page.getByRole('region', { name: 'web', exact: true });
+    const apps = set.getByRole('table', { name: 'Apps of web' });
+    for (const name of ['web-dev', 'web-prod']) {
+      const row = apps.locator(`tr[data-app="${name}"]`);
+      await row.getByText('Healthy').waitFor({ timeout: 90_000 });
+      await expect(row.getByText('Synced').count()).resolves.toBe(1);
+    }
+    await expect(set.getByRole('alert').textContent()).resolves.toContain('web-Not_A_Name');
+    await ui.shot('appsets');
+    await ui.accessible();
+    await apps.getByRole('link', { name: 'web-dev' }).click();
+    await page.getByRole('heading', { name: 'web-dev' }).waitFor();
+  }, 150_000);
+});
