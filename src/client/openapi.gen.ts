@@ -10336,7 +10336,7 @@ export interface components {
             automated?: boolean;
             /** @description Delete objects of this App that left the rendered set. */
             prune?: boolean;
-            /** @description Reapply when live objects drift from the rendered set (declared; not acted on yet). */
+            /** @description With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes. */
             selfHeal?: boolean;
             /** @description Hold each sync (phase Held) until it is approved. */
             requiresApproval?: boolean;
@@ -10367,10 +10367,10 @@ export interface components {
         /** @description A condition of the App. */
         AppCondition: {
             /**
-             * @description Ready, SyncError, or Stalled.
+             * @description Ready, SyncError, Stalled, or SelfHealPaused.
              * @enum {string}
              */
-            type: "Ready" | "SyncError" | "Stalled";
+            type: "Ready" | "SyncError" | "Stalled" | "SelfHealPaused";
             /**
              * @description True, False or Unknown.
              * @enum {string}
@@ -10786,7 +10786,7 @@ export interface components {
                  */
                 prune?: boolean;
                 /**
-                 * @description Reapply when live objects drift from the rendered set (declared; not acted on yet).
+                 * @description With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes.
                  * @default false
                  */
                 selfHeal?: boolean;
@@ -10998,13 +10998,20 @@ export interface components {
             /** @description unified diff live → desired */
             patch: string;
             message?: string;
+            /** @description present when the live object drifted from what svc applied */
+            drift?: {
+                /** @description fields svc applied that another writer took or removed, e.g. spec.replicas */
+                fields: string[];
+                /** @description the field managers that own them now */
+                taken_by: string[];
+            };
         };
         AppDiff: {
             name: string;
             namespace: string;
             /** @enum {string} */
             sync_status: "Synced" | "OutOfSync";
-            /** @description Synced, yet live objects were edited out of band (svc does not revert them; a Sync does) */
+            /** @description a live object lost a field svc applied to another writer (edited out of band; sync_status is then OutOfSync); selfHeal reverts it, else a Sync does */
             drifted: boolean;
             recorded_sync_status: string;
             revision: {

@@ -50,7 +50,7 @@ export type OperationPhase = (typeof OPERATION_PHASES)[number];
  * Contract conditions (Ready, SyncError) plus `Stalled` (beyond the contract): present, True, while the App's spec
  * cannot work; the operator does not retry until the spec changes (docs/compatibility.md).
  */
-export const CONDITION_TYPES = ['Ready', 'SyncError', 'Stalled'] as const;
+export const CONDITION_TYPES = ['Ready', 'SyncError', 'Stalled', 'SelfHealPaused'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 
@@ -351,7 +351,8 @@ export const SyncPolicySchema = Type.Object(
     selfHeal: Type.Optional(
       Type.Boolean({
         default: false,
-        description: 'Reapply when live objects drift from the rendered set (declared; not acted on yet).',
+        description:
+          'With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes.',
       }),
     ),
     requiresApproval: Type.Optional(
@@ -544,7 +545,7 @@ export const ResourceStatusSchema = Type.Object(
 
 export const ConditionSchema = Type.Object(
   {
-    type: StringEnum(CONDITION_TYPES, { description: 'Ready, SyncError, or Stalled.' }),
+    type: StringEnum(CONDITION_TYPES, { description: 'Ready, SyncError, Stalled, or SelfHealPaused.' }),
     status: StringEnum(CONDITION_STATUSES, { description: 'True, False or Unknown.' }),
     reason: Type.Optional(Type.String({ description: 'One-word reason, CamelCase.' })),
     message: Type.Optional(Type.String({ description: 'Human-readable details.' })),

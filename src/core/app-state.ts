@@ -286,14 +286,17 @@ export interface SyncFacts {
   hash: string;
   /** Whether every rendered object exists on the destination. */
   allLive: boolean;
+  /** Whether a live object lost a field svc applied to another writer (src/engine/drift.ts). */
+  drifted: boolean;
 }
 
 /**
  * The one sync rule, shared by the operator (status.syncStatus) and the diff route, so the two never disagree:
- * Synced when the head's rendered set is exactly what was last applied and every object of it is live.
+ * Synced when the head's rendered set is exactly what was last applied, every object of it is live and none drifted.
  */
 export function syncStatusOf(f: SyncFacts): 'Synced' | 'OutOfSync' {
-  return f.appliedRevision === f.head && f.appliedHash === f.hash && f.allLive ? 'Synced' : 'OutOfSync';
+  const applied = f.appliedRevision === f.head && f.appliedHash === f.hash;
+  return applied && f.allLive && !f.drifted ? 'Synced' : 'OutOfSync';
 }
 
 /**

@@ -4,6 +4,7 @@
  * the stage named beside it and read only by later ones; a failure reads `progress` (how far the run got).
  */
 import type { AppResource, Operation } from '../core/app-schema.ts';
+import type { ObjectDrift } from '../engine/drift.ts';
 import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
 import type { AppKey } from '../engine/labels.ts';
@@ -57,6 +58,9 @@ export class ReconcileRun {
   /** plan: whether to apply, and the operation's record, when the run has one to write. */
   doSync: boolean;
   opOutcome: OpOutcome | undefined;
+  /** plan: the drift this run re-applies (selfHeal), or why selfHeal is paused instead. */
+  heal: ObjectDrift[] | undefined;
+  healPaused: string | undefined;
   /** apply, health: what the status write records. */
   outcome!: Outcome;
   health!: HealthResult;

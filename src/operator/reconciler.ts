@@ -19,6 +19,7 @@ import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts'
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
+import { describeDrift, driftOfAll, type ObjectDrift } from '../engine/drift.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
@@ -42,8 +43,9 @@ import { type DestinationCache, destinationOf, type LiveCache } from './live/ind
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
 import { type Progress, ReconcileRun } from './reconcile-run.ts';
+import { SelfHealBrake } from './self-heal.ts';
 import { inStage, type Stage, StageError } from './stage-error.ts';
-import { alreadyStaged, decide, holdMessage, type Intent, needsAutomatedSync } from './stages/decide.ts';
+import { alreadyStaged, decide, holdMessage, type Intent, mayHeal, needsAutomatedSync } from './stages/decide.ts';
 import { deleteApplied, orphans } from './stages/finalize.ts';
 import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
@@ -65,12 +67,15 @@ export interface ReconcilerTuning {
   maxHistory: number;
   /** After this long, a cascade deletion that keeps failing gives up and releases the App. */
   deleteTimeoutMs: number;
+  /** selfHeal's brake: at most this many reverts per App within `selfHealWindowMs` (./self-heal.ts). */
+  selfHealLimit: number;
+  selfHealWindowMs: number;
 }
 
 /**
  * Production defaults: resync 60 s, 30 s after errors (transient ones back off from 1 s up to that), 50 revisions,
- * 10 min delete timeout. No timed requeue while settling: the live cache re-queues an App when one of its objects
- * changes health, and the sync period is the safety net.
+ * 10 min delete timeout, 5 selfHeal reverts per App per 10 minutes. No timed requeue while settling: the live cache
+ * re-queues an App when one of its objects changes health or drifts, and the sync period is the safety net.
  */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
@@ -78,6 +83,8 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
   backoffBaseMs: 1_000,
   maxHistory: 50,
   deleteTimeoutMs: 10 * 60_000,
+  selfHealLimit: 5,
+  selfHealWindowMs: 10 * 60_000,
 };
 
 /** Everything the reconciler needs, passed in once (no globals, no environment). */
@@ -129,15 +136,18 @@ export class Reconciler {
    * lags a write by milliseconds, and a reconcile must not start from the version before its own.
    */
   readonly #written = new MutationCache<AppResource>({ ttlMs: WRITTEN_TTL_MS, includeAdds: false });
+  readonly #brake: SelfHealBrake;
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
     this.#announcer = new Announcer(deps);
+    this.#brake = new SelfHealBrake({ limit: deps.tuning.selfHealLimit, windowMs: deps.tuning.selfHealWindowMs });
   }
 
-  /** Forgets what this process remembers of a deleted App (its last write). */
+  /** Forgets what this process remembers of a deleted App (its last write, its selfHeal reverts). */
   forget(key: AppKey): void {
     this.#written.forget(`${key.namespace}/${key.name}`);
+    this.#brake.forget(key);
   }
 
   /** Waits for the notifications still being sent (a clean shutdown). */
@@ -354,6 +364,8 @@ export class Reconciler {
       else if (!alreadyStaged(app, head)) {
         run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
       }
+    } else if (intent.kind === 'observe' && mayHeal(app)) {
+      await this.#planHeal(run);
     }
     const generation = app.metadata.generation;
     run.outcome = {
@@ -362,6 +374,26 @@ export class Reconciler {
       observedRevision: observed ?? head,
       syncStatus: 'Unknown',
     };
+  }
+
+  /**
+   * plan (selfHeal): an up-to-date App whose live objects drifted re-applies them, unless the brake stopped it
+   * (another writer keeps changing them): then the SelfHealPaused condition says who and until when.
+   */
+  async #planHeal(run: ReconcileRun): Promise<void> {
+    const drift = await this.#stage('health', () => driftOfAll(run.live, run.objects), 'drift');
+    if (drift.length === 0) return;
+    if (this.#brake.allows(run.key)) {
+      run.heal = drift;
+      run.doSync = true;
+      return;
+    }
+    const { selfHealLimit, selfHealWindowMs } = this.#deps.tuning;
+    const resume = Math.ceil(this.#brake.retryInMs(run.key) / 1000);
+    run.healPaused =
+      `paused after ${selfHealLimit} reverts in ${Math.round(selfHealWindowMs / 60_000)} min, resumes in ${resume} s: ` +
+      drift.map(describeDrift).join('; ');
+    this.#deps.metrics.selfHeal('paused');
   }
 
   /** apply: a sync applies (and prunes), a restart bumps the workloads; the operation's record says what was done. */
@@ -376,6 +408,7 @@ export class Reconciler {
       const op = run.operation;
       const message = `applied ${run.objects.length} objects`;
       run.opOutcome = op ? { operation: op, phase: 'Succeeded', revision, message } : undefined;
+      if (run.heal) await this.#healed(run, run.heal);
     } else if (intent.kind === 'restart') {
       const done = await this.#stage('apply', () => restartWorkloads(live, key, run.inventory.entries, run.now));
       run.opOutcome = {
@@ -384,6 +417,18 @@ export class Reconciler {
         message: `restarted ${done.length} workloads`,
       };
     }
+  }
+
+  /** A selfHeal revert happened: counted against the brake, an Event naming what drifted, the metric. */
+  async #healed(run: ReconcileRun, drift: ObjectDrift[]): Promise<void> {
+    this.#brake.record(run.key);
+    this.#deps.metrics.selfHeal('reverted');
+    await this.#announcer.event(
+      run.app,
+      'Normal',
+      'SelfHealed',
+      `reverted drift: ${drift.map(describeDrift).join('; ')}`,
+    );
   }
 
   /** health: once the Running mark landed, the health of what is live, and whether the App is in sync. */
@@ -395,8 +440,10 @@ export class Reconciler {
     const upToDate = appliedRevision === source.head && appliedHash === hash;
     run.health = await this.#stage('health', () => this.#assess(run.app, run.live, run.objects, upToDate));
     const allLive = run.health.resources.every((r) => r.healthStatus !== 'Missing');
-    outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head: source.head, hash, allLive });
+    const drifted = (run.health.drift ?? []).some((d) => d.kind === 'changed');
+    outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head: source.head, hash, allLive, drifted });
     outcome.health = run.health;
+    if (run.healPaused !== undefined) outcome.selfHealPaused = run.healPaused;
     if (run.progress.inventory) outcome.inventory = run.progress.inventory;
     if (run.opOutcome) outcome.operationState = this.#opState(run.opOutcome, run.now);
   }
@@ -404,8 +451,13 @@ export class Reconciler {
   /** status: written once (not at all when unchanged); then events, notifications and metrics. */
   async #record(run: ReconcileRun): Promise<void> {
     const { app, outcome, opOutcome } = run;
+    const pausedBefore = app.status?.conditions?.some((c) => c.type === 'SelfHealPaused' && c.status === 'True');
     await this.#timed('status', () => this.#write(app, outcome));
-    const notify = run.doSync ? 'success' : undefined;
+    if (outcome.selfHealPaused !== undefined && !pausedBefore) {
+      await this.#announcer.event(app, 'Warning', 'SelfHealPaused', outcome.selfHealPaused);
+    }
+    // A selfHeal revert is told by its SelfHealed event, not by a sync notification on every revert.
+    const notify = run.doSync && !run.heal ? 'success' : undefined;
     await this.#timed('announce', () => this.#announcer.announce(app, outcome, opOutcome, notify));
     this.#deps.metrics.observeApp(run.key, outcome.syncStatus, run.health.status);
   }

@@ -28,8 +28,8 @@ export interface AppDiff {
   /** Synced or OutOfSync by the operator's rule over this diff's head, hash and liveness. */
   sync_status: 'Synced' | 'OutOfSync';
   /**
-   * Synced by the rule, yet live objects differ from what a sync would apply: edited out of band. svc does not
-   * revert such edits on its own (selfHeal is not acted on, contract §3 rule 5); a Sync re-applies.
+   * A live object lost a field svc applied to another writer (edited out of band, src/engine/drift.ts): the App is
+   * then OutOfSync by the same rule. With selfHeal the operator re-applies it; otherwise a Sync does.
    */
   drifted: boolean;
   /** The App's status.syncStatus as the operator last recorded it. */
@@ -88,12 +88,13 @@ export class DiffService {
       head: desired.revision,
       hash: desired.hash,
       allLive: summary.missing === 0,
+      drifted: objects.some((o) => o.drift !== undefined),
     });
     return {
       name: app.metadata.name,
       namespace: app.spec.destination.namespace,
       sync_status: syncStatus,
-      drifted: syncStatus === 'Synced' && summary.changed > 0,
+      drifted: objects.some((o) => o.drift !== undefined),
       recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
       revision: { applied: app.status?.revision ?? '', compared: desired.revision, head: desired.head },
       summary,

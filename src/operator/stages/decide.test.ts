@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
 import { APPROVAL_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
-import { alreadyStaged, decide, needsAutomatedSync, operationToRun } from './decide.ts';
+import { alreadyStaged, decide, mayHeal, needsAutomatedSync, operationToRun } from './decide.ts';
 
 const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
 
@@ -77,5 +77,16 @@ describe('needsAutomatedSync and alreadyStaged', () => {
     const held = { operationState: { ...op, phase: 'Held' as const, revision: 'r2', message: APPROVAL_MESSAGE } };
     expect(alreadyStaged(app({}, held), 'r2')).toBe(true);
     expect(alreadyStaged(app({}, held), 'r3')).toBe(false);
+  });
+});
+
+describe('mayHeal', () => {
+  it('heals only an automated selfHeal App that is neither frozen nor held for approval', () => {
+    const heal = { automated: true, selfHeal: true };
+    expect(mayHeal(app({ syncPolicy: heal }))).toBe(true);
+    expect(mayHeal(app({ syncPolicy: { automated: true } }))).toBe(false);
+    expect(mayHeal(app({ syncPolicy: { selfHeal: true } }))).toBe(false);
+    expect(mayHeal(app({ syncPolicy: heal, freeze: true }))).toBe(false);
+    expect(mayHeal(app({ syncPolicy: { ...heal, requiresApproval: true } }))).toBe(false);
   });
 });
