@@ -10920,6 +10920,21 @@ export interface components {
                     failed?: string;
                 }[];
             };
+            /** @description spec.ignoreDifferences: fields another owner keeps (an HPA, a webhook), by JSON pointer or field manager; never drift, never re-applied */
+            ignore_differences?: {
+                /** @description API group of the objects; absent or '' is the core group, '*' any. */
+                group?: string;
+                /** @description Kind of the objects; '*' any. */
+                kind: string;
+                /** @description Only the object of this name. */
+                name?: string;
+                /** @description Only objects in this namespace. */
+                namespace?: string;
+                /** @description Fields to ignore, as RFC 6901 JSON pointers (e.g. /spec/replicas). */
+                jsonPointers?: string[];
+                /** @description Ignore every field these field managers own (e.g. kube-controller-manager for an HPA). */
+                managedFieldsManagers?: string[];
+            }[];
         };
         AppList: {
             apps: components["schemas"]["App"][];

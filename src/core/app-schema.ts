@@ -500,6 +500,43 @@ export const HealthSpecSchema = Type.Object(
   { ...closed, description: "How the health of the App's objects is assessed." },
 );
 
+/** Most ignoreDifferences rules per App, and pointers or managers per rule. */
+export const MAX_IGNORE_RULES = 100;
+
+export const IgnoreDifferenceSchema = Type.Object(
+  {
+    group: Type.Optional(
+      Type.String({
+        maxLength: 253,
+        description: "API group of the objects; absent or '' is the core group, '*' any.",
+      }),
+    ),
+    kind: Type.String({ minLength: 1, maxLength: 63, description: "Kind of the objects; '*' any." }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'Only the object of this name.' })),
+    namespace: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 63, description: 'Only objects in this namespace.' }),
+    ),
+    jsonPointers: Type.Optional(
+      Type.Array(Type.String({ pattern: '^/', maxLength: 512 }), {
+        maxItems: 50,
+        description: 'Fields to ignore, as RFC 6901 JSON pointers (e.g. /spec/replicas).',
+      }),
+    ),
+    managedFieldsManagers: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+        maxItems: 50,
+        description: 'Ignore every field these field managers own (e.g. kube-controller-manager for an HPA).',
+      }),
+    ),
+  },
+  {
+    ...closed,
+    description:
+      'Fields of matching objects that never count as drift and that a sync does not change (the live value is kept).',
+  },
+);
+export type IgnoreDifference = Static<typeof IgnoreDifferenceSchema>;
+
 export const AppSpecSchema = Type.Object(
   {
     source: SourceSchema,
@@ -511,6 +548,12 @@ export const AppSpecSchema = Type.Object(
     notifications: Type.Optional(NotificationsSchema),
     webhook: Type.Optional(WebhookSchema),
     health: Type.Optional(HealthSpecSchema),
+    ignoreDifferences: Type.Optional(
+      Type.Array(IgnoreDifferenceSchema, {
+        maxItems: MAX_IGNORE_RULES,
+        description: 'Fields owned by someone else (an HPA, a mutating webhook): not drift, not re-applied.',
+      }),
+    ),
     operation: Type.Optional(OperationSchema),
   },
   { ...closed, description: 'The desired state of the App.' },

@@ -29,6 +29,7 @@ const CREATE_FIELDS = new Set([
   'notifications',
   'webhook',
   'health',
+  'ignore_differences',
 ]);
 const SOURCE_BLOCKS = { Git: 'git', Image: 'image', HelmChart: 'helmChart', Catalog: 'catalog' } as const;
 
@@ -107,8 +108,12 @@ function specOf(body: Record<string, unknown>, cluster: unknown): AppSpec {
   if (body['notifications'] !== undefined) spec['notifications'] = body['notifications'];
   if (body['webhook'] !== undefined) spec['webhook'] = body['webhook'];
   if (body['health'] !== undefined) spec['health'] = body['health'];
+  if (body['ignore_differences'] !== undefined) spec['ignoreDifferences'] = body['ignore_differences'];
   const specProblems = schemaProblems(AppSpecSchema, spec).map((p) =>
-    p.replace(/^syncPolicy/, 'sync_policy').replace(/^destination\.namespace/, 'namespace'),
+    p
+      .replace(/^syncPolicy/, 'sync_policy')
+      .replace(/^ignoreDifferences/, 'ignore_differences')
+      .replace(/^destination\.namespace/, 'namespace'),
   );
   if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
   const image = (spec as AppSpec).source.image;

@@ -10,6 +10,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { stringify } from 'yaml';
 import type { AnyObject } from '../kube/index.ts';
 import { driftOf } from './drift.ts';
+import { type Ignored, NOTHING_IGNORED } from './ignore.ts';
 
 /** How an object of the App stands. */
 export type ObjectDiffStatus = 'same' | 'changed' | 'missing' | 'extra';
@@ -120,6 +121,8 @@ export function diffObject(input: {
   predicted: AnyObject | undefined;
   inDesired: boolean;
   message?: string;
+  /** What the App's ignoreDifferences ignore of the object (never drift). */
+  ignored?: Ignored;
 }): ObjectDiff {
   const id = {
     apiVersion: input.rendered.apiVersion,
@@ -137,7 +140,8 @@ export function diffObject(input: {
   else if (!input.live) status = 'missing';
   else status = live === desired ? 'same' : 'changed';
   const name = label(id);
-  const drifted = input.inDesired && input.live ? driftOf(input.rendered, input.live) : undefined;
+  const drifted =
+    input.inDesired && input.live ? driftOf(input.rendered, input.live, input.ignored ?? NOTHING_IGNORED) : undefined;
   const drift = drifted ? { drift: { fields: drifted.fields, taken_by: drifted.takenBy } } : {};
   const patch =
     status === 'same'

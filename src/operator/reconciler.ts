@@ -19,7 +19,7 @@ import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts'
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
-import { describeDrift, driftOfAll, type ObjectDrift } from '../engine/drift.ts';
+import { describeDrift, driftOfAll, type ObjectDrift, respectAll } from '../engine/drift.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
@@ -381,7 +381,8 @@ export class Reconciler {
    * (another writer keeps changing them): then the SelfHealPaused condition says who and until when.
    */
   async #planHeal(run: ReconcileRun): Promise<void> {
-    const drift = await this.#stage('health', () => driftOfAll(run.live, run.objects), 'drift');
+    const rules = run.app.spec.ignoreDifferences;
+    const drift = await this.#stage('health', () => driftOfAll(run.live, run.objects, rules), 'drift');
     if (drift.length === 0) return;
     if (this.#brake.allows(run.key)) {
       run.heal = drift;
@@ -498,7 +499,8 @@ export class Reconciler {
       live.knownNamespaces.add(namespace);
       return created;
     };
-    const apply = () => this.#stage('apply', () => applyObjects(live.client, objects, () => this.#fence()));
+    const applied = await this.#stage('apply', () => respectAll(live, objects, app.spec.ignoreDifferences), 'ignore');
+    const apply = () => this.#stage('apply', () => applyObjects(live.client, applied, () => this.#fence()));
     const checked = !live.knownNamespaces.has(namespace);
     if (checked) await ensure();
     let result = await apply();
@@ -508,10 +510,10 @@ export class Reconciler {
       live.knownNamespaces.delete(namespace);
       if (await ensure()) result = await apply();
     }
-    const { applied, errors, hint } = result;
-    live.remember(applied);
+    const { errors, hint } = result;
+    live.remember(result.applied);
     // Until prune ran, the App owns what it owned before plus whatever this apply created.
-    progress.inventory = mergeInventory(previous, applied.map(entryOf));
+    progress.inventory = mergeInventory(previous, result.applied.map(entryOf));
     if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
     if (app.spec.syncPolicy?.prune === true) await this.#prune(app, live, objects, previous, progress);
   }
@@ -550,7 +552,7 @@ export class Reconciler {
     const own = app.spec.health?.checks ?? [];
     const org = checks ? await checks.org(app.metadata.namespace ?? '') : [];
     const custom = checks && (own.length > 0 || org.length > 0) ? new CheckSet(checks.sandbox, org, own) : undefined;
-    return assessHealth(live, objects, inSync, custom);
+    return assessHealth(live, objects, inSync, custom, app.spec.ignoreDifferences);
   }
 
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */

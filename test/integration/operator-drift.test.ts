@@ -1,5 +1,5 @@
 /**
- * Live drift and selfHeal (issue 25, items 1–2). Drift is made the way people and controllers make it: writes under
+ * Live drift, selfHeal and ignoreDifferences (issue 25, items 1–3). Drift is made the way people and controllers make it: writes under
  * other field managers (`kubectl scale` through the scale subresource, an edit by merge patch, a delete). The
  * operator resyncs only every 10 minutes here, so nothing but the watch of the managed objects can notice the
  * drift within the tests' timeouts. The brake is tightened to 2 reverts per App per 10 minutes.
@@ -15,6 +15,7 @@ import {
   getObject,
   kube,
   patchSpec,
+  requestOperation,
   unique,
   useOperatorSuite,
   waitForApp,
@@ -127,5 +128,59 @@ describe('live drift', () => {
     );
     expect(await configMapData(dest, 'a')).toEqual({ v: 'x2' });
     expect((await eventsAbout(org, 'fight')).some((e) => e.reason === 'SelfHealPaused')).toBe(true);
+  });
+
+  it("an HPA's replicas (ignored by field manager) is never fought, and a sync keeps it", async () => {
+    const repo = await suite.git.createRepo(unique('hpa'), { 'm/web.yaml': deploymentYaml('web', 1) });
+    const ignoreDifferences = [
+      { group: 'apps', kind: 'Deployment', managedFieldsManagers: ['kube-controller-manager'] },
+    ];
+    const dest = await suite.gitApp('hpa', repo, {
+      syncPolicy: { automated: true, selfHeal: true },
+      ignoreDifferences,
+    });
+    await waitForApp(org, 'hpa', 'first sync', synced);
+    const web = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: dest };
+    // What the HPA controller does: write the scale subresource as kube-controller-manager.
+    await patchAs('kube-controller-manager', web, { spec: { replicas: 3 } }, 'scale');
+
+    const c2 = await repo.commit({ 'm/web.yaml': deploymentYaml('web', 1, 'nginx:2.0') }, 'v2');
+    const id = await requestOperation(org, 'hpa', 'Sync');
+    const done = await waitForApp(
+      org,
+      'hpa',
+      'v2 synced',
+      (a) => a.status?.operationState?.id === id && a.status.operationState.phase === 'Succeeded',
+    );
+    expect(done.status?.revision).toBe(c2);
+    expect(done.status?.syncStatus).toBe('Synced');
+    const live = await getObject('apps/v1', 'Deployment', dest, 'web');
+    expect(live?.['spec']).toMatchObject({ replicas: 3 });
+    expect(JSON.stringify(live?.['spec'])).toContain('nginx:2.0');
+    expect((await eventsAbout(org, 'hpa')).some((e) => e.reason === 'SelfHealed')).toBe(false);
+  });
+
+  it('a field under an ignored JSON pointer is not drift and keeps its live value through a sync', async () => {
+    const repo = await suite.git.createRepo(unique('ptr'), { 'm/a.yaml': configMapYaml('a', { v: '1', w: '1' }) });
+    const ignoreDifferences = [{ kind: 'ConfigMap', name: 'a', jsonPointers: ['/data/v'] }];
+    const dest = await suite.gitApp('ptr', repo, {
+      syncPolicy: { automated: true, selfHeal: true },
+      ignoreDifferences,
+    });
+    await waitForApp(org, 'ptr', 'first sync', synced);
+    const a = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', namespace: dest };
+    await patchAs('kubectl-edit', a, { data: { v: 'mine' } });
+
+    await repo.commit({ 'm/a.yaml': configMapYaml('a', { v: '1', w: '2' }) }, 'w=2');
+    const id = await requestOperation(org, 'ptr', 'Sync');
+    const done = await waitForApp(
+      org,
+      'ptr',
+      'w=2 synced',
+      (app) => app.status?.operationState?.id === id && app.status.operationState.phase === 'Succeeded',
+    );
+    expect(done.status?.syncStatus).toBe('Synced');
+    expect(await configMapData(dest, 'a')).toEqual({ v: 'mine', w: '2' });
+    expect((await eventsAbout(org, 'ptr')).some((e) => e.reason === 'SelfHealed')).toBe(false);
   });
 });

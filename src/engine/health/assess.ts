@@ -4,9 +4,10 @@
  * applied that another writer took, or the object gone); yields `resources[]`, the drifted objects and the App's
  * aggregate health.
  */
-import type { HealthStatus, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
+import type { HealthStatus, IgnoreDifference, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
 import type { AnyObject, ObjectRef } from '../../kube/index.ts';
 import { driftOf, type ObjectDrift } from '../drift.ts';
+import { ignoredOf } from '../ignore.ts';
 import type { CustomChecks } from './custom.ts';
 import { aggregateHealth, type Health, type LiveObject, labelled, resourceHealth } from './index.ts';
 
@@ -26,13 +27,14 @@ export interface HealthResult {
 /**
  * Assesses `objects` (the desired set) against `live`, with the App's and org's `custom` checks where one applies to
  * a kind. `inSync` says whether the applied state matches the desired one; a missing or drifted object is OutOfSync
- * either way.
+ * either way; `ignore` (the App's spec.ignoreDifferences) names fields that never count as drift.
  */
 export async function assessHealth(
   live: LiveReader,
   objects: AnyObject[],
   inSync: boolean,
   custom?: CustomChecks,
+  ignore?: readonly IgnoreDifference[],
 ): Promise<HealthResult> {
   const healths: Health[] = [];
   const resources: ResourceStatus[] = [];
@@ -51,7 +53,7 @@ export async function assessHealth(
       h = labelled(ref, { status: 'Unknown', message: (err as Error).message });
     }
     healths.push(h);
-    const drifted = driftOf(o, found);
+    const drifted = driftOf(o, found, ignoredOf(ignore, o));
     if (drifted) drift.push(drifted);
     const syncStatus: SyncStatus = inSync && !drifted ? 'Synced' : 'OutOfSync';
     resources.push({
