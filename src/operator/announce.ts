@@ -98,7 +98,8 @@ export class Announcer {
       sync,
       ...(outcome.applied ? { appliedRevision: outcome.applied.revision } : {}),
       ...(outcome.health ? { health: outcome.health } : {}),
-      message: sync === 'failure' ? (outcome.error?.message ?? '') : (op?.message ?? 'synced'),
+      message:
+        sync === 'failure' ? (outcome.error?.message ?? outcome.selfHealPaused ?? '') : (op?.message ?? 'synced'),
       failedRevision: failedRevision ?? outcome.observedRevision ?? '',
     });
     for (const n of notes) {

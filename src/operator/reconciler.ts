@@ -454,11 +454,12 @@ export class Reconciler {
     const { app, outcome, opOutcome } = run;
     const pausedBefore = app.status?.conditions?.some((c) => c.type === 'SelfHealPaused' && c.status === 'True');
     await this.#timed('status', () => this.#write(app, outcome));
-    if (outcome.selfHealPaused !== undefined && !pausedBefore) {
-      await this.#announcer.event(app, 'Warning', 'SelfHealPaused', outcome.selfHealPaused);
-    }
-    // A selfHeal revert is told by its SelfHealed event, not by a sync notification on every revert.
-    const notify = run.doSync && !run.heal ? 'success' : undefined;
+    const paused = outcome.selfHealPaused !== undefined && !pausedBefore;
+    if (paused) await this.#announcer.event(app, 'Warning', 'SelfHealPaused', outcome.selfHealPaused ?? '');
+    // A selfHeal revert is told by its SelfHealed event, not by a sync notification on every revert; a pause is
+    // told once, as a sync failure (the App can no longer be kept in sync).
+    const success = run.doSync && !run.heal ? 'success' : undefined;
+    const notify = paused ? 'failure' : success;
     await this.#timed('announce', () => this.#announcer.announce(app, outcome, opOutcome, notify));
     this.#deps.metrics.observeApp(run.key, outcome.syncStatus, run.health.status);
   }

@@ -4,10 +4,10 @@
  * operator resyncs only every 10 minutes here, so nothing but the watch of the managed objects can notice the
  * drift within the tests' timeouts. The brake is tightened to 2 reverts per App per 10 minutes.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import type { AnyObject, ObjectRef } from '../../src/kube/index.ts';
-import { waitUntil } from '../harness/index.ts';
+import { type ChatSink, startChatSink, waitUntil } from '../harness/index.ts';
 import {
   configMapYaml,
   deploymentYaml,
@@ -20,6 +20,17 @@ import {
   useOperatorSuite,
   waitForApp,
 } from './operator-support.ts';
+
+let sink: ChatSink;
+
+// Registered before the suite's hooks: the sink is up before the operator starts and stops after it.
+beforeAll(async () => {
+  sink = await startChatSink();
+});
+
+afterAll(async () => {
+  await sink?.stop();
+});
 
 const suite = useOperatorSuite('org-drift', {
   tuning: { syncPeriodMs: 600_000, selfHealLimit: 2, selfHealWindowMs: 600_000 },
@@ -103,7 +114,10 @@ describe('live drift', () => {
 
   it('stops reverting a writer that keeps coming back: SelfHealPaused names it', async () => {
     const repo = await suite.git.createRepo(unique('fight'), { 'm/a.yaml': configMapYaml('a', { v: '1' }) });
-    const dest = await suite.gitApp('fight', repo, { syncPolicy: { automated: true, selfHeal: true } });
+    const dest = await suite.gitApp('fight', repo, {
+      syncPolicy: { automated: true, selfHeal: true },
+      notifications: { chat: { webhookURL: sink.url, onSyncFailure: true } },
+    });
     await waitForApp(org, 'fight', 'first sync', synced);
     const a = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', namespace: dest };
     /** Waits until the edit that answered `edited` was reverted (a newer version holding v=1). */
@@ -128,6 +142,10 @@ describe('live drift', () => {
     );
     expect(await configMapData(dest, 'a')).toEqual({ v: 'x2' });
     expect((await eventsAbout(org, 'fight')).some((e) => e.reason === 'SelfHealPaused')).toBe(true);
+    const told = await sink.waitFor((r) => (r.json as { app?: string; event?: string }).app === 'fight');
+    expect(told.json).toMatchObject({ event: 'sync.failed', phase: 'Failed' });
+    expect(JSON.stringify(told.json)).toContain('taken by fighter');
+    expect(sink.requests.filter((r) => (r.json as { app?: string }).app === 'fight')).toHaveLength(1);
   });
 
   it("an HPA's replicas (ignored by field manager) is never fought, and a sync keeps it", async () => {
