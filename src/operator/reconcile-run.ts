@@ -9,6 +9,7 @@ import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
 import type { AppKey } from '../engine/labels.ts';
 import type { ResolvedSource, SourceDriver } from '../engine/sources/index.ts';
+import type { SyncPlan } from '../engine/sync-plan.ts';
 import type { AnyObject, ObjectClient } from '../kube/index.ts';
 import type { OpOutcome } from './announce.ts';
 import type { DestinationCache } from './live/index.ts';
@@ -49,8 +50,9 @@ export class ReconcileRun {
   driver!: SourceDriver;
   /** resolve: the revisions. */
   source!: ResolvedSource;
-  /** render: the prepared objects and their hash. */
+  /** render: the prepared objects (hooks apart: `plan`), the hash of the whole rendered set, the sync's plan. */
   objects!: AnyObject[];
+  plan!: SyncPlan;
   hash!: string;
   /** inventory: what the App owns, and the live state of its destination. */
   inventory!: LoadedInventory;

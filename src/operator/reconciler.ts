@@ -26,6 +26,7 @@ import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
 import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
+import { describeHook, HOOK_PHASES, isStaged, planSync } from '../engine/sync-plan.ts';
 import {
   type AnyObject,
   ensureNamespace,
@@ -50,6 +51,7 @@ import { deleteApplied, orphans } from './stages/finalize.ts';
 import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
+import { DeadlineExceededError, runFailHooks, runPhase, runSyncWaves, type WaveContext } from './stages/waves.ts';
 
 export { FencedError } from './fence.ts';
 
@@ -70,12 +72,18 @@ export interface ReconcilerTuning {
   /** selfHeal's brake: at most this many reverts per App within `selfHealWindowMs` (./self-heal.ts). */
   selfHealLimit: number;
   selfHealWindowMs: number;
+  /**
+   * How long a staged sync (hooks, waves: ./stages/waves.ts) may wait for its hooks and waves before it fails with
+   * reason DeadlineExceeded.
+   */
+  operationTimeoutMs: number;
 }
 
 /**
  * Production defaults: resync 60 s, 30 s after errors (transient ones back off from 1 s up to that), 50 revisions,
- * 10 min delete timeout, 5 selfHeal reverts per App per 10 minutes. No timed requeue while settling: the live cache
- * re-queues an App when one of its objects changes health or drifts, and the sync period is the safety net.
+ * 10 min delete timeout, 5 selfHeal reverts per App per 10 minutes, 10 min for a staged sync's hooks and waves. No
+ * timed requeue while settling: the live cache re-queues an App when one of its objects changes health or drifts, and
+ * the sync period is the safety net.
  */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
@@ -85,6 +93,7 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
   deleteTimeoutMs: 10 * 60_000,
   selfHealLimit: 5,
   selfHealWindowMs: 10 * 60_000,
+  operationTimeoutMs: 10 * 60_000,
 };
 
 /** Everything the reconciler needs, passed in once (no globals, no environment). */
@@ -336,9 +345,13 @@ export class Reconciler {
   async #render(run: ReconcileRun): Promise<void> {
     const dest = run.destination;
     const rendered = await this.#stage('render', () => run.driver.render(run.read, run.source.revision, dest));
-    run.objects = prepareObjects(rendered, run.key);
+    const prepared = prepareObjects(rendered, run.key);
+    // Hooks are run around the apply, never applied with the App's objects nor counted in its inventory or drift;
+    // the hash covers them too, so a changed hook is a change to sync.
+    run.plan = await this.#stage('render', () => planSync(prepared));
+    run.objects = run.plan.objects;
     run.progress.objects = run.objects;
-    run.hash = hashObjects(run.objects);
+    run.hash = hashObjects(prepared);
   }
 
   /** inventory: what the App owns (one just migrated is written even if nothing syncs); the destination's live state. */
@@ -402,12 +415,12 @@ export class Reconciler {
     const { intent, live, key } = run;
     if (run.doSync) {
       run.progress.syncAttempted = true;
-      await this.#sync(run.app, live, run.objects, run.inventory.entries, run.progress);
+      const staged = await this.#sync(run);
       const { revision, origin } = run.source;
       const url = run.driver.publicURL?.(run.app);
       run.outcome.applied = { revision, objectHash: run.hash, ...(origin ? { origin } : {}), ...(url ? { url } : {}) };
       const op = run.operation;
-      const message = `applied ${run.objects.length} objects`;
+      const message = `applied ${run.objects.length} objects${staged}`;
       run.opOutcome = op ? { operation: op, phase: 'Succeeded', revision, message } : undefined;
       if (run.heal) await this.#healed(run, run.heal);
     } else if (intent.kind === 'restart') {
@@ -478,18 +491,62 @@ export class Reconciler {
   }
 
   /**
-   * Apply, then (with syncPolicy.prune) prune what left `previous` (the inventory). Sets `progress.inventory`: what
-   * the App owns afterwards. Throws StageError (apply or prune).
+   * Apply, then (with syncPolicy.prune) prune what left the inventory. A plan with hooks or several waves runs staged
+   * (./stages/waves.ts): PreSync hooks, the waves in order (each healthy before the next), prune, PostSync hooks, and
+   * the SyncFail hooks when any of it failed; a selfHeal revert only re-applies. Sets `progress.inventory`: what the
+   * App owns afterwards. Answers what the operation's message adds (the waves and hooks run). Throws StageError.
    */
-  async #sync(
-    app: AppResource,
-    live: DestinationCache,
-    objects: AnyObject[],
-    previous: InventoryEntry[],
-    progress: Progress,
-  ): Promise<void> {
-    const key = this.#key(app);
+  async #sync(run: ReconcileRun): Promise<string> {
+    const { plan } = run;
     this.#fence();
+    const waves = this.#waveApplier(run);
+    if (run.heal || !isStaged(plan)) {
+      await waves.apply(plan.objects);
+      await this.#pruneIfSet(run);
+      return '';
+    }
+    const ctx = this.#waveContext(run, waves.apply);
+    try {
+      // PreSync hooks run in the destination namespace before anything of the App is applied.
+      await waves.ensureNamespace();
+      await this.#stage('hook', () => runPhase(ctx, plan.phases.PreSync));
+      const lines = await runSyncWaves(ctx, plan);
+      await this.#pruneIfSet(run);
+      await this.#stage('hook', () => runPhase(ctx, plan.phases.PostSync));
+      const hooks = HOOK_PHASES.flatMap((p) => plan.phases[p].flatMap((w) => w.hooks)).filter(
+        (h) => h.phase !== 'SyncFail',
+      );
+      return `; ${lines.join('; ')}${hooks.length > 0 ? `; hooks succeeded: ${hooks.map(describeHook).join(', ')}` : ''}`;
+    } catch (err) {
+      if (err instanceof StageError) await runFailHooks(ctx, plan);
+      throw err;
+    }
+  }
+
+  /** The context of a staged sync: its live state, fence, wave apply, health, events and deadline. */
+  #waveContext(run: ReconcileRun, apply: (objects: AnyObject[]) => Promise<void>): WaveContext {
+    const { operationTimeoutMs } = this.#deps.tuning;
+    return {
+      live: run.live,
+      fence: () => this.#fence(),
+      apply,
+      health: (objects) => this.#assess(run.app, run.live, objects, true),
+      event: (type, reason, message) => this.#announcer.event(run.app, type, reason, message),
+      deadline: Date.parse(run.now) + operationTimeoutMs,
+      timeout: `${Math.round(operationTimeoutMs / 1000)} s`,
+    };
+  }
+
+  /**
+   * Applies one wave of the App's objects into its namespace (created first when not known to exist; when an apply
+   * into a namespace taken as existing fails, it is checked and created, and the wave applied once more), and adds
+   * what it applied to `progress.inventory`. Throws StageError('apply').
+   */
+  #waveApplier(run: ReconcileRun): {
+    ensureNamespace: () => Promise<void>;
+    apply: (objects: AnyObject[]) => Promise<void>;
+  } {
+    const { app, live, progress, key } = run;
     const namespace = app.spec.destination.namespace;
     const ensure = async () => {
       const created = await this.#stage(
@@ -500,23 +557,37 @@ export class Reconciler {
       live.knownNamespaces.add(namespace);
       return created;
     };
-    const applied = await this.#stage('apply', () => respectAll(live, objects, app.spec.ignoreDifferences), 'ignore');
-    const apply = () => this.#stage('apply', () => applyObjects(live.client, applied, () => this.#fence()));
-    const checked = !live.knownNamespaces.has(namespace);
-    if (checked) await ensure();
-    let result = await apply();
-    // The namespace was taken as existing and something failed: it may have been deleted since; if so, create it
-    // and apply once more.
-    if (!checked && result.errors.length > 0) {
-      live.knownNamespaces.delete(namespace);
-      if (await ensure()) result = await apply();
-    }
-    const { errors, hint } = result;
-    live.remember(result.applied);
-    // Until prune ran, the App owns what it owned before plus whatever this apply created.
-    progress.inventory = mergeInventory(previous, result.applied.map(entryOf));
-    if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
-    if (app.spec.syncPolicy?.prune === true) await this.#prune(app, live, objects, previous, progress);
+    let checked = false;
+    const ensureKnown = async () => {
+      if (checked || live.knownNamespaces.has(namespace)) return;
+      checked = true;
+      await ensure();
+    };
+    const apply = async (objects: AnyObject[]) => {
+      await ensureKnown();
+      const applied = await this.#stage('apply', () => respectAll(live, objects, app.spec.ignoreDifferences), 'ignore');
+      const apply = () => this.#stage('apply', () => applyObjects(live.client, applied, () => this.#fence()));
+      let result = await apply();
+      // The namespace was taken as existing and something failed: it may have been deleted since; if so, create it
+      // and apply once more.
+      if (!checked && result.errors.length > 0) {
+        checked = true;
+        live.knownNamespaces.delete(namespace);
+        if (await ensure()) result = await apply();
+      }
+      const { errors, hint } = result;
+      live.remember(result.applied);
+      // Until prune ran, the App owns what it owned before plus whatever this apply created.
+      progress.inventory = mergeInventory(progress.inventory ?? run.inventory.entries, result.applied.map(entryOf));
+      if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
+    };
+    return { ensureNamespace: ensureKnown, apply };
+  }
+
+  /** Prune, when the App's syncPolicy.prune is set. */
+  async #pruneIfSet(run: ReconcileRun): Promise<void> {
+    if (run.app.spec.syncPolicy?.prune !== true) return;
+    await this.#prune(run.app, run.live, run.objects, run.inventory.entries, run.progress);
   }
 
   /**
@@ -567,6 +638,7 @@ export class Reconciler {
       hint: err.retry,
       message: err.message,
       ...(unreachable ? { reason: 'ClusterUnreachable' } : {}),
+      ...(err.cause instanceof DeadlineExceededError ? { reason: 'DeadlineExceeded' } : {}),
     };
     const health = unreachable ? this.#unreachableHealth(app) : await this.#knownHealth(run);
     const now = new Date().toISOString();

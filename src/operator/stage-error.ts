@@ -15,6 +15,7 @@ export const STAGES = [
   'render',
   'inventory',
   'operation',
+  'hook',
   'apply',
   'prune',
   'health',

@@ -29,6 +29,7 @@ export const REASON_BY_STAGE: Readonly<Record<Stage, string>> = {
   render: 'RenderFailed',
   inventory: 'InventoryFailed',
   operation: 'OperationFailed',
+  hook: 'HookFailed',
   apply: 'ApplyFailed',
   prune: 'PruneFailed',
   health: 'HealthCheckFailed',
