@@ -358,6 +358,14 @@ export const SyncPolicySchema = Type.Object(
     requiresApproval: Type.Optional(
       Type.Boolean({ default: false, description: 'Hold each sync (phase Held) until it is approved.' }),
     ),
+    operationTimeout: Type.Optional(
+      Type.String({
+        pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
+        maxLength: 32,
+        description:
+          'How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped.',
+      }),
+    ),
   },
   { ...closed, description: 'When and how the App syncs.' },
 );
@@ -559,6 +567,9 @@ export const AppSpecSchema = Type.Object(
   { ...closed, description: 'The desired state of the App.' },
 );
 
+/** The phases of a staged sync (src/engine/sync-plan.ts), as `operationState.syncPhase` shows them. */
+export const SYNC_PHASES = ['PreSync', 'Sync', 'PostSync', 'SyncFail'] as const;
+
 export const OperationStateSchema = Type.Object(
   {
     kind: StringEnum(OPERATION_KINDS, { description: 'Kind of the operation.' }),
@@ -568,7 +579,19 @@ export const OperationStateSchema = Type.Object(
     revision: Type.Optional(Type.String({ description: 'Revision applied, or staged while Held.' })),
     finishedAt: Type.Optional(Timestamp('When the operation ended.')),
     message: Type.Optional(Type.String({ description: 'What happened, or why it is held or failed.' })),
+    reason: Type.Optional(
+      Type.String({
+        description:
+          'Why a Failed operation failed, CamelCase: the failing stage (HookFailed, ApplyFailed, …), DeadlineExceeded or Terminated.',
+      }),
+    ),
     triggeredBy: Type.Optional(Type.String({ description: 'triggeredBy of the operation.' })),
+    syncPhase: Type.Optional(
+      StringEnum(SYNC_PHASES, {
+        description: 'While Running a staged sync (hooks, waves): the phase in progress, PreSync, Sync or PostSync.',
+      }),
+    ),
+    wave: Type.Optional(Type.Integer({ description: 'While Running a staged sync: the wave in progress.' })),
   },
   { ...closed, description: 'The last operation the operator picked up.' },
 );

@@ -18,6 +18,7 @@
  *   hook-failed. A Helm hook for an event svc does not have (pre/post-delete, pre/post-rollback, test) is not
  *   applied, and neither is Argo CD's PostDelete hook (not run yet).
  */
+import { SYNC_PHASES } from '../core/app-schema.ts';
 import type { AnyObject } from '../kube/index.ts';
 import { ManifestError } from '../render/index.ts';
 
@@ -34,7 +35,7 @@ const ARGO = {
 /** Helm's hook annotations. */
 const HELM = { hook: 'helm.sh/hook', weight: 'helm.sh/hook-weight', policy: 'helm.sh/hook-delete-policy' } as const;
 
-export const HOOK_PHASES = ['PreSync', 'Sync', 'PostSync', 'SyncFail'] as const;
+export const HOOK_PHASES = SYNC_PHASES;
 export type HookPhase = (typeof HOOK_PHASES)[number];
 export const DELETE_POLICIES = ['BeforeHookCreation', 'HookSucceeded', 'HookFailed'] as const;
 export type DeletePolicy = (typeof DELETE_POLICIES)[number];

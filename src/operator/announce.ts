@@ -20,6 +20,8 @@ export interface OpOutcome {
   phase: OperationState['phase'];
   revision?: string;
   message: string;
+  /** Why a Failed operation failed (its SyncError reason). */
+  reason?: string;
 }
 
 export interface AnnouncerDeps {

@@ -15,7 +15,8 @@
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
-import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
+import { APPROVAL_MESSAGE, isStalled, syncStatusOf, terminationRequested } from '../core/app-state.ts';
+import { parseDuration } from '../core/duration.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
@@ -26,7 +27,7 @@ import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
 import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
-import { describeHook, HOOK_PHASES, isStaged, planSync } from '../engine/sync-plan.ts';
+import { describeHook, HOOK_PHASES, type HookPhase, isStaged, planSync } from '../engine/sync-plan.ts';
 import {
   type AnyObject,
   ensureNamespace,
@@ -50,8 +51,15 @@ import { alreadyStaged, decide, holdMessage, type Intent, mayHeal, needsAutomate
 import { deleteApplied, orphans } from './stages/finalize.ts';
 import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
-import { type Failure, nextStatus, type Outcome, writeStatus } from './stages/status.ts';
-import { DeadlineExceededError, runFailHooks, runPhase, runSyncWaves, type WaveContext } from './stages/waves.ts';
+import { type Failure, nextStatus, type Outcome, REASON_BY_STAGE, writeStatus } from './stages/status.ts';
+import {
+  DeadlineExceededError,
+  runFailHooks,
+  runPhase,
+  runSyncWaves,
+  TerminatedError,
+  type WaveContext,
+} from './stages/waves.ts';
 
 export { FencedError } from './fence.ts';
 
@@ -74,7 +82,7 @@ export interface ReconcilerTuning {
   selfHealWindowMs: number;
   /**
    * How long a staged sync (hooks, waves: ./stages/waves.ts) may wait for its hooks and waves before it fails with
-   * reason DeadlineExceeded.
+   * reason DeadlineExceeded, unless the App's spec.syncPolicy.operationTimeout says otherwise.
    */
   operationTimeoutMs: number;
 }
@@ -134,6 +142,15 @@ export interface ReconcileResult {
   requeue: Requeue;
   /** `stalled`: the spec cannot work; `skipped`: a stalled App woken before its spec changed. */
   result: 'success' | 'error' | 'stalled' | 'skipped' | 'gone';
+}
+
+/** The failure a StageError records, with the reason more precise than its stage's when there is one. */
+function failureOf(err: StageError, unreachable: boolean): Failure {
+  let reason: string | undefined;
+  if (unreachable) reason = 'ClusterUnreachable';
+  else if (err.cause instanceof DeadlineExceededError) reason = 'DeadlineExceeded';
+  else if (err.cause instanceof TerminatedError) reason = 'Terminated';
+  return { stage: err.stage, hint: err.retry, message: err.message, ...(reason ? { reason } : {}) };
 }
 
 /** Reconciles one App at a time (the work queue guarantees one key is never reconciled twice at once). */
@@ -314,6 +331,12 @@ export class Reconciler {
     run.target = await this.#stage('destination', () => this.#deps.targetFor(run.app));
     run.driver = await this.#stage('source', () => driverFor(this.#deps.sources, run.app));
     if (run.intent.kind === 'reject') throw new StageError('operation', new InputError(run.intent.message), 'wait');
+    const op = run.operation;
+    if (op && run.runsOperation && terminationRequested(run.read, op)) {
+      // Running: its last run ended without recording an outcome (a lost write, a process that died).
+      const when = run.read.status?.operationState?.phase === 'Running' ? '' : ' before it ran';
+      throw new StageError('operation', new TerminatedError(`operation terminated by request${when}`), 'wait');
+    }
   }
 
   /**
@@ -525,7 +548,8 @@ export class Reconciler {
 
   /** The context of a staged sync: its live state, fence, wave apply, health, events and deadline. */
   #waveContext(run: ReconcileRun, apply: (objects: AnyObject[]) => Promise<void>): WaveContext {
-    const { operationTimeoutMs } = this.#deps.tuning;
+    const own = run.app.spec.syncPolicy?.operationTimeout;
+    const operationTimeoutMs = (own ? parseDuration(own) : undefined) ?? this.#deps.tuning.operationTimeoutMs;
     return {
       live: run.live,
       fence: () => this.#fence(),
@@ -533,8 +557,45 @@ export class Reconciler {
       health: (objects) => this.#assess(run.app, run.live, objects, true),
       event: (type, reason, message) => this.#announcer.event(run.app, type, reason, message),
       deadline: Date.parse(run.now) + operationTimeoutMs,
-      timeout: `${Math.round(operationTimeoutMs / 1000)} s`,
+      timeout: own ?? `${Math.round(operationTimeoutMs / 1000)}s`,
+      progress: (phase, wave) => this.#progress(run, phase, wave),
+      terminated: () => this.#terminated(run),
     };
+  }
+
+  /**
+   * True when someone asked to terminate the run's operation (the App as the informer holds it now carries the
+   * request). The run then records its failure onto that newer App (the request's write changed its version).
+   */
+  #terminated(run: ReconcileRun): boolean {
+    const op = run.operation;
+    const now = this.#written.newest(`${run.key.namespace}/${run.key.name}`, this.#deps.cachedApp?.(run.key));
+    if (!op || !now || !terminationRequested(now, op)) return false;
+    run.app = now;
+    run.running = undefined;
+    return true;
+  }
+
+  /**
+   * Shows the phase and wave a running operation is in (operationState.syncPhase and wave, cleared when it ends), once
+   * its Running mark landed. Best effort: a write that loses to a concurrent change of the App is skipped (the
+   * outcome's write settles that change).
+   */
+  async #progress(run: ReconcileRun, syncPhase: HookPhase, wave: number): Promise<void> {
+    if (!run.operation) return;
+    if (run.running) {
+      run.app = await run.running;
+      run.running = undefined;
+    }
+    const state = run.app.status?.operationState;
+    if (state?.phase !== 'Running') return;
+    const operationState = { ...state, syncPhase, wave, message: `${syncPhase} wave ${wave}` };
+    this.#fence();
+    try {
+      run.app = this.#wrote(await writeStatus(this.#deps.mgmt, run.app, { ...run.app.status, operationState }));
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+    }
   }
 
   /**
@@ -630,16 +691,12 @@ export class Reconciler {
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
   async #fail(run: ReconcileRun, err: StageError): Promise<ReconcileResult> {
     const { app, progress } = run;
-    const op = this.#failedOperation(run.intent, err.message, progress);
     // A remote destination that does not answer: its own reason, and its health is not known (not "as last seen").
     const unreachable = (app.spec.destination.cluster ?? '') !== '' && isUnreachable(err);
-    const failure: Failure = {
-      stage: err.stage,
-      hint: err.retry,
-      message: err.message,
-      ...(unreachable ? { reason: 'ClusterUnreachable' } : {}),
-      ...(err.cause instanceof DeadlineExceededError ? { reason: 'DeadlineExceeded' } : {}),
-    };
+    const failure = failureOf(err, unreachable);
+    const op = this.#failedOperation(run.intent, err.message, progress);
+    // The operation keeps why it failed after the SyncError condition moved on (a later reconcile clears it).
+    if (op?.phase === 'Failed') op.reason = failure.reason ?? REASON_BY_STAGE[failure.stage];
     const health = unreachable ? this.#unreachableHealth(app) : await this.#knownHealth(run);
     const now = new Date().toISOString();
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
@@ -730,6 +787,7 @@ export class Reconciler {
       phase: o.phase,
       ...(o.revision ? { revision: o.revision } : {}),
       message: o.message,
+      ...(o.reason ? { reason: o.reason } : {}),
       ...(o.phase === 'Held' ? {} : { finishedAt: now }),
     };
   }

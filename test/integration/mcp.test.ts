@@ -25,7 +25,7 @@ type Json = Record<string, unknown>;
 type ToolResult = { isError?: boolean; structuredContent?: Json; content: { type: string; text?: string }[] };
 
 const READ_TOOLS = ['app_list', 'app_get', 'app_status', 'app_events', 'app_history', 'app_diff', 'app_logs'];
-const SYNC_TOOLS = ['app_sync', 'app_deploy', 'app_rollback', 'app_restart', 'app_approve'];
+const SYNC_TOOLS = ['app_sync', 'app_deploy', 'app_rollback', 'app_restart', 'app_approve', 'app_terminate'];
 const SECRET_PASSWORD = 's3cret-pass-9f2c';
 
 describe('MCP endpoint through the official SDK client', () => {

@@ -78,7 +78,7 @@ describe('nextStatus', () => {
       message: 'm',
     });
     expect(REASON_BY_STAGE[stage]).toMatch(
-      /^(Source|Render|Inventory|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
+      /^(Source|Render|Inventory|Hook|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
     );
   });
 

@@ -4,14 +4,15 @@
  * reconciler runs) PostSync hooks. A hook is created afresh (BeforeHookCreation deletes its previous run first) and
  * waited for until it completes (Healthy: a Job Complete, a Pod Succeeded) or fails (Degraded); its delete policy
  * then removes it. A failed hook, a Degraded wave or a wait past the deadline fails the sync with a StageError, and
- * the reconciler runs the SyncFail hooks (`runFailHooks`). Waiting reads the destination's watch cache, so a poll is a
- * map lookup; every write passes the fence first.
+ * the reconciler runs the SyncFail hooks (`runFailHooks`); so does a terminate request (reason Terminated). A hook
+ * still running when its wait ends that way is stopped (deleted). Waiting reads the destination's watch cache, so a
+ * poll is a map lookup; every write passes the fence first.
  */
 import { sleep } from '../../core/concurrency.ts';
 import { describeError, SvcError } from '../../core/errors.ts';
 import type { HealthResult } from '../../engine/health/assess.ts';
 import { type LiveObject, resourceHealth } from '../../engine/health/index.ts';
-import { describeHook, type Hook, type SyncPlan, type Wave } from '../../engine/sync-plan.ts';
+import { describeHook, type Hook, type HookPhase, type SyncPlan, type Wave } from '../../engine/sync-plan.ts';
 import type { AnyObject, ObjectRef } from '../../kube/index.ts';
 import type { DestinationCache } from '../live/index.ts';
 import { StageError } from '../stage-error.ts';
@@ -22,6 +23,14 @@ const POLL_MS = 200;
 /** An operation still running at its deadline (the status records reason DeadlineExceeded). */
 export class DeadlineExceededError extends SvcError {
   override readonly code = 'deadline_exceeded';
+  constructor(message: string) {
+    super(message, { retry: 'wait' });
+  }
+}
+
+/** An operation someone ended (`POST /apps/{ns}/{name}/terminate`; the status records reason Terminated). */
+export class TerminatedError extends SvcError {
+  override readonly code = 'terminated';
   constructor(message: string) {
     super(message, { retry: 'wait' });
   }
@@ -42,6 +51,10 @@ export interface WaveContext {
   deadline: number;
   /** Human-readable length of the deadline, for messages. */
   timeout: string;
+  /** True once someone asked to terminate the operation. */
+  terminated: () => boolean;
+  /** Records the phase and wave now in progress on the running operation (operationState; best effort). */
+  progress: (phase: HookPhase, wave: number) => Promise<void>;
 }
 
 const refOf = (o: AnyObject): ObjectRef => ({
@@ -51,9 +64,15 @@ const refOf = (o: AnyObject): ObjectRef => ({
   ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
 });
 
-/** Waits `POLL_MS`, failing with DeadlineExceededError once the deadline passed; checks the fence. */
+/**
+ * Waits `POLL_MS`, failing with DeadlineExceededError once the deadline passed and with TerminatedError once the
+ * operation was terminated; checks the fence.
+ */
 async function tick(ctx: WaveContext, waiting: string): Promise<void> {
   ctx.fence();
+  if (ctx.terminated()) {
+    throw new StageError('operation', new TerminatedError(`operation terminated by request ${waiting}`));
+  }
   if (Date.now() >= ctx.deadline) {
     throw new StageError(
       'health',
@@ -72,6 +91,7 @@ export async function runSyncWaves(ctx: WaveContext, plan: SyncPlan): Promise<st
   const waitLast = plan.phases.PostSync.length > 0;
   const lines: string[] = [];
   for (const [i, wave] of waves.entries()) {
+    await ctx.progress('Sync', wave.wave);
     if (wave.objects.length > 0) await ctx.apply(wave.objects);
     await runHooks(ctx, wave.hooks);
     if (i < waves.length - 1 || waitLast) await waitHealthy(ctx, wave);
@@ -84,7 +104,11 @@ export async function runSyncWaves(ctx: WaveContext, plan: SyncPlan): Promise<st
 
 /** Runs the hooks of one phase, wave by wave; throws StageError('hook') when one fails. */
 export async function runPhase(ctx: WaveContext, waves: readonly Wave[]): Promise<void> {
-  for (const wave of waves) await runHooks(ctx, wave.hooks);
+  for (const wave of waves) {
+    const phase = wave.hooks[0]?.phase;
+    if (phase && phase !== 'SyncFail') await ctx.progress(phase, wave.wave);
+    await runHooks(ctx, wave.hooks);
+  }
 }
 
 /** How long SyncFail hooks may take at least, even when the sync failed because its deadline passed. */
@@ -96,7 +120,11 @@ const FAIL_HOOKS_GRACE_MS = 60_000;
  */
 export async function runFailHooks(ctx: WaveContext, plan: SyncPlan): Promise<void> {
   if (plan.phases.SyncFail.length === 0) return;
-  const grace = { ...ctx, deadline: Math.max(ctx.deadline, Date.now() + FAIL_HOOKS_GRACE_MS) };
+  const grace = {
+    ...ctx,
+    deadline: Math.max(ctx.deadline, Date.now() + FAIL_HOOKS_GRACE_MS),
+    terminated: () => false,
+  };
   try {
     await runPhase(grace, plan.phases.SyncFail);
   } catch (err) {
@@ -144,7 +172,7 @@ async function runHook(ctx: WaveContext, hook: Hook): Promise<void> {
   } catch (err) {
     throw new StageError('hook', new Error(`${what}: cannot be created: ${describeError(err)}`));
   }
-  const failure = await outcomeOf(ctx, ref, what);
+  const failure = await outcomeOf(ctx, ref, what).catch(async (err: unknown) => stopped(ctx, ref, what, err));
   const policy = failure === undefined ? 'HookSucceeded' : 'HookFailed';
   if (hook.deletePolicies.includes(policy)) {
     ctx.fence();
@@ -156,6 +184,19 @@ async function runHook(ctx: WaveContext, hook: Hook): Promise<void> {
   }
   await ctx.event('Warning', 'HookFailed', `${what} failed: ${failure}`);
   throw new StageError('hook', new Error(`${what} failed: ${failure}`), 'wait');
+}
+
+/**
+ * The wait for a hook ended without its outcome (the deadline passed, the operation was terminated): the running hook
+ * is stopped (deleted: a Job's Pods go with it) and the error goes on. Not when this process may no longer write.
+ */
+async function stopped(ctx: WaveContext, ref: ObjectRef, what: string, err: unknown): Promise<never> {
+  if (err instanceof StageError) {
+    ctx.fence();
+    await ctx.live.client.delete(ref).catch(() => false);
+    await ctx.event('Warning', 'HookStopped', `${what} stopped: ${err.message}`);
+  }
+  throw err;
 }
 
 /** Waits until the hook ended: undefined when it succeeded (Healthy), else why it failed (Degraded). */
