@@ -3412,6 +3412,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/apps/{namespace}/{name}/terminate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the requested or running operation (deployment:sync; audited app.terminate): the operator ends it Failed, reason Terminated, stopping its running hooks; 409 when none is requested or running */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description destination namespace of the App */
+                    namespace: string;
+                    /** @description App name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmptyBody"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OperationResult"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such app (including another destination namespace or org) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no operation is requested or running */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/apps/{namespace}/{name}/deploy": {
         parameters: {
             query?: never;
@@ -10516,7 +10642,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -10544,7 +10670,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -10559,7 +10685,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -10577,7 +10703,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -10592,7 +10718,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -10927,10 +11053,12 @@ export interface components {
             automated?: boolean;
             /** @description Delete objects of this App that left the rendered set. */
             prune?: boolean;
-            /** @description Reapply when live objects drift from the rendered set (declared; not acted on yet). */
+            /** @description With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes. */
             selfHeal?: boolean;
             /** @description Hold each sync (phase Held) until it is approved. */
             requiresApproval?: boolean;
+            /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
+            operationTimeout?: string;
         };
         /** @description One rendered object. */
         AppResourceStatus: {
@@ -10958,10 +11086,10 @@ export interface components {
         /** @description A condition of the App. */
         AppCondition: {
             /**
-             * @description Ready, SyncError, or Stalled.
+             * @description Ready, SyncError, Stalled, or SelfHealPaused.
              * @enum {string}
              */
-            type: "Ready" | "SyncError" | "Stalled";
+            type: "Ready" | "SyncError" | "Stalled" | "SelfHealPaused";
             /**
              * @description True, False or Unknown.
              * @enum {string}
@@ -11005,8 +11133,17 @@ export interface components {
             finishedAt?: string;
             /** @description What happened, or why it is held or failed. */
             message?: string;
+            /** @description Why a Failed operation failed, CamelCase: the failing stage (HookFailed, ApplyFailed, …), DeadlineExceeded or Terminated. */
+            reason?: string;
             /** @description triggeredBy of the operation. */
             triggeredBy?: string;
+            /**
+             * @description While Running a staged sync (hooks, waves): the phase in progress, PreSync, Sync or PostSync.
+             * @enum {string}
+             */
+            syncPhase?: "PreSync" | "Sync" | "PostSync" | "SyncFail";
+            /** @description While Running a staged sync: the wave in progress. */
+            wave?: number;
         };
         /** @description A dependency that is not Synced and Healthy at its current revision. */
         AppBlockedBy: {
@@ -11390,7 +11527,7 @@ export interface components {
                  */
                 prune?: boolean;
                 /**
-                 * @description Reapply when live objects drift from the rendered set (declared; not acted on yet).
+                 * @description With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes.
                  * @default false
                  */
                 selfHeal?: boolean;
@@ -11399,6 +11536,8 @@ export interface components {
                  * @default false
                  */
                 requiresApproval?: boolean;
+                /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
+                operationTimeout?: string;
             };
             /** @description Notifications about this App. Every URL is reached under the outbound address policy (SVC_OUTBOUND_SCOPE). */
             notifications?: {
@@ -11529,6 +11668,21 @@ export interface components {
                     failed?: string;
                 }[];
             };
+            /** @description spec.ignoreDifferences: fields another owner keeps (an HPA, a webhook), by JSON pointer or field manager; never drift, never re-applied */
+            ignore_differences?: {
+                /** @description API group of the objects; absent or '' is the core group, '*' any. */
+                group?: string;
+                /** @description Kind of the objects; '*' any. */
+                kind: string;
+                /** @description Only the object of this name. */
+                name?: string;
+                /** @description Only objects in this namespace. */
+                namespace?: string;
+                /** @description Fields to ignore, as RFC 6901 JSON pointers (e.g. /spec/replicas). */
+                jsonPointers?: string[];
+                /** @description Ignore every field these field managers own (e.g. kube-controller-manager for an HPA). */
+                managedFieldsManagers?: string[];
+            }[];
         };
         AppList: {
             apps: components["schemas"]["App"][];
@@ -11607,13 +11761,20 @@ export interface components {
             /** @description unified diff live → desired */
             patch: string;
             message?: string;
+            /** @description present when the live object drifted from what svc applied */
+            drift?: {
+                /** @description fields svc applied that another writer took or removed, e.g. spec.replicas */
+                fields: string[];
+                /** @description the field managers that own them now */
+                taken_by: string[];
+            };
         };
         AppDiff: {
             name: string;
             namespace: string;
             /** @enum {string} */
             sync_status: "Synced" | "OutOfSync";
-            /** @description Synced, yet live objects were edited out of band (svc does not revert them; a Sync does) */
+            /** @description a live object lost a field svc applied to another writer (edited out of band; sync_status is then OutOfSync); selfHeal reverts it, else a Sync does */
             drifted: boolean;
             recorded_sync_status: string;
             revision: {
@@ -12072,10 +12233,12 @@ export interface components {
                     automated?: boolean;
                     /** @description Delete objects of this App that left the rendered set. */
                     prune?: boolean;
-                    /** @description Reapply when live objects drift from the rendered set (declared; not acted on yet). */
+                    /** @description With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes. */
                     selfHeal?: boolean;
                     /** @description Hold each sync (phase Held) until it is approved. */
                     requiresApproval?: boolean;
+                    /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
+                    operationTimeout?: string;
                 };
                 /** @description Hold every sync and operation; health still updates. */
                 freeze?: boolean;
@@ -12161,6 +12324,21 @@ export interface components {
                     name: string;
                     /** @description Namespace of that App resource; defaults to this App's. Dependencies are between Apps of one org: another namespace blocks the App. */
                     namespace?: string;
+                }[];
+                /** @description Fields owned by someone else (an HPA, a mutating webhook): not drift, not re-applied. */
+                ignoreDifferences?: {
+                    /** @description API group of the objects; absent or '' is the core group, '*' any. */
+                    group?: string;
+                    /** @description Kind of the objects; '*' any. */
+                    kind: string;
+                    /** @description Only the object of this name. */
+                    name?: string;
+                    /** @description Only objects in this namespace. */
+                    namespace?: string;
+                    /** @description Fields to ignore, as RFC 6901 JSON pointers (e.g. /spec/replicas). */
+                    jsonPointers?: string[];
+                    /** @description Ignore every field these field managers own (e.g. kube-controller-manager for an HPA). */
+                    managedFieldsManagers?: string[];
                 }[];
             };
         };

@@ -50,7 +50,7 @@ export type OperationPhase = (typeof OPERATION_PHASES)[number];
  * Contract conditions (Ready, SyncError) plus `Stalled` (beyond the contract): present, True, while the App's spec
  * cannot work; the operator does not retry until the spec changes (docs/compatibility.md).
  */
-export const CONDITION_TYPES = ['Ready', 'SyncError', 'Stalled'] as const;
+export const CONDITION_TYPES = ['Ready', 'SyncError', 'Stalled', 'SelfHealPaused'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 
@@ -351,11 +351,20 @@ export const SyncPolicySchema = Type.Object(
     selfHeal: Type.Optional(
       Type.Boolean({
         default: false,
-        description: 'Reapply when live objects drift from the rendered set (declared; not acted on yet).',
+        description:
+          'With automated: re-apply within seconds when a live object drifts (another writer took a field svc applied, or deleted the object); paused after 5 reverts in 10 minutes.',
       }),
     ),
     requiresApproval: Type.Optional(
       Type.Boolean({ default: false, description: 'Hold each sync (phase Held) until it is approved.' }),
+    ),
+    operationTimeout: Type.Optional(
+      Type.String({
+        pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
+        maxLength: 32,
+        description:
+          'How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped.',
+      }),
     ),
   },
   { ...closed, description: 'When and how the App syncs.' },
@@ -518,6 +527,42 @@ export const DependencySchema = Type.Object(
   { ...closed, description: 'An App that must be Synced and Healthy at its current revision before this one syncs.' },
 );
 export type Dependency = Static<typeof DependencySchema>;
+/** Most ignoreDifferences rules per App, and pointers or managers per rule. */
+export const MAX_IGNORE_RULES = 100;
+
+export const IgnoreDifferenceSchema = Type.Object(
+  {
+    group: Type.Optional(
+      Type.String({
+        maxLength: 253,
+        description: "API group of the objects; absent or '' is the core group, '*' any.",
+      }),
+    ),
+    kind: Type.String({ minLength: 1, maxLength: 63, description: "Kind of the objects; '*' any." }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'Only the object of this name.' })),
+    namespace: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 63, description: 'Only objects in this namespace.' }),
+    ),
+    jsonPointers: Type.Optional(
+      Type.Array(Type.String({ pattern: '^/', maxLength: 512 }), {
+        maxItems: 50,
+        description: 'Fields to ignore, as RFC 6901 JSON pointers (e.g. /spec/replicas).',
+      }),
+    ),
+    managedFieldsManagers: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+        maxItems: 50,
+        description: 'Ignore every field these field managers own (e.g. kube-controller-manager for an HPA).',
+      }),
+    ),
+  },
+  {
+    ...closed,
+    description:
+      'Fields of matching objects that never count as drift and that a sync does not change (the live value is kept).',
+  },
+);
+export type IgnoreDifference = Static<typeof IgnoreDifferenceSchema>;
 
 export const AppSpecSchema = Type.Object(
   {
@@ -537,10 +582,19 @@ export const AppSpecSchema = Type.Object(
           'Apps of the same org this App waits for: while one is not Synced and Healthy at its current revision, this App does not sync (status.blockedBy says why). A cycle stalls the Apps in it.',
       }),
     ),
+    ignoreDifferences: Type.Optional(
+      Type.Array(IgnoreDifferenceSchema, {
+        maxItems: MAX_IGNORE_RULES,
+        description: 'Fields owned by someone else (an HPA, a mutating webhook): not drift, not re-applied.',
+      }),
+    ),
     operation: Type.Optional(OperationSchema),
   },
   { ...closed, description: 'The desired state of the App.' },
 );
+
+/** The phases of a staged sync (src/engine/sync-plan.ts), as `operationState.syncPhase` shows them. */
+export const SYNC_PHASES = ['PreSync', 'Sync', 'PostSync', 'SyncFail'] as const;
 
 export const OperationStateSchema = Type.Object(
   {
@@ -551,7 +605,19 @@ export const OperationStateSchema = Type.Object(
     revision: Type.Optional(Type.String({ description: 'Revision applied, or staged while Held.' })),
     finishedAt: Type.Optional(Timestamp('When the operation ended.')),
     message: Type.Optional(Type.String({ description: 'What happened, or why it is held or failed.' })),
+    reason: Type.Optional(
+      Type.String({
+        description:
+          'Why a Failed operation failed, CamelCase: the failing stage (HookFailed, ApplyFailed, …), DeadlineExceeded or Terminated.',
+      }),
+    ),
     triggeredBy: Type.Optional(Type.String({ description: 'triggeredBy of the operation.' })),
+    syncPhase: Type.Optional(
+      StringEnum(SYNC_PHASES, {
+        description: 'While Running a staged sync (hooks, waves): the phase in progress, PreSync, Sync or PostSync.',
+      }),
+    ),
+    wave: Type.Optional(Type.Integer({ description: 'While Running a staged sync: the wave in progress.' })),
   },
   { ...closed, description: 'The last operation the operator picked up.' },
 );
@@ -571,7 +637,7 @@ export const ResourceStatusSchema = Type.Object(
 
 export const ConditionSchema = Type.Object(
   {
-    type: StringEnum(CONDITION_TYPES, { description: 'Ready, SyncError, or Stalled.' }),
+    type: StringEnum(CONDITION_TYPES, { description: 'Ready, SyncError, Stalled, or SelfHealPaused.' }),
     status: StringEnum(CONDITION_STATUSES, { description: 'True, False or Unknown.' }),
     reason: Type.Optional(Type.String({ description: 'One-word reason, CamelCase.' })),
     message: Type.Optional(Type.String({ description: 'Human-readable details.' })),

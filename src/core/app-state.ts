@@ -96,6 +96,23 @@ export function operationLifecycle(app: AppResource): OperationLifecycle {
   }
 }
 
+/**
+ * On an App: the id of the operation someone asked to end (`POST /apps/{ns}/{name}/terminate`). The operator reads
+ * it before it runs an operation and while a sync waits for its hooks and waves; the operation then ends Failed
+ * (reason Terminated). An id that is not the current operation's means nothing.
+ */
+export const TERMINATE_ANNOTATION = 'cd.svc.space/terminate';
+
+/** The id by which `op` is terminated (its id; its initiatedAt for a request written without one). */
+export function terminationId(op: Operation): string {
+  return op.id ?? op.initiatedAt;
+}
+
+/** True when the App carries a request to terminate `op`. */
+export function terminationRequested(app: AppResource, op: Operation): boolean {
+  return app.metadata.annotations?.[TERMINATE_ANNOTATION] === terminationId(op);
+}
+
 /** True while an operation is requested, running or held: a new one is refused (409), Approve aside. */
 export function isPending(lifecycle: OperationLifecycle): boolean {
   return lifecycle.phase === 'requested' || lifecycle.phase === 'running' || lifecycle.phase === 'held';
@@ -293,14 +310,17 @@ export interface SyncFacts {
   hash: string;
   /** Whether every rendered object exists on the destination. */
   allLive: boolean;
+  /** Whether a live object lost a field svc applied to another writer (src/engine/drift.ts). */
+  drifted: boolean;
 }
 
 /**
  * The one sync rule, shared by the operator (status.syncStatus) and the diff route, so the two never disagree:
- * Synced when the head's rendered set is exactly what was last applied and every object of it is live.
+ * Synced when the head's rendered set is exactly what was last applied, every object of it is live and none drifted.
  */
 export function syncStatusOf(f: SyncFacts): 'Synced' | 'OutOfSync' {
-  return f.appliedRevision === f.head && f.appliedHash === f.hash && f.allLive ? 'Synced' : 'OutOfSync';
+  const applied = f.appliedRevision === f.head && f.appliedHash === f.hash;
+  return applied && f.allLive && !f.drifted ? 'Synced' : 'OutOfSync';
 }
 
 /**

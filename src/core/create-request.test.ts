@@ -174,6 +174,19 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     expect(msg).toContain('sync_policy.prune must be boolean');
   });
 
+  it('accepts ignore_differences as spec.ignoreDifferences, and names a bad rule by its API path', () => {
+    const rules = [{ group: 'apps', kind: 'Deployment', managedFieldsManagers: ['kube-controller-manager'] }];
+    const req = parseCreateRequest({ name: 'web', namespace: 'shop', source: git, ignore_differences: rules });
+    expect(req.spec.ignoreDifferences).toEqual(rules);
+    const bad = rejection({
+      name: 'web',
+      namespace: 'shop',
+      source: git,
+      ignore_differences: [{ kind: 'ConfigMap', jsonPointers: ['data/v'] }],
+    });
+    expect(bad).toMatch(/^ignore_differences/);
+  });
+
   it('rejects a body that is not an object', () => {
     expect(rejection(null)).toBe('request body must be a JSON object');
     expect(rejection([1])).toBe('request body must be a JSON object');

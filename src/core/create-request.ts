@@ -30,6 +30,7 @@ const CREATE_FIELDS = new Set([
   'webhook',
   'health',
   'depends_on',
+  'ignore_differences',
 ]);
 const SOURCE_BLOCKS = { Git: 'git', Image: 'image', HelmChart: 'helmChart', Catalog: 'catalog' } as const;
 
@@ -109,11 +110,13 @@ function specOf(body: Record<string, unknown>, cluster: unknown): AppSpec {
   if (body['webhook'] !== undefined) spec['webhook'] = body['webhook'];
   if (body['health'] !== undefined) spec['health'] = body['health'];
   if (body['depends_on'] !== undefined) spec['dependsOn'] = body['depends_on'];
+  if (body['ignore_differences'] !== undefined) spec['ignoreDifferences'] = body['ignore_differences'];
   const specProblems = schemaProblems(AppSpecSchema, spec).map((p) =>
     p
       .replace(/^syncPolicy/, 'sync_policy')
       .replace(/^destination\.namespace/, 'namespace')
-      .replace(/^dependsOn/, 'depends_on'),
+      .replace(/^dependsOn/, 'depends_on')
+      .replace(/^ignoreDifferences/, 'ignore_differences'),
   );
   if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
   const image = (spec as AppSpec).source.image;

@@ -18,6 +18,7 @@ import { hashObjects, prepareObjects } from './desired.ts';
 import type { ImageDriverDeps } from './sources/image.ts';
 import { driverFor, gitGuard, type SourceAccessLookup, type SourceDrivers, sourceDrivers } from './sources/index.ts';
 import type { RevisionDetails } from './sources/types.ts';
+import { appliedObjects } from './sync-plan.ts';
 
 /** The rendered desired state of an App. */
 export interface DesiredSet {
@@ -25,7 +26,9 @@ export interface DesiredSet {
   revision: string;
   /** The upstream head now (may be ahead of `revision` until the operator's next reconcile). */
   head: string;
+  /** The objects applied (hooks apart, ./sync-plan.ts). */
   objects: AnyObject[];
+  /** The hash of the whole rendered set, hooks included (status.objectHash). */
   hash: string;
 }
 
@@ -75,8 +78,9 @@ export class DesiredState {
     const target = app.status?.observedRevision || 'head';
     const { head, revision } = await driver.resolve(app, { target, operation: undefined });
     const rendered = await driver.render(app, revision, { discovery });
-    const objects = prepareObjects(rendered, { namespace: app.metadata.namespace ?? '', name: app.metadata.name });
-    return { revision, head, objects, hash: hashObjects(objects) };
+    const prepared = prepareObjects(rendered, { namespace: app.metadata.namespace ?? '', name: app.metadata.name });
+    // As the operator: hooks are not part of what is compared, the hash covers them (src/operator/reconciler.ts).
+    return { revision, head, objects: appliedObjects(prepared), hash: hashObjects(prepared) };
   }
 
   /**

@@ -3,11 +3,14 @@
  * rendered object): both are stripped of what the apiserver writes on its own (status, managedFields,
  * resourceVersion, uid, generation, creationTimestamp, the last-applied annotation, the Deployment revision
  * annotation), Secret values are masked (never returned, not even hashed; a changed value shows as changed), and
- * the difference is given as YAML on both sides plus a unified diff. Pure; no I/O.
+ * the difference is given as YAML on both sides plus a unified diff, with the fields svc applied that another writer
+ * took (./drift.ts: the rule the operator's sync status and selfHeal use). Pure; no I/O.
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { stringify } from 'yaml';
 import type { AnyObject } from '../kube/index.ts';
+import { driftOf } from './drift.ts';
+import { type Ignored, NOTHING_IGNORED } from './ignore.ts';
 
 /** How an object of the App stands. */
 export type ObjectDiffStatus = 'same' | 'changed' | 'missing' | 'extra';
@@ -26,6 +29,8 @@ export interface ObjectDiff {
   patch: string;
   /** Why the desired side could only be approximated (e.g. the dry run was refused), else absent. */
   message?: string;
+  /** The fields svc applied that another writer took or removed (./drift.ts), when the live object drifted. */
+  drift?: { fields: string[]; taken_by: string[] };
 }
 
 const NOISY_METADATA = ['managedFields', 'resourceVersion', 'uid', 'generation', 'creationTimestamp', 'selfLink'];
@@ -116,6 +121,8 @@ export function diffObject(input: {
   predicted: AnyObject | undefined;
   inDesired: boolean;
   message?: string;
+  /** What the App's ignoreDifferences ignore of the object (never drift). */
+  ignored?: Ignored;
 }): ObjectDiff {
   const id = {
     apiVersion: input.rendered.apiVersion,
@@ -133,6 +140,9 @@ export function diffObject(input: {
   else if (!input.live) status = 'missing';
   else status = live === desired ? 'same' : 'changed';
   const name = label(id);
+  const drifted =
+    input.inDesired && input.live ? driftOf(input.rendered, input.live, input.ignored ?? NOTHING_IGNORED) : undefined;
+  const drift = drifted ? { drift: { fields: drifted.fields, taken_by: drifted.takenBy } } : {};
   const patch =
     status === 'same'
       ? ''
@@ -140,5 +150,5 @@ export function diffObject(input: {
           context: 3,
           headerOptions: FILE_HEADERS_ONLY,
         });
-  return { ...id, status, live, desired, patch, ...(input.message ? { message: input.message } : {}) };
+  return { ...id, status, live, desired, patch, ...(input.message ? { message: input.message } : {}), ...drift };
 }

@@ -40,6 +40,29 @@ describe('bounded live tool results', () => {
     expect(digest['summary']).toEqual(diff.summary);
   });
 
+  it('lists a drifted object with the fields another writer took', () => {
+    const drift = { fields: ['spec.replicas'], taken_by: ['kubectl'] };
+    const base = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'ns', live: '', desired: '' };
+    const diff: AppDiff = {
+      name: 'web',
+      namespace: 'ns',
+      sync_status: 'OutOfSync',
+      drifted: true,
+      recorded_sync_status: 'OutOfSync',
+      revision: { applied: 'a', compared: 'a', head: 'a' },
+      summary: { same: 1, changed: 1, missing: 0, extra: 0 },
+      objects: [
+        { ...base, status: 'changed', patch: '-x\n+y\n', drift },
+        { ...base, name: 'other', status: 'same', patch: '' },
+      ],
+      unified: '-x\n+y\n',
+    };
+    const objects = diffDigest(diff)['objects'] as Record<string, unknown>[];
+    expect(objects).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'ns', name: 'web', status: 'changed', drift },
+    ]);
+  });
+
   it('keeps a short log whole and the newest lines of a long one', async () => {
     expect(await readLogTail(Readable.from([Buffer.from('one\ntw'), Buffer.from('o\n')]))).toEqual({
       lines: ['one', 'two'],

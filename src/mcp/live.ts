@@ -29,7 +29,7 @@ export function capHead(text: string, max = TEXT_CAP_BYTES): { text: string; tru
  * carries what changes), listing only the objects that differ, the unified diff capped.
  */
 export function diffDigest(diff: AppDiff): Record<string, unknown> {
-  const differing = diff.objects.filter((o) => o.status !== 'same');
+  const differing = diff.objects.filter((o) => o.status !== 'same' || o.drift);
   const unified = capHead(diff.unified);
   return {
     name: diff.name,
@@ -46,6 +46,7 @@ export function diffDigest(diff: AppDiff): Record<string, unknown> {
       name: o.name,
       status: o.status,
       ...(o.message ? { message: o.message } : {}),
+      ...(o.drift ? { drift: o.drift } : {}),
     })),
     unified: unified.text,
     truncated: unified.truncated || differing.length > DIFF_OBJECTS_MAX,

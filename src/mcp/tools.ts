@@ -221,6 +221,13 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: AppRefInput,
     run: async (s, principal, args) => ({ ...(await run(s, ops.approveApp, principal, args)) }),
   }),
+  app_terminate: tool({
+    title: 'Terminate an operation',
+    description:
+      'End the requested or running operation of the App (a sync waiting on hooks or waves): it ends Failed, reason Terminated, and its running hooks are stopped.',
+    input: AppRefInput,
+    run: async (s, principal, args) => ({ ...(await run(s, ops.terminateApp, principal, args)) }),
+  }),
   app_freeze: freezeTool(true),
   app_unfreeze: freezeTool(false),
   app_create_helm_chart: tool({

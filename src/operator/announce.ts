@@ -22,6 +22,8 @@ export interface OpOutcome {
   phase: OperationState['phase'];
   revision?: string;
   message: string;
+  /** Why a Failed operation failed (its SyncError reason). */
+  reason?: string;
 }
 
 export interface AnnouncerDeps {
@@ -125,7 +127,8 @@ export class Announcer {
       sync,
       ...(outcome.applied ? { appliedRevision: outcome.applied.revision } : {}),
       ...(outcome.health ? { health: outcome.health } : {}),
-      message: sync === 'failure' ? (outcome.error?.message ?? '') : (op?.message ?? 'synced'),
+      message:
+        sync === 'failure' ? (outcome.error?.message ?? outcome.selfHealPaused ?? '') : (op?.message ?? 'synced'),
       failedRevision: failedRevision ?? outcome.observedRevision ?? '',
     });
     for (const n of notes) {

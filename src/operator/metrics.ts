@@ -47,6 +47,12 @@ export class OperatorMetrics {
     labelNames: ['kind', 'phase'],
     registers: [this.registry],
   });
+  readonly #selfHeal = new Counter({
+    name: 'svc_selfheal_total',
+    help: 'selfHeal decisions on drifted Apps: reverted (re-applied) or paused (the brake stopped it)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
   readonly #leader = new Gauge({
     name: 'svc_operator_leader',
     help: '1 while this operator process holds the leader Lease',
@@ -99,6 +105,11 @@ export class OperatorMetrics {
 
   operation(kind: string, phase: string): void {
     this.#operations.inc({ kind, phase });
+  }
+
+  /** Counts one selfHeal decision on a drifted App. */
+  selfHeal(result: 'reverted' | 'paused'): void {
+    this.#selfHeal.inc({ result });
   }
 
   leader(isLeader: boolean): void {

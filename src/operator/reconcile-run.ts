@@ -4,10 +4,12 @@
  * the stage named beside it and read only by later ones; a failure reads `progress` (how far the run got).
  */
 import type { AppResource, BlockedBy, Operation } from '../core/app-schema.ts';
+import type { ObjectDrift } from '../engine/drift.ts';
 import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
 import type { AppKey } from '../engine/labels.ts';
 import type { ResolvedSource, SourceDriver } from '../engine/sources/index.ts';
+import type { SyncPlan } from '../engine/sync-plan.ts';
 import type { AnyObject, ObjectClient } from '../kube/index.ts';
 import type { OpOutcome } from './announce.ts';
 import type { DestinationCache } from './live/index.ts';
@@ -51,8 +53,9 @@ export class ReconcileRun {
   driver!: SourceDriver;
   /** resolve: the revisions. */
   source!: ResolvedSource;
-  /** render: the prepared objects and their hash. */
+  /** render: the prepared objects (hooks apart: `plan`), the hash of the whole rendered set, the sync's plan. */
   objects!: AnyObject[];
+  plan!: SyncPlan;
   hash!: string;
   /** inventory: what the App owns, and the live state of its destination. */
   inventory!: LoadedInventory;
@@ -60,6 +63,9 @@ export class ReconcileRun {
   /** plan: whether to apply, and the operation's record, when the run has one to write. */
   doSync: boolean;
   opOutcome: OpOutcome | undefined;
+  /** plan: the drift this run re-applies (selfHeal), or why selfHeal is paused instead. */
+  heal: ObjectDrift[] | undefined;
+  healPaused: string | undefined;
   /** apply, health: what the status write records. */
   outcome!: Outcome;
   health!: HealthResult;

@@ -15,17 +15,20 @@
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
-import { APPROVAL_MESSAGE, isStalled, syncStatusOf } from '../core/app-state.ts';
+import { APPROVAL_MESSAGE, isStalled, syncStatusOf, terminationRequested } from '../core/app-state.ts';
 import type { AppName } from '../core/dependencies.ts';
+import { parseDuration } from '../core/duration.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
+import { describeDrift, driftOfAll, type ObjectDrift, respectAll } from '../engine/drift.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
 import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
 import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
+import { describeHook, HOOK_PHASES, type HookPhase, isStaged, planSync } from '../engine/sync-plan.ts';
 import {
   type AnyObject,
   ensureNamespace,
@@ -43,12 +46,14 @@ import { type DestinationCache, destinationOf, type LiveCache } from './live/ind
 import type { OperatorMetrics } from './metrics.ts';
 import type { Requeue } from './queue.ts';
 import { type Progress, ReconcileRun } from './reconcile-run.ts';
+import { SelfHealBrake } from './self-heal.ts';
 import { inStage, type Stage, StageError } from './stage-error.ts';
 import {
   alreadyStaged,
   decide,
   holdMessage,
   type Intent,
+  mayHeal,
   needsAutomatedSync,
   withDependencies,
 } from './stages/decide.ts';
@@ -57,6 +62,14 @@ import { deleteApplied, orphans } from './stages/finalize.ts';
 import { prune } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, REASON_BY_STAGE, writeStatus } from './stages/status.ts';
+import {
+  DeadlineExceededError,
+  runFailHooks,
+  runPhase,
+  runSyncWaves,
+  TerminatedError,
+  type WaveContext,
+} from './stages/waves.ts';
 
 export { FencedError } from './fence.ts';
 
@@ -82,12 +95,21 @@ export interface ReconcilerTuning {
   maxHistory: number;
   /** After this long, a cascade deletion that keeps failing gives up and releases the App. */
   deleteTimeoutMs: number;
+  /** selfHeal's brake: at most this many reverts per App within `selfHealWindowMs` (./self-heal.ts). */
+  selfHealLimit: number;
+  selfHealWindowMs: number;
+  /**
+   * How long a staged sync (hooks, waves: ./stages/waves.ts) may wait for its hooks and waves before it fails with
+   * reason DeadlineExceeded, unless the App's spec.syncPolicy.operationTimeout says otherwise.
+   */
+  operationTimeoutMs: number;
 }
 
 /**
  * Production defaults: resync 60 s, 30 s after errors (transient ones back off from 1 s up to that), 50 revisions,
- * 10 min delete timeout. No timed requeue while settling: the live cache re-queues an App when one of its objects
- * changes health, and the sync period is the safety net.
+ * 10 min delete timeout, 5 selfHeal reverts per App per 10 minutes, 10 min for a staged sync's hooks and waves. No
+ * timed requeue while settling: the live cache re-queues an App when one of its objects changes health or drifts, and
+ * the sync period is the safety net.
  */
 export const DEFAULT_TUNING: ReconcilerTuning = {
   syncPeriodMs: 60_000,
@@ -95,6 +117,9 @@ export const DEFAULT_TUNING: ReconcilerTuning = {
   backoffBaseMs: 1_000,
   maxHistory: 50,
   deleteTimeoutMs: 10 * 60_000,
+  selfHealLimit: 5,
+  selfHealWindowMs: 10 * 60_000,
+  operationTimeoutMs: 10 * 60_000,
 };
 
 /** Everything the reconciler needs, passed in once (no globals, no environment). */
@@ -137,6 +162,15 @@ export interface ReconcileResult {
   result: 'success' | 'error' | 'stalled' | 'skipped' | 'gone';
 }
 
+/** The failure a StageError records, with the reason more precise than its stage's when there is one. */
+function failureOf(err: StageError, unreachable: boolean): Failure {
+  let reason: string | undefined;
+  if (unreachable) reason = 'ClusterUnreachable';
+  else if (err.cause instanceof DeadlineExceededError) reason = 'DeadlineExceeded';
+  else if (err.cause instanceof TerminatedError) reason = 'Terminated';
+  return { stage: err.stage, hint: err.retry, message: err.message, ...(reason ? { reason } : {}) };
+}
+
 /** Reconciles one App at a time (the work queue guarantees one key is never reconciled twice at once). */
 export class Reconciler {
   readonly #deps: ReconcilerDeps;
@@ -146,15 +180,18 @@ export class Reconciler {
    * lags a write by milliseconds, and a reconcile must not start from the version before its own.
    */
   readonly #written = new MutationCache<AppResource>({ ttlMs: WRITTEN_TTL_MS, includeAdds: false });
+  readonly #brake: SelfHealBrake;
 
   constructor(deps: ReconcilerDeps) {
     this.#deps = deps;
     this.#announcer = new Announcer(deps);
+    this.#brake = new SelfHealBrake({ limit: deps.tuning.selfHealLimit, windowMs: deps.tuning.selfHealWindowMs });
   }
 
-  /** Forgets what this process remembers of a deleted App (its last write). */
+  /** Forgets what this process remembers of a deleted App (its last write, its selfHeal reverts). */
   forget(key: AppKey): void {
     this.#written.forget(`${key.namespace}/${key.name}`);
+    this.#brake.forget(key);
   }
 
   /** Waits for the notifications still being sent (a clean shutdown). */
@@ -324,6 +361,12 @@ export class Reconciler {
     run.target = await this.#stage('destination', () => this.#deps.targetFor(run.app));
     run.driver = await this.#stage('source', () => driverFor(this.#deps.sources, run.app));
     if (run.intent.kind === 'reject') throw new StageError('operation', new InputError(run.intent.message), 'wait');
+    const op = run.operation;
+    if (op && run.runsOperation && terminationRequested(run.read, op)) {
+      // Running: its last run ended without recording an outcome (a lost write, a process that died).
+      const when = run.read.status?.operationState?.phase === 'Running' ? '' : ' before it ran';
+      throw new StageError('operation', new TerminatedError(`operation terminated by request${when}`), 'wait');
+    }
   }
 
   /**
@@ -355,9 +398,13 @@ export class Reconciler {
   async #render(run: ReconcileRun): Promise<void> {
     const dest = run.destination;
     const rendered = await this.#stage('render', () => run.driver.render(run.read, run.source.revision, dest));
-    run.objects = prepareObjects(rendered, run.key);
+    const prepared = prepareObjects(rendered, run.key);
+    // Hooks are run around the apply, never applied with the App's objects nor counted in its inventory or drift;
+    // the hash covers them too, so a changed hook is a change to sync.
+    run.plan = await this.#stage('render', () => planSync(prepared));
+    run.objects = run.plan.objects;
     run.progress.objects = run.objects;
-    run.hash = hashObjects(run.objects);
+    run.hash = hashObjects(prepared);
   }
 
   /** inventory: what the App owns (one just migrated is written even if nothing syncs); the destination's live state. */
@@ -384,6 +431,8 @@ export class Reconciler {
       else if (!alreadyStaged(app, head)) {
         run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
       }
+    } else if (intent.kind === 'observe' && mayHeal(app)) {
+      await this.#planHeal(run);
     }
     const generation = app.metadata.generation;
     run.outcome = {
@@ -395,18 +444,40 @@ export class Reconciler {
     };
   }
 
+  /**
+   * plan (selfHeal): an up-to-date App whose live objects drifted re-applies them, unless the brake stopped it
+   * (another writer keeps changing them): then the SelfHealPaused condition says who and until when.
+   */
+  async #planHeal(run: ReconcileRun): Promise<void> {
+    const rules = run.app.spec.ignoreDifferences;
+    const drift = await this.#stage('health', () => driftOfAll(run.live, run.objects, rules), 'drift');
+    if (drift.length === 0) return;
+    if (this.#brake.allows(run.key)) {
+      run.heal = drift;
+      run.doSync = true;
+      return;
+    }
+    const { selfHealLimit, selfHealWindowMs } = this.#deps.tuning;
+    const resume = Math.ceil(this.#brake.retryInMs(run.key) / 1000);
+    run.healPaused =
+      `paused after ${selfHealLimit} reverts in ${Math.round(selfHealWindowMs / 60_000)} min, resumes in ${resume} s: ` +
+      drift.map(describeDrift).join('; ');
+    this.#deps.metrics.selfHeal('paused');
+  }
+
   /** apply: a sync applies (and prunes), a restart bumps the workloads; the operation's record says what was done. */
   async #apply(run: ReconcileRun): Promise<void> {
     const { intent, live, key } = run;
     if (run.doSync) {
       run.progress.syncAttempted = true;
-      await this.#sync(run.app, live, run.objects, run.inventory.entries, run.progress);
+      const staged = await this.#sync(run);
       const { revision, origin } = run.source;
       const url = run.driver.publicURL?.(run.app);
       run.outcome.applied = { revision, objectHash: run.hash, ...(origin ? { origin } : {}), ...(url ? { url } : {}) };
       const op = run.operation;
-      const message = `applied ${run.objects.length} objects`;
+      const message = `applied ${run.objects.length} objects${staged}`;
       run.opOutcome = op ? { operation: op, phase: 'Succeeded', revision, message } : undefined;
+      if (run.heal) await this.#healed(run, run.heal);
     } else if (intent.kind === 'restart') {
       const done = await this.#stage('apply', () => restartWorkloads(live, key, run.inventory.entries, run.now));
       run.opOutcome = {
@@ -415,6 +486,13 @@ export class Reconciler {
         message: `restarted ${done.length} workloads`,
       };
     }
+  }
+
+  /** A selfHeal revert happened: counted against the brake, an Event naming what drifted, the metric. */
+  async #healed(run: ReconcileRun, drift: ObjectDrift[]): Promise<void> {
+    this.#brake.record(run.key);
+    this.#deps.metrics.selfHeal('reverted');
+    this.#announcer.event(run.app, 'Normal', 'SelfHealed', `reverted drift: ${drift.map(describeDrift).join('; ')}`);
   }
 
   /** health: once the Running mark landed, the health of what is live, and whether the App is in sync. */
@@ -426,8 +504,10 @@ export class Reconciler {
     const upToDate = appliedRevision === source.head && appliedHash === hash;
     run.health = await this.#stage('health', () => this.#assess(run.app, run.live, run.objects, upToDate));
     const allLive = run.health.resources.every((r) => r.healthStatus !== 'Missing');
-    outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head: source.head, hash, allLive });
+    const drifted = (run.health.drift ?? []).some((d) => d.kind === 'changed');
+    outcome.syncStatus = syncStatusOf({ appliedRevision, appliedHash, head: source.head, hash, allLive, drifted });
     outcome.health = run.health;
+    if (run.healPaused !== undefined) outcome.selfHealPaused = run.healPaused;
     if (run.progress.inventory) outcome.inventory = run.progress.inventory;
     if (run.opOutcome) outcome.operationState = this.#opState(run.opOutcome, run.now);
   }
@@ -435,8 +515,14 @@ export class Reconciler {
   /** status: written once (not at all when unchanged); then events, notifications and metrics. */
   async #record(run: ReconcileRun): Promise<void> {
     const { app, outcome, opOutcome } = run;
+    const pausedBefore = app.status?.conditions?.some((c) => c.type === 'SelfHealPaused' && c.status === 'True');
     await this.#timed('status', () => this.#write(app, outcome));
-    const notify = run.doSync ? 'success' : undefined;
+    const paused = outcome.selfHealPaused !== undefined && !pausedBefore;
+    if (paused) this.#announcer.event(app, 'Warning', 'SelfHealPaused', outcome.selfHealPaused ?? '');
+    // A selfHeal revert is told by its SelfHealed event, not by a sync notification on every revert; a pause is
+    // told once, as a sync failure (the App can no longer be kept in sync).
+    const success = run.doSync && !run.heal ? 'success' : undefined;
+    const notify = paused ? 'failure' : success;
     this.#announcer.announce(app, outcome, opOutcome, notify);
     this.#deps.metrics.observeApp(run.key, outcome.syncStatus, run.health.status);
   }
@@ -456,18 +542,100 @@ export class Reconciler {
   }
 
   /**
-   * Apply, then (with syncPolicy.prune) prune what left `previous` (the inventory). Sets `progress.inventory`: what
-   * the App owns afterwards. Throws StageError (apply or prune).
+   * Apply, then (with syncPolicy.prune) prune what left the inventory. A plan with hooks or several waves runs staged
+   * (./stages/waves.ts): PreSync hooks, the waves in order (each healthy before the next), prune, PostSync hooks, and
+   * the SyncFail hooks when any of it failed; a selfHeal revert only re-applies. Sets `progress.inventory`: what the
+   * App owns afterwards. Answers what the operation's message adds (the waves and hooks run). Throws StageError.
    */
-  async #sync(
-    app: AppResource,
-    live: DestinationCache,
-    objects: AnyObject[],
-    previous: InventoryEntry[],
-    progress: Progress,
-  ): Promise<void> {
-    const key = this.#key(app);
+  async #sync(run: ReconcileRun): Promise<string> {
+    const { plan } = run;
     this.#fence();
+    const waves = this.#waveApplier(run);
+    if (run.heal || !isStaged(plan)) {
+      await waves.apply(plan.objects);
+      await this.#pruneIfSet(run);
+      return '';
+    }
+    const ctx = this.#waveContext(run, waves.apply);
+    try {
+      // PreSync hooks run in the destination namespace before anything of the App is applied.
+      await waves.ensureNamespace();
+      await this.#stage('hook', () => runPhase(ctx, plan.phases.PreSync));
+      const lines = await runSyncWaves(ctx, plan);
+      await this.#pruneIfSet(run);
+      await this.#stage('hook', () => runPhase(ctx, plan.phases.PostSync));
+      const hooks = HOOK_PHASES.flatMap((p) => plan.phases[p].flatMap((w) => w.hooks)).filter(
+        (h) => h.phase !== 'SyncFail',
+      );
+      return `; ${lines.join('; ')}${hooks.length > 0 ? `; hooks succeeded: ${hooks.map(describeHook).join(', ')}` : ''}`;
+    } catch (err) {
+      if (err instanceof StageError) await runFailHooks(ctx, plan);
+      throw err;
+    }
+  }
+
+  /** The context of a staged sync: its live state, fence, wave apply, health, events and deadline. */
+  #waveContext(run: ReconcileRun, apply: (objects: AnyObject[]) => Promise<void>): WaveContext {
+    const own = run.app.spec.syncPolicy?.operationTimeout;
+    const operationTimeoutMs = (own ? parseDuration(own) : undefined) ?? this.#deps.tuning.operationTimeoutMs;
+    return {
+      live: run.live,
+      fence: () => this.#fence(),
+      apply,
+      health: (objects) => this.#assess(run.app, run.live, objects, true),
+      event: (type, reason, message) => this.#announcer.event(run.app, type, reason, message),
+      deadline: Date.parse(run.now) + operationTimeoutMs,
+      timeout: own ?? `${Math.round(operationTimeoutMs / 1000)}s`,
+      progress: (phase, wave) => this.#progress(run, phase, wave),
+      terminated: () => this.#terminated(run),
+    };
+  }
+
+  /**
+   * True when someone asked to terminate the run's operation (the App as the informer holds it now carries the
+   * request). The run then records its failure onto that newer App (the request's write changed its version).
+   */
+  #terminated(run: ReconcileRun): boolean {
+    const op = run.operation;
+    const now = this.#written.newest(`${run.key.namespace}/${run.key.name}`, this.#deps.cachedApp?.(run.key));
+    if (!op || !now || !terminationRequested(now, op)) return false;
+    run.app = now;
+    run.running = undefined;
+    return true;
+  }
+
+  /**
+   * Shows the phase and wave a running operation is in (operationState.syncPhase and wave, cleared when it ends), once
+   * its Running mark landed. Best effort: a write that loses to a concurrent change of the App is skipped (the
+   * outcome's write settles that change).
+   */
+  async #progress(run: ReconcileRun, syncPhase: HookPhase, wave: number): Promise<void> {
+    if (!run.operation) return;
+    if (run.running) {
+      run.app = await run.running;
+      run.running = undefined;
+    }
+    const state = run.app.status?.operationState;
+    if (state?.phase !== 'Running') return;
+    const operationState = { ...state, syncPhase, wave, message: `${syncPhase} wave ${wave}` };
+    this.#fence();
+    try {
+      run.app = this.#wrote(await writeStatus(this.#deps.mgmt, run.app, { ...run.app.status, operationState }));
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+    }
+  }
+
+  /**
+   * Applies one wave of the App's objects into its namespace (created first when not known to exist; when an apply
+   * into a namespace taken as existing fails, it is checked and created, and the wave applied once more), and adds
+   * what it applied to `progress.inventory`. Throws StageError('apply').
+   */
+  #waveApplier(run: ReconcileRun): {
+    ensureNamespace: () => Promise<void>;
+    apply: (objects: AnyObject[]) => Promise<void>;
+  } {
+    const { app, live, progress, key } = run;
     const namespace = app.spec.destination.namespace;
     const ensure = async () => {
       const created = await this.#stage(
@@ -478,22 +646,37 @@ export class Reconciler {
       live.knownNamespaces.add(namespace);
       return created;
     };
-    const apply = () => this.#stage('apply', () => applyObjects(live.client, objects, () => this.#fence()));
-    const checked = !live.knownNamespaces.has(namespace);
-    if (checked) await ensure();
-    let result = await apply();
-    // The namespace was taken as existing and something failed: it may have been deleted since; if so, create it
-    // and apply once more.
-    if (!checked && result.errors.length > 0) {
-      live.knownNamespaces.delete(namespace);
-      if (await ensure()) result = await apply();
-    }
-    const { applied, errors, hint } = result;
-    live.remember(applied);
-    // Until prune ran, the App owns what it owned before plus whatever this apply created.
-    progress.inventory = mergeInventory(previous, applied.map(entryOf));
-    if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
-    if (app.spec.syncPolicy?.prune === true) await this.#prune(app, live, objects, previous, progress);
+    let checked = false;
+    const ensureKnown = async () => {
+      if (checked || live.knownNamespaces.has(namespace)) return;
+      checked = true;
+      await ensure();
+    };
+    const apply = async (objects: AnyObject[]) => {
+      await ensureKnown();
+      const applied = await this.#stage('apply', () => respectAll(live, objects, app.spec.ignoreDifferences), 'ignore');
+      const apply = () => this.#stage('apply', () => applyObjects(live.client, applied, () => this.#fence()));
+      let result = await apply();
+      // The namespace was taken as existing and something failed: it may have been deleted since; if so, create it
+      // and apply once more.
+      if (!checked && result.errors.length > 0) {
+        checked = true;
+        live.knownNamespaces.delete(namespace);
+        if (await ensure()) result = await apply();
+      }
+      const { errors, hint } = result;
+      live.remember(result.applied);
+      // Until prune ran, the App owns what it owned before plus whatever this apply created.
+      progress.inventory = mergeInventory(progress.inventory ?? run.inventory.entries, result.applied.map(entryOf));
+      if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
+    };
+    return { ensureNamespace: ensureKnown, apply };
+  }
+
+  /** Prune, when the App's syncPolicy.prune is set. */
+  async #pruneIfSet(run: ReconcileRun): Promise<void> {
+    if (run.app.spec.syncPolicy?.prune !== true) return;
+    await this.#prune(run.app, run.live, run.objects, run.inventory.entries, run.progress);
   }
 
   /**
@@ -530,21 +713,18 @@ export class Reconciler {
     const own = app.spec.health?.checks ?? [];
     const org = checks ? await checks.org(app.metadata.namespace ?? '') : [];
     const custom = checks && (own.length > 0 || org.length > 0) ? new CheckSet(checks.sandbox, org, own) : undefined;
-    return assessHealth(live, objects, inSync, custom);
+    return assessHealth(live, objects, inSync, custom, app.spec.ignoreDifferences);
   }
 
   /** Records a failed reconcile: SyncError (and Stalled), the operation's record, health of what is known. */
   async #fail(run: ReconcileRun, err: StageError): Promise<ReconcileResult> {
     const { app, progress } = run;
-    const op = this.#failedOperation(run.intent, err.message, progress);
     // A remote destination that does not answer: its own reason, and its health is not known (not "as last seen").
     const unreachable = (app.spec.destination.cluster ?? '') !== '' && isUnreachable(err);
-    const failure: Failure = {
-      stage: err.stage,
-      hint: err.retry,
-      message: err.message,
-      ...(unreachable ? { reason: 'ClusterUnreachable' } : {}),
-    };
+    const failure = failureOf(err, unreachable);
+    const op = this.#failedOperation(run.intent, err.message, progress);
+    // The operation keeps why it failed after the SyncError condition moved on (a later reconcile clears it).
+    if (op?.phase === 'Failed') op.reason = failure.reason ?? REASON_BY_STAGE[failure.stage];
     const health = unreachable ? this.#unreachableHealth(app) : await this.#knownHealth(run);
     const now = new Date().toISOString();
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
@@ -636,6 +816,7 @@ export class Reconciler {
       phase: o.phase,
       ...(o.revision ? { revision: o.revision } : {}),
       message: o.message,
+      ...(o.reason ? { reason: o.reason } : {}),
       ...(o.phase === 'Held' ? {} : { finishedAt: now }),
     };
   }

@@ -16,6 +16,7 @@ export const STAGES = [
   'render',
   'inventory',
   'operation',
+  'hook',
   'apply',
   'prune',
   'health',

@@ -105,26 +105,30 @@ describe('diff, resource tree and logs of an App', () => {
     ).toEqual(['ConfigMap', 'Deployment', 'Secret']);
   });
 
-  it('an out-of-band edit of an applied field shows as drift of a Synced App', async () => {
-    await kube().mergePatch(
-      { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: dest },
-      {
-        data: { mode: 'green' },
-      },
-    );
+  it('an out-of-band edit of an applied field shows as drift: OutOfSync, naming the field and its new owner', async () => {
+    const k = kube();
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: dest };
+    await k.client.request(await k.path(ref), {
+      method: 'PATCH',
+      query: { fieldManager: 'kubectl-edit' },
+      body: { data: { mode: 'green' } },
+      contentType: 'application/merge-patch+json',
+    });
     const d = await diff();
-    expect(d).toMatchObject({ sync_status: 'Synced', recorded_sync_status: 'Synced', drifted: true });
+    expect(d).toMatchObject({ sync_status: 'OutOfSync', drifted: true });
     expect(byKind(d, 'ConfigMap')?.['patch']).toMatch(/^-\s+mode: green$/m);
+    expect(byKind(d, 'ConfigMap')?.['drift']).toEqual({ fields: ['data.mode'], taken_by: ['kubectl-edit'] });
+    expect(byKind(d, 'Deployment')?.['drift']).toBeUndefined();
+    // The operator's watch sees the same drift: the recorded status agrees.
+    await waitUntil(async () => (await status())['sync_status'] === 'OutOfSync', { what: 'recorded OutOfSync' });
   });
 
   it('when upstream moves: OutOfSync on both sides, changed and extra objects explain why', async () => {
-    await repo.commit(
+    const head = await repo.commit(
       { 'm/web.yaml': deploymentYaml('web', 2), 'm/secret.yaml': secretYaml('hunter2-second'), 'm/config.yaml': null },
       'scale, rotate, drop the config',
     );
-    await waitUntil(async () => (await status())['sync_status'] === 'OutOfSync', {
-      what: 'operator sees the new head',
-    });
+    await waitUntil(async () => (await status())['observed'] === head, { what: 'operator sees the new head' });
     const d = await diff();
     expect(d).toMatchObject({ sync_status: 'OutOfSync', recorded_sync_status: 'OutOfSync' });
     expect(d['revision']).toMatchObject({ compared: await repo.head() });

@@ -29,6 +29,7 @@ import {
   configMapYaml,
   deleteNamespaces,
   deploymentYaml,
+  kube,
   startTestOperator,
   type TestOperator,
 } from './operator-support.ts';
@@ -313,5 +314,20 @@ describe('svc app diff, resources and logs; the app_diff and app_logs MCP tools'
     const suggested = words.stdout.split('\n').map((l) => l.split('\t')[0]);
     expect(suggested).toEqual(expect.arrayContaining(['diff', 'logs', 'resources']));
     expect((await svc(['complete', '--', 'app', 'logs', 'web', '--'])).stdout).toContain('--follow');
+  });
+
+  it('diff: an out-of-band scale names the drifted field and its new owner, exit 1', async () => {
+    const k = kube();
+    const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: dest };
+    await k.client.request(await k.path(ref, 'scale'), {
+      method: 'PATCH',
+      query: { fieldManager: 'kubectl' },
+      body: { spec: { replicas: 5 } },
+      contentType: 'application/merge-patch+json',
+    });
+    const shown = await svc(['app', 'diff', 'web']);
+    expect(shown.status, shown.stderr).toBe(1);
+    expect(shown.stderr).toContain('Deployment/web: drifted: spec.replicas (now owned by kubectl)\n');
+    expect(shown.stderr).toMatch(/^web: OutOfSync \(drifted\): 1 changed/m);
   });
 });

@@ -244,6 +244,8 @@ export interface CoreEvent {
   message: string;
   reportingInstance?: string;
   source: { component: string };
+  /** When it was recorded, in microseconds (svc's Events carry it). */
+  eventTime?: string;
 }
 
 /** The events in `namespace` about objects named `name`. */

@@ -15,9 +15,11 @@ import {
   DecryptionSchema,
   EnvVarSchema,
   HealthSpecSchema,
+  IgnoreDifferenceSchema,
   ImageSourceSchema,
   MANIFEST_TYPES,
   MAX_DEPENDENCIES,
+  MAX_IGNORE_RULES,
   NotificationsSchema,
   SyncPolicySchema,
   TAG_POLICIES,
@@ -286,6 +288,13 @@ export const AppCreateRequest = component(
           ...closed,
           description:
             'custom health checks in CEL: {checks: [{apiVersion, kind, current, inProgress?, failed?}]}; an expression that does not compile is 422 naming the error',
+        }),
+      ),
+      ignore_differences: Type.Optional(
+        Type.Array(IgnoreDifferenceSchema, {
+          maxItems: MAX_IGNORE_RULES,
+          description:
+            'spec.ignoreDifferences: fields another owner keeps (an HPA, a webhook), by JSON pointer or field manager; never drift, never re-applied',
         }),
       ),
     },

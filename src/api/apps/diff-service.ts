@@ -8,12 +8,14 @@
  * agrees with the App's syncStatus; when upstream moved since the operator looked, `revision.head` says so.
  */
 
-import type { AppResource } from '../../core/app-schema.ts';
+import type { AppResource, IgnoreDifference } from '../../core/app-schema.ts';
 import { syncStatusOf } from '../../core/app-state.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { describeError } from '../../core/errors.ts';
 import type { DesiredState } from '../../engine/desired-state.ts';
 import { diffObject, type ObjectDiff } from '../../engine/diff.ts';
+import { respectIgnored } from '../../engine/drift.ts';
+import { ignoredOf } from '../../engine/ignore.ts';
 import { entryOf, refOf } from '../../engine/inventory.ts';
 import type { AnyObject, KubeConnection, ObjectRef } from '../../kube/index.ts';
 import type { Destinations } from '../kube/destinations.ts';
@@ -28,8 +30,8 @@ export interface AppDiff {
   /** Synced or OutOfSync by the operator's rule over this diff's head, hash and liveness. */
   sync_status: 'Synced' | 'OutOfSync';
   /**
-   * Synced by the rule, yet live objects differ from what a sync would apply: edited out of band. svc does not
-   * revert such edits on its own (selfHeal is not acted on, contract §3 rule 5); a Sync re-applies.
+   * A live object lost a field svc applied to another writer (edited out of band, src/engine/drift.ts): the App is
+   * then OutOfSync by the same rule. With selfHeal the operator re-applies it; otherwise a Sync does.
    */
   drifted: boolean;
   /** The App's status.syncStatus as the operator last recorded it. */
@@ -65,7 +67,8 @@ export class DiffService {
   async diff(orgId: string, app: AppResource): Promise<AppDiff> {
     const conn = await this.#destinations.connection(orgId, app.spec.destination.cluster ?? '');
     const desired = await (await this.#desired()).render(app, conn.discovery);
-    const rendered = await mapLimit(desired.objects, CONCURRENCY, (obj) => this.#compare(conn, obj));
+    const rules = app.spec.ignoreDifferences;
+    const rendered = await mapLimit(desired.objects, CONCURRENCY, (obj) => this.#compare(conn, obj, rules));
     const renderedIds = new Set(desired.objects.map((o) => entryOf(o).id));
     const owned = (app.status?.inventory ?? []).filter((e) => !renderedIds.has(e.id));
     const extras = await mapLimit(owned, CONCURRENCY, async (entry) => {
@@ -88,12 +91,13 @@ export class DiffService {
       head: desired.revision,
       hash: desired.hash,
       allLive: summary.missing === 0,
+      drifted: objects.some((o) => o.drift !== undefined),
     });
     return {
       name: app.metadata.name,
       namespace: app.spec.destination.namespace,
       sync_status: syncStatus,
-      drifted: syncStatus === 'Synced' && summary.changed > 0,
+      drifted: objects.some((o) => o.drift !== undefined),
       recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
       revision: { applied: app.status?.revision ?? '', compared: desired.revision, head: desired.head },
       summary,
@@ -102,18 +106,22 @@ export class DiffService {
     };
   }
 
-  /** One rendered object against its live self and its dry-run apply. */
-  async #compare(conn: KubeConnection, obj: AnyObject): Promise<ObjectDiff> {
+  /**
+   * One rendered object against its live self and its dry-run apply, of what the operator would apply: the fields
+   * the App's ignoreDifferences name keep their live value (respectIgnored), so they never show as a change.
+   */
+  async #compare(conn: KubeConnection, obj: AnyObject, rules: IgnoreDifference[] | undefined): Promise<ObjectDiff> {
     const live = await conn.objects.get(refOfObject(obj));
+    const ignored = ignoredOf(rules, obj);
     let predicted: AnyObject | undefined;
     let message: string | undefined;
     try {
-      predicted = await conn.objects.dryRunApply(obj);
+      predicted = await conn.objects.dryRunApply(respectIgnored(obj, live, ignored));
     } catch (err) {
       // A namespace that does not exist yet (first sync) or an object the apiserver refuses: show the rendered
       // object as it is, and say why.
       message = `dry run refused, showing the rendered object: ${describeError(err)}`;
     }
-    return diffObject({ rendered: obj, live, predicted, inDesired: true, ...(message ? { message } : {}) });
+    return diffObject({ rendered: obj, live, predicted, inDesired: true, ignored, ...(message ? { message } : {}) });
   }
 }

@@ -26,6 +26,17 @@ export const ObjectDiff = component(
       desired: Type.String({ description: 'the server-side apply dry run of the rendered object, as YAML' }),
       patch: Type.String({ description: 'unified diff live → desired' }),
       message: Type.Optional(Type.String()),
+      drift: Type.Optional(
+        Type.Object(
+          {
+            fields: Type.Array(Type.String(), {
+              description: 'fields svc applied that another writer took or removed, e.g. spec.replicas',
+            }),
+            taken_by: Type.Array(Type.String(), { description: 'the field managers that own them now' }),
+          },
+          { ...closed, description: 'present when the live object drifted from what svc applied' },
+        ),
+      ),
     },
     closed,
   ),
@@ -39,7 +50,8 @@ export const AppDiff = component(
       namespace: Type.String(),
       sync_status: StringEnum(['Synced', 'OutOfSync'] as const),
       drifted: Type.Boolean({
-        description: 'Synced, yet live objects were edited out of band (svc does not revert them; a Sync does)',
+        description:
+          'a live object lost a field svc applied to another writer (edited out of band; sync_status is then OutOfSync); selfHeal reverts it, else a Sync does',
       }),
       recorded_sync_status: Type.String(),
       revision: Type.Object(

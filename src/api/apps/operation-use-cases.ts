@@ -5,11 +5,18 @@
  * §6.4). Every answer carries the new operation's id.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import { heldRevision, inHistory } from '../../core/app-state.ts';
+import {
+  heldRevision,
+  inHistory,
+  operationLifecycle,
+  TERMINATE_ANNOTATION,
+  terminationId,
+} from '../../core/app-state.ts';
 import { ConflictError, NotFoundError, UnprocessableError, UpstreamError } from '../../core/errors.ts';
 import { isDigest } from '../../core/image-ref.ts';
+import { orgNamespace } from '../../core/names.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
-import { appScope, auditApp, findApp, locateApp, requestOperation } from './access.ts';
+import { appScope, auditApp, findApp, kubeOf, locateApp, requestOperation } from './access.ts';
 import type { AppRef } from './scope.ts';
 
 /** The answer of an operation use-case (routes present it as is). */
@@ -103,6 +110,28 @@ export const rollbackApp = useCase({
       ...(pause ? { automated_paused: true } : {}),
     });
     return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
+  },
+});
+
+/**
+ * Terminate: ends the operation that is requested or running (409 otherwise) by marking it on the App
+ * (TERMINATE_ANNOTATION, its id); the operator ends it Failed, reason Terminated, stopping its running hooks.
+ * Audited `app.terminate`; the answer carries the terminated operation's id.
+ */
+export const terminateApp = useCase({
+  permission: 'deployment:sync',
+  where: { target: appScope },
+  locate: locateApp,
+  act: async (ctx, _ref: AppRef, app): Promise<OperationAnswer> => {
+    const life = operationLifecycle(app);
+    if (life.phase !== 'requested' && life.phase !== 'running') {
+      throw new ConflictError(`app ${app.metadata.name} has no operation requested or running`);
+    }
+    const id = terminationId(life.operation);
+    const patch = { metadata: { annotations: { [TERMINATE_ANNOTATION]: id } } };
+    await kubeOf(ctx.services).mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, patch);
+    await auditApp(ctx, 'app.terminate', app, { operation_id: id, kind: life.operation.kind });
+    return { message: `${life.operation.kind} terminate requested`, name: app.metadata.name, operation_id: id };
   },
 });
 

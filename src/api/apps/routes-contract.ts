@@ -287,6 +287,14 @@ export const approveAppRoute = {
   body: ref(EmptyBody),
   response: operationAnswers('no sync is held for approval, or another operation is pending'),
 };
+export const terminateAppRoute = {
+  tags,
+  summary:
+    'End the requested or running operation (deployment:sync; audited app.terminate): the operator ends it Failed, reason Terminated, stopping its running hooks; 409 when none is requested or running',
+  params: AppParams,
+  body: ref(EmptyBody),
+  response: operationAnswers('no operation is requested or running'),
+};
 export const promoteAppRoute = {
   tags,
   summary:

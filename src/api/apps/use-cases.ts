@@ -143,6 +143,7 @@ export const cloneApp = useCase({
       source: from.spec.source,
     };
     if (from.spec.syncPolicy) payload['sync_policy'] = from.spec.syncPolicy;
+    if (from.spec.ignoreDifferences) payload['ignore_differences'] = from.spec.ignoreDifferences;
     const parsed = parseCreate(payload, ctx.services.config.outbound);
     ctx.require('deployment:manage', await destinationScope(ctx, parsed.cluster, parsed.namespace));
     return createAppResource(

@@ -1,6 +1,7 @@
 /**
  * /apps operation and workload-control routes (contract §4.2): sync, deploy, rollback, restart, approve, promote,
- * scale, freeze, unfreeze. One pending operation per App (409 while another is requested, running or held).
+ * scale, freeze, unfreeze; terminate (beyond the contract: ends the running operation). One pending operation per
+ * App (409 while another is requested, running or held).
  */
 import { type Api, principalOf } from '../api.ts';
 import * as ops from '../apps/operation-use-cases.ts';
@@ -16,6 +17,7 @@ export async function appOperationRoutes(api: Api, services: ApiServices): Promi
     ['sync', contract.syncAppRoute, ops.syncApp],
     ['restart', contract.restartAppRoute, ops.restartApp],
     ['approve', contract.approveAppRoute, ops.approveApp],
+    ['terminate', contract.terminateAppRoute, ops.terminateApp],
   ] as const) {
     api.post(`/apps/:namespace/:name/${operation}`, { schema }, async (request) =>
       run(services, useCase, principalOf(request), request.params),

@@ -232,6 +232,14 @@ function registerOperationCommands(app: Command): void {
   waitable(appCommand(app, 'restart <app>', 'restart every workload of the App')).action(
     run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/restart`, { params: { path }, body: {} }))),
   );
+  // Not waitable: what follows is the terminated operation failing, which `svc app status` shows.
+  appCommand(
+    app,
+    'terminate <app>',
+    'end the requested or running operation (it ends Failed, reason Terminated)',
+  ).action(
+    run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/terminate`, { params: { path }, body: {} }))),
+  );
   waitable(appCommand(app, 'approve <app>', 'release a sync held for approval')).action(
     run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/approve`, { params: { path }, body: {} }))),
   );

@@ -118,6 +118,10 @@ function printDiff(answer: AppDiff, s: Required<NonNullable<AppDiff['summary']>>
   }
   for (const o of answer.objects ?? []) {
     if (o.message) process.stderr.write(`${o.kind}/${o.name}: ${o.message}\n`);
+    if (o.drift) {
+      const owners = o.drift.taken_by.length > 0 ? ` (now owned by ${o.drift.taken_by.join(', ')})` : '';
+      process.stderr.write(`${o.kind}/${o.name}: drifted: ${o.drift.fields.join(', ')}${owners}\n`);
+    }
   }
   process.stderr.write(
     `${answer.name}: ${answer.sync_status}${answer.drifted ? ' (drifted)' : ''}: ${s.changed} changed, ${s.missing} missing, ${s.extra} extra, ${s.same} same\n`,

@@ -1,10 +1,13 @@
 /**
  * Health stage: looks each rendered object up in the destination's live state (the watch cache; a GET only for
- * kinds not synced there yet) and assesses it with the per-kind checks; yields `resources[]` and the App's
+ * kinds not synced there yet) and assesses it with the per-kind checks and for drift (../drift.ts: a field svc
+ * applied that another writer took, or the object gone); yields `resources[]`, the drifted objects and the App's
  * aggregate health.
  */
-import type { HealthStatus, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
+import type { HealthStatus, IgnoreDifference, ResourceStatus, SyncStatus } from '../../core/app-schema.ts';
 import type { AnyObject, ObjectRef } from '../../kube/index.ts';
+import { driftOf, type ObjectDrift } from '../drift.ts';
+import { ignoredOf } from '../ignore.ts';
 import type { CustomChecks } from './custom.ts';
 import { aggregateHealth, type Health, type LiveObject, labelled, resourceHealth } from './index.ts';
 
@@ -17,20 +20,25 @@ export interface HealthResult {
   status: HealthStatus;
   reason: string;
   resources: ResourceStatus[];
+  /** The objects that drifted (missing ones included), in the order of `objects`; not part of the status. */
+  drift?: ObjectDrift[];
 }
 
 /**
  * Assesses `objects` (the desired set) against `live`, with the App's and org's `custom` checks where one applies to
- * a kind. `inSync` says whether the applied state matches the desired one; a missing object is OutOfSync either way.
+ * a kind. `inSync` says whether the applied state matches the desired one; a missing or drifted object is OutOfSync
+ * either way; `ignore` (the App's spec.ignoreDifferences) names fields that never count as drift.
  */
 export async function assessHealth(
   live: LiveReader,
   objects: AnyObject[],
   inSync: boolean,
   custom?: CustomChecks,
+  ignore?: readonly IgnoreDifference[],
 ): Promise<HealthResult> {
   const healths: Health[] = [];
   const resources: ResourceStatus[] = [];
+  const drift: ObjectDrift[] = [];
   for (const o of objects) {
     const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace };
     let found: AnyObject | undefined;
@@ -45,7 +53,9 @@ export async function assessHealth(
       h = labelled(ref, { status: 'Unknown', message: (err as Error).message });
     }
     healths.push(h);
-    const syncStatus: SyncStatus = found && inSync ? 'Synced' : 'OutOfSync';
+    const drifted = driftOf(o, found, ignoredOf(ignore, o));
+    if (drifted) drift.push(drifted);
+    const syncStatus: SyncStatus = inSync && !drifted ? 'Synced' : 'OutOfSync';
     resources.push({
       apiVersion: o.apiVersion,
       kind: o.kind,
@@ -57,5 +67,5 @@ export async function assessHealth(
     });
   }
   const agg = aggregateHealth(healths);
-  return { status: agg.status, reason: agg.reason, resources };
+  return { status: agg.status, reason: agg.reason, resources, drift };
 }

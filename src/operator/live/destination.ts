@@ -3,7 +3,8 @@
  * carrying the managed label (`cd.svc.space/app`, any value), started the first time the kind is asked for, with
  * the bulky fields slimmed away (./slim.ts). "Is this rendered object live, and what does it look like" is then a
  * map lookup instead of a GET, and a change of an object's health status (or of its owner labels) calls
- * `onChange` with the App its labels name, so the App is reconciled at once instead of on a timer.
+ * `onChange` with the App its labels name, so the App is reconciled at once instead of on a timer; so does a change
+ * of the fields svc owns (drift: another writer took one), and a deletion.
  *
  * Read-your-writes: the watch lags a write by a few milliseconds, so the objects this process just applied are
  * remembered (`remember`, src/kube's MutationCache) and preferred over an older cached copy until the watch delivers
@@ -12,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import { describeError } from '../../core/errors.ts';
+import { ownedBy } from '../../engine/drift.ts';
 import type { LiveReader } from '../../engine/health/assess.ts';
 import { type LiveObject, resourceHealth } from '../../engine/health/index.ts';
 import { type AppKey, MANAGED_LABEL, ownerOf } from '../../engine/labels.ts';
@@ -239,11 +241,15 @@ export class DestinationCache implements LiveReader {
     this.#notify(obj, written);
   }
 
-  /** True when the change can alter the owning App's status: its health status, or which App owns it. */
+  /**
+   * True when the change can alter the owning App's status: its health status, which App owns it, or which fields
+   * svc owns (another writer took or removed one: drift, src/engine/drift.ts).
+   */
   #matters(watch: KindWatch, before: AnyObject | undefined, after: AnyObject): boolean {
     const a = ownerOf(after);
     const b = before ? ownerOf(before) : undefined;
     if (a?.name !== b?.name || a?.namespace !== b?.namespace) return true;
+    if (before && JSON.stringify(ownedBy(before)) !== JSON.stringify(ownedBy(after))) return true;
     if (a && this.#options.customChecked?.(a, watch.apiVersion, watch.kind)) {
       const gen = (o: AnyObject | undefined) => o?.metadata.generation;
       return gen(before) !== gen(after) || JSON.stringify(before?.['status']) !== JSON.stringify(after['status']);

@@ -3,7 +3,7 @@ import { resourceHealth } from '../../engine/health/index.ts';
 import { slim } from './slim.ts';
 
 describe('slim', () => {
-  it('drops managedFields and the last-applied annotation, keeps labels, status and spec', () => {
+  it('cuts managedFields to what drift reads, drops the last-applied annotation, keeps labels, status and spec', () => {
     const obj = {
       metadata: {
         name: 'web',
@@ -11,7 +11,21 @@ describe('slim', () => {
         resourceVersion: '7',
         labels: { a: 'b' },
         annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{…}', keep: 'me' },
-        managedFields: [{ manager: 'svc-operator' }],
+        managedFields: [
+          {
+            manager: 'svc-operator',
+            operation: 'Apply',
+            time: 't',
+            fieldsType: 'FieldsV1',
+            fieldsV1: { 'f:spec': {} },
+          },
+          {
+            manager: 'kube-controller-manager',
+            operation: 'Update',
+            subresource: 'status',
+            fieldsV1: { 'f:status': {} },
+          },
+        ],
       },
       spec: { replicas: 2 },
       status: { readyReplicas: 1 },
@@ -20,11 +34,18 @@ describe('slim', () => {
     expect(out).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: { name: 'web', namespace: 'n', resourceVersion: '7', labels: { a: 'b' }, annotations: { keep: 'me' } },
+      metadata: {
+        name: 'web',
+        namespace: 'n',
+        resourceVersion: '7',
+        labels: { a: 'b' },
+        annotations: { keep: 'me' },
+        managedFields: [{ manager: 'svc-operator', operation: 'Apply', fieldsV1: { 'f:spec': {} } }],
+      },
       spec: { replicas: 2 },
       status: { readyReplicas: 1 },
     });
-    expect(obj.metadata.managedFields).toHaveLength(1);
+    expect(obj.metadata.managedFields).toHaveLength(2);
   });
 
   it('keeps no Secret values and no CRD schemas', () => {

@@ -1,20 +1,25 @@
 /**
  * What the live cache keeps of an object: everything health, drift and the resource tree read, without the
  * bulky parts they do not. Memory matters (thousands of objects per destination), and Secret values have no
- * business living in a long-lived cache.
+ * business living in a long-lived cache. Drift (src/engine/drift.ts) reads who owns which field, so the
+ * managedFields entries stay, cut to manager, operation, subresource and field set; status-subresource entries go
+ * (they never own what svc applies).
  */
+import type { ManagedFieldsEntry } from '../../engine/drift.ts';
 import type { AnyObject } from '../../kube/index.ts';
 
 /** Written by `kubectl apply` (client-side): a full copy of the object as an annotation. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /**
- * A copy of `obj` without `metadata.managedFields`, the last-applied annotation, a Secret's `data`/`stringData`
- * and a CustomResourceDefinition's per-version `schema`; `apiVersion` and `kind` are set (list items lack them).
- * The input is not modified.
+ * A copy of `obj` with `metadata.managedFields` cut to what drift reads (see the module comment), without the
+ * last-applied annotation, a Secret's `data`/`stringData` and a CustomResourceDefinition's per-version `schema`;
+ * `apiVersion` and `kind` are set (list items lack them). The input is not modified.
  */
 export function slim(obj: AnyObject, apiVersion: string, kind: string): AnyObject {
-  const { managedFields: _fields, ...metadata } = obj.metadata;
+  const { managedFields, ...metadata } = obj.metadata;
+  const fields = slimFields(managedFields);
+  if (fields.length > 0) metadata['managedFields'] = fields;
   if (metadata.annotations?.[LAST_APPLIED] !== undefined) {
     const { [LAST_APPLIED]: _last, ...annotations } = metadata.annotations;
     metadata.annotations = annotations;
@@ -32,4 +37,20 @@ function withoutSchemas(spec: unknown): unknown {
   const s = spec as { versions?: Record<string, unknown>[] } | undefined;
   if (!Array.isArray(s?.versions)) return spec;
   return { ...s, versions: s.versions.map(({ schema: _schema, ...v }) => v) };
+}
+
+/** The managedFields entries drift reads, each cut to manager, operation, subresource and field set. */
+function slimFields(entries: unknown): ManagedFieldsEntry[] {
+  if (!Array.isArray(entries)) return [];
+  const out: ManagedFieldsEntry[] = [];
+  for (const e of entries as ManagedFieldsEntry[]) {
+    if (e.subresource === 'status') continue;
+    out.push({
+      ...(e.manager !== undefined ? { manager: e.manager } : {}),
+      ...(e.operation !== undefined ? { operation: e.operation } : {}),
+      ...(e.subresource ? { subresource: e.subresource } : {}),
+      ...(e.fieldsV1 !== undefined ? { fieldsV1: e.fieldsV1 } : {}),
+    });
+  }
+  return out;
 }

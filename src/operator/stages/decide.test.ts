@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
 import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
-import { alreadyStaged, decide, needsAutomatedSync, operationToRun, withDependencies } from './decide.ts';
+import { alreadyStaged, decide, mayHeal, needsAutomatedSync, operationToRun, withDependencies } from './decide.ts';
 
 const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
 
@@ -110,5 +110,16 @@ describe('withDependencies', () => {
     const held = { operationState: { ...op, phase: 'Held' as const, message: BLOCKED_MESSAGE } };
     expect(operationToRun(app({ operation: op }, held))).toEqual(op);
     expect(decide(app({ operation: op }, held))).toEqual({ kind: 'sync', revision: 'head', operation: op });
+  });
+});
+
+describe('mayHeal', () => {
+  it('heals only an automated selfHeal App that is neither frozen nor held for approval', () => {
+    const heal = { automated: true, selfHeal: true };
+    expect(mayHeal(app({ syncPolicy: heal }))).toBe(true);
+    expect(mayHeal(app({ syncPolicy: { automated: true } }))).toBe(false);
+    expect(mayHeal(app({ syncPolicy: { selfHeal: true } }))).toBe(false);
+    expect(mayHeal(app({ syncPolicy: heal, freeze: true }))).toBe(false);
+    expect(mayHeal(app({ syncPolicy: { ...heal, requiresApproval: true } }))).toBe(false);
   });
 });

@@ -10,7 +10,8 @@
  * - Sync (and Deploy, which is a Sync for Git sources) with `requiresApproval` stages the head revision as Held.
  * - Approve applies the staged revision (or `spec.operation.revision` when the API carries one).
  * - Rollback applies `spec.operation.revision`; Restart bumps workload templates and applies nothing.
- * - Without an operation, `automated` syncs when upstream or the rendered set moved (see `needsAutomatedSync`).
+ * - Without an operation, `automated` syncs when upstream or the rendered set moved (see `needsAutomatedSync`), and
+ *   with `selfHeal` re-applies what drifted live (see `mayHeal`).
  * - A sync of an App whose dependencies are not ready (status.blockedBy) is held, and decided again on every
  *   reconcile until they are (`withDependencies`); a restart still runs (it applies nothing new).
  */
@@ -97,6 +98,21 @@ export function withDependencies(intent: Intent, blocked: readonly BlockedBy[]):
 export function needsAutomatedSync(app: AppResource, head: string, renderedHash: string): boolean {
   if (app.spec.freeze === true || app.spec.syncPolicy?.automated !== true) return false;
   return app.status?.revision !== head || app.status?.objectHash !== renderedHash;
+}
+
+/**
+ * Whether an `observe` reconcile of an up-to-date App re-applies drift (spec.syncPolicy.selfHeal): automated and
+ * selfHeal set, not frozen, and not held for approval (with requiresApproval a drift shows OutOfSync and waits for a
+ * sync someone approves, as every other change does).
+ */
+export function mayHeal(app: AppResource): boolean {
+  const policy = app.spec.syncPolicy;
+  return (
+    policy?.automated === true &&
+    policy.selfHeal === true &&
+    policy.requiresApproval !== true &&
+    app.spec.freeze !== true
+  );
 }
 
 /**

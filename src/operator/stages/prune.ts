@@ -8,6 +8,7 @@
 import { describeError } from '../../core/errors.ts';
 import { type InventoryEntry, inventoryId, refOf } from '../../engine/inventory.ts';
 import { type AppKey, isOwnedBy } from '../../engine/labels.ts';
+import { waveOf } from '../../engine/sync-plan.ts';
 import { type AnyObject, isConflict, type ObjectRef } from '../../kube/index.ts';
 import type { DestinationCache } from '../live/index.ts';
 
@@ -36,8 +37,8 @@ export function prune(
 }
 
 /**
- * Deletes every object of `entries` that still exists and is still owned by `app` (Namespaces last: deleting one
- * removes what is in it). Objects already gone, being deleted, or owned by someone else now leave the inventory.
+ * Deletes every object of `entries` that still exists and is still owned by `app`, in reverse wave order, Namespaces
+ * last (`deleteOrder`). Objects already gone, being deleted, or owned by someone else now leave the inventory.
  */
 export async function removeOwned(
   live: DestinationCache,
@@ -45,10 +46,7 @@ export async function removeOwned(
   entries: readonly InventoryEntry[],
 ): Promise<RemoveResult> {
   const result: RemoveResult = { deleted: [], kept: [], errors: [] };
-  const ordered = [...entries].sort(
-    (a, b) => Number(refOf(a).kind === 'Namespace') - Number(refOf(b).kind === 'Namespace'),
-  );
-  for (const entry of ordered) {
+  for (const entry of await deleteOrder(live, entries)) {
     const ref = refOf(entry);
     const what = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
     try {
@@ -59,6 +57,28 @@ export async function removeOwned(
     }
   }
   return result;
+}
+
+/**
+ * The order of deletion: the reverse of the apply waves (highest `sync-wave` of the live object first, see
+ * src/engine/sync-plan.ts), Namespaces last (deleting one removes what is in it). A live object that cannot be read
+ * now, or carries a wave that is not a number, counts as wave 0: the delete itself reports what is wrong with it.
+ */
+async function deleteOrder(live: DestinationCache, entries: readonly InventoryEntry[]): Promise<InventoryEntry[]> {
+  const keyed = await Promise.all(
+    entries.map(async (entry, i) => {
+      const obj = await live.get(refOf(entry)).catch(() => undefined);
+      let wave = 0;
+      try {
+        wave = obj ? waveOf(obj) : 0;
+      } catch {
+        // not a number: wave 0
+      }
+      return { entry, i, wave, ns: Number(refOf(entry).kind === 'Namespace') };
+    }),
+  );
+  keyed.sort((a, b) => a.ns - b.ns || b.wave - a.wave || a.i - b.i);
+  return keyed.map((k) => k.entry);
 }
 
 /**

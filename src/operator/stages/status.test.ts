@@ -78,7 +78,7 @@ describe('nextStatus', () => {
       message: 'm',
     });
     expect(REASON_BY_STAGE[stage]).toMatch(
-      /^(Dependencies|Source|Render|Inventory|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
+      /^(Dependencies|Source|Render|Inventory|Hook|Apply|Prune|HealthCheck|Destination|Operation)Failed$/,
     );
   });
 
@@ -88,6 +88,23 @@ describe('nextStatus', () => {
     expect(blocked.blockedBy).toEqual(blockedBy);
     expect(nextStatus(blocked, { now, syncStatus: 'OutOfSync' }, 50).blockedBy).toEqual(blockedBy);
     expect(nextStatus(blocked, { now, syncStatus: 'Synced', blockedBy: [] }, 50)).not.toHaveProperty('blockedBy');
+  });
+
+  it('adds SelfHealPaused only while selfHeal is paused, keeping its transition time while it lasts', () => {
+    const message = 'paused after 5 reverts in 10 min, resumes in 60 s: ConfigMap a: data.v (taken by fighter)';
+    const paused = nextStatus(undefined, { now, syncStatus: 'OutOfSync', selfHealPaused: message }, 50);
+    expect(paused.conditions?.find((c) => c.type === 'SelfHealPaused')).toEqual({
+      type: 'SelfHealPaused',
+      status: 'True',
+      reason: 'DriftKeepsReturning',
+      message,
+      lastTransitionTime: now,
+    });
+    const later = '2026-11-21T06:01:00Z';
+    const still = nextStatus(paused, { now: later, syncStatus: 'OutOfSync', selfHealPaused: message }, 50);
+    expect(still.conditions?.find((c) => c.type === 'SelfHealPaused')?.lastTransitionTime).toBe(now);
+    const resumed = nextStatus(still, { now: later, syncStatus: 'Synced' }, 50);
+    expect(resumed.conditions?.map((c) => c.type)).toEqual(['Ready', 'SyncError']);
   });
 
   it('adds Stalled only for a stall, and drops it once the reconcile no longer stalls', () => {

@@ -31,6 +31,7 @@ export const REASON_BY_STAGE: Readonly<Record<Stage, string>> = {
   render: 'RenderFailed',
   inventory: 'InventoryFailed',
   operation: 'OperationFailed',
+  hook: 'HookFailed',
   apply: 'ApplyFailed',
   prune: 'PruneFailed',
   health: 'HealthCheckFailed',
@@ -68,6 +69,8 @@ export interface Outcome {
   blockedBy?: BlockedBy[];
   /** The reconcile's failure: the SyncError condition (and Stalled for a stall); undefined clears both. */
   error?: Failure;
+  /** Why selfHeal stopped reverting (the SelfHealPaused condition, present only while True); undefined clears it. */
+  selfHealPaused?: string;
 }
 
 /** Computes the next status from the previous one and an outcome. `maxHistory` bounds previousRevisions. */
@@ -120,7 +123,10 @@ function recordApply(
   if (applied.origin) next.revisionTags = revisionTags(next, applied.revision, applied.origin, p.revisionTags);
 }
 
-/** Ready, SyncError and (only while True, as kstatus does) Stalled: the spec cannot work until it changes. */
+/**
+ * Ready, SyncError and, only while True (as kstatus does), Stalled (the spec cannot work until it changes) and
+ * SelfHealPaused (another writer keeps changing what svc applies).
+ */
 function conditionsOf(next: AppStatus, prev: Condition[] | undefined, o: Outcome): Condition[] {
   const ready = next.syncStatus === 'Synced' && next.healthStatus === 'Healthy';
   const failed = o.error ? (o.error.reason ?? REASON_BY_STAGE[o.error.stage]) : undefined;
@@ -131,6 +137,9 @@ function conditionsOf(next: AppStatus, prev: Condition[] | undefined, o: Outcome
   ];
   if (o.error?.hint === 'stall') {
     conditions.push(condition(prev, 'Stalled', 'True', failed ?? 'Stalled', o.now, o.error.message));
+  }
+  if (o.selfHealPaused !== undefined) {
+    conditions.push(condition(prev, 'SelfHealPaused', 'True', 'DriftKeepsReturning', o.now, o.selfHealPaused));
   }
   return conditions;
 }

@@ -25,6 +25,12 @@ function ObjectChange({ o }: { o: ObjectDiff }) {
         <span className="text-xs text-zinc-500">{o.status}</span>
       </h3>
       {o.message ? <p className="px-3 py-1 text-xs text-amber-700 dark:text-amber-400">{o.message}</p> : null}
+      {o.drift ? (
+        <p data-testid="drift-fields" className="px-3 py-1 text-xs text-amber-700 dark:text-amber-400">
+          Drifted: {o.drift.fields.join(', ')}
+          {o.drift.taken_by.length > 0 ? ` (now owned by ${o.drift.taken_by.join(', ')})` : ''}
+        </p>
+      ) : null}
       <PatchView patch={o.patch ?? ''} label={label} />
     </section>
   );
@@ -35,7 +41,7 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
   if (diff.error) return <ErrorState error={diff.error} title="Could not compute the diff" />;
   if (!diff.data) return <Spinner label="Rendering and comparing with the cluster" />;
   const d = diff.data;
-  const differing = (d.objects ?? []).filter((o) => o.status !== 'same');
+  const differing = (d.objects ?? []).filter((o) => o.status !== 'same' || o.drift);
   const revision = d.revision ?? {};
   const summary = d.summary ?? {};
   return (
@@ -63,8 +69,8 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
       </div>
       {d.drifted ? (
         <p role="note" className="text-sm text-amber-700 dark:text-amber-400">
-          Live objects were edited outside svc. svc does not revert such edits by itself; a Sync applies the desired
-          state again.
+          Live objects were edited outside svc: another writer took fields svc applied (listed per object). With
+          selfHeal the operator applies them again within seconds; otherwise a Sync does.
         </p>
       ) : null}
       {d.sync_status === 'OutOfSync' && differing.length === 0 ? (

@@ -1,0 +1,218 @@
+/**
+ * Runs a staged sync (src/engine/sync-plan.ts): PreSync hooks wave by wave; then the Sync waves, each applied with
+ * its Sync hooks and waited for until its objects are healthy before the next one; then (after prune, which the
+ * reconciler runs) PostSync hooks. A hook is created afresh (BeforeHookCreation deletes its previous run first) and
+ * waited for until it completes (Healthy: a Job Complete, a Pod Succeeded) or fails (Degraded); its delete policy
+ * then removes it. A failed hook, a Degraded wave or a wait past the deadline fails the sync with a StageError, and
+ * the reconciler runs the SyncFail hooks (`runFailHooks`); so does a terminate request (reason Terminated). A hook
+ * still running when its wait ends that way is stopped (deleted). Waiting reads the destination's watch cache, so a
+ * poll is a map lookup; every write passes the fence first.
+ */
+import { sleep } from '../../core/concurrency.ts';
+import { describeError, SvcError } from '../../core/errors.ts';
+import type { HealthResult } from '../../engine/health/assess.ts';
+import { type LiveObject, resourceHealth } from '../../engine/health/index.ts';
+import { describeHook, type Hook, type HookPhase, type SyncPlan, type Wave } from '../../engine/sync-plan.ts';
+import type { AnyObject, ObjectRef } from '../../kube/index.ts';
+import type { DestinationCache } from '../live/index.ts';
+import { StageError } from '../stage-error.ts';
+
+/** How often a wait reads the live cache again. */
+const POLL_MS = 200;
+
+/** An operation still running at its deadline (the status records reason DeadlineExceeded). */
+export class DeadlineExceededError extends SvcError {
+  override readonly code = 'deadline_exceeded';
+  constructor(message: string) {
+    super(message, { retry: 'wait' });
+  }
+}
+
+/** An operation someone ended (`POST /apps/{ns}/{name}/terminate`; the status records reason Terminated). */
+export class TerminatedError extends SvcError {
+  override readonly code = 'terminated';
+  constructor(message: string) {
+    super(message, { retry: 'wait' });
+  }
+}
+
+/** What a staged sync needs from the reconciler. */
+export interface WaveContext {
+  live: DestinationCache;
+  /** Throws (FencedError) once this process may no longer write. */
+  fence: () => void;
+  /** Applies one wave's objects (and records them in the inventory); throws StageError on failure. */
+  apply: (objects: AnyObject[]) => Promise<void>;
+  /** The health of `objects` as live now, with the App's custom checks. */
+  health: (objects: AnyObject[]) => Promise<HealthResult>;
+  /** Records an Event on the App in the background, keeping this moment as its time (never throws). */
+  event: (type: 'Normal' | 'Warning', reason: string, message: string) => void;
+  /** Epoch ms after which a wait fails with DeadlineExceededError. */
+  deadline: number;
+  /** Human-readable length of the deadline, for messages. */
+  timeout: string;
+  /** True once someone asked to terminate the operation. */
+  terminated: () => boolean;
+  /** Records the phase and wave now in progress on the running operation (operationState; best effort). */
+  progress: (phase: HookPhase, wave: number) => Promise<void>;
+}
+
+const refOf = (o: AnyObject): ObjectRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name,
+  ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+});
+
+/**
+ * Waits `POLL_MS`, failing with DeadlineExceededError once the deadline passed and with TerminatedError once the
+ * operation was terminated; checks the fence.
+ */
+async function tick(ctx: WaveContext, waiting: string): Promise<void> {
+  ctx.fence();
+  if (ctx.terminated()) {
+    throw new StageError('operation', new TerminatedError(`operation terminated by request ${waiting}`));
+  }
+  if (Date.now() >= ctx.deadline) {
+    throw new StageError(
+      'health',
+      new DeadlineExceededError(`operation deadline (${ctx.timeout}) exceeded ${waiting}`),
+    );
+  }
+  await sleep(POLL_MS);
+}
+
+/**
+ * The Sync phase: each wave applied with its Sync hooks; every wave but the last (or the last too, when PostSync
+ * hooks follow) waited for until its objects are healthy. Answers one line per wave for the operation's message.
+ */
+export async function runSyncWaves(ctx: WaveContext, plan: SyncPlan): Promise<string[]> {
+  const waves = plan.phases.Sync;
+  const waitLast = plan.phases.PostSync.length > 0;
+  const lines: string[] = [];
+  for (const [i, wave] of waves.entries()) {
+    await ctx.progress('Sync', wave.wave);
+    if (wave.objects.length > 0) await ctx.apply(wave.objects);
+    await runHooks(ctx, wave.hooks);
+    if (i < waves.length - 1 || waitLast) await waitHealthy(ctx, wave);
+    const what = [...wave.objects.map((o) => `${o.kind} ${o.metadata.name}`), ...wave.hooks.map(describeHook)];
+    lines.push(`wave ${wave.wave}: ${what.join(', ')}`);
+    if (waves.length > 1) ctx.event('Normal', 'WaveSynced', `wave ${wave.wave}: ${what.join(', ')}`);
+  }
+  return lines;
+}
+
+/** Runs the hooks of one phase, wave by wave; throws StageError('hook') when one fails. */
+export async function runPhase(ctx: WaveContext, waves: readonly Wave[]): Promise<void> {
+  for (const wave of waves) {
+    const phase = wave.hooks[0]?.phase;
+    if (phase && phase !== 'SyncFail') await ctx.progress(phase, wave.wave);
+    await runHooks(ctx, wave.hooks);
+  }
+}
+
+/** How long SyncFail hooks may take at least, even when the sync failed because its deadline passed. */
+const FAIL_HOOKS_GRACE_MS = 60_000;
+
+/**
+ * The SyncFail hooks, after a failed sync: their own failure is recorded as an Event, never thrown. They get at least
+ * FAIL_HOOKS_GRACE_MS, even after a sync that failed at its deadline.
+ */
+export async function runFailHooks(ctx: WaveContext, plan: SyncPlan): Promise<void> {
+  if (plan.phases.SyncFail.length === 0) return;
+  const grace = {
+    ...ctx,
+    deadline: Math.max(ctx.deadline, Date.now() + FAIL_HOOKS_GRACE_MS),
+    terminated: () => false,
+  };
+  try {
+    await runPhase(grace, plan.phases.SyncFail);
+  } catch (err) {
+    if (!(err instanceof StageError)) throw err;
+    ctx.event('Warning', 'HookFailed', `SyncFail hooks: ${err.message}`);
+  }
+}
+
+/** Waits until the objects of `wave` are healthy; Degraded fails the sync. */
+async function waitHealthy(ctx: WaveContext, wave: Wave): Promise<void> {
+  if (wave.objects.length === 0) return;
+  for (;;) {
+    const h = await ctx.health(wave.objects);
+    if (h.status === 'Healthy') return;
+    if (h.status === 'Degraded') {
+      throw new StageError('health', new Error(`wave ${wave.wave} is Degraded: ${h.reason}`), 'wait');
+    }
+    await tick(ctx, `waiting for wave ${wave.wave} to be healthy (${h.status}: ${h.reason})`);
+  }
+}
+
+/** Runs one wave's hooks at once; throws StageError('hook') naming every one that failed. */
+async function runHooks(ctx: WaveContext, hooks: readonly Hook[]): Promise<void> {
+  if (hooks.length === 0) return;
+  const results = await Promise.allSettled(hooks.map((h) => runHook(ctx, h)));
+  const failed: string[] = [];
+  for (const r of results) {
+    if (r.status === 'rejected') {
+      // The fence and a deadline end the sync as they are; every other failure is the hook's.
+      if (!(r.reason instanceof StageError) || r.reason.stage !== 'hook') throw r.reason;
+      failed.push(r.reason.message);
+    }
+  }
+  if (failed.length > 0) throw new StageError('hook', new Error(failed.join('; ')), 'wait');
+}
+
+/** Creates one hook, waits for its end, applies its delete policy; throws StageError('hook') when it failed. */
+async function runHook(ctx: WaveContext, hook: Hook): Promise<void> {
+  const ref = refOf(hook.object);
+  const what = describeHook(hook);
+  if (hook.deletePolicies.includes('BeforeHookCreation')) await deleteAndWait(ctx, ref, what);
+  ctx.fence();
+  try {
+    ctx.live.remember([await ctx.live.client.apply(hook.object)]);
+  } catch (err) {
+    throw new StageError('hook', new Error(`${what}: cannot be created: ${describeError(err)}`));
+  }
+  const failure = await outcomeOf(ctx, ref, what).catch(async (err: unknown) => stopped(ctx, ref, what, err));
+  const policy = failure === undefined ? 'HookSucceeded' : 'HookFailed';
+  if (hook.deletePolicies.includes(policy)) {
+    ctx.fence();
+    await ctx.live.client.delete(ref);
+  }
+  if (failure === undefined) {
+    ctx.event('Normal', 'HookSucceeded', `${what} succeeded`);
+    return;
+  }
+  ctx.event('Warning', 'HookFailed', `${what} failed: ${failure}`);
+  throw new StageError('hook', new Error(`${what} failed: ${failure}`), 'wait');
+}
+
+/**
+ * The wait for a hook ended without its outcome (the deadline passed, the operation was terminated): the running hook
+ * is stopped (deleted: a Job's Pods go with it) and the error goes on. Not when this process may no longer write.
+ */
+async function stopped(ctx: WaveContext, ref: ObjectRef, what: string, err: unknown): Promise<never> {
+  if (err instanceof StageError) {
+    ctx.fence();
+    await ctx.live.client.delete(ref).catch(() => false);
+    ctx.event('Warning', 'HookStopped', `${what} stopped: ${err.message}`);
+  }
+  throw err;
+}
+
+/** Waits until the hook ended: undefined when it succeeded (Healthy), else why it failed (Degraded). */
+async function outcomeOf(ctx: WaveContext, ref: ObjectRef, what: string): Promise<string | undefined> {
+  for (;;) {
+    const h = resourceHealth(ref, (await ctx.live.get(ref)) as LiveObject | undefined);
+    if (h.status === 'Healthy') return undefined;
+    if (h.status === 'Degraded') return h.message ?? 'Degraded';
+    await tick(ctx, `waiting for ${what} (${h.message ?? h.status})`);
+  }
+}
+
+/** Deletes the hook's previous run, if any, and waits until it is gone (a new one of the same name can be created). */
+async function deleteAndWait(ctx: WaveContext, ref: ObjectRef, what: string): Promise<void> {
+  ctx.fence();
+  if (!(await ctx.live.client.get(ref))) return;
+  await ctx.live.client.delete(ref);
+  while (await ctx.live.client.get(ref)) await tick(ctx, `waiting for the previous ${what} to be deleted`);
+}
