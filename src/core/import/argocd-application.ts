@@ -3,10 +3,11 @@
  * (./argocd-source.ts), destination, sync policy; everything svc has no field for is listed, and a multi-source
  * Application, a plugin, a pinned commit or an unregistered destination make it unmapped, with the reason.
  */
+
 import { mapArgoSource } from './argocd-source.ts';
 import { type MapContext, refOf } from './context.ts';
+import { becameEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
-import { renameNote } from './naming.ts';
 import type { AppPayload, Doc, ImportEntry } from './types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -46,16 +47,7 @@ export function mapApplication(doc: Doc, ctx: MapContext): ImportEntry {
   const name = ctx.namer.take('App', object.name);
   const app: AppPayload = { name, namespace: destination.namespace, source: source.source, sync_policy: sync };
   if (destination.cluster) app.cluster = destination.cluster;
-  const rename = renameNote(object.name, name);
-  if (rename) l.item('metadata.name', 'mapped', { to: 'name', note: rename });
-  const fields = l.finish();
-  return {
-    object,
-    result: fields.some((f) => f.status === 'unsupported') ? 'partial' : 'mapped',
-    becomes: { kind: 'App', name },
-    app,
-    fields,
-  };
+  return becameEntry(l, object, object.name, { kind: 'App', name }, { app });
 }
 
 /** The document with a one-element `spec.sources` read as `spec.source`. */

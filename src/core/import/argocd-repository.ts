@@ -4,12 +4,13 @@
  * template does, so both map the same way. Credentials move into ImportCredentials (sealed when applied); the
  * report says only which were found.
  */
+
 import { repoURLProblem } from '../app-state.ts';
 import { chartRepoURLProblem } from '../helm-chart.ts';
 import type { RepositoryType } from '../repository.ts';
 import { type MapContext, refOf } from './context.ts';
+import { becameEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
-import { renameNote } from './naming.ts';
 import { ARGO_KEYS, repositoryFrom } from './repository-credentials.ts';
 import { secretData } from './secret-data.ts';
 import type { Doc, ImportEntry } from './types.ts';
@@ -45,16 +46,7 @@ export function mapRepositorySecret(doc: Doc, ctx: MapContext): ImportEntry {
   const name = ctx.namer.take('Repository', original);
   const { payload, credentials } = repositoryFrom({ name, type, url }, data, ARGO_KEYS, l, 'data');
   ctx.credentials.repositories.set(name, credentials);
-  const rename = renameNote(original, name);
-  if (rename) l.item('metadata.name', 'mapped', { to: 'name', note: rename });
-  const fields = l.finish();
-  return {
-    object,
-    result: fields.some((f) => f.status === 'unsupported') ? 'partial' : 'mapped',
-    becomes: { kind: 'Repository', name },
-    repository: payload,
-    fields,
-  };
+  return becameEntry(l, object, original, { kind: 'Repository', name }, { repository: payload });
 }
 
 /** The repository's type and URL (a Helm OCI URL written without its scheme gets `oci://`), and what blocks it. */

@@ -4,12 +4,13 @@
  * GitRepository becomes a Git source of manifest type Helm. Helm actions' tuning (install, upgrade, rollback,
  * test), drift detection and post-renderers have no svc field and are listed.
  */
+
 import type { GitSource, HelmChartSource } from '../app-schema.ts';
 import { type MapContext, refOf } from './context.ts';
+import { becameEntry } from './entry.ts';
 import { fluxPath, gitOf, helmRepositoryURL, ociChartOf, resolveRef } from './flux-source-ref.ts';
 import { flattenValues } from './helm-values.ts';
 import { FieldLedger } from './ledger.ts';
-import { renameNote } from './naming.ts';
 import type { AppPayload, Doc, ImportEntry } from './types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,16 +48,7 @@ export function mapHelmRelease(doc: Doc, ctx: MapContext): ImportEntry {
     source: picked.source,
     sync_policy: { automated: !suspended, prune: true, selfHeal: false },
   };
-  const rename = renameNote(object.name, name);
-  if (rename) l.item('metadata.name', 'mapped', { to: 'name', note: rename });
-  const fields = l.finish();
-  return {
-    object,
-    result: fields.some((f) => f.status === 'unsupported') ? 'partial' : 'mapped',
-    becomes: { kind: 'App', name },
-    app,
-    fields,
-  };
+  return becameEntry(l, object, object.name, { kind: 'App', name }, { app });
 }
 
 /** The source from `spec.chart.spec.sourceRef` or `spec.chartRef`. */

@@ -3,9 +3,10 @@
  * those credentials (sealed when applied); an `ImagePolicy` has no svc counterpart (svc image Apps follow one tag's
  * digest, tagPolicy Follow, and never write tags back to Git).
  */
+
 import { type MapContext, refOf } from './context.ts';
+import { becameEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
-import { renameNote } from './naming.ts';
 import { dockerAuths, secretData } from './secret-data.ts';
 import type { Doc, ImportEntry } from './types.ts';
 
@@ -59,16 +60,13 @@ export function mapImageRepository(doc: Doc, ctx: MapContext): ImportEntry {
   l.mapped('spec.secretRef', 'username, password (sealed)', `from Secret ${secretName}`);
   ctx.credentials.registries.set(name, { username: auth.username, password: auth.password });
   ctx.use('Secret', object.namespace, secretName as string, { kind: 'Registry', name });
-  const rename = renameNote(object.name, name);
-  if (rename) l.item('metadata.name', 'mapped', { to: 'name', note: rename });
-  const fields = l.finish();
-  return {
+  return becameEntry(
+    l,
     object,
-    result: fields.some((f) => f.status === 'unsupported') ? 'partial' : 'mapped',
-    becomes: { kind: 'Registry', name },
-    registry: { name, host, username: auth.username, has_password: true },
-    fields,
-  };
+    object.name,
+    { kind: 'Registry', name },
+    { registry: { name, host, username: auth.username, has_password: true } },
+  );
 }
 
 /** Maps an ImagePolicy: unmapped. */

@@ -5,12 +5,13 @@
  * health checks (svc takes Flux's shape). Sources svc cannot read (OCIRepository, Bucket, ExternalArtifact) and
  * remote clusters (`kubeConfig`) make it unmapped.
  */
+
 import type { GitSource, HealthCheck } from '../app-schema.ts';
 import { repoURLProblem } from '../app-state.ts';
 import { type MapContext, refOf } from './context.ts';
+import { becameEntry } from './entry.ts';
 import { fluxPath, gitOf, resolveRef } from './flux-source-ref.ts';
 import { FieldLedger } from './ledger.ts';
-import { renameNote } from './naming.ts';
 import type { AppPayload, Doc, ImportEntry } from './types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,16 +49,7 @@ export function mapKustomization(doc: Doc, ctx: MapContext): ImportEntry {
     });
   }
   if (checks.length > 0) app.health = { checks };
-  const rename = renameNote(object.name, name);
-  if (rename) l.item('metadata.name', 'mapped', { to: 'name', note: rename });
-  const fields = l.finish();
-  return {
-    object,
-    result: fields.some((f) => f.status === 'unsupported') ? 'partial' : 'mapped',
-    becomes: { kind: 'App', name },
-    app,
-    fields,
-  };
+  return becameEntry(l, object, object.name, { kind: 'App', name }, { app });
 }
 
 /** repoURL and branch from the GitRepository, path from `spec.path`. */

@@ -3,8 +3,10 @@
  * the Kustomizations and HelmReleases that name them. With a `secretRef` whose Secret is imported too, a source
  * becomes an svc repository holding those credentials (sealed when applied), which covers the source's URL.
  */
+
 import type { RepositoryType } from '../repository.ts';
 import { type MapContext, refOf } from './context.ts';
+import { resultOf } from './entry.ts';
 import { gitOf, helmRepositoryURL } from './flux-source-ref.ts';
 import { FieldLedger } from './ledger.ts';
 import { renameNote } from './naming.ts';
@@ -46,7 +48,7 @@ export function mapFluxSource(doc: Doc, ctx: MapContext): ImportEntry {
   const fields = l.finish();
   return {
     object,
-    result: fields.some((f) => f.status === 'unsupported') ? 'partial' : 'mapped',
+    result: resultOf(fields),
     ...(repository ? { becomes: { kind: 'Repository' as const, name: repository.name }, repository } : {}),
     ...(users.length > 0 ? { partOf: users } : {}),
     fields,
