@@ -7,19 +7,14 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
 import type { AppSetCreate, AppSetView } from '../../client/answers.ts';
+import { generatorKinds as kindsOf } from '../../core/appset-summary.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
 /** The kinds of an AppSet's generators (`list`, `matrix(clusters, gitDirectories)`…). */
 function generatorKinds(set: AppSetView): string {
-  return set.generators
-    .map((g) => {
-      const kind = Object.keys(g)[0] ?? '';
-      const children = (g.matrix ?? g.merge)?.generators.map((c) => Object.keys(c)[0] ?? '');
-      return children ? `${kind}(${children.join(', ')})` : kind;
-    })
-    .join(', ');
+  return kindsOf(set.generators);
 }
 
 const fields = (set: AppSetView) =>

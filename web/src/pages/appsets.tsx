@@ -4,21 +4,16 @@
  * with `svc appset create -f` or the API; their Apps are changed through them.
  */
 import { Link } from '@tanstack/react-router';
+import { generatorKinds as kindsOf } from '../../../src/core/appset-summary.ts';
 import { useAppSets } from '../api/appsets.ts';
 import type { AppSetView } from '../api/types.ts';
 import { StatusBadge } from '../components/ui/badge.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 
-/** `list`, `matrix(clusters, gitDirectories)`… */
+/** The kinds of an AppSet's generators (`list`, `matrix(clusters, gitDirectories)`…). */
 function generatorKinds(set: AppSetView): string {
-  return set.generators
-    .map((g) => {
-      const kind = Object.keys(g)[0] ?? '';
-      const children = (g.matrix ?? g.merge)?.generators.map((c) => Object.keys(c)[0] ?? '');
-      return children ? `${kind}(${children.join(', ')})` : kind;
-    })
-    .join(', ');
+  return kindsOf(set.generators);
 }
 
 function AppSetCard({ set }: { set: AppSetView }) {
