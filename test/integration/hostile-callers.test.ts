@@ -138,6 +138,18 @@ describe('cross-org access on every route, from the OpenAPI document (issue 17)'
       source: { type: 'Git', git: { repoURL: 'https://git.example.com/team/app.git' } },
     });
     values['apps'] = { namespace: `victim-${org.suffix}`, name: String(app['name'] ?? 'victim') };
+    const appSet = await call('POST', '/api/v1/appsets', {
+      name: 'victims',
+      generators: [{ list: { elements: [{ env: 'dev' }] } }],
+      template: {
+        metadata: { name: 'victims-{{ env }}' },
+        spec: {
+          source: { type: 'Git', git: { repoURL: 'https://git.example.com/team/app.git' } },
+          destination: { namespace: `victims-${org.suffix}-{{ env }}` },
+        },
+      },
+    });
+    values['appsets'] = { name: String(appSet['name']) };
     const registry = await call('POST', '/api/v1/registries', { name: 'reg', host: '127.0.0.1:5999' });
     values['registries'] = { id: String(registry['id']) };
     const check = await call('POST', '/api/v1/health-checks', { api_version: 'v1', kind: 'Service', current: 'true' });
