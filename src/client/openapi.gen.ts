@@ -12625,7 +12625,7 @@ export interface components {
             server_url: string;
             /** @description the namespace allowlist joined by commas; empty = cluster-wide */
             namespace: string;
-            /** @description labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none */
+            /** @description labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none; 422 when a key is not a Kubernetes label key */
             labels: {
                 [key: string]: string;
             };
@@ -12659,7 +12659,7 @@ export interface components {
             kubeconfig?: string;
             /** @description namespace allowlist; empty = cluster-wide */
             namespaces?: string[];
-            /** @description labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none */
+            /** @description labels (Kubernetes label syntax) an AppSet clusters generator selects on (selector.matchLabels); {} = none; 422 when a key is not a Kubernetes label key */
             labels?: {
                 [key: string]: string;
             };

@@ -38,3 +38,19 @@ export function orgNamespace(slug: string): string {
 export function orgSlugOf(namespace: string): string | undefined {
   return namespace.startsWith(ORG_NAMESPACE_PREFIX) ? namespace.slice(ORG_NAMESPACE_PREFIX.length) : undefined;
 }
+
+/** Kubernetes label key syntax: an optional DNS-subdomain prefix and `/`, then a name of 1–63 characters. */
+const LABEL_KEY = /^([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * Why the keys of `labels` break Kubernetes label-key syntax, one message per bad key naming `field`; empty when
+ * every key is one. (A key rule cannot be stated in the OpenAPI 3.0 document, so routes check it here.)
+ */
+export function labelKeyProblems(field: string, labels: Record<string, string> | undefined): string[] {
+  return Object.keys(labels ?? {})
+    .filter((key) => !LABEL_KEY.test(key))
+    .map(
+      (key) =>
+        `${field}: ${JSON.stringify(key)} is not a Kubernetes label key (an optional DNS-subdomain prefix and '/', then 1–63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`,
+    );
+}

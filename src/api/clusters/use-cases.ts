@@ -16,7 +16,7 @@ import {
   UnprocessableError,
   UpstreamError,
 } from '../../core/errors.ts';
-import { orgNamespace } from '../../core/names.ts';
+import { labelKeyProblems, orgNamespace } from '../../core/names.ts';
 import type { ScopeRef } from '../../core/permissions.ts';
 import { toSvcError } from '../../kube/index.ts';
 import { checkOutboundHost } from '../../net/guard.ts';
@@ -160,6 +160,7 @@ export const registerCluster = useCase({
   act: async (ctx, input: RegisterInput): Promise<ClusterRecord> => {
     const serverURL = await checkServer(ctx, input.server_url);
     const namespaces = allowlistOf(input.namespaces);
+    checkLabels(input.labels);
     if (input.kubeconfig !== undefined) checkGivenKubeconfig(input.kubeconfig);
     const id = randomUUID();
     const kubeconfig =
@@ -191,6 +192,13 @@ export const registerCluster = useCase({
   },
 });
 
+/** 422 naming each label key that breaks Kubernetes label syntax; else the labels. */
+function checkLabels(labels: Record<string, string> | undefined): Record<string, string> | undefined {
+  const problems = labelKeyProblems('labels', labels);
+  if (problems.length > 0) throw new UnprocessableError(problems.join('; '));
+  return labels;
+}
+
 /** 409 when a new allowlist would leave out the destination of an App. */
 async function checkAllowlist(ctx: UseCaseContext, name: string, namespaces: string[]): Promise<void> {
   if (namespaces.length === 0) return;
@@ -220,7 +228,7 @@ export const updateCluster = useCase({
       changes.namespaces = allowlistOf(input.namespaces);
       await checkAllowlist(ctx, name, changes.namespaces);
     }
-    if (input.labels !== undefined) changes.labels = input.labels;
+    if (input.labels !== undefined) changes.labels = checkLabels(input.labels);
     if (input.kubeconfig !== undefined) {
       if (input.kubeconfig !== null) checkGivenKubeconfig(input.kubeconfig);
       changes.kubeconfig =
