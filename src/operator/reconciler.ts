@@ -25,7 +25,13 @@ import { describeDrift, driftOfAll, type ObjectDrift, respectAll } from '../engi
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
 import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
-import { entryOf, type InventoryEntry, loadInventory, mergeInventory } from '../engine/inventory.ts';
+import {
+  entryOf,
+  type InventoryEntry,
+  type LoadedInventory,
+  loadInventory,
+  mergeInventory,
+} from '../engine/inventory.ts';
 import { type AppKey, createdForLabels, FINALIZER } from '../engine/labels.ts';
 import { driverFor, type SourceDrivers } from '../engine/sources/index.ts';
 import { describeHook, HOOK_PHASES, type HookPhase, isStaged, planSync } from '../engine/sync-plan.ts';
@@ -736,7 +742,7 @@ export class Reconciler {
       blockedBy: run.blockedBy,
       ...(progress.observed ? { observedRevision: progress.observed } : {}),
       ...(health ? { health } : {}),
-      ...(progress.inventory ? { inventory: progress.inventory } : {}),
+      ...inventoryAfterFailure(run),
       ...(op ? { operationState: this.#opState(op, now) } : {}),
     };
     const previouslyFailing = app.status?.conditions?.some((c) => c.type === 'SyncError' && c.status === 'True');
@@ -889,4 +895,15 @@ export class Reconciler {
     this.forget(this.#key(app));
     return { requeue: undefined, result: 'gone' };
   }
+}
+
+/**
+ * The inventory a failed reconcile writes: what it changed (migrated, or partly applied), else, once the inventory
+ * stage ran, the inventory as it stands. A new App whose first sync failed before applying anything (a failed PreSync
+ * hook) thus records an empty inventory instead of none, so no later reconcile takes it for an App from before the
+ * inventory and adopts the objects carrying its labels (its hooks) by a migration LIST.
+ */
+function inventoryAfterFailure(run: ReconcileRun): { inventory?: InventoryEntry[] } {
+  const inventory = run.progress.inventory ?? (run.inventory as LoadedInventory | undefined)?.entries;
+  return inventory ? { inventory } : {};
 }

@@ -12,6 +12,7 @@ import {
   configMapYaml,
   deploymentYaml,
   eventsAbout,
+  eventsOnceReported,
   getObject,
   kube,
   patchSpec,
@@ -78,7 +79,7 @@ describe('live drift', () => {
     const healed = await waitForApp(org, 'scale', 'reverted', synced);
     expect(resource(healed, 'Deployment', 'web')?.syncStatus).toBe('Synced');
     expect((await getObject('apps/v1', 'Deployment', dest, 'web'))?.['spec']).toMatchObject({ replicas: 1 });
-    const events = await eventsAbout(org, 'scale');
+    const events = await eventsOnceReported(org, 'scale', 'SelfHealed');
     expect(events.find((e) => e.reason === 'SelfHealed')?.message).toContain(
       'Deployment web: spec.replicas (taken by kubectl)',
     );
@@ -107,9 +108,15 @@ describe('live drift', () => {
     });
     const app = await waitForApp(org, 'heal', 'Synced again', synced);
     expect(resource(app, 'ConfigMap', 'a')?.syncStatus).toBe('Synced');
-    const messages = (await eventsAbout(org, 'heal')).filter((e) => e.reason === 'SelfHealed').map((e) => e.message);
+    // Events land in the background: wait for the second revert's.
+    const messages = await waitUntil(
+      async () => {
+        const seen = (await eventsAbout(org, 'heal')).filter((e) => e.reason === 'SelfHealed').map((e) => e.message);
+        return seen.some((m) => m.includes('ConfigMap a: deleted')) ? seen : undefined;
+      },
+      { what: 'the SelfHealed event of the deleted ConfigMap', timeoutMs: 30_000 },
+    );
     expect(messages.some((m) => m.includes('ConfigMap a: data.v (taken by kubectl-edit)'))).toBe(true);
-    expect(messages.some((m) => m.includes('ConfigMap a: deleted'))).toBe(true);
   });
 
   it('stops reverting a writer that keeps coming back: SelfHealPaused names it', async () => {
@@ -141,7 +148,7 @@ describe('live drift', () => {
       'ConfigMap a: data.v (taken by fighter)',
     );
     expect(await configMapData(dest, 'a')).toEqual({ v: 'x2' });
-    expect((await eventsAbout(org, 'fight')).some((e) => e.reason === 'SelfHealPaused')).toBe(true);
+    expect((await eventsOnceReported(org, 'fight', 'SelfHealPaused')).length).toBeGreaterThan(0);
     const told = await sink.waitFor((r) => (r.json as { app?: string; event?: string }).app === 'fight');
     expect(told.json).toMatchObject({ event: 'sync.failed', phase: 'Failed' });
     expect(JSON.stringify(told.json)).toContain('taken by fighter');
