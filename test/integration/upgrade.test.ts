@@ -74,6 +74,21 @@ describeWith(postgresRequirement(), { what: 'the git history', missing: previous
 
     const admin = (args: string[], input?: string) =>
       kubectl(plane.kubeconfigPath, args, input === undefined ? {} : { input });
+    /**
+     * Waits for the App CRD to be Established. `kubectl wait` fails at once, instead of waiting, when it reads the CRD
+     * before the apiserver wrote any condition (".status.conditions accessor error"): that answer is tried again.
+     */
+    const crdEstablished = async (): Promise<void> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await admin(['wait', '--for=condition=Established', 'crd/apps.cd.svc.space', '--timeout=60s']);
+          return;
+        } catch (err) {
+          if (attempt >= 20 || !String(err).includes('accessor error')) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    };
     const getApp = async (namespace: string, name: string) =>
       JSON.parse((await admin(['get', 'apps.cd.svc.space', name, '-n', namespace, '-o', 'json'])).stdout) as Record<
         string,
@@ -146,7 +161,7 @@ describeWith(postgresRequirement(), { what: 'the git history', missing: previous
       ]);
       // The previous release's CRD, as its users installed it (kubectl apply of deploy/crds/).
       await admin(['apply', '-f', join(oldRelease, 'deploy/crds/apps.cd.svc.space.yaml')]);
-      await admin(['wait', '--for=condition=Established', 'crd/apps.cd.svc.space', '--timeout=60s']);
+      await crdEstablished();
     }, 300_000);
 
     afterAll(async () => {
@@ -264,7 +279,7 @@ describeWith(postgresRequirement(), { what: 'the git history', missing: previous
         ],
         { kubeconfigPath: plane.kubeconfigPath },
       );
-      await admin(['wait', '--for=condition=Established', 'crd/apps.cd.svc.space', '--timeout=60s']);
+      await crdEstablished();
       const after = JSON.parse((await admin(['get', 'crd', 'apps.cd.svc.space', '-o', 'json'])).stdout);
       expect(after.metadata.generation).toBeGreaterThan(before.metadata.generation);
       expect(after.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
