@@ -6,7 +6,7 @@
 
 import { mapArgoSource } from './argocd-source.ts';
 import { type MapContext, refOf } from './context.ts';
-import { becameEntry } from './entry.ts';
+import { becameEntry, unmappedEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
 import type { AppPayload, Doc, ImportEntry } from './types.ts';
 
@@ -42,7 +42,7 @@ export function mapApplication(doc: Doc, ctx: MapContext): ImportEntry {
   l.unsupported('spec.revisionHistoryLimit', 'svc keeps the last 50 revisions');
   l.unsupported('spec.info', 'svc Apps carry no extra information');
   if (blockers.length > 0 || !('source' in source) || 'blocker' in destination) {
-    return { object, result: 'unmapped', reason: blockers.join('; '), fields: l.finish() };
+    return unmappedEntry(l, object, blockers.join('; '));
   }
   const name = ctx.namer.take('App', object.name);
   const app: AppPayload = { name, namespace: destination.namespace, source: source.source, sync_policy: sync };

@@ -3,7 +3,9 @@
  * `AppProject` (svc has teams and role bindings instead) and cluster Secrets (svc registers clusters itself).
  * Each is reported unmapped with what to do instead, its fields listed.
  */
+
 import { type MapContext, refOf } from './context.ts';
+import { unmappedEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
 import type { Doc, ImportEntry } from './types.ts';
 
@@ -16,12 +18,11 @@ export function mapApplicationSet(doc: Doc, _ctx: MapContext): ImportEntry {
   const kinds = (Array.isArray(generators) ? generators : []).flatMap((g) => (isObject(g) ? Object.keys(g) : []));
   l.unsupported('spec.generators', `generators ${kinds.join(', ') || '(none)'}: svc has no AppSet resource yet`);
   l.unsupported('spec.template', 'the Applications it generates can be imported one by one');
-  return {
-    object: refOf(doc),
-    result: 'unmapped',
-    reason: `svc has no AppSet resource on this version: import the Applications this ApplicationSet generates (kubectl get applications -o yaml), each becomes an App`,
-    fields: l.finish(),
-  };
+  return unmappedEntry(
+    l,
+    refOf(doc),
+    `svc has no AppSet resource on this version: import the Applications this ApplicationSet generates (kubectl get applications -o yaml), each becomes an App`,
+  );
 }
 
 /** An AppProject: unmapped; says which svc features cover each part. */
@@ -40,13 +41,11 @@ export function mapAppProject(doc: Doc, _ctx: MapContext): ImportEntry {
   l.unsupported('spec.signatureKeys', 'svc does not verify commit signatures');
   l.unsupported('spec.description', 'svc has no projects to describe');
   l.unsupported('metadata.finalizers', 'svc has no projects to finalize');
-  return {
-    object: refOf(doc),
-    result: 'unmapped',
-    reason:
-      'svc has no projects: access is granted by teams and role bindings per cluster and namespace; create those for the teams this project served',
-    fields: l.finish(),
-  };
+  return unmappedEntry(
+    l,
+    refOf(doc),
+    'svc has no projects: access is granted by teams and role bindings per cluster and namespace; create those for the teams this project served',
+  );
 }
 
 /** A Secret labelled `argocd.argoproj.io/secret-type: cluster`: unmapped. */
@@ -56,10 +55,9 @@ export function mapClusterSecret(doc: Doc, _ctx: MapContext): ImportEntry {
   l.take('data');
   l.take('stringData');
   l.take('type');
-  return {
-    object: refOf(doc),
-    result: 'unmapped',
-    reason: 'a cluster Secret: register the cluster with svc (svc cluster register); its credentials are not imported',
-    fields: l.finish(),
-  };
+  return unmappedEntry(
+    l,
+    refOf(doc),
+    'a cluster Secret: register the cluster with svc (svc cluster register); its credentials are not imported',
+  );
 }

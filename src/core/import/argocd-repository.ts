@@ -9,7 +9,7 @@ import { repoURLProblem } from '../app-state.ts';
 import { chartRepoURLProblem } from '../helm-chart.ts';
 import type { RepositoryType } from '../repository.ts';
 import { type MapContext, refOf } from './context.ts';
-import { becameEntry } from './entry.ts';
+import { becameEntry, unmappedEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
 import { ARGO_KEYS, repositoryFrom } from './repository-credentials.ts';
 import { secretData } from './secret-data.ts';
@@ -41,7 +41,7 @@ export function mapRepositorySecret(doc: Doc, ctx: MapContext): ImportEntry {
       l.unsupported(`data["${key}"]`, 'svc cannot use this kind of credential');
     }
     for (const key of data.keys()) l.take(`data["${key}"]`);
-    return { object, result: 'unmapped', reason: blockers.join('; '), fields: l.finish() };
+    return unmappedEntry(l, object, blockers.join('; '));
   }
   const name = ctx.namer.take('Repository', original);
   const { payload, credentials } = repositoryFrom({ name, type, url }, data, ARGO_KEYS, l, 'data');

@@ -24,3 +24,8 @@ export function becameEntry(
   const fields = l.finish();
   return { object, result: resultOf(fields), becomes, ...payload, fields };
 }
+
+/** The entry of `object` that becomes no svc object, for `reason`; the ledger is closed (its fields listed). */
+export function unmappedEntry(l: FieldLedger, object: ObjectRef, reason: string): ImportEntry {
+  return { object, result: 'unmapped', reason, fields: l.finish() };
+}

@@ -7,7 +7,7 @@
 
 import type { GitSource, HelmChartSource } from '../app-schema.ts';
 import { type MapContext, refOf } from './context.ts';
-import { becameEntry } from './entry.ts';
+import { becameEntry, unmappedEntry } from './entry.ts';
 import { fluxPath, gitOf, helmRepositoryURL, ociChartOf, resolveRef } from './flux-source-ref.ts';
 import { flattenValues } from './helm-values.ts';
 import { FieldLedger } from './ledger.ts';
@@ -37,8 +37,7 @@ export function mapHelmRelease(doc: Doc, ctx: MapContext): ImportEntry {
   l.mapped('spec.suspend', 'sync_policy.automated', 'suspended: automated sync off');
   l.equivalent('spec.interval', 'svc checks the chart repository on every resync');
   unsupported(l);
-  if (blockers.length > 0 || !picked)
-    return { object, result: 'unmapped', reason: blockers.join('; '), fields: l.finish() };
+  if (blockers.length > 0 || !picked) return unmappedEntry(l, object, blockers.join('; '));
   const name = ctx.namer.take('App', object.name);
   ctx.use(picked.used.kind, picked.used.namespace, picked.used.name, { kind: 'App', name });
   // Helm removes what left the chart on upgrade: prune keeps that behaviour.

@@ -5,7 +5,7 @@
  */
 
 import { type MapContext, refOf } from './context.ts';
-import { becameEntry } from './entry.ts';
+import { becameEntry, unmappedEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
 import { dockerAuths, secretData } from './secret-data.ts';
 import type { Doc, ImportEntry } from './types.ts';
@@ -47,14 +47,13 @@ export function mapImageRepository(doc: Doc, ctx: MapContext): ImportEntry {
         'spec.secretRef',
         `Secret ${secretName} is not among the imported documents or holds no credentials for ${host}`,
       );
-    return {
+    return unmappedEntry(
+      l,
       object,
-      result: 'unmapped',
-      reason: secretName
+      secretName
         ? `its credentials (Secret ${secretName}) are not among the imported documents: register the registry with them`
         : 'no credentials: svc reads public registries without a registered registry',
-      fields: l.finish(),
-    };
+    );
   }
   const name = ctx.namer.take('Registry', object.name);
   l.mapped('spec.secretRef', 'username, password (sealed)', `from Secret ${secretName}`);
@@ -76,11 +75,9 @@ export function mapImagePolicy(doc: Doc, _ctx: MapContext): ImportEntry {
   l.unsupported('spec.policy', 'svc selects no tags by semver, alphabetical or numerical order');
   l.unsupported('spec.filterTags', 'svc selects no tags');
   l.unsupported('spec.digestReflectionPolicy', 'svc image Apps with tagPolicy Follow redeploy when their tag moves');
-  return {
-    object: refOf(doc),
-    result: 'unmapped',
-    reason:
-      'svc has no image policies: an image App follows one tag (tagPolicy Follow redeploys when it moves to a new digest) and never writes tags back to Git',
-    fields: l.finish(),
-  };
+  return unmappedEntry(
+    l,
+    refOf(doc),
+    'svc has no image policies: an image App follows one tag (tagPolicy Follow redeploys when it moves to a new digest) and never writes tags back to Git',
+  );
 }

@@ -9,7 +9,7 @@
 import type { GitSource, HealthCheck } from '../app-schema.ts';
 import { repoURLProblem } from '../app-state.ts';
 import { type MapContext, refOf } from './context.ts';
-import { becameEntry } from './entry.ts';
+import { becameEntry, unmappedEntry } from './entry.ts';
 import { fluxPath, gitOf, resolveRef } from './flux-source-ref.ts';
 import { FieldLedger } from './ledger.ts';
 import type { AppPayload, Doc, ImportEntry } from './types.ts';
@@ -37,7 +37,7 @@ export function mapKustomization(doc: Doc, ctx: MapContext): ImportEntry {
   const checks = healthChecks(l);
   const sync = syncOf(l);
   unsupported(l);
-  if (blockers.length > 0) return { object, result: 'unmapped', reason: blockers.join('; '), fields: l.finish() };
+  if (blockers.length > 0) return unmappedEntry(l, object, blockers.join('; '));
   const name = ctx.namer.take('App', object.name);
   const ref = resolveRef(l.get('spec.sourceRef'), object.namespace, ctx);
   if (!('blocker' in ref)) ctx.use(ref.kind, ref.namespace, ref.name, { kind: 'App', name });

@@ -6,7 +6,7 @@
 
 import type { RepositoryType } from '../repository.ts';
 import { type MapContext, refOf } from './context.ts';
-import { resultOf } from './entry.ts';
+import { resultOf, unmappedEntry } from './entry.ts';
 import { gitOf, helmRepositoryURL } from './flux-source-ref.ts';
 import { FieldLedger } from './ledger.ts';
 import { renameNote } from './naming.ts';
@@ -38,12 +38,11 @@ export function mapFluxSource(doc: Doc, ctx: MapContext): ImportEntry {
   const repository = repositoryOf(l, doc, ctx, type, url);
   const users = partOf;
   if (!repository && users.length === 0) {
-    return {
+    return unmappedEntry(
+      l,
       object,
-      result: 'unmapped',
-      reason: 'no imported Kustomization or HelmRelease reads it, and it holds no credentials to register',
-      fields: l.finish(),
-    };
+      'no imported Kustomization or HelmRelease reads it, and it holds no credentials to register',
+    );
   }
   const fields = l.finish();
   return {
