@@ -74,21 +74,13 @@ describeWith(postgresRequirement(), { what: 'the git history', missing: previous
 
     const admin = (args: string[], input?: string) =>
       kubectl(plane.kubeconfigPath, args, input === undefined ? {} : { input });
-    /**
-     * Waits for the App CRD to be Established. `kubectl wait` fails at once, instead of waiting, when it reads the CRD
-     * before the apiserver wrote any condition (".status.conditions accessor error"): that answer is tried again.
-     */
-    const crdEstablished = async (): Promise<void> => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await admin(['wait', '--for=condition=Established', 'crd/apps.cd.svc.space', '--timeout=60s']);
-          return;
-        } catch (err) {
-          if (attempt >= 20 || !String(err).includes('accessor error')) throw err;
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      }
-    };
+    /** Waits for the App CRD to be Established (as the harness's applyCrds does: `kubectl wait` errors instead of
+     * waiting while a just-created CRD has no status yet, so it is retried). */
+    const crdEstablished = () =>
+      waitUntil(
+        () => admin(['wait', '--for=condition=Established', 'crd/apps.cd.svc.space', '--timeout=60s']).then(() => true),
+        { what: 'the App CRD Established', timeoutMs: 90_000 },
+      );
     const getApp = async (namespace: string, name: string) =>
       JSON.parse((await admin(['get', 'apps.cd.svc.space', name, '-n', namespace, '-o', 'json'])).stdout) as Record<
         string,
