@@ -86,7 +86,7 @@ export async function startOperator(
   const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ identity });
   const { client, objects: mgmt } = connect(managementSource(config.mgmtKubeconfig));
-  const state: Fencing = { halted: false, elector: undefined };
+  const state: Fencing = { halted: false, stopping: false, elector: undefined };
   const parts = assemble({ config, options, log, identity, client, mgmt, state });
   const { controller, servers } = parts;
   const ports = {
@@ -105,7 +105,9 @@ export async function startOperator(
   log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
 
   const shutdown = async (release: boolean) => {
-    // A clean stop lets running reconciles finish; a kill fences them at their next write.
+    // A clean stop lets running reconciles finish (a staged sync's waits end at their next tick); a kill fences them
+    // at their next write.
+    state.stopping = true;
     if (!release) state.halted = true;
     clearInterval(sweeper);
     await parts.appSets.stopProcessing();
@@ -134,6 +136,8 @@ export async function startOperator(
 /** What decides whether this process may write: a kill halts it; with leader election, only the leader writes. */
 interface Fencing {
   halted: boolean;
+  /** Set when shutdown begins: staged syncs stop waiting (see ReconcilerDeps.stopping). */
+  stopping: boolean;
   elector: LeaderElector | undefined;
 }
 
@@ -189,6 +193,7 @@ function assemble(input: AssembleInput): Parts {
   const reconciler = new Reconciler({
     mgmt,
     mayWrite: () => !state.halted && (state.elector ? state.elector.isLeader : true),
+    stopping: () => state.stopping,
     sources: driversOf(config, options, tuning, repos, serverChannel),
     targetFor: (app) => destinationOf(mgmt, remotes, app),
     onUnreachable: (app: AppResource) =>

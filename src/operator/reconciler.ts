@@ -158,6 +158,12 @@ export interface ReconcilerDeps {
    * before every write, so a deposed leader never races the new one.
    */
   mayWrite?: () => boolean;
+  /**
+   * True once this process is stopping cleanly. A running reconcile still finishes its applies, but a staged sync's
+   * waits (hooks, waves) end at their next tick as if fenced: the operation stays Running and the next process
+   * resumes it, so a stop never waits on a hook that may run for as long as the operation's deadline.
+   */
+  stopping?: () => boolean;
 }
 
 /** The outcome of one reconcile, for the work queue and the metrics. */
@@ -586,7 +592,10 @@ export class Reconciler {
     const operationTimeoutMs = (own ? parseDuration(own) : undefined) ?? this.#deps.tuning.operationTimeoutMs;
     return {
       live: run.live,
-      fence: () => this.#fence(),
+      fence: () => {
+        this.#fence();
+        if (this.#deps.stopping?.()) throw new FencedError();
+      },
       apply,
       health: (objects) => this.#assess(run.app, run.live, objects, true),
       event: (type, reason, message) => this.#announcer.event(run.app, type, reason, message),

@@ -2,7 +2,8 @@
  * `POST /apps/{ns}/{name}/terminate` (issue 25, item 5) through the API against the real operator: a sync waiting on
  * a PreSync migration Job that can never run (its Pod cannot be scheduled) is ended by the request: Failed, reason
  * Terminated, the hook stopped (deleted), nothing of the App applied, audited `app.terminate`. With nothing
- * requested or running, 409. Meanwhile the operation shows the phase and wave it is in (issue 25, item 6).
+ * requested or running, 409. Meanwhile the operation shows the phase and wave it is in (issue 25, item 6). A clean
+ * stop of the operator does not wait on such a hook: the operation stays Running and the next operator resumes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
@@ -107,5 +108,42 @@ describe('terminate, with the real operator', () => {
     // It has ended: nothing left to terminate, and a new sync is accepted.
     expect((await post(`${path}/terminate`)).status).toBe(409);
     expect((await post(`${path}/sync`)).status).toBe(200);
+  });
+
+  it('a clean stop does not wait on a running hook: the operation stays Running and the next operator resumes it', async () => {
+    const repo = await git.createRepo(unique('resume'), { 'm/migrate.yaml': stuckMigration });
+    const dest = unique('dest');
+    dests.push(dest);
+    const created = await org.api.call('POST', '/api/v1/apps', {
+      cookie: org.owner.cookie,
+      body: { name: 'resume', namespace: dest, source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } } },
+    });
+    expect(created.status).toBe(201);
+    const path = `/api/v1/apps/${dest}/resume`;
+    await waitForApp(org.orgNs, 'resume', 'first report', (a) => a.status?.observedRevision !== undefined);
+    const sync = await post(`${path}/sync`);
+    const id = sync.body['operation_id'];
+    await waitForApp(
+      org.orgNs,
+      'resume',
+      'Running its PreSync wave',
+      (a) => a.status?.operationState?.id === id && a.status.operationState.syncPhase === 'PreSync',
+    );
+    // The hook would wait for as long as the operation's deadline (minutes by default); the stop ends the wait.
+    await op.stop();
+    const stopped = await waitForApp(org.orgNs, 'resume', 'the App read after the stop', () => true);
+    expect(stopped.status?.operationState).toMatchObject({ id, phase: 'Running', syncPhase: 'PreSync' });
+
+    // The next operator takes the operation up where it was: only an operator running it answers a terminate.
+    op = await startTestOperator(org.orgNs);
+    expect((await post(`${path}/terminate`)).status).toBe(200);
+    const failed = await waitForApp(
+      org.orgNs,
+      'resume',
+      'Failed',
+      (a) => a.status?.operationState?.id === id && a.status?.operationState?.phase === 'Failed',
+    );
+    expect(failed.status?.operationState).toMatchObject({ reason: 'Terminated' });
+    expect(failed.status?.operationState?.message).toMatch(/operation terminated by request waiting for PreSync Job/);
   });
 });

@@ -39,7 +39,7 @@ export class TerminatedError extends SvcError {
 /** What a staged sync needs from the reconciler. */
 export interface WaveContext {
   live: DestinationCache;
-  /** Throws (FencedError) once this process may no longer write. */
+  /** Throws (FencedError) once this process may no longer write, or is stopping (waits then end: see ReconcilerDeps). */
   fence: () => void;
   /** Applies one wave's objects (and records them in the inventory); throws StageError on failure. */
   apply: (objects: AnyObject[]) => Promise<void>;
