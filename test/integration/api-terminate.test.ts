@@ -127,7 +127,7 @@ describe('terminate, with the real operator', () => {
       org.orgNs,
       'resume',
       'Running its PreSync wave',
-      (a) => a.status?.operationState?.id === id && a.status.operationState.syncPhase === 'PreSync',
+      (a) => a.status?.operationState?.id === id && a.status?.operationState?.syncPhase === 'PreSync',
     );
     // The hook would wait for as long as the operation's deadline (minutes by default); the stop ends the wait.
     await op.stop();
