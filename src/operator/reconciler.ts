@@ -12,6 +12,7 @@
  * failed render or apply. What is live comes from the destination's watch cache (src/operator/live), which also
  * re-queues an App when one of its objects changes health; what the App owns is its inventory (status.inventory).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
@@ -57,10 +58,12 @@ import { inStage, type Stage, StageError } from './stage-error.ts';
 import {
   alreadyStaged,
   decide,
+  followsHead,
   holdMessage,
   type Intent,
   mayHeal,
   needsAutomatedSync,
+  newerSyncRequest,
   withDependencies,
 } from './stages/decide.ts';
 import { checkDependencies } from './stages/dependencies.ts';
@@ -73,6 +76,7 @@ import {
   runFailHooks,
   runPhase,
   runSyncWaves,
+  SupersededError,
   TerminatedError,
   type WaveContext,
 } from './stages/waves.ts';
@@ -180,6 +184,7 @@ function failureOf(err: StageError, unreachable: boolean): Failure {
   if (unreachable) reason = 'ClusterUnreachable';
   else if (err.cause instanceof DeadlineExceededError) reason = 'DeadlineExceeded';
   else if (err.cause instanceof TerminatedError) reason = 'Terminated';
+  else if (err.cause instanceof SupersededError) reason = 'Superseded';
   return { stage: err.stage, hint: err.retry, message: err.message, ...(reason ? { reason } : {}) };
 }
 
@@ -581,7 +586,8 @@ export class Reconciler {
       );
       return `; ${lines.join('; ')}${hooks.length > 0 ? `; hooks succeeded: ${hooks.map(describeHook).join(', ')}` : ''}`;
     } catch (err) {
-      if (err instanceof StageError) await runFailHooks(ctx, plan);
+      // A superseded sync did not fail: the newer revision's sync replaces it, without the SyncFail hooks.
+      if (err instanceof StageError && !(err.cause instanceof SupersededError)) await runFailHooks(ctx, plan);
       throw err;
     }
   }
@@ -603,7 +609,27 @@ export class Reconciler {
       timeout: own ?? `${Math.round(operationTimeoutMs / 1000)}s`,
       progress: (phase, wave) => this.#progress(run, phase, wave),
       terminated: () => this.#terminated(run),
+      superseded: () => this.#superseded(run),
     };
+  }
+
+  /**
+   * What supersedes a staged sync waiting on health (see WaveContext.superseded): only for an automated App whose
+   * sync follows the head (an automated sync, or a requested Sync; never a Rollback or Approve of a chosen revision):
+   * a newer sync request on the App (a push event, the sync button), or an upstream head past the revision being
+   * synced (read as fresh as an automated App's poll reads it). An upstream that cannot be read supersedes nothing.
+   */
+  async #superseded(run: ReconcileRun): Promise<string | undefined> {
+    if (!followsHead(run.app, run.intent)) return undefined;
+    const now =
+      this.#written.newest(`${run.key.namespace}/${run.key.name}`, this.#deps.cachedApp?.(run.key)) ?? run.app;
+    const request = newerSyncRequest(now, run.operation);
+    if (request) return request;
+    const head = await run.driver
+      .resolve(now, { target: 'head', operation: undefined })
+      .then((r) => r.head)
+      .catch(() => undefined);
+    return head && head !== run.source.revision ? `revision ${head.slice(0, 12)}` : undefined;
   }
 
   /**
@@ -813,6 +839,12 @@ export class Reconciler {
     newly: boolean,
   ): Promise<void> {
     const { app, progress } = run;
+    if (outcome.error?.reason === 'Superseded') {
+      // Not a failure to notify about: the newer revision's sync follows at once.
+      this.#announcer.announce(app, outcome, op, undefined, progress.revision);
+      this.#announcer.event(app, 'Normal', 'SyncSuperseded', outcome.error.message);
+      return;
+    }
     const opFailed = op?.phase === 'Failed';
     const notify = opFailed || (progress.syncAttempted && newly) ? 'failure' : undefined;
     this.#announcer.announce(app, outcome, op, notify, progress.revision);
@@ -857,8 +889,9 @@ export class Reconciler {
 
   async #write(app: AppResource, outcome: Outcome): Promise<void> {
     const next = nextStatus(app.status, outcome, this.#deps.tuning.maxHistory);
-    // A resync that changed nothing writes nothing (no etcd write, no watch event every period).
-    if (JSON.stringify(next) === JSON.stringify(app.status ?? {})) return;
+    // A resync that changed nothing sends nothing (not even a PATCH the apiserver would find to be a no-op: one request
+    // per App per period). Compared as values: the apiserver answers with keys sorted, unlike the status built here.
+    if (isDeepStrictEqual(JSON.parse(JSON.stringify(next)), app.status ?? {})) return;
     this.#fence();
     this.#wrote(await writeStatus(this.#deps.mgmt, app, next));
   }

@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { APP_API_VERSION, APP_KIND, type AppResource } from '../../src/core/app-schema.ts';
-import { waitUntil } from '../harness/index.ts';
+import { apiserverRequestCounts, waitUntil } from '../harness/index.ts';
 import {
   configMapYaml,
   createApp,
+  deploymentYaml,
   getApp,
   kube,
   patchSpec,
@@ -36,6 +37,30 @@ async function reconciles(result: string): Promise<number> {
 const requestsFor = (repoName: string) => suite.git.requests.filter((r) => r.path.includes(`/${repoName}.git/`)).length;
 
 describe('typed reconcile outcomes', () => {
+  it('a periodic resync that changes nothing sends no status write at all', async () => {
+    const repo = await suite.git.createRepo(unique('quiet'), {
+      'm/a.yaml': configMapYaml('a'),
+      'm/web.yaml': deploymentYaml('web'),
+    });
+    await suite.gitApp('quiet', repo, { syncPolicy: { automated: true, selfHeal: true } });
+    const settled = await waitForApp(
+      org,
+      'quiet',
+      'Synced and Healthy',
+      (a) => a.status?.syncStatus === 'Synced' && a.status.healthStatus === 'Healthy',
+    );
+    // The apiserver answers the status with its keys sorted; an unchanged status must still compare equal, or every
+    // period sends a PATCH (which the apiserver finds to be a no-op: the resourceVersion alone would not show it).
+    const patches = async () => (await apiserverRequestCounts(kube().client))['PATCH apps/status'] ?? 0;
+    const before = await patches();
+    const successes = await reconciles('success');
+    await waitUntil(async () => (await reconciles('success')) >= successes + 3 || undefined, {
+      what: 'three periodic reconciles of the App',
+    });
+    expect(await patches()).toBe(before);
+    expect((await getApp(org, 'quiet'))?.metadata.resourceVersion).toBe(settled.metadata.resourceVersion);
+  });
+
   it('a spec that cannot work is Stalled, not retried until the spec changes, then syncs', async () => {
     const name = unique('stall');
     const repo = await suite.git.createRepo(name, { 'm/a.yaml': configMapYaml('a') });

@@ -240,6 +240,8 @@ export async function waitForApp(
 
 /** A Kubernetes event, as far as the tests read it. */
 export interface CoreEvent {
+  /** Normal or Warning. */
+  type?: string;
   reason: string;
   message: string;
   reportingInstance?: string;

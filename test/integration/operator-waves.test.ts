@@ -13,6 +13,7 @@ import {
   configMapYaml,
   deploymentYaml,
   eventsAbout,
+  eventsOnceReported,
   getObject,
   requestOperation,
   unique,
@@ -211,5 +212,36 @@ describe('sync waves and hooks', () => {
     // A hook for an event svc has no such thing as (pre-delete) is never applied.
     expect(await getObject('v1', 'ConfigMap', dest, 'helm-teardown')).toBeUndefined();
     expect(inventoryKinds(app).sort()).toEqual(['ConfigMap', 'Deployment']);
+  });
+
+  it('a new revision supersedes an automated sync waiting on a wave: Superseded, then the new revision syncs', async () => {
+    // Wave 0 never becomes healthy (its Pods cannot be scheduled; Progressing, not Degraded): wave 1 waits on it.
+    const after = annotate(configMapYaml('after'), { 'cd.svc.space/sync-wave': '1' });
+    const repo = await suite.git.createRepo(unique('newer'), {
+      'm/web.yaml': deploymentYaml('web', 1, 'nginx:1.0', { nowhere: 'true' }),
+      'm/after.yaml': after,
+    });
+    const dest = await suite.gitApp('newer', repo, { syncPolicy: { automated: true } });
+    await waitUntil(async () => (await getObject('apps/v1', 'Deployment', dest, 'web')) ?? undefined, {
+      what: 'wave 0 applied',
+    });
+    expect(await getObject('v1', 'ConfigMap', dest, 'after')).toBeUndefined();
+
+    // The fix lands upstream while the sync waits on wave 0: the automated App's poll sees it and supersedes the wait.
+    const fixed = await repo.commit({ 'm/web.yaml': deploymentYaml('web') }, 'schedulable');
+    const app = await waitForApp(org, 'newer', 'the new revision synced', (a) => a.status?.revision === fixed, 60_000);
+    expect(app.status?.syncStatus).toBe('Synced');
+    expect(await getObject('v1', 'ConfigMap', dest, 'after')).toBeDefined();
+    const superseded = (await eventsOnceReported(org, 'newer', 'SyncSuperseded')).filter(
+      (e) => e.reason === 'SyncSuperseded',
+    );
+    expect(superseded).toHaveLength(1);
+    expect(superseded[0]?.type).toBe('Normal');
+    expect(superseded[0]?.message).toMatch(
+      new RegExp(`superseded by revision ${fixed.slice(0, 12)} waiting for wave 0 to be healthy`),
+    );
+    // Not a failure: no SyncFailed event, and the App ends without an error condition.
+    expect((await eventsAbout(org, 'newer')).some((e) => e.reason === 'SyncFailed')).toBe(false);
+    expect(app.status?.conditions?.find((c) => c.type === 'SyncError')?.status ?? 'False').toBe('False');
   });
 });

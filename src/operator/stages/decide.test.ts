@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
 import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
-import { alreadyStaged, decide, mayHeal, needsAutomatedSync, operationToRun, withDependencies } from './decide.ts';
+import {
+  alreadyStaged,
+  decide,
+  followsHead,
+  mayHeal,
+  needsAutomatedSync,
+  newerSyncRequest,
+  operationToRun,
+  withDependencies,
+} from './decide.ts';
 
 const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
 
@@ -121,5 +130,30 @@ describe('mayHeal', () => {
     expect(mayHeal(app({ syncPolicy: { selfHeal: true } }))).toBe(false);
     expect(mayHeal(app({ syncPolicy: heal, freeze: true }))).toBe(false);
     expect(mayHeal(app({ syncPolicy: { ...heal, requiresApproval: true } }))).toBe(false);
+  });
+});
+
+describe('superseding a sync that waits on health', () => {
+  it('only a sync of the head of an automated App follows the head', () => {
+    const auto = app({ syncPolicy: { automated: true } });
+    expect(followsHead(auto, { kind: 'observe' })).toBe(true);
+    expect(followsHead(auto, { kind: 'sync', revision: 'head', operation: op })).toBe(true);
+    const rollback = { ...op, kind: 'Rollback' as const, revision: 'abc' };
+    expect(followsHead(auto, { kind: 'sync', revision: 'abc', operation: rollback })).toBe(false);
+    expect(followsHead(app(), { kind: 'sync', revision: 'head', operation: op })).toBe(false);
+  });
+
+  it('a newer Sync request supersedes; the request being run, a Rollback or a finished one does not', () => {
+    const running = { operationState: { ...op, phase: 'Running' as const } };
+    const newer = { ...op, id: 'op-2', initiatedAt: '2026-11-21T06:00:00Z' };
+    expect(newerSyncRequest(app({ operation: newer }, running), op)).toBe('a newer sync request (op-2)');
+    expect(newerSyncRequest(app({ operation: op }), undefined)).toBe('a newer sync request (op-1)');
+    // The informer may not have the Running mark yet: the request being run is not newer than itself.
+    expect(newerSyncRequest(app({ operation: op }), op)).toBeUndefined();
+    expect(newerSyncRequest(app({ operation: op }, running), op)).toBeUndefined();
+    const rollback = { ...newer, kind: 'Rollback' as const, revision: 'abc' };
+    expect(newerSyncRequest(app({ operation: rollback }, running), op)).toBeUndefined();
+    const done = { operationState: { ...newer, phase: 'Succeeded' as const } };
+    expect(newerSyncRequest(app({ operation: newer }, done), op)).toBeUndefined();
   });
 });

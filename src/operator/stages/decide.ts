@@ -22,6 +22,7 @@ import {
   FROZEN_MESSAGE,
   type HoldReason,
   operationLifecycle,
+  sameRequest,
 } from '../../core/app-state.ts';
 
 /** What one reconcile will do. */
@@ -121,4 +122,28 @@ export function mayHeal(app: AppResource): boolean {
 export function alreadyStaged(app: AppResource, head: string): boolean {
   const s = app.status?.operationState;
   return s?.phase === 'Held' && s.message === APPROVAL_MESSAGE && s.revision === head;
+}
+
+/**
+ * Whether a sync of `app` follows the head, so a newer revision may supersede it while it waits on health: the App
+ * is automated and the sync is an automated one (`observe`) or a requested Sync of the head, never a Rollback or an
+ * Approve of a chosen revision.
+ */
+export function followsHead(app: AppResource, intent: Intent): boolean {
+  if (app.spec.syncPolicy?.automated !== true) return false;
+  return intent.kind === 'observe' || (intent.kind === 'sync' && intent.revision === 'head');
+}
+
+/**
+ * A sync request on `app` newer than the one being run (`own`, none for an automated sync): a push event's or a
+ * caller's Sync or Deploy not picked up yet. Answers how to name it, else undefined.
+ */
+export function newerSyncRequest(app: AppResource, own: Operation | undefined): string | undefined {
+  const life = operationLifecycle(app);
+  if (life.phase !== 'requested' || !['Sync', 'Deploy'].includes(life.operation.kind)) return undefined;
+  const op = life.operation;
+  if (own && sameRequest(own, { kind: op.kind, initiatedAt: op.initiatedAt, id: op.id, phase: 'Running' })) {
+    return undefined;
+  }
+  return `a newer sync request${op.id ? ` (${op.id})` : ''}`;
 }

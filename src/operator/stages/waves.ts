@@ -5,8 +5,10 @@
  * waited for until it completes (Healthy: a Job Complete, a Pod Succeeded) or fails (Degraded); its delete policy
  * then removes it. A failed hook, a Degraded wave or a wait past the deadline fails the sync with a StageError, and
  * the reconciler runs the SyncFail hooks (`runFailHooks`); so does a terminate request (reason Terminated). A hook
- * still running when its wait ends that way is stopped (deleted). Waiting reads the destination's watch cache, so a
- * poll is a map lookup; every write passes the fence first.
+ * still running when its wait ends that way is stopped (deleted). A wait on a wave's health (not on a hook) also ends
+ * when a newer revision arrived for an automated App (`superseded`, reason Superseded): the next reconcile syncs it,
+ * and no SyncFail hook runs (the sync did not fail, a newer one replaces it). Waiting reads the destination's watch
+ * cache, so a poll is a map lookup; every write passes the fence first.
  */
 import { sleep } from '../../core/concurrency.ts';
 import { describeError, SvcError } from '../../core/errors.ts';
@@ -20,11 +22,25 @@ import { StageError } from '../stage-error.ts';
 /** How often a wait reads the live cache again. */
 const POLL_MS = 200;
 
+/** How often a wait on health asks whether a newer revision superseded the sync (it may read upstream). */
+const SUPERSEDE_CHECK_MS = 2_000;
+
 /** An operation still running at its deadline (the status records reason DeadlineExceeded). */
 export class DeadlineExceededError extends SvcError {
   override readonly code = 'deadline_exceeded';
   constructor(message: string) {
     super(message, { retry: 'wait' });
+  }
+}
+
+/**
+ * A sync of an automated App that was only waiting on health when a newer revision arrived (the status records
+ * reason Superseded); retried at once, so the next reconcile syncs the newer revision.
+ */
+export class SupersededError extends SvcError {
+  override readonly code = 'superseded';
+  constructor(message: string) {
+    super(message, { retry: 'retry' });
   }
 }
 
@@ -53,6 +69,11 @@ export interface WaveContext {
   timeout: string;
   /** True once someone asked to terminate the operation. */
   terminated: () => boolean;
+  /**
+   * What superseded the sync, when something did: a newer revision (or a newer sync request) for an automated App
+   * whose sync follows the head; undefined otherwise. Asked only while waiting on a wave's health.
+   */
+  superseded: () => Promise<string | undefined>;
   /** Records the phase and wave now in progress on the running operation (operationState; best effort). */
   progress: (phase: HookPhase, wave: number) => Promise<void>;
 }
@@ -133,16 +154,23 @@ export async function runFailHooks(ctx: WaveContext, plan: SyncPlan): Promise<vo
   }
 }
 
-/** Waits until the objects of `wave` are healthy; Degraded fails the sync. */
+/** Waits until the objects of `wave` are healthy; Degraded fails the sync, a newer revision supersedes it. */
 async function waitHealthy(ctx: WaveContext, wave: Wave): Promise<void> {
   if (wave.objects.length === 0) return;
+  let asked = Date.now();
   for (;;) {
     const h = await ctx.health(wave.objects);
     if (h.status === 'Healthy') return;
     if (h.status === 'Degraded') {
       throw new StageError('health', new Error(`wave ${wave.wave} is Degraded: ${h.reason}`), 'wait');
     }
-    await tick(ctx, `waiting for wave ${wave.wave} to be healthy (${h.status}: ${h.reason})`);
+    const waiting = `waiting for wave ${wave.wave} to be healthy (${h.status}: ${h.reason})`;
+    if (Date.now() - asked >= SUPERSEDE_CHECK_MS) {
+      asked = Date.now();
+      const by = await ctx.superseded();
+      if (by) throw new StageError('operation', new SupersededError(`superseded by ${by} ${waiting}`));
+    }
+    await tick(ctx, waiting);
   }
 }
 
