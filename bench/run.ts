@@ -1,10 +1,11 @@
 /**
  * `npm run bench [name...] [-- --n=100,1000,5000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss, registry, ui and health on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api by default; rss, registry, ui, health and drift on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
 import { converge } from './converge.ts';
+import { drift } from './drift.ts';
 import { health } from './health.ts';
 import { push } from './push.ts';
 import { registryBench } from './registry.ts';
@@ -53,15 +54,18 @@ const { values, positionals } = parseArgs({
     // health: objects per kind (ten kinds) and assessment rounds.
     'health-objects': { type: 'string', default: '100' },
     'health-rounds': { type: 'string', default: '10' },
+    // drift: selfHealing Apps in all, and how many drift at once (one measurement each).
+    'drift-among': { type: 'string', default: '1000' },
+    drifted: { type: 'string', default: '1,100' },
   },
 });
 
 /** The wait timeout for `n` Apps, in ms: --timeout when given, else 900 s or 0.6 s per App, whichever is more. */
 const timeoutFor = (n: number) => (values.timeout ? Number(values.timeout) : Math.max(900, n * 0.6)) * 1000;
 
-const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift'] as const;
 type Name = (typeof all)[number];
-const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health'];
+const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health', 'drift'];
 const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
@@ -117,6 +121,16 @@ for (const name of names) {
       );
       log(`wrote ${file}`);
     }
+  } else if (name === 'drift') {
+    const among = Number(values['drift-among']);
+    const options = {
+      among,
+      drifted: values.drifted.split(',').map(Number),
+      rounds: Number(values.rounds),
+      steadySeconds: Number(values.steady),
+      timeoutMs: timeoutFor(among),
+    };
+    log(`wrote ${await drift(options, log)}`);
   } else if (name === 'registry') {
     const options = {
       resolves: Number(values.resolves),

@@ -80,7 +80,7 @@ export function renderedObjects(i: number): Obj[] {
 }
 
 /** The App resource for the i-th App of a run. */
-export function appResource(i: number, repoURL: string, options: { webhook?: boolean } = {}) {
+export function appResource(i: number, repoURL: string, options: { webhook?: boolean; selfHeal?: boolean } = {}) {
   return {
     apiVersion: 'cd.svc.space/v1alpha1',
     kind: 'App',
@@ -88,7 +88,7 @@ export function appResource(i: number, repoURL: string, options: { webhook?: boo
     spec: {
       source: { type: 'Git', git: { repoURL, branch: 'main', path: '.', manifestType: 'Kustomize' } },
       destination: { namespace: destinationNamespace(i) },
-      syncPolicy: { automated: true, prune: true },
+      syncPolicy: { automated: true, prune: true, ...(options.selfHeal ? { selfHeal: true } : {}) },
       ...(options.webhook ? { webhook: { enabled: true } } : {}),
     },
   };

@@ -161,7 +161,7 @@ export async function keepProfiles(dir: string, label: string): Promise<string[]
  */
 export async function scrapeMetrics(metricsURL: string): Promise<Record<string, number>> {
   const wanted =
-    /^(nodejs_(heap_size|external_memory|eventloop_lag|active_handles_total|gc_duration_seconds_(sum|count))|process_(resident_memory|cpu_seconds_total)|svc_reconcile)/;
+    /^(nodejs_(heap_size|external_memory|eventloop_lag|active_handles_total|gc_duration_seconds_(sum|count))|process_(resident_memory|cpu_seconds_total)|svc_reconcile|svc_selfheal)/;
   const out: Record<string, number> = {};
   try {
     const text = await (await fetch(metricsURL)).text();
