@@ -93,14 +93,17 @@ export async function startTestApi(
     cwd: dir,
   });
   const lines = options.logLines;
-  // Every server logs at info, as in production, into the run's leak check (and the test's lines when asked).
+  // Every server logs at info, as in production, into the run's leak check (and the test's lines when asked);
+  // SVC_TEST_LOG=<level> also prints them, as it does the in-process operator's.
   const log = new LeakScanLog('in-process API server log');
+  const printLevel = process.env['SVC_TEST_LOG'];
   const logger = pino(
-    { level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    { level: printLevel ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
     {
       write: (l: string) => {
         lines?.push(l);
         log.write(l);
+        if (printLevel) process.stdout.write(l);
       },
     },
   );
