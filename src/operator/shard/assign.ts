@@ -9,11 +9,7 @@ import { createHash } from 'node:crypto';
 export type ShardBy = 'app' | 'cluster';
 
 /** The App's shard key: `namespace/name`, or `namespace/cluster` (cluster names are per org; '' is the management cluster). */
-export function shardKey(
-  by: ShardBy,
-  app: { namespace: string; name: string },
-  cluster: string | undefined,
-): string {
+export function shardKey(by: ShardBy, app: { namespace: string; name: string }, cluster: string | undefined): string {
   return by === 'cluster' ? `${app.namespace}/cluster:${cluster ?? ''}` : `${app.namespace}/${app.name}`;
 }
 
@@ -61,5 +57,8 @@ export class Assignment {
 /** The id of a membership: a short hash of its sorted identities (the empty membership is "none"). */
 export function viewId(members: readonly string[]): string {
   if (members.length === 0) return 'none';
-  return createHash('sha256').update([...members].sort().join('\n')).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update([...members].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
 }
