@@ -131,4 +131,64 @@ describe('sharded operators', () => {
     expect(reporters.has(ownerOf(`${org}/${other}`, survivors))).toBe(true);
     expect((await shareOf(survivor1)) + (await shareOf(survivor2))).toBe(names.length);
   });
+
+  it('a joining replica takes a moved App only after its old owner fenced its running reconcile and acknowledged', async () => {
+    const survivors = operators.slice(1);
+    const before = identities.slice(1);
+    const after = [...before, 'shard-d'];
+    // An App the joiner will win from one of the survivors.
+    let name = '';
+    for (let i = 0; !name; i++) {
+      if (ownerOf(`${org}/join-${i}`, after) === 'shard-d') name = `join-${i}`;
+    }
+    const oldOwner = survivors.find((o) => o.identity === ownerOf(`${org}/${name}`, before)) as TestOperator;
+    const repo = await suite.git.createRepo(unique('join'), { 'm/cm.yaml': configMapYaml('cm') });
+    await createApp(org, name, {
+      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+      destination: { namespace: suite.dest() },
+    });
+    expect(await syncOnce(name)).toEqual(new Set([oldOwner.identity]));
+
+    // The old owner is mid-sync (its fetch held) when the fourth replica joins.
+    const hold = suite.git.hold();
+    const id = await requestOperation(org, name, 'Sync');
+    await waitUntil(async () => (await getApp(org, name))?.status?.operationState?.id === id && hold.waiting() > 0, {
+      what: 'the operation Running and its fetch held',
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
+    const joiner = await startTestOperator(org, {
+      env: { SVC_OPERATOR_SHARDING: 'app' },
+      lease,
+      identity: 'shard-d',
+      tuning: { syncPeriodMs: 600_000 },
+    });
+    operators.push(joiner);
+    // The old owner adopted the new membership but cannot acknowledge it while its reconcile of the App runs, so
+    // the joiner does not start.
+    await waitUntil(() => oldOwner.shard()?.members.length === 3, {
+      what: 'the old owner sees the joiner',
+      timeoutMs: 20_000,
+    });
+    expect(joiner.shard()?.active).toBe(false);
+    hold.release();
+
+    await waitUntil(activeWith([...survivors, joiner], 3), { what: 'three active shards', timeoutMs: 20_000 });
+    const done = await waitForApp(
+      org,
+      name,
+      'operation finished',
+      (x) => x.status?.operationState?.id === id && x.status.operationState.phase === 'Succeeded',
+    );
+    expect(done.status?.revision).toBe(await repo.head());
+    const succeeded = await waitUntil(
+      async () => {
+        const events = (await eventsAbout(org, name)).filter((e) => e.reason === 'OperationSucceeded');
+        return events.length >= 2 ? events : undefined;
+      },
+      { what: 'the second OperationSucceeded event', timeoutMs: 30_000 },
+    );
+    // The first sync by the old owner, the held operation once, by the joiner: the fenced reconcile reported nothing.
+    expect(succeeded.map((e) => e.reportingInstance).sort()).toEqual([oldOwner.identity, 'shard-d'].sort());
+  });
 });
