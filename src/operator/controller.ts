@@ -152,10 +152,11 @@ export class Controller {
     await this.#informer.stop();
   }
 
-  /** With sharding: queues every known App this replica owns now (it just gained some). */
-  queueOwned(): void {
+  /** With sharding: queues every known App this replica owns now and `gained` picks (it just gained them). */
+  queueOwned(gained: (app: AppKey) => boolean): void {
     for (const app of this.#informer.list()) {
-      if (this.#owns(keyOf(cacheKey(app)))) this.#queue?.add(cacheKey(app));
+      const key = keyOf(cacheKey(app));
+      if (this.#owns(key) && gained(key)) this.#queue?.add(cacheKey(app));
     }
   }
 

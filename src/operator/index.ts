@@ -30,6 +30,7 @@ import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { RemoteClusters } from './remote-clusters.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
+import type { ShardBy } from './shard/assign.ts';
 import type { ShardMembership } from './shard/membership.ts';
 import { APPSETS_SHARD_KEY, appShardKey, startSharding } from './shard/start.ts';
 import { PushReceiver } from './webhook/receiver.ts';
@@ -107,7 +108,17 @@ export async function startOperator(
   if (config.operator.sharding !== 'off') {
     const namespace = config.operator.leaderElectionNamespace;
     const group = options.lease?.name ?? 'svc-operator';
-    state.shard = startSharding({ ...parts, client, namespace, group, identity, logger: log, lease: options.lease });
+    const keyOf = (app: AppKey) => appShardKey(shardByOf(config), app, (key) => controller.cached(key));
+    state.shard = startSharding({
+      ...parts,
+      client,
+      namespace,
+      group,
+      identity,
+      logger: log,
+      lease: options.lease,
+      keyOf,
+    });
   } else if (config.operator.leaderElect) {
     state.elector = startElection(config, options, client, identity, log, parts);
   } else {
@@ -158,6 +169,11 @@ interface Fencing {
   stopping: boolean;
   elector: LeaderElector | undefined;
   shard: ShardMembership | undefined;
+}
+
+/** What Apps are sharded by (`app` also when sharding is off: then no key is asked for). */
+function shardByOf(config: Config): ShardBy {
+  return config.operator.sharding === 'cluster' ? 'cluster' : 'app';
 }
 
 /** Whether this process may write for the shard key `key` now (see Fencing). */

@@ -31,8 +31,11 @@ export interface ShardOptions {
   retryPeriodMs?: number;
   /** The membership changed: resolve once every running reconcile `allows` now refuses has ended. */
   onRelease: () => Promise<void>;
-  /** Every member acknowledged the membership: start the Apps now allowed. */
-  onActive: () => void;
+  /**
+   * Every member acknowledged the membership: start the Apps now allowed. `previous` is the membership that was
+   * active before (empty after a start or a missed renew): the keys it gave this replica were never stopped.
+   */
+  onActive: (previous: Assignment) => void;
   /** How many Apps this replica owns now (written on its Lease, exported as a metric by the caller). */
   share: () => number;
 }
@@ -115,9 +118,10 @@ export class ShardMembership {
     const view = new Assignment(live.map((l) => l.spec.holderIdentity ?? ''));
     if (view.id !== this.#acked.id) await this.#adopt(view);
     if (this.#active.id !== this.#acked.id && this.#acknowledgedByAll(live)) {
+      const previous = this.#active;
       this.#active = this.#acked;
       this.#o.logger.info({ members: view.members, apps: this.#o.share() }, 'shard membership active');
-      this.#o.onActive();
+      this.#o.onActive(previous);
     }
   }
 

@@ -27,6 +27,8 @@ export interface ShardingInput {
   controller: Controller;
   appSets: AppSetController;
   metrics: OperatorMetrics;
+  /** The shard key of an App (see appShardKey). */
+  keyOf: (app: AppKey) => string;
   lease?: { durationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number } | undefined;
 }
 
@@ -54,8 +56,9 @@ export function startSharding(input: ShardingInput): ShardMembership {
       if (!membership.allows(APPSETS_SHARD_KEY)) await appSets.stopProcessing();
       await controller.released();
     },
-    onActive: () => {
-      controller.queueOwned();
+    onActive: (previous) => {
+      // Only the Apps gained: those owned before too were never stopped.
+      controller.queueOwned((app) => previous.owner(input.keyOf(app)) !== input.identity);
       if (membership.allows(APPSETS_SHARD_KEY)) appSets.startProcessing();
       share();
     },
