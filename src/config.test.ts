@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       syncPeriodMs: 60_000,
       errorRequeueMs: 30_000,
       leaderElect: true,
+      sharding: 'off',
       webhookBind: { host: '', port: 8082 },
       metricsBind: { host: '', port: 8080 },
       probeBind: { host: '', port: 8081 },
@@ -134,6 +135,16 @@ describe('loadConfig', () => {
       '--sync-period must be at least 1000 ms',
     ]);
     expect((error as Error).message).toContain('SVC_LISTEN');
+  });
+
+  it('reads sharding from --sharding over SVC_OPERATOR_SHARDING and refuses other modes', () => {
+    const devSecrets = { authSecret: 'd'.repeat(43), credentialsKey: Buffer.alloc(32, 7).toString('base64') };
+    const env = { SVC_OPERATOR_SHARDING: 'cluster' };
+    expect(loadConfig({ env, devSecrets, cwd: '/' }).operator.sharding).toBe('cluster');
+    expect(loadConfig({ env, devSecrets, flags: { sharding: 'app' }, cwd: '/' }).operator.sharding).toBe('app');
+    expect(() => loadConfig({ env: { SVC_OPERATOR_SHARDING: 'yes' }, devSecrets, cwd: '/' })).toThrow(
+      /SVC_OPERATOR_SHARDING "yes" must be off, app or cluster/,
+    );
   });
 
   it('uses generated dev secrets outside production only', () => {

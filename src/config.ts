@@ -39,6 +39,12 @@ export interface OperatorConfig {
   leaderElectionNamespace: string;
   /** Reconcile only the Apps of this namespace (`--watch-namespace`); undefined = every namespace (the default). */
   watchNamespace: string | undefined;
+  /**
+   * Sharding between operator replicas (`--sharding` / SVC_OPERATOR_SHARDING): `off` (the default: one leader
+   * reconciles everything), `app` (each App to one replica) or `cluster` (all Apps of one destination cluster to one
+   * replica). On, it replaces leader election; the shard Leases live in the leader-election namespace.
+   */
+  sharding: 'off' | 'app' | 'cluster';
 }
 
 /**
@@ -131,6 +137,7 @@ export interface OperatorFlags {
   leaderElect?: string | boolean;
   leaderElectionNamespace?: string;
   watchNamespace?: string;
+  sharding?: string;
 }
 
 /** Secrets generated for the embedded default (never used in production mode). */
@@ -401,6 +408,14 @@ function orgOperatorRoleOf(read: Reader): string | undefined {
   return role;
 }
 
+/** `--sharding`, else SVC_OPERATOR_SHARDING: off, app or cluster. */
+function shardingOf(read: Reader, flags: OperatorFlags): OperatorConfig['sharding'] {
+  const value = flags.sharding || read.get('SVC_OPERATOR_SHARDING') || 'off';
+  if (value === 'off' || value === 'app' || value === 'cluster') return value;
+  read.problem(`--sharding / SVC_OPERATOR_SHARDING "${value}" must be off, app or cluster`);
+  return 'off';
+}
+
 /** The operator's flags. */
 function operatorOf(read: Reader, flags: OperatorFlags): OperatorConfig {
   const leaderElect = parseBool(flags.leaderElect ?? true);
@@ -418,5 +433,6 @@ function operatorOf(read: Reader, flags: OperatorFlags): OperatorConfig {
     leaderElect: leaderElect ?? true,
     leaderElectionNamespace: flags.leaderElectionNamespace || 'kube-system',
     watchNamespace,
+    sharding: shardingOf(read, flags),
   };
 }

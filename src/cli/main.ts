@@ -34,7 +34,11 @@ function withOperatorFlags(cmd: Command): Command {
     .option('--health-probe-bind-address <addr>', '/healthz and /readyz address', ':8081')
     .option('--leader-elect <bool>', 'elect a leader on a Lease before reconciling', 'true')
     .option('--leader-election-namespace <ns>', 'namespace of the leader-election Lease', 'kube-system')
-    .option('--watch-namespace <ns>', 'reconcile only the Apps of this namespace (default: every namespace)');
+    .option('--watch-namespace <ns>', 'reconcile only the Apps of this namespace (default: every namespace)')
+    .option(
+      '--sharding <mode>',
+      'share Apps between replicas: off, app or cluster (default: SVC_OPERATOR_SHARDING, else off)',
+    );
 }
 
 const program = new Command('svc')

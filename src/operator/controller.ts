@@ -26,6 +26,8 @@ export interface ControllerOptions {
   namespace?: string;
   /** Per-App backoff after transient reconcile failures (default: the queue's, 1 s doubling up to 30 s). */
   backoff?: BackoffPolicy;
+  /** With sharding: whether this replica may reconcile the App now (default: every App). */
+  owns?: (app: AppKey) => boolean;
 }
 
 /** True when the change is one the reconciler must react to (not our own status write). */
@@ -59,6 +61,8 @@ export class Controller {
   /** Who waits for whom (spec.dependsOn reversed): a dependency's change re-queues its dependents. */
   readonly #dependents = new Dependents();
   #queue: WorkQueue | undefined;
+  /** Reconciles running now, by key: a hand-over waits for those of the Apps that moved away. */
+  readonly #inflight = new Map<string, Promise<unknown>>();
 
   constructor(options: ControllerOptions) {
     this.#options = options;
@@ -148,16 +152,50 @@ export class Controller {
     await this.#informer.stop();
   }
 
-  async #handle(key: string): Promise<Requeue> {
-    const slash = key.indexOf('/');
-    const started = performance.now();
-    const res = await this.#options.reconciler.reconcile({
-      namespace: key.slice(0, slash),
-      name: key.slice(slash + 1),
-    });
-    this.#options.metrics.reconcile(res.result, (performance.now() - started) / 1000);
-    return res.requeue;
+  /** With sharding: queues every known App this replica owns now and `gained` picks (it just gained them). */
+  queueOwned(gained: (app: AppKey) => boolean): void {
+    for (const app of this.#informer.list()) {
+      const key = keyOf(cacheKey(app));
+      if (this.#owns(key) && gained(key)) this.#queue?.add(cacheKey(app));
+    }
   }
+
+  /** How many known Apps this replica owns now (all of them without sharding). */
+  ownedCount(): number {
+    return this.#informer.list().filter((app) => this.#owns(keyOf(cacheKey(app)))).length;
+  }
+
+  /** Resolves once no reconcile of an App this replica no longer owns is running (they end at their next write). */
+  async released(): Promise<void> {
+    const moved = [...this.#inflight].filter(([key]) => !this.#owns(keyOf(key))).map(([, running]) => running);
+    await Promise.allSettled(moved);
+  }
+
+  #owns(app: AppKey): boolean {
+    return this.#options.owns ? this.#options.owns(app) : true;
+  }
+
+  async #handle(key: string): Promise<Requeue> {
+    const app = keyOf(key);
+    // Another replica's App (sharding): dropped here; it is queued again if it comes back to this replica.
+    if (!this.#owns(app)) return undefined;
+    const started = performance.now();
+    const running = this.#options.reconciler.reconcile(app);
+    this.#inflight.set(key, running);
+    try {
+      const res = await running;
+      this.#options.metrics.reconcile(res.result, (performance.now() - started) / 1000);
+      return res.requeue;
+    } finally {
+      this.#inflight.delete(key);
+    }
+  }
+}
+
+/** The App key of a queue key (`namespace/name`). */
+function keyOf(key: string): AppKey {
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 /** `app` without `metadata.managedFields` (a shallow copy; the informer's input is not modified). */

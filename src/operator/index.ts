@@ -1,6 +1,7 @@
 /**
  * `startOperator`: the operator role of svc. Connects to the management cluster, starts the App informer, the
- * metrics, probe and push-receiver listeners, and leader election; reconciles while leading.
+ * metrics, probe and push-receiver listeners, and leader election; reconciles while leading. With sharding, every
+ * replica reconciles its share of the Apps instead (src/operator/shard/).
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -29,6 +30,9 @@ import { DEFAULT_BACKOFF } from './queue.ts';
 import { DEFAULT_TUNING, Reconciler, type ReconcilerTuning } from './reconciler.ts';
 import { RemoteClusters } from './remote-clusters.ts';
 import { close, listen, metricsServer, probeServer } from './servers.ts';
+import type { ShardBy } from './shard/assign.ts';
+import type { ShardMembership } from './shard/membership.ts';
+import { APPSETS_SHARD_KEY, appShardKey, startSharding } from './shard/start.ts';
 import { PushReceiver } from './webhook/receiver.ts';
 
 /** Renders kept by the operator's render cache (one per source, revision and renderer options). */
@@ -41,7 +45,7 @@ export interface OperatorOptions {
   tuning?: Partial<ReconcilerTuning>;
   /** Watch only this namespace's Apps (default: every namespace). */
   watchNamespace?: string;
-  /** Leader-election Lease name (default `svc-operator`) and timings. */
+  /** Leader-election Lease name (default `svc-operator`; with sharding, the shard Leases' prefix) and timings. */
   lease?: { name?: string; durationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   identity?: string;
   tools?: ToolPaths;
@@ -68,8 +72,13 @@ export interface RunningOperator {
   /** Bound ports of the listeners (useful with port 0). */
   ports: { metrics: number; probes: number; webhook: number };
   identity: string;
-  /** True while this process leads (always true without leader election). */
+  /** True while this process leads (always true without leader election; false with sharding). */
   isLeader(): boolean;
+  /**
+   * With sharding: the members of the membership this replica applies, and whether every member acknowledged it;
+   * undefined without sharding.
+   */
+  shard(): { members: readonly string[]; active: boolean } | undefined;
   /** Clean shutdown: stops reconciling, releases the Lease, closes listeners. */
   stop(): Promise<void>;
   /** Crash-like shutdown for tests: stops everything without releasing the Lease. */
@@ -86,7 +95,7 @@ export async function startOperator(
   const identity = options.identity ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const log = logger.child({ identity });
   const { client, objects: mgmt } = connect(managementSource(config.mgmtKubeconfig));
-  const state: Fencing = { halted: false, stopping: false, elector: undefined };
+  const state: Fencing = { halted: false, stopping: false, elector: undefined, shard: undefined };
   const parts = assemble({ config, options, log, identity, client, mgmt, state });
   const { controller, servers } = parts;
   const ports = {
@@ -96,13 +105,28 @@ export async function startOperator(
   };
   await controller.start();
   await parts.appSets.start();
-  if (config.operator.leaderElect) state.elector = startElection(config, options, client, identity, log, parts);
-  else {
+  if (config.operator.sharding !== 'off') {
+    const namespace = config.operator.leaderElectionNamespace;
+    const group = options.lease?.name ?? 'svc-operator';
+    const keyOf = (app: AppKey) => appShardKey(shardByOf(config), app, (key) => controller.cached(key));
+    state.shard = startSharding({
+      ...parts,
+      client,
+      namespace,
+      group,
+      identity,
+      logger: log,
+      lease: options.lease,
+      keyOf,
+    });
+  } else if (config.operator.leaderElect) {
+    state.elector = startElection(config, options, client, identity, log, parts);
+  } else {
     controller.startProcessing();
     parts.appSets.startProcessing();
   }
   const sweeper = sweepRepos(parts.repos, log);
-  log.info({ ports, leaderElect: config.operator.leaderElect }, 'operator started');
+  log.info({ ports, leaderElect: config.operator.leaderElect, sharding: config.operator.sharding }, 'operator started');
 
   const shutdown = async (release: boolean) => {
     // A clean stop lets running reconciles finish (a staged sync's waits end at their next tick); a kill fences them
@@ -114,6 +138,7 @@ export async function startOperator(
     await controller.stopProcessing();
     state.halted = true;
     await state.elector?.stop({ release });
+    await state.shard?.stop({ release });
     await parts.appSets.stop();
     await controller.stop();
     await parts.live.stop();
@@ -127,18 +152,35 @@ export async function startOperator(
   return {
     ports,
     identity,
-    isLeader: () => (state.elector ? state.elector.isLeader : true),
+    isLeader: () => (state.shard ? false : state.elector ? state.elector.isLeader : true),
+    shard: () => (state.shard ? { members: state.shard.members, active: state.shard.active } : undefined),
     stop: () => shutdown(true),
     kill: () => shutdown(false),
   };
 }
 
-/** What decides whether this process may write: a kill halts it; with leader election, only the leader writes. */
+/**
+ * What decides whether this process may write: a kill halts it; with leader election, only the leader writes; with
+ * sharding, only the owner of the App (or of the AppSets) writes.
+ */
 interface Fencing {
   halted: boolean;
   /** Set when shutdown begins: staged syncs stop waiting (see ReconcilerDeps.stopping). */
   stopping: boolean;
   elector: LeaderElector | undefined;
+  shard: ShardMembership | undefined;
+}
+
+/** What Apps are sharded by (`app` also when sharding is off: then no key is asked for). */
+function shardByOf(config: Config): ShardBy {
+  return config.operator.sharding === 'cluster' ? 'cluster' : 'app';
+}
+
+/** Whether this process may write for the shard key `key` now (see Fencing). */
+function mayWrite(state: Fencing, key: string): boolean {
+  if (state.halted) return false;
+  if (state.shard) return state.shard.allows(key);
+  return state.elector ? state.elector.isLeader : true;
 }
 
 /** The operator's parts, wired but not started. */
@@ -173,6 +215,12 @@ function assemble(input: AssembleInput): Parts {
   const repos = new RepoCache({ dir: join(config.cacheDir, 'git'), guard: gitGuard(config.outbound) });
   const tuning = tuningOf(config, options);
   let controller: Controller | undefined;
+  const shardBy = config.operator.sharding === 'cluster' ? 'cluster' : 'app';
+  const owns = (app: AppKey) =>
+    mayWrite(
+      state,
+      appShardKey(shardBy, app, (key) => controller?.cached(key)),
+    );
   const serverChannel = serverChannelOf(config, options, log);
   const health = customHealthOf(serverChannel, options, (key) => controller?.cached(key));
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
@@ -192,7 +240,7 @@ function assemble(input: AssembleInput): Parts {
     : undefined;
   const reconciler = new Reconciler({
     mgmt,
-    mayWrite: () => !state.halted && (state.elector ? state.elector.isLeader : true),
+    mayWrite: owns,
     stopping: () => state.stopping,
     sources: driversOf(config, options, tuning, repos, serverChannel),
     targetFor: (app) => destinationOf(mgmt, remotes, app),
@@ -216,6 +264,7 @@ function assemble(input: AssembleInput): Parts {
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
     backoff: { ...DEFAULT_BACKOFF, baseMs: tuning.backoffBaseMs, maxMs: tuning.errorRequeueMs },
+    owns,
   });
   controller = built;
   const appSets = appSetsOf({ ...input, watchNamespace, tuning, repos, serverChannel, apps: built });
@@ -257,7 +306,7 @@ function appSetsOf(
       ...(serverChannel ? { access: (r: SourceAccessRequest) => serverChannel.sourceAccess(r) } : {}),
     }),
     ...(serverChannel ? { clusters: (ns: string) => serverChannel.clusters(ns) } : {}),
-    mayWrite: () => !state.halted && (state.elector ? state.elector.isLeader : true),
+    mayWrite: () => mayWrite(state, APPSETS_SHARD_KEY),
     logger: input.log.child({ controller: 'appset' }),
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.appSetResyncMs ? { resyncMs: options.appSetResyncMs } : {}),

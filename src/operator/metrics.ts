@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics of the operator (own registry, so several operators in one process never collide):
  * reconciles by result, reconcile errors, reconcile duration and its steps, an info gauge per App with its sync and health
- * status, sync operations by kind and phase, and leadership.
+ * status, sync operations by kind and phase, leadership, and the shard's share of Apps.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { HealthStatus, SyncStatus } from '../core/app-schema.ts';
@@ -56,6 +56,16 @@ export class OperatorMetrics {
   readonly #leader = new Gauge({
     name: 'svc_operator_leader',
     help: '1 while this operator process holds the leader Lease',
+    registers: [this.registry],
+  });
+  readonly #shardApps = new Gauge({
+    name: 'svc_operator_shard_apps',
+    help: 'Apps this operator replica owns and reconciles (sharding; every App without it)',
+    registers: [this.registry],
+  });
+  readonly #shardMembers = new Gauge({
+    name: 'svc_operator_shard_members',
+    help: 'Live operator replicas in the shard membership this replica applies (sharding only)',
     registers: [this.registry],
   });
   readonly #last = new Map<string, { sync: string; health: string }>();
@@ -114,5 +124,11 @@ export class OperatorMetrics {
 
   leader(isLeader: boolean): void {
     this.#leader.set(isLeader ? 1 : 0);
+  }
+
+  /** Sets this replica's share: the Apps it owns and the members of the membership it applies. */
+  shard(apps: number, members: number): void {
+    this.#shardApps.set(apps);
+    this.#shardMembers.set(members);
   }
 }

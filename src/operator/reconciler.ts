@@ -158,10 +158,11 @@ export interface ReconcilerDeps {
   metrics: OperatorMetrics;
   tuning: ReconcilerTuning;
   /**
-   * Fencing: false once this process must stop writing (leadership lost, or shut down mid-reconcile). Checked
-   * before every write, so a deposed leader never races the new one.
+   * Fencing: false once this process must stop writing for the App (leadership lost, the App moved to another
+   * shard, or shut down mid-reconcile). Checked before every write, so a deposed leader or a shard that handed the
+   * App over never races the new owner.
    */
-  mayWrite?: () => boolean;
+  mayWrite?: (app: AppKey) => boolean;
   /**
    * True once this process is stopping cleanly. A running reconcile still finishes its applies, but a staged sync's
    * waits (hooks, waves) end at their next tick as if fenced: the operation stays Running and the next process
@@ -279,9 +280,9 @@ export class Reconciler {
     return this.#timed(step, () => inStage(stage, run));
   }
 
-  /** Write barrier: throws FencedError when this process may no longer write. */
-  #fence(): void {
-    if (this.#deps.mayWrite && !this.#deps.mayWrite()) throw new FencedError();
+  /** Write barrier: throws FencedError when this process may no longer write for the App `key`. */
+  #fence(key: AppKey): void {
+    if (this.#deps.mayWrite && !this.#deps.mayWrite(key)) throw new FencedError();
   }
 
   /**
@@ -319,7 +320,7 @@ export class Reconciler {
   async #ensureFinalizer(app: AppResource): Promise<AppResource> {
     const finalizers = app.metadata.finalizers ?? [];
     if (finalizers.includes(FINALIZER)) return app;
-    this.#fence();
+    this.#fence(this.#key(app));
     const patch = {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: [...finalizers, FINALIZER] },
     };
@@ -566,7 +567,7 @@ export class Reconciler {
    */
   async #sync(run: ReconcileRun): Promise<string> {
     const { plan } = run;
-    this.#fence();
+    this.#fence(run.key);
     const waves = this.#waveApplier(run);
     if (run.heal || !isStaged(plan)) {
       await waves.apply(plan.objects);
@@ -599,7 +600,7 @@ export class Reconciler {
     return {
       live: run.live,
       fence: () => {
-        this.#fence();
+        this.#fence(run.key);
         if (this.#deps.stopping?.()) throw new FencedError();
       },
       apply,
@@ -659,7 +660,7 @@ export class Reconciler {
     const state = run.app.status?.operationState;
     if (state?.phase !== 'Running') return;
     const operationState = { ...state, syncPhase, wave, message: `${syncPhase} wave ${wave}` };
-    this.#fence();
+    this.#fence(run.key);
     try {
       run.app = this.#wrote(await writeStatus(this.#deps.mgmt, run.app, { ...run.app.status, operationState }));
     } catch (err) {
@@ -696,7 +697,7 @@ export class Reconciler {
     const apply = async (objects: AnyObject[]) => {
       await ensureKnown();
       const applied = await this.#stage('apply', () => respectAll(live, objects, app.spec.ignoreDifferences), 'ignore');
-      const apply = () => this.#stage('apply', () => applyObjects(live.client, applied, () => this.#fence()));
+      const apply = () => this.#stage('apply', () => applyObjects(live.client, applied, () => this.#fence(key)));
       let result = await apply();
       // The namespace was taken as existing and something failed: it may have been deleted since; if so, create it
       // and apply once more.
@@ -731,7 +732,7 @@ export class Reconciler {
     previous: InventoryEntry[],
     progress: Progress,
   ): Promise<void> {
-    this.#fence();
+    this.#fence(this.#key(app));
     const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects));
     progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
     if (pruned.deleted.length > 0) {
@@ -869,7 +870,7 @@ export class Reconciler {
   }
 
   async #writeRunning(app: AppResource, op: Operation): Promise<AppResource> {
-    this.#fence();
+    this.#fence(this.#key(app));
     // Syncing (not the last Synced) while the operation runs, so a client waiting on status never mistakes the
     // previous state for the operation's result.
     const status = {
@@ -892,7 +893,7 @@ export class Reconciler {
     // A resync that changed nothing sends nothing (not even a PATCH the apiserver would find to be a no-op: one request
     // per App per period). Compared as values: the apiserver answers with keys sorted, unlike the status built here.
     if (isDeepStrictEqual(JSON.parse(JSON.stringify(next)), app.status ?? {})) return;
-    this.#fence();
+    this.#fence(this.#key(app));
     this.#wrote(await writeStatus(this.#deps.mgmt, app, next));
   }
 
@@ -906,7 +907,7 @@ export class Reconciler {
     const finalizers = app.metadata.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) return { requeue: undefined, result: 'gone' };
     if (!orphans(app)) {
-      this.#fence();
+      this.#fence(this.#key(app));
       try {
         const deleted = await deleteApplied(this.#live(app, await this.#deps.targetFor(app)), app);
         if (deleted > 0) this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
@@ -929,7 +930,7 @@ export class Reconciler {
         );
       }
     }
-    this.#fence();
+    this.#fence(this.#key(app));
     const released = finalizers.filter((f) => f !== FINALIZER);
     await this.#deps.mgmt.mergePatch(this.#ref(app), {
       metadata: { resourceVersion: app.metadata.resourceVersion, finalizers: released },

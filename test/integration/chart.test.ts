@@ -130,6 +130,37 @@ describe('the Helm chart', () => {
     expect(wildcard.rules).toEqual([{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]);
   });
 
+  it('shards the operator with more than one replica: --sharding, a PodDisruptionBudget, and Lease rights', async () => {
+    type Deployment = Obj & { spec: { template: { spec: { containers: { args: string[] }[] } } } };
+    const render = async (...args: string[]) => objects((await helm(['template', 'svc', chart, ...args])).stdout);
+    const shardingOf = (objs: Obj[]) =>
+      (
+        objs.find((o) => o.kind === 'Deployment' && o.metadata.name === 'svc-operator') as Deployment
+      ).spec.template.spec.containers[0]?.args.find((a) => a.startsWith('--sharding='));
+    const single = await render();
+    expect(shardingOf(single)).toBe('--sharding=off');
+    expect(single.some((o) => o.kind === 'PodDisruptionBudget' && o.metadata.name === 'svc-operator')).toBe(false);
+    const three = await render('--set', 'operator.replicas=3');
+    expect(shardingOf(three)).toBe('--sharding=app');
+    expect(three.find((o) => o.kind === 'PodDisruptionBudget' && o.metadata.name === 'svc-operator')).toMatchObject({
+      spec: { minAvailable: 1 },
+    });
+    expect(shardingOf(await render('--set', 'operator.replicas=3', '--set', 'operator.sharding=cluster'))).toBe(
+      '--sharding=cluster',
+    );
+    // Its own Lease renewed, the others listed, its own deleted on a clean stop: in the release namespace only.
+    const role = three.find((o) => o.kind === 'Role' && o.metadata.name === 'svc-operator') as Obj & {
+      rules: { resources: string[]; verbs: string[] }[];
+    };
+    expect(role.rules).toEqual([
+      {
+        apiGroups: ['coordination.k8s.io'],
+        resources: ['leases'],
+        verbs: ['get', 'list', 'create', 'update', 'delete'],
+      },
+    ]);
+  });
+
   type Role = Obj & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
   /** The server's ClusterRole as the chart renders it with `args`. */
   const serverRole = async (...args: string[]) =>

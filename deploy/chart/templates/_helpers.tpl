@@ -19,6 +19,10 @@
 
 {{- define "svc.server" -}}{{ include "svc.fullname" . | trunc 56 | trimSuffix "-" }}-server{{- end }}
 {{- define "svc.operator" -}}{{ include "svc.fullname" . | trunc 54 | trimSuffix "-" }}-operator{{- end }}
+{{/* The operator's sharding mode: operator.sharding, else app with more than one replica, else off. */}}
+{{- define "svc.operatorSharding" -}}
+{{- if .Values.operator.sharding }}{{ .Values.operator.sharding }}{{ else if gt (int .Values.operator.replicas) 1 }}app{{ else }}off{{ end }}
+{{- end }}
 {{- define "svc.secret" -}}{{ include "svc.fullname" . | trunc 55 | trimSuffix "-" }}-secrets{{- end }}
 
 {{/* Labels of every object. */}}
