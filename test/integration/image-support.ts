@@ -36,15 +36,26 @@ export interface ImageSuite {
 /**
  * Starts the suite: API (with `env`), listening on a loopback port when `listen` (registries post notifications
  * to it; the operator runs apart over HTTP with `channel: 'http'`), and the operator (its log lines collected into
- * `logLines` when given).
+ * `logLines` when given; the API's into `apiLogLines`).
  */
 export async function startImageSuite(
   prefix: string,
-  options: { env?: Record<string, string>; listen?: boolean; channel?: 'local' | 'http'; logLines?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    listen?: boolean;
+    channel?: 'local' | 'http';
+    logLines?: string[];
+    /** Collects the API server's log lines here. */
+    apiLogLines?: string[];
+  } = {},
 ): Promise<ImageSuite> {
   const operatorToken = randomBytes(32).toString('hex');
   const http = options.channel === 'http';
-  const org = await startOrgApi(prefix, { ...(http ? { SVC_OPERATOR_TOKEN: operatorToken } : {}), ...options.env });
+  const org = await startOrgApi(
+    prefix,
+    { ...(http ? { SVC_OPERATOR_TOKEN: operatorToken } : {}), ...options.env },
+    options.apiLogLines ? { logLines: options.apiLogLines } : {},
+  );
   const dests: string[] = [];
   let serverURL = '';
   let op: TestOperator | undefined;

@@ -58,6 +58,8 @@ describe('private repositories and Helm charts end to end', () => {
   let charts: ChartRepo;
   let registry: Registry;
   let suite: ImageSuite;
+  /** The API server's log lines (read by the registry-notification test when it fails). */
+  const apiLogLines: string[] = [];
   const dests: string[] = [];
   const ids: Record<string, string> = {};
 
@@ -67,7 +69,7 @@ describe('private repositories and Helm charts end to end', () => {
       startChartRepo({ tls: true, basicAuth: { user: 'charts', password: CHART_PASSWORD } }),
       startRegistry({ htpasswd: { user: 'oci', password: OCI_PASSWORD } }),
     ]);
-    suite = await startImageSuite('sources', { channel: 'http' });
+    suite = await startImageSuite('sources', { channel: 'http', apiLogLines });
   }, 90_000);
   afterAll(async () => {
     await suite?.stop();
@@ -304,12 +306,15 @@ describe('private repositories and Helm charts end to end', () => {
       await pushChart(pushy, 'team', guestbookChart('2.0.0'));
       await settled('pushed-app', (r) => r.startsWith('guestbook@1.1.0@'), 'pushed-app at 1.1.0');
       const syncs = () => auditEntries(suite.org.api, suite.org.owner, 'app.sync', 'pushed-app');
+      // Seen once in a full CI run under heavy load and never alone: when it times out, the server's account of
+      // the notifications it received goes into the failure.
       const entry = await waitUntil(
         async () => (await syncs()).find((e) => (e['details'] as Json)['version'] === '1.1.0'),
-        {
-          what: 'the sync a push of 1.1.0 requested',
-        },
-      );
+        { what: 'the sync a push of 1.1.0 requested' },
+      ).catch((err: Error) => {
+        const told = apiLogLines.filter((l) => /registry notification|chart push|notifications/.test(l));
+        throw new Error(`${err.message}; the server logged:\n${told.slice(-40).join('')}`);
+      });
       expect(entry).toMatchObject({ user_id: '', details: { chart: 'team/guestbook', trigger: 'notification' } });
       expect((await syncs()).some((e) => (e['details'] as Json)['version'] === '2.0.0')).toBe(false);
     } finally {
