@@ -25,7 +25,7 @@ describe('operationOutcome', () => {
     expect(state(view({ health: 'Missing' }), 'op-1')).toBe('running');
   });
 
-  it("says the phase and wave a running staged sync is at (operationState.syncPhase and wave)", () => {
+  it('says the phase and wave a running staged sync is at (operationState.syncPhase and wave)', () => {
     const running = { kind: 'Sync', id: 'op-1', phase: 'Running', syncPhase: 'PreSync', wave: -1 };
     expect(operationOutcome({ ...view({ sync_status: 'Syncing' }), operationState: running }, 'op-1')).toEqual({
       state: 'running',

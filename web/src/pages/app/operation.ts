@@ -8,7 +8,11 @@ import { operationOutcome, recordOf, stepOf } from '../../../../src/core/operati
 import type { StatusView } from '../../api/types.ts';
 
 export type Progress =
-  | { state: 'running'; /** The phase and wave a staged sync is at (`PreSync wave -1`), when it shows one. */ step?: string }
+  | {
+      state: 'running';
+      /** The phase and wave a staged sync is at (`PreSync wave -1`), when it shows one. */
+      step?: string;
+    }
   | { state: 'done'; phase: 'Succeeded' | 'Failed' | 'Held'; message: string };
 
 const PHASE = { succeeded: 'Succeeded', failed: 'Failed', held: 'Held' } as const;
