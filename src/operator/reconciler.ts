@@ -907,9 +907,10 @@ export class Reconciler {
    * unreachable past `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges
    * forever.
    */
-  async #finalize(app: AppResource): Promise<ReconcileResult> {
+  async #finalize(cached: AppResource): Promise<ReconcileResult> {
+    const app = await this.#stillFinalizing(cached);
+    if (!app) return { requeue: undefined, result: 'gone' };
     const finalizers = app.metadata.finalizers ?? [];
-    if (!finalizers.includes(FINALIZER)) return { requeue: undefined, result: 'gone' };
     if (!orphans(app)) {
       this.#fence();
       try {
@@ -945,6 +946,16 @@ export class Reconciler {
     });
     this.forget(this.#key(app));
     return { requeue: undefined, result: 'gone' };
+  }
+
+  /**
+   * The deleting App, still holding svc's finalizer, else undefined. A cascade deletion reads it afresh: the
+   * informer's copy can outlive the App by a moment (a reconcile queued by its objects' changes while the previous one
+   * released it), and running the PostDelete hooks again for an App that is gone is not harmless.
+   */
+  async #stillFinalizing(cached: AppResource): Promise<AppResource | undefined> {
+    const app = orphans(cached) ? cached : ((await this.#deps.mgmt.get(this.#ref(cached))) as AppResource | undefined);
+    return app?.metadata.finalizers?.includes(FINALIZER) ? app : undefined;
   }
 
   /**
