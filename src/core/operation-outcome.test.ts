@@ -25,6 +25,17 @@ describe('operationOutcome', () => {
     expect(state(view({ health: 'Missing' }), 'op-1')).toBe('running');
   });
 
+  it('says the phase and wave a running staged sync is at (operationState.syncPhase and wave)', () => {
+    const running = { kind: 'Sync', id: 'op-1', phase: 'Running', syncPhase: 'PreSync', wave: -1 };
+    expect(operationOutcome({ ...view({ sync_status: 'Syncing' }), operationState: running }, 'op-1')).toEqual({
+      state: 'running',
+      summary: 'Sync running, PreSync wave -1 (sync Syncing, health Healthy)',
+    });
+    expect(operationOutcome(view({}, { phase: 'Running' }), 'op-1').summary).toBe(
+      'Sync running (sync Synced, health Healthy)',
+    );
+  });
+
   it('succeeds Synced and Healthy', () => {
     expect(operationOutcome(view(), 'op-1')).toEqual({
       state: 'succeeded',

@@ -83,8 +83,10 @@ export function operationOutcome(view: OutcomeView, id?: string): OperationOutco
     return { state: 'running', summary: `waiting for the operator to pick the operation up (${where})` };
   const kind = record?.kind ?? 'operation';
   switch (record?.phase) {
-    case 'Running':
-      return { state: 'running', summary: `${kind} running (${where})` };
+    case 'Running': {
+      const step = stepOf(view.operationState);
+      return { state: 'running', summary: `${kind} running${step ? `, ${step}` : ''} (${where})` };
+    }
     case 'Failed':
       return { state: 'failed', summary: `${kind} failed: ${record.message ?? ''}`.trim() };
     case 'Held':
@@ -92,6 +94,17 @@ export function operationOutcome(view: OutcomeView, id?: string): OperationOutco
     default:
       return settled(view, record, where);
   }
+}
+
+/**
+ * The step a running staged sync is at, from `operationState.syncPhase` and `wave` (`PreSync wave -1`); undefined for
+ * an operation that does not show one (a plain sync, or one not staged yet).
+ */
+export function stepOf(state: Readonly<Record<string, unknown>> | null | undefined): string | undefined {
+  const phase = state?.['syncPhase'];
+  const wave = state?.['wave'];
+  if (typeof phase !== 'string') return undefined;
+  return typeof wave === 'number' ? `${phase} wave ${wave}` : phase;
 }
 
 /** True when `record` is a Rollback to `revision` (the applied one). */

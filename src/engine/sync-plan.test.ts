@@ -65,16 +65,23 @@ describe('planSync', () => {
     expect(plan.phases.SyncFail[0]?.hooks[0]?.object.kind).toBe('Pod');
   });
 
-  it('a hook of several phases runs in each; Skip and PostDelete are never applied', () => {
+  it('a hook of several phases runs in each; Skip is never applied; PostDelete hooks wait for the deletion', () => {
     const plan = planSync([
       obj('ConfigMap', 'both', { 'cd.svc.space/hook': 'PreSync, PostSync' }),
       obj('ConfigMap', 'skipped', { 'cd.svc.space/hook': 'Skip' }),
-      obj('Job', 'cleanup', { 'argocd.argoproj.io/hook': 'PostDelete' }),
+      obj('Job', 'cleanup', { 'argocd.argoproj.io/hook': 'PostDelete', 'cd.svc.space/sync-wave': '2' }),
+      obj('Job', 'first', { 'cd.svc.space/hook': 'PostDelete' }),
     ]);
     expect(plan.phases.PreSync[0]?.hooks.map((h) => h.object.metadata.name)).toEqual(['both']);
     expect(plan.phases.PostSync[0]?.hooks.map((h) => h.object.metadata.name)).toEqual(['both']);
-    expect(names(plan.skipped)).toEqual(['ConfigMap/skipped', 'Job/cleanup']);
+    expect(names(plan.skipped)).toEqual(['ConfigMap/skipped']);
     expect(plan.objects).toEqual([]);
+    expect(plan.postDelete.map((w) => [w.wave, w.hooks.map((h) => `${h.phase} ${h.object.metadata.name}`)])).toEqual([
+      [0, ['PostDelete first']],
+      [2, ['PostDelete cleanup']],
+    ]);
+    // A PostDelete hook does not make a sync staged, and is in no sync phase.
+    expect(isStaged(planSync([obj('Job', 'first', { 'cd.svc.space/hook': 'PostDelete' })]))).toBe(false);
   });
 
   it("reads Argo CD's annotations when svc's are absent; svc's win", () => {
@@ -91,7 +98,7 @@ describe('planSync', () => {
     expect(plan.phases.Sync.map((w) => w.wave)).toEqual([-3]);
   });
 
-  it("maps Helm's hooks: pre-install/pre-upgrade → PreSync, post-* → PostSync, weight → wave, other events skipped", () => {
+  it("maps Helm's hooks: pre-install/pre-upgrade → PreSync, post-* → PostSync, post-delete → PostDelete, weight → wave, other events skipped", () => {
     const plan = planSync([
       obj('Job', 'migrate', {
         'helm.sh/hook': 'pre-install,pre-upgrade',
@@ -101,6 +108,7 @@ describe('planSync', () => {
       obj('Job', 'smoke', { 'helm.sh/hook': 'post-install,post-upgrade' }),
       obj('Pod', 'test', { 'helm.sh/hook': 'test' }),
       obj('Job', 'teardown', { 'helm.sh/hook': 'pre-delete' }),
+      obj('Job', 'cleanup', { 'helm.sh/hook': 'post-delete' }),
       obj('CustomResourceDefinition', 'old', { 'helm.sh/hook': 'crd-install' }),
       // A weight on an object that is not a hook means nothing to Helm: wave 0.
       obj('ConfigMap', 'plain', { 'helm.sh/hook-weight': '7' }),
@@ -110,6 +118,7 @@ describe('planSync', () => {
     expect(plan.phases.PreSync[0]?.hooks[0]?.deletePolicies).toEqual(['BeforeHookCreation', 'HookSucceeded']);
     expect(plan.phases.PostSync[0]?.hooks.map((h) => h.object.metadata.name)).toEqual(['smoke']);
     expect(names(plan.skipped)).toEqual(['Pod/test', 'Job/teardown']);
+    expect(plan.postDelete[0]?.hooks.map((h) => h.object.metadata.name)).toEqual(['cleanup']);
     expect(names(plan.objects)).toEqual(['CustomResourceDefinition/old', 'ConfigMap/plain']);
     expect(plan.phases.Sync.map((w) => w.wave)).toEqual([0]);
   });

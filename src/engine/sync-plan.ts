@@ -15,8 +15,10 @@
  * - **Aliases**: Argo CD's names (`argocd.argoproj.io/sync-wave`, `/hook`, `/hook-delete-policy`) are read when svc's
  *   own are absent; so are Helm's hooks: `helm.sh/hook` pre-install/pre-upgrade → PreSync, post-install/post-upgrade
  *   → PostSync, `helm.sh/hook-weight` → the wave, `helm.sh/hook-delete-policy` before-hook-creation/hook-succeeded/
- *   hook-failed. A Helm hook for an event svc does not have (pre/post-delete, pre/post-rollback, test) is not
- *   applied, and neither is Argo CD's PostDelete hook (not run yet).
+ *   hook-failed; `post-delete` → PostDelete. A Helm hook for an event svc does not have (pre-delete,
+ *   pre/post-rollback, test) is not applied.
+ * - **PostDelete** hooks (`cd.svc.space/hook: PostDelete`) are never part of a sync: they run when the App is
+ *   deleted, after everything it applied is gone (src/operator/stages/post-delete.ts), wave by wave.
  */
 import { SYNC_PHASES } from '../core/app-schema.ts';
 import type { AnyObject } from '../kube/index.ts';
@@ -37,15 +39,18 @@ const HELM = { hook: 'helm.sh/hook', weight: 'helm.sh/hook-weight', policy: 'hel
 
 export const HOOK_PHASES = SYNC_PHASES;
 export type HookPhase = (typeof HOOK_PHASES)[number];
+/** A hook's phase: one of a sync's, or PostDelete (run on the App's deletion). */
+export type HookKind = HookPhase | 'PostDelete';
 export const DELETE_POLICIES = ['BeforeHookCreation', 'HookSucceeded', 'HookFailed'] as const;
 export type DeletePolicy = (typeof DELETE_POLICIES)[number];
 
 /** Helm's hook events svc runs, by the phase they map onto; every other Helm hook event is not applied. */
-const HELM_PHASES: Readonly<Record<string, HookPhase>> = {
+const HELM_PHASES: Readonly<Record<string, HookKind>> = {
   'pre-install': 'PreSync',
   'pre-upgrade': 'PreSync',
   'post-install': 'PostSync',
   'post-upgrade': 'PostSync',
+  'post-delete': 'PostDelete',
 };
 const HELM_POLICIES: Readonly<Record<string, DeletePolicy>> = {
   'before-hook-creation': 'BeforeHookCreation',
@@ -56,7 +61,7 @@ const HELM_POLICIES: Readonly<Record<string, DeletePolicy>> = {
 /** One hook to run: the object, its phase and wave, and when it is deleted. */
 export interface Hook {
   object: AnyObject;
-  phase: HookPhase;
+  phase: HookKind;
   wave: number;
   deletePolicies: DeletePolicy[];
 }
@@ -73,13 +78,15 @@ export interface SyncPlan {
   /** The objects applied (the App's desired set: inventory, drift, health), in apply order. */
   objects: AnyObject[];
   phases: Record<HookPhase, Wave[]>;
-  /** Hook objects never applied (Skip, PostDelete, Helm hooks of other events). */
+  /** The PostDelete hooks, wave by wave: run on the App's deletion, never by a sync. */
+  postDelete: Wave[];
+  /** Hook objects never applied (Skip, Helm hooks of other events). */
   skipped: AnyObject[];
 }
 
 /** What the annotations say an object is: applied (`hook` undefined), a hook of some phases, or never applied. */
 interface Role {
-  phases: HookPhase[];
+  phases: HookKind[];
   skip: boolean;
   /** True for a Helm hook (its weight is its wave). */
   helm: boolean;
@@ -95,12 +102,12 @@ const describe = (o: AnyObject): string => `${o.kind} ${o.metadata.name}`;
 
 /** The role given by svc's (or Argo CD's) hook annotation `value`. */
 function ownRole(o: AnyObject, value: string): Role {
-  const phases: HookPhase[] = [];
+  const phases: HookKind[] = [];
   let skip = false;
   for (const p of splitList(value)) {
-    if ((HOOK_PHASES as readonly string[]).includes(p)) phases.push(p as HookPhase);
-    else if (p === 'Skip' || p === 'PostDelete') skip = true;
-    else throw new ManifestError(describe(o), `hook "${p}" is not one of ${HOOK_PHASES.join(', ')}, Skip`);
+    if ((HOOK_PHASES as readonly string[]).includes(p) || p === 'PostDelete') phases.push(p as HookKind);
+    else if (p === 'Skip') skip = true;
+    else throw new ManifestError(describe(o), `hook "${p}" is not one of ${HOOK_PHASES.join(', ')}, PostDelete, Skip`);
   }
   return { phases: [...new Set(phases)], skip: skip && phases.length === 0, helm: false };
 }
@@ -115,7 +122,7 @@ function roleOf(o: AnyObject): Role {
   const events = splitList(helm);
   // crd-install (Helm 2) is an ordinary object: CRDs are applied first anyway.
   if (events.every((e) => e === 'crd-install')) return { phases: [], skip: false, helm: false };
-  const phases = [...new Set(events.map((e) => HELM_PHASES[e]).filter((p): p is HookPhase => p !== undefined))];
+  const phases = [...new Set(events.map((e) => HELM_PHASES[e]).filter((p): p is HookKind => p !== undefined))];
   return { phases, skip: phases.length === 0, helm: true };
 }
 
@@ -185,17 +192,18 @@ export function planSync(objects: readonly AnyObject[]): SyncPlan {
       for (const phase of role.phases) hooks.push({ object, phase, wave, deletePolicies });
     }
   }
-  const phases = {} as Record<HookPhase, Wave[]>;
-  for (const phase of HOOK_PHASES) {
+  const wavesOf = (phase: HookKind): Wave[] => {
     const own = hooks.filter((h) => h.phase === phase);
     const items = [...(phase === 'Sync' ? applied : []), ...own];
-    phases[phase] = [...byWave(items, (i) => i.wave)].map(([wave, list]) => ({
+    return [...byWave(items, (i) => i.wave)].map(([wave, list]) => ({
       wave,
       objects: list.filter((i): i is (typeof applied)[number] => !('phase' in i)).map((i) => i.object),
       hooks: list.filter((i): i is Hook => 'phase' in i),
     }));
-  }
-  return { objects: applied.map((a) => a.object), phases, skipped };
+  };
+  const phases = {} as Record<HookPhase, Wave[]>;
+  for (const phase of HOOK_PHASES) phases[phase] = wavesOf(phase);
+  return { objects: applied.map((a) => a.object), phases, postDelete: wavesOf('PostDelete'), skipped };
 }
 
 /** The objects an App applies of `objects` (prepared): everything but hooks and skipped objects. */

@@ -18,7 +18,6 @@ import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
 import { APPROVAL_MESSAGE, isStalled, syncStatusOf, terminationRequested } from '../core/app-state.ts';
 import type { AppName } from '../core/dependencies.ts';
-import { parseDuration } from '../core/duration.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
@@ -67,17 +66,19 @@ import {
   withDependencies,
 } from './stages/decide.ts';
 import { checkDependencies } from './stages/dependencies.ts';
-import { deleteApplied, orphans } from './stages/finalize.ts';
-import { prune } from './stages/prune.ts';
+import { deleteApplied, orphans, type PostDelete } from './stages/finalize.ts';
+import { prune, type Tick } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, REASON_BY_STAGE, writeStatus } from './stages/status.ts';
 import {
   DeadlineExceededError,
+  operationTimeoutOf,
   runFailHooks,
   runPhase,
   runSyncWaves,
   SupersededError,
   TerminatedError,
+  tick,
   type WaveContext,
 } from './stages/waves.ts';
 
@@ -278,6 +279,15 @@ export class Reconciler {
   /** A stage (inStage: its failure becomes a StageError of `stage`), timed under `step` (default the stage). */
   #stage<T>(stage: Stage, run: () => T | Promise<T>, step: string = stage): Promise<T> {
     return this.#timed(step, () => inStage(stage, run));
+  }
+
+  /**
+   * The barrier of a staged sync's or a deletion's waits: the write barrier, and a clean stop (see
+   * ReconcilerDeps.stopping: the wait ends and the next process resumes it).
+   */
+  #waitFence(key: AppKey): void {
+    this.#fence(key);
+    if (this.#deps.stopping?.()) throw new FencedError();
   }
 
   /** Write barrier: throws FencedError when this process may no longer write for the App `key`. */
@@ -569,18 +579,18 @@ export class Reconciler {
     const { plan } = run;
     this.#fence(run.key);
     const waves = this.#waveApplier(run);
+    const ctx = this.#waveContext(run, waves.apply);
     if (run.heal || !isStaged(plan)) {
       await waves.apply(plan.objects);
-      await this.#pruneIfSet(run);
+      await this.#pruneIfSet(run, ctx);
       return '';
     }
-    const ctx = this.#waveContext(run, waves.apply);
     try {
       // PreSync hooks run in the destination namespace before anything of the App is applied.
       await waves.ensureNamespace();
       await this.#stage('hook', () => runPhase(ctx, plan.phases.PreSync));
       const lines = await runSyncWaves(ctx, plan);
-      await this.#pruneIfSet(run);
+      await this.#pruneIfSet(run, ctx);
       await this.#stage('hook', () => runPhase(ctx, plan.phases.PostSync));
       const hooks = HOOK_PHASES.flatMap((p) => plan.phases[p].flatMap((w) => w.hooks)).filter(
         (h) => h.phase !== 'SyncFail',
@@ -595,19 +605,15 @@ export class Reconciler {
 
   /** The context of a staged sync: its live state, fence, wave apply, health, events and deadline. */
   #waveContext(run: ReconcileRun, apply: (objects: AnyObject[]) => Promise<void>): WaveContext {
-    const own = run.app.spec.syncPolicy?.operationTimeout;
-    const operationTimeoutMs = (own ? parseDuration(own) : undefined) ?? this.#deps.tuning.operationTimeoutMs;
+    const timeout = operationTimeoutOf(run.app, this.#deps.tuning.operationTimeoutMs);
     return {
       live: run.live,
-      fence: () => {
-        this.#fence(run.key);
-        if (this.#deps.stopping?.()) throw new FencedError();
-      },
+      fence: () => this.#waitFence(run.key),
       apply,
       health: (objects) => this.#assess(run.app, run.live, objects, true),
       event: (type, reason, message) => this.#announcer.event(run.app, type, reason, message),
-      deadline: Date.parse(run.now) + operationTimeoutMs,
-      timeout: own ?? `${Math.round(operationTimeoutMs / 1000)}s`,
+      deadline: Date.parse(run.now) + timeout.ms,
+      timeout: timeout.label,
       progress: (phase, wave) => this.#progress(run, phase, wave),
       terminated: () => this.#terminated(run),
       superseded: () => this.#superseded(run),
@@ -715,10 +721,14 @@ export class Reconciler {
     return { ensureNamespace: ensureKnown, apply };
   }
 
-  /** Prune, when the App's syncPolicy.prune is set. */
-  async #pruneIfSet(run: ReconcileRun): Promise<void> {
+  /**
+   * Prune, when the App's syncPolicy.prune is set; each wave's deletions are waited for until gone before the next
+   * wave is deleted, within the operation's deadline (`ctx`).
+   */
+  async #pruneIfSet(run: ReconcileRun, ctx: WaveContext): Promise<void> {
     if (run.app.spec.syncPolicy?.prune !== true) return;
-    await this.#prune(run.app, run.live, run.objects, run.inventory.entries, run.progress);
+    const wait = (waiting: string) => tick(ctx, waiting);
+    await this.#prune(run.app, run.live, run.objects, run.inventory.entries, run.progress, wait);
   }
 
   /**
@@ -731,9 +741,10 @@ export class Reconciler {
     objects: AnyObject[],
     previous: InventoryEntry[],
     progress: Progress,
+    wait: Tick,
   ): Promise<void> {
     this.#fence(this.#key(app));
-    const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects));
+    const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects, wait));
     progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
     if (pruned.deleted.length > 0) {
       this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
@@ -903,17 +914,22 @@ export class Reconciler {
    * unreachable past `deleteTimeoutMs`, the App is released anyway (with a Warning event) so deletion never wedges
    * forever.
    */
-  async #finalize(app: AppResource): Promise<ReconcileResult> {
+  async #finalize(cached: AppResource): Promise<ReconcileResult> {
+    const app = await this.#stillFinalizing(cached);
+    if (!app) return { requeue: undefined, result: 'gone' };
     const finalizers = app.metadata.finalizers ?? [];
-    if (!finalizers.includes(FINALIZER)) return { requeue: undefined, result: 'gone' };
     if (!orphans(app)) {
       this.#fence(this.#key(app));
       try {
-        const deleted = await deleteApplied(this.#live(app, await this.#deps.targetFor(app)), app);
+        const target = await this.#deps.targetFor(app);
+        const live = this.#live(app, target);
+        const deleted = await deleteApplied(live, app, await this.#postDelete(app, live, target));
         if (deleted > 0) this.#announcer.event(app, 'Normal', 'Deleted', `deleted ${deleted} objects`);
       } catch (err) {
+        if (err instanceof FencedError) throw err;
         const since = Date.parse(app.metadata.deletionTimestamp ?? '') || Date.now();
         if (Date.now() - since < this.#deps.tuning.deleteTimeoutMs) {
+          await this.#deletionFailed(app, err);
           this.#announcer.event(
             app,
             'Warning',
@@ -938,6 +954,71 @@ export class Reconciler {
     this.forget(this.#key(app));
     return { requeue: undefined, result: 'gone' };
   }
+
+  /**
+   * The deleting App, still holding svc's finalizer, else undefined. A cascade deletion reads it afresh: the
+   * informer's copy can outlive the App by a moment (a reconcile queued by its objects' changes while the previous one
+   * released it), and running the PostDelete hooks again for an App that is gone is not harmless.
+   */
+  async #stillFinalizing(cached: AppResource): Promise<AppResource | undefined> {
+    const app = orphans(cached) ? cached : ((await this.#deps.mgmt.get(this.#ref(cached))) as AppResource | undefined);
+    return app?.metadata.finalizers?.includes(FINALIZER) ? app : undefined;
+  }
+
+  /**
+   * What a deletion runs once the App's objects are gone: the PostDelete hooks of its source at its last applied
+   * revision (none when it never synced), in a context bounded by the App's operation timeout from now. A render
+   * that fails fails the deletion (retried like a failed delete): the hooks cannot be known without it.
+   */
+  async #postDelete(app: AppResource, live: DestinationCache, target: ObjectClient): Promise<PostDelete> {
+    const timeout = operationTimeoutOf(app, this.#deps.tuning.operationTimeoutMs);
+    const ctx: WaveContext = {
+      live,
+      fence: () => this.#waitFence(this.#key(app)),
+      apply: () => Promise.reject(new Error('a deletion applies nothing')),
+      health: (objects) => this.#assess(app, live, objects, true),
+      event: (type, reason, message) => this.#announcer.event(app, type, reason, message),
+      deadline: Date.now() + timeout.ms,
+      timeout: timeout.label,
+      terminated: () => false,
+      superseded: () => Promise.resolve(undefined),
+      progress: () => Promise.resolve(),
+    };
+    const revision = app.status?.revision;
+    if (!revision) return { ctx, hooks: [] };
+    const rendered = await inStage('render', async () =>
+      (await driverFor(this.#deps.sources, app)).render(app, revision, target),
+    );
+    return { ctx, hooks: planSync(prepareObjects(rendered, this.#key(app))).postDelete };
+  }
+
+  /**
+   * A deletion that failed and is retried: the App's SyncError condition says why (a PostDelete hook that failed, a
+   * delete that failed) until it is released. Best effort: the Event says it too.
+   */
+  async #deletionFailed(app: AppResource, err: unknown): Promise<void> {
+    const conditions = (app.status?.conditions ?? []).filter((c) => c.type !== 'SyncError');
+    const condition = {
+      type: 'SyncError' as const,
+      status: 'True' as const,
+      reason: deletionReason(err),
+      message: `deletion held: ${describeError(err)}`,
+      lastTransitionTime: new Date().toISOString(),
+    };
+    this.#fence(this.#key(app));
+    await writeStatus(this.#deps.mgmt, app, { ...app.status, conditions: [...conditions, condition] }).catch(
+      (e: unknown) => this.#deps.logger.warn({ err: describeError(e) }, 'deletion status write failed'),
+    );
+  }
+}
+
+/**
+ * Why a deletion is held, for the App's SyncError condition: a PostDelete hook that failed or ran past the deadline,
+ * or a delete that failed.
+ */
+function deletionReason(err: unknown): string {
+  if (err instanceof StageError && err.cause instanceof DeadlineExceededError) return 'DeadlineExceeded';
+  return err instanceof StageError && err.stage === 'hook' ? 'PostDeleteHookFailed' : 'DeleteFailed';
 }
 
 /**

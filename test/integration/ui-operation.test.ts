@@ -6,10 +6,12 @@
  * labels it), so the operation is applied (phase Succeeded, health Progressing) long before it ends: none of the
  * three may end there (the UI used to say "Sync succeeded" while the CLI still waited for health). Once the gate
  * opens, all three end at the moment the App turns Synced and Healthy (its event on the App stream), within a
- * moment of each other, and say the same thing.
+ * moment of each other, and say the same thing. A staged sync (two waves, the first behind a gate of its own) shows
+ * the phase and wave it waits on in all of them, and in MCP's app_status (issue 25, item 6).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -22,7 +24,7 @@ import {
   waitUntil,
 } from '../harness/index.ts';
 import { startSvc } from './cli-support.ts';
-import { deleteNamespaces, deploymentYaml, kube } from './operator-support.ts';
+import { configMapYaml, deleteNamespaces, deploymentYaml, kube } from './operator-support.ts';
 import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
 type Json = Record<string, any>;
@@ -173,5 +175,85 @@ describeWith(chromiumRequirement())('one operation seen by the UI banner, the CL
     await new Promise((r) => setTimeout(r, 6_000));
     page.off('request', count);
     expect(statusReads.length, statusReads.join('\n')).toBeLessThanOrEqual(1);
+  });
+  it("a staged sync's phase and wave show in the banner, in svc app sync --wait and in MCP's app_status", async () => {
+    // Wave 0 waits behind its own gate (its Deployment cannot be Ready until the node carries the label); wave 1
+    // follows. While the sync waits, operationState says Sync wave 0.
+    const gate2 = `${gate}-staged`;
+    const relabel = (value: string | null) =>
+      kube().mergePatch(
+        { apiVersion: 'v1', kind: 'Node', name: nodeName },
+        { metadata: { labels: { [gate2]: value } } },
+      );
+    const wave1 = configMapYaml('after').replace(
+      'name: after',
+      'name: after\n  annotations: {cd.svc.space/sync-wave: "1"}',
+    );
+    const repo = await git.createRepo(`${slug}-staged`, {
+      'm/web.yaml': deploymentYaml('staged', 1, 'nginx:1.0', { [gate2]: 'open' }),
+      'm/after.yaml': wave1,
+    });
+    const created = await apiCall(page, 'POST', '/api/v1/apps', {
+      name: 'staged',
+      namespace: dest,
+      source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+    });
+    expect(created.status).toBe(201);
+    const auth = { authorization: `Bearer ${key}` };
+    const base = ui.svc.base;
+    await page.goto(`${base}/apps/${dest}/staged`);
+    await page.getByRole('heading', { name: 'staged', exact: true }).waitFor();
+    const started = startSvc(['app', 'sync', 'staged', '--wait', '--timeout', '4m'], {
+      PATH: process.env['PATH'] ?? '',
+      HOME: ui.svc.dataDir,
+      SVC_SERVER: base,
+      SVC_API_KEY: key,
+    });
+    cliProcess = started.child;
+    const cli = started.output;
+
+    // The banner names the wave the sync waits on; so does the CLI's progress (stderr, a line per change).
+    await page.getByRole('status').filter({ hasText: 'Sync in progress: Sync wave 0…' }).waitFor({ timeout: 120_000 });
+    await waitUntil(() => /Sync running, Sync wave 0/.test(cli.stderr) || undefined, {
+      what: 'the CLI to show the wave',
+      timeoutMs: 30_000,
+    });
+    // MCP's app_status returns the status view with the phase and wave.
+    const client = new Client({ name: 'svc-ui-operation-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers: auth } }),
+    );
+    try {
+      const result = (await client.callTool({
+        name: 'app_status',
+        arguments: { namespace: dest, name: 'staged' },
+      })) as {
+        structuredContent?: Json;
+      };
+      expect(result.structuredContent?.['operationState']).toMatchObject({
+        phase: 'Running',
+        syncPhase: 'Sync',
+        wave: 0,
+      });
+    } finally {
+      await client.close();
+    }
+
+    await relabel('open');
+    try {
+      await started.exited;
+      expect(cli.status, cli.stderr).toBe(0);
+      expect(cli.stdout).toMatch(/^staged: Synced and Healthy at [0-9a-f]{12}/m);
+      const ended = page.locator('[role="status"][data-phase]');
+      await ended.waitFor({ timeout: 60_000 });
+      expect(await ended.getAttribute('data-phase')).toBe('Succeeded');
+      // Ended, the operation shows no step any more.
+      const status = (await (
+        await fetch(`${base}/api/v1/apps/${dest}/staged/status`, { headers: auth })
+      ).json()) as Json;
+      expect(status['operationState']?.syncPhase).toBeUndefined();
+    } finally {
+      await relabel(null);
+    }
   });
 });

@@ -156,6 +156,7 @@ const SYNC_OPTIONS: Record<string, ['equivalent' | 'unsupported', string]> = {
   'ServerSideApply=true': ['equivalent', 'svc always applies server-side'],
   'ApplyOutOfSyncOnly=true': ['equivalent', 'svc applies the whole set; unchanged objects are not changed'],
   'Validate=true': ['equivalent', 'the API server validates every object svc applies'],
+  'PruneLast=true': ['equivalent', 'svc prunes after the last wave is applied and healthy, always'],
 };
 
 function syncOptions(l: FieldLedger): void {

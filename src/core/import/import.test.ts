@@ -156,11 +156,11 @@ describe('Argo CD objects as its documentation writes them', () => {
         'spec.source.kustomize.commonLabels',
         'spec.ignoreDifferences',
         'spec.syncPolicy.automated.allowEmpty',
-        'spec.syncPolicy.syncOptions[PruneLast=true]',
         'spec.syncPolicy.retry',
       ]),
     );
     expect(field(e, 'spec.syncPolicy.syncOptions[ServerSideApply=true]')).toMatchObject({ status: 'equivalent' });
+    expect(field(e, 'spec.syncPolicy.syncOptions[PruneLast=true]')).toMatchObject({ status: 'equivalent' });
     expect(() => parseCreateRequest(e.app)).not.toThrow();
   });
 

@@ -21,50 +21,88 @@ export interface RemoveResult {
   errors: string[];
 }
 
+/**
+ * Waits `POLL_MS` once, or fails (a deadline passed, the operation was terminated, the process may no longer write);
+ * `waiting` says what for. The staged sync's `tick` (./waves.ts).
+ */
+export type Tick = (waiting: string) => Promise<void>;
+
 /** Removes the objects of `previous` that are not in `rendered` (see removeOwned). */
 export function prune(
   live: DestinationCache,
   app: AppKey,
   previous: readonly InventoryEntry[],
   rendered: readonly AnyObject[],
+  tick?: Tick,
 ): Promise<RemoveResult> {
   const keep = new Set(rendered.map(inventoryId));
   return removeOwned(
     live,
     app,
     previous.filter((e) => !keep.has(e.id)),
+    tick,
   );
 }
 
 /**
  * Deletes every object of `entries` that still exists and is still owned by `app`, in reverse wave order, Namespaces
- * last (`deleteOrder`). Objects already gone, being deleted, or owned by someone else now leave the inventory.
+ * last (`deleteOrder`). Objects already gone, being deleted, or owned by someone else now leave the inventory. With
+ * `tick`, each wave's deletions are waited for until they are gone from the live cache before the next wave is
+ * deleted (an object whose own finalizers hold it holds the next wave: Argo CD's order), and, with `waitLast`, the
+ * last wave's too; the wait ends as `tick` fails (the operation's deadline).
  */
 export async function removeOwned(
   live: DestinationCache,
   app: AppKey,
   entries: readonly InventoryEntry[],
+  tick?: Tick,
+  waitLast = false,
 ): Promise<RemoveResult> {
   const result: RemoveResult = { deleted: [], kept: [], errors: [] };
-  for (const entry of await deleteOrder(live, entries)) {
-    const ref = refOf(entry);
-    const what = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
-    try {
-      if (await deleteIfOwned(live, app, ref)) result.deleted.push(what);
-    } catch (err) {
-      result.kept.push(entry);
-      result.errors.push(`${what}: ${describeError(err)}`);
+  const waves = await deleteOrder(live, entries);
+  for (const [i, wave] of waves.entries()) {
+    for (const entry of wave) {
+      const ref = refOf(entry);
+      try {
+        if (await deleteIfOwned(live, app, ref)) result.deleted.push(describeRef(ref));
+      } catch (err) {
+        result.kept.push(entry);
+        result.errors.push(`${describeRef(ref)}: ${describeError(err)}`);
+      }
+    }
+    if (tick && (i < waves.length - 1 || waitLast)) {
+      const failed = new Set(result.kept.map((e) => e.id));
+      await waitGone(live, app, wave.filter((e) => !failed.has(e.id)).map(refOf), tick);
     }
   }
   return result;
 }
 
+const describeRef = (ref: ObjectRef): string => `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+
 /**
- * The order of deletion: the reverse of the apply waves (highest `sync-wave` of the live object first, see
- * src/engine/sync-plan.ts), Namespaces last (deleting one removes what is in it). A live object that cannot be read
- * now, or carries a wave that is not a number, counts as wave 0: the delete itself reports what is wrong with it.
+ * Waits until none of `refs` is live any more as an object of `app` (deleted, its finalizers done); an object
+ * another owner took over is not waited for.
  */
-async function deleteOrder(live: DestinationCache, entries: readonly InventoryEntry[]): Promise<InventoryEntry[]> {
+export async function waitGone(live: DestinationCache, app: AppKey, refs: readonly ObjectRef[], tick: Tick) {
+  for (;;) {
+    const left: ObjectRef[] = [];
+    for (const ref of refs) {
+      const obj = await live.get(ref);
+      if (obj && isOwnedBy(obj, app)) left.push(ref);
+    }
+    if (left.length === 0) return;
+    await tick(`waiting for ${left.map(describeRef).join(', ')} to be deleted`);
+  }
+}
+
+/**
+ * The order of deletion, in groups deleted one after the other: the reverse of the apply waves (highest `sync-wave`
+ * of the live object first, see src/engine/sync-plan.ts), Namespaces last (deleting one removes what is in it). A
+ * live object that cannot be read now, or carries a wave that is not a number, counts as wave 0: the delete itself
+ * reports what is wrong with it.
+ */
+async function deleteOrder(live: DestinationCache, entries: readonly InventoryEntry[]): Promise<InventoryEntry[][]> {
   const keyed = await Promise.all(
     entries.map(async (entry, i) => {
       const obj = await live.get(refOf(entry)).catch(() => undefined);
@@ -78,7 +116,14 @@ async function deleteOrder(live: DestinationCache, entries: readonly InventoryEn
     }),
   );
   keyed.sort((a, b) => a.ns - b.ns || b.wave - a.wave || a.i - b.i);
-  return keyed.map((k) => k.entry);
+  const groups: InventoryEntry[][] = [];
+  let last: { ns: number; wave: number } | undefined;
+  for (const k of keyed) {
+    if (!last || last.ns !== k.ns || last.wave !== k.wave) groups.push([]);
+    groups.at(-1)?.push(k.entry);
+    last = k;
+  }
+  return groups;
 }
 
 /**

@@ -197,9 +197,18 @@ export async function writeStatus(mgmt: ObjectClient, app: AppResource, status: 
   return (await mgmt.mergePatch(ref, patch, 'status')) as unknown as AppResource;
 }
 
-/** A merge patch value replacing `prev` with `next`: keys missing from `next` become null (removed). */
-function withNulls(prev: AppStatus, next: AppStatus): Record<string, unknown> {
+/**
+ * A merge patch value replacing `prev` with `next`: keys missing from `next` become null (removed), in nested objects
+ * too (a merge patch merges objects: an ended operation's record would otherwise keep the running one's syncPhase).
+ */
+function withNulls(prev: object, next: object): Record<string, unknown> {
   const out: Record<string, unknown> = { ...next };
-  for (const k of Object.keys(prev)) if (!(k in next)) out[k] = null;
+  const before = prev as Record<string, unknown>;
+  for (const k of Object.keys(before)) {
+    if (!(k in next)) out[k] = null;
+    else if (isPlainObject(before[k]) && isPlainObject(out[k])) out[k] = withNulls(before[k], out[k]);
+  }
   return out;
 }
+
+const isPlainObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);

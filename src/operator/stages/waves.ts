@@ -10,7 +10,9 @@
  * and no SyncFail hook runs (the sync did not fail, a newer one replaces it). Waiting reads the destination's watch
  * cache, so a poll is a map lookup; every write passes the fence first.
  */
+import type { AppResource } from '../../core/app-schema.ts';
 import { sleep } from '../../core/concurrency.ts';
+import { parseDuration } from '../../core/duration.ts';
 import { describeError, SvcError } from '../../core/errors.ts';
 import type { HealthResult } from '../../engine/health/assess.ts';
 import { type LiveObject, resourceHealth } from '../../engine/health/index.ts';
@@ -78,6 +80,16 @@ export interface WaveContext {
   progress: (phase: HookPhase, wave: number) => Promise<void>;
 }
 
+/**
+ * How long an App's operation may wait: its `spec.syncPolicy.operationTimeout` (a duration), else `defaultMs`; with
+ * the human-readable length for messages.
+ */
+export function operationTimeoutOf(app: AppResource, defaultMs: number): { ms: number; label: string } {
+  const own = app.spec.syncPolicy?.operationTimeout;
+  const ms = (own ? parseDuration(own) : undefined) ?? defaultMs;
+  return { ms, label: own ?? `${Math.round(ms / 1000)}s` };
+}
+
 const refOf = (o: AnyObject): ObjectRef => ({
   apiVersion: o.apiVersion,
   kind: o.kind,
@@ -87,9 +99,9 @@ const refOf = (o: AnyObject): ObjectRef => ({
 
 /**
  * Waits `POLL_MS`, failing with DeadlineExceededError once the deadline passed and with TerminatedError once the
- * operation was terminated; checks the fence.
+ * operation was terminated; checks the fence. `waiting` says what for, in the error's message.
  */
-async function tick(ctx: WaveContext, waiting: string): Promise<void> {
+export async function tick(ctx: WaveContext, waiting: string): Promise<void> {
   ctx.fence();
   if (ctx.terminated()) {
     throw new StageError('operation', new TerminatedError(`operation terminated by request ${waiting}`));
@@ -127,7 +139,8 @@ export async function runSyncWaves(ctx: WaveContext, plan: SyncPlan): Promise<st
 export async function runPhase(ctx: WaveContext, waves: readonly Wave[]): Promise<void> {
   for (const wave of waves) {
     const phase = wave.hooks[0]?.phase;
-    if (phase && phase !== 'SyncFail') await ctx.progress(phase, wave.wave);
+    // SyncFail and PostDelete hooks run after the operation (or without one): no progress to show.
+    if (phase && phase !== 'SyncFail' && phase !== 'PostDelete') await ctx.progress(phase, wave.wave);
     await runHooks(ctx, wave.hooks);
   }
 }

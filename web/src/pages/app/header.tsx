@@ -27,7 +27,7 @@ export function OperationBanner({ app, id, kind: asked }: { app: AppView; id: st
         role="status"
         className="rounded-md border border-sky-300 bg-sky-50 px-3 py-2 text-sm dark:border-sky-900 dark:bg-sky-950"
       >
-        {LABEL[kind] ?? kind} in progress…
+        {LABEL[kind] ?? kind} in progress{progress.step ? `: ${progress.step}` : ''}…
       </div>
     );
   }

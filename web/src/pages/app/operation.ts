@@ -4,11 +4,15 @@
  * 0, and not while the App is still rolling out what the operation applied.
  */
 import { useEffect, useRef } from 'react';
-import { operationOutcome, recordOf } from '../../../../src/core/operation-outcome.ts';
+import { operationOutcome, recordOf, stepOf } from '../../../../src/core/operation-outcome.ts';
 import type { StatusView } from '../../api/types.ts';
 
 export type Progress =
-  | { state: 'running' }
+  | {
+      state: 'running';
+      /** The phase and wave a staged sync is at (`PreSync wave -1`), when it shows one. */
+      step?: string;
+    }
   | { state: 'done'; phase: 'Succeeded' | 'Failed' | 'Held'; message: string };
 
 const PHASE = { succeeded: 'Succeeded', failed: 'Failed', held: 'Held' } as const;
@@ -17,7 +21,11 @@ const PHASE = { succeeded: 'Succeeded', failed: 'Failed', held: 'Held' } as cons
 export function progressOf(status: StatusView | undefined, id: string): Progress {
   if (!status) return { state: 'running' };
   const outcome = operationOutcome(status, id);
-  if (outcome.state === 'running') return { state: 'running' };
+  if (outcome.state === 'running') {
+    const record = recordOf(status.operationState);
+    const step = record?.id === id && record.phase === 'Running' ? stepOf(status.operationState) : undefined;
+    return step ? { state: 'running', step } : { state: 'running' };
+  }
   return { state: 'done', phase: PHASE[outcome.state], message: outcome.summary };
 }
 
