@@ -3,10 +3,13 @@
  * held sync may not approve it (403); an App policy naming a team and a user admits only them (403 for another
  * contributor); two distinct approvals are needed and each is listed on the App and in the audit log, and only the
  * second releases the staged revision; the org policy applies to an App without its own and is set by org:manage.
+ * `svc app approvals`, `svc approval-policy` and the MCP tool app_approvals show the same.
  */
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitServer, startGitServer } from '../harness/index.ts';
-import { auditEntries, type OrgApi, signUpMember, startOrgApi, type TestUser } from './api-support.ts';
+import { type GitServer, runCli, startGitServer } from '../harness/index.ts';
+import { auditEntries, mintKey, type OrgApi, signUpMember, startOrgApi, type TestUser } from './api-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -77,6 +80,37 @@ describe('approval policies, with the real operator', () => {
       return s !== undefined && s.id === id && s.phase === phase;
     });
 
+  /** The CLI (`svc app approvals`) and the MCP tool app_approvals show one approval of two, by `email`. */
+  async function expectClientsShow(dest: string, name: string, email: string): Promise<void> {
+    await org.api.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(org.api.app.server.address() as AddressInfo).port}`;
+    const { key } = await mintKey(org.api, { cookie: alice.cookie }, { role: 'read' });
+    const env = { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent', SVC_SERVER: base, SVC_API_KEY: key };
+    const shown = await runCli(['app', 'approvals', name, '-n', dest], env);
+    expect(shown).toMatchObject({ status: 0, stdout: expect.stringMatching(/approvals:\s+1 of 2/) });
+    expect(shown.stdout).toMatch(new RegExp(`approved by:\\s+${email.replace(/[.+]/g, '\\$&')}`));
+    expect(shown.stdout).toMatch(/may approve:\s+teams sre; users .* \(app policy; never the requester\)/);
+    const client = new Client({ name: 'svc-approvals-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    try {
+      const result = (await client.callTool({ name: 'app_approvals', arguments: { namespace: dest, name } })) as {
+        structuredContent?: Json;
+      };
+      expect(result.structuredContent).toMatchObject({
+        required: 2,
+        approved_by: [expect.objectContaining({ email })],
+      });
+    } finally {
+      await client.close();
+    }
+    const policy = await runCli(['approval-policy', 'get'], env);
+    expect(policy).toMatchObject({ status: 0, stdout: expect.stringMatching(/^no org approval policy/) });
+  }
+
   it('refuses a self-approval (403), lets another person approve, and lists the approval', async () => {
     const { path, head } = await gitApp('selfappr', { requiresApproval: true });
     const sync = await call(alice, 'POST', `${path}/sync`);
@@ -126,6 +160,7 @@ describe('approval policies, with the real operator', () => {
       users: [carol.email],
       approved_by: [expect.objectContaining({ user_id: bob.id, email: bob.email })],
     });
+    await expectClientsShow(path.split('/')[4] as string, 'twoappr', bob.email);
     // Still held: one approval of two releases nothing.
     const status = await call(alice, 'GET', `${path}/status`);
     expect(status.body['operationState']).toMatchObject({ id: sync.body['operation_id'], phase: 'Held' });
