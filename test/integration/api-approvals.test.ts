@@ -172,6 +172,15 @@ describe('approval policies, with the real operator', () => {
     expect((await call(alice, 'GET', `${path}/approvals`)).body).toMatchObject({ held: false, approved_by: [] });
   });
 
+  it('refuses an approval past the policy expiry (409)', async () => {
+    const { path } = await gitApp('expappr', { requiresApproval: true, approval: { expiry: '1ms' } });
+    const sync = await call(alice, 'POST', `${path}/sync`);
+    await phaseOf('expappr', sync.body['operation_id'], 'Held');
+    const late = await call(carol, 'POST', `${path}/approve`);
+    expect(late).toMatchObject({ status: 409, body: { error: expect.stringMatching(/held sync expired at .*1ms/) } });
+    expect(await auditEntries(org.api, org.owner, 'app.approve', 'expappr')).toEqual([]);
+  });
+
   it('applies the org policy to an App without its own; only org:manage sets it', async () => {
     const body = { policy: { roles: ['Owner'], expiry: '1h' } };
     expect((await call(alice, 'PUT', '/api/v1/approval-policy', body)).status).toBe(403);
