@@ -58,6 +58,8 @@ export type AppEvent = Item<Answer<`${AppPath}/events`>['events']>;
 export type AppHistory = Answer<`${AppPath}/history`>;
 /** One applied revision with what its source says of it (commit subject, author, date; an image's tag). */
 export type HistoryRevision = Item<AppHistory['revisions']>;
+/** GET /apps/{ns}/{name}/approvals. */
+export type AppApprovals = Answer<`${AppPath}/approvals`>;
 /** What a sync would change. */
 export type AppDiff = Answer<`${AppPath}/diff`>;
 /** One object of an App's diff. */

@@ -56,6 +56,7 @@ type Call<Method extends HttpMethod> = <
 export interface SvcClient {
   GET: Call<'get'>;
   POST: Call<'post'>;
+  PUT: Call<'put'>;
   PATCH: Call<'patch'>;
   DELETE: Call<'delete'>;
   /**
@@ -112,12 +113,13 @@ export function createSvcClient(options: SvcClientOptions): SvcClient {
   });
   client.use(failures(options), ...(options.middleware ?? []));
   const call =
-    (method: 'get' | 'post' | 'patch' | 'delete') =>
+    (method: 'get' | 'post' | 'put' | 'patch' | 'delete') =>
     async (path: string, init?: object): Promise<unknown> =>
       (await client.request(method as 'get', path as never, init as never)).data;
   return {
     GET: call('get'),
     POST: call('post'),
+    PUT: call('put'),
     PATCH: call('patch'),
     DELETE: call('delete'),
     raw: client,

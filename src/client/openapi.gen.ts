@@ -9244,6 +9244,251 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approval-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The org's approval policy (deployment:read at org scope) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrgApprovalPolicy"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set or clear (policy null) the org's approval policy (org:manage; audited org.approval_policy) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrgApprovalPolicy"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OrgApprovalPolicy"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{namespace}/{name}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Approvals of the app's held sync, the policy in force and who may still approve (deployment:read); held false when no sync waits for approval */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description destination namespace of the App */
+                    namespace: string;
+                    /** @description App name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppApprovals"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description app not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repositories": {
         parameters: {
             query?: never;
@@ -10642,7 +10887,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -10670,7 +10915,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -10685,7 +10930,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -10703,7 +10948,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -10718,7 +10963,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -11057,6 +11302,19 @@ export interface components {
             selfHeal?: boolean;
             /** @description Hold each sync (phase Held) until it is approved. */
             requiresApproval?: boolean;
+            /** @description Who may approve a sync held by requiresApproval: anyone with deployment:sync in roles, teams or users (any when all are empty), never the requester; count distinct approvals. */
+            approval?: {
+                /** @description Distinct approvals a held sync needs (default 1). */
+                count?: number;
+                /** @description Org roles whose members may approve (Owner, Admin, Contributor, Viewer). */
+                roles?: ("Owner" | "Admin" | "Contributor" | "Viewer")[];
+                /** @description Teams (by name) whose members may approve. */
+                teams?: string[];
+                /** @description Users (by email or id) who may approve. */
+                users?: string[];
+                /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
+                expiry?: string;
+            };
             /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
             operationTimeout?: string;
         };
@@ -11536,6 +11794,19 @@ export interface components {
                  * @default false
                  */
                 requiresApproval?: boolean;
+                /** @description Who may approve a sync held by requiresApproval: anyone with deployment:sync in roles, teams or users (any when all are empty), never the requester; count distinct approvals. */
+                approval?: {
+                    /** @description Distinct approvals a held sync needs (default 1). */
+                    count?: number;
+                    /** @description Org roles whose members may approve (Owner, Admin, Contributor, Viewer). */
+                    roles?: ("Owner" | "Admin" | "Contributor" | "Viewer")[];
+                    /** @description Teams (by name) whose members may approve. */
+                    teams?: string[];
+                    /** @description Users (by email or id) who may approve. */
+                    users?: string[];
+                    /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
+                    expiry?: string;
+                };
                 /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                 operationTimeout?: string;
             };
@@ -12237,6 +12508,19 @@ export interface components {
                     selfHeal?: boolean;
                     /** @description Hold each sync (phase Held) until it is approved. */
                     requiresApproval?: boolean;
+                    /** @description Who may approve a sync held by requiresApproval: anyone with deployment:sync in roles, teams or users (any when all are empty), never the requester; count distinct approvals. */
+                    approval?: {
+                        /** @description Distinct approvals a held sync needs (default 1). */
+                        count?: number;
+                        /** @description Org roles whose members may approve (Owner, Admin, Contributor, Viewer). */
+                        roles?: ("Owner" | "Admin" | "Contributor" | "Viewer")[];
+                        /** @description Teams (by name) whose members may approve. */
+                        teams?: string[];
+                        /** @description Users (by email or id) who may approve. */
+                        users?: string[];
+                        /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
+                        expiry?: string;
+                    };
                     /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                     operationTimeout?: string;
                 };
@@ -12839,6 +13123,51 @@ export interface components {
             in_progress?: string;
             /** @description CEL: true when Degraded (evaluated second) */
             failed?: string;
+        };
+        /** @description Who may approve a sync held by requiresApproval: anyone with deployment:sync in roles, teams or users (any when all are empty), never the requester; count distinct approvals. */
+        ApprovalPolicy: {
+            /** @description Distinct approvals a held sync needs (default 1). */
+            count?: number;
+            /** @description Org roles whose members may approve (Owner, Admin, Contributor, Viewer). */
+            roles?: ("Owner" | "Admin" | "Contributor" | "Viewer")[];
+            /** @description Teams (by name) whose members may approve. */
+            teams?: string[];
+            /** @description Users (by email or id) who may approve. */
+            users?: string[];
+            /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
+            expiry?: string;
+        };
+        OrgApprovalPolicy: {
+            /** @description the org policy; null when the org has none */
+            policy: components["schemas"]["ApprovalPolicy"] | (never | null);
+        };
+        /** @description one approval of the held sync */
+        AppApproval: {
+            user_id: string;
+            email: string;
+            /** @description RFC 3339 */
+            at: string;
+        };
+        AppApprovals: {
+            /** @description whether a sync is held for approval now */
+            held: boolean;
+            /** @description the held operation; empty when none */
+            operation_id: string;
+            /** @description the staged revision; empty when none */
+            revision: string;
+            /** @description who requested the held sync (may not approve it) */
+            requested_by: string;
+            /** @description distinct approvals needed */
+            required: number;
+            approved_by: components["schemas"]["AppApproval"][];
+            policy_source: "app" | "org" | "default";
+            /** @description who may approve, in words */
+            may_approve: string;
+            roles: string[];
+            teams: string[];
+            users: string[];
+            /** @description RFC 3339: when the held sync is dropped */
+            expires_at: string | null;
         };
         /** @description a Git or Helm repository; credentials are never returned, only whether each is set */
         Repository: {

@@ -5,6 +5,7 @@
  */
 import { type Static, type TSchema, Type } from 'typebox';
 import { type APP_API_VERSION, type APP_KIND, SOURCE_TYPES } from './app-names.ts';
+import { ORG_ROLES } from './permissions.ts';
 
 export {
   APP_API_VERSION,
@@ -340,6 +341,45 @@ export const DestinationSchema = Type.Object(
   { ...closed, description: 'Where to deploy.' },
 );
 
+/** Who may approve a held sync, and how many (docs/operator.md "Approval policies"). */
+export const ApprovalPolicySchema = Type.Object(
+  {
+    count: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 10, description: 'Distinct approvals a held sync needs (default 1).' }),
+    ),
+    roles: Type.Optional(
+      Type.Array(StringEnum(ORG_ROLES, { description: 'an org role' }), {
+        maxItems: 8,
+        description: 'Org roles whose members may approve (Owner, Admin, Contributor, Viewer).',
+      }),
+    ),
+    teams: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 128 }), {
+        maxItems: 32,
+        description: 'Teams (by name) whose members may approve.',
+      }),
+    ),
+    users: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 254 }), {
+        maxItems: 64,
+        description: 'Users (by email or id) who may approve.',
+      }),
+    ),
+    expiry: Type.Optional(
+      Type.String({
+        pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
+        maxLength: 32,
+        description: 'How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped.',
+      }),
+    ),
+  },
+  {
+    ...closed,
+    description:
+      'Who may approve a sync held by requiresApproval: anyone with deployment:sync in roles, teams or users (any when all are empty), never the requester; count distinct approvals.',
+  },
+);
+
 export const SyncPolicySchema = Type.Object(
   {
     automated: Type.Optional(
@@ -358,6 +398,7 @@ export const SyncPolicySchema = Type.Object(
     requiresApproval: Type.Optional(
       Type.Boolean({ default: false, description: 'Hold each sync (phase Held) until it is approved.' }),
     ),
+    approval: Type.Optional(ApprovalPolicySchema),
     operationTimeout: Type.Optional(
       Type.String({
         pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
@@ -767,6 +808,7 @@ export type GitSource = Static<typeof GitSourceSchema>;
 export type ImageSource = Static<typeof ImageSourceSchema>;
 export type HelmChartSource = Static<typeof HelmChartSourceSchema>;
 export type SyncPolicy = Static<typeof SyncPolicySchema>;
+export type ApprovalPolicy = Static<typeof ApprovalPolicySchema>;
 export type Operation = Static<typeof OperationSchema>;
 export type OperationState = Static<typeof OperationStateSchema>;
 export type ResourceStatus = Static<typeof ResourceStatusSchema>;

@@ -31,6 +31,7 @@ describe('the MCP tool catalogue', () => {
       'app_status',
       'app_events',
       'app_history',
+      'app_approvals',
       'app_diff',
       'app_logs',
       'import_dry_run',

@@ -6,6 +6,7 @@
  * strips credentials.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import { appApprovals } from '../api/approval-policy/use-cases.ts';
 import { parseListQuery } from '../api/apps/list-query.ts';
 import { appLogs, diffApp } from '../api/apps/live-use-cases.ts';
 import * as ops from '../api/apps/operation-use-cases.ts';
@@ -138,6 +139,13 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: AppRefInput,
     run: (s, principal, args) => run(s, appHistory, principal, args),
   }),
+  app_approvals: tool({
+    title: 'App approvals',
+    description:
+      "The approvals of the App's held sync: who requested it (who may not approve it), who approved, how many are needed, who may still approve (roles, teams, users) and when the held sync expires.",
+    input: AppRefInput,
+    run: async (s, principal, args) => ({ ...(await run(s, appApprovals, principal, args)) }),
+  }),
   app_diff: tool({
     title: 'Diff an app',
     description:
@@ -217,7 +225,8 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   }),
   app_approve: tool({
     title: 'Approve a held sync',
-    description: 'Release a sync held by requiresApproval; it applies the staged revision.',
+    description:
+      'Approve a sync held by requiresApproval (never your own request; only approvers the approval policy names); the last approval the policy needs releases it and applies the staged revision.',
     input: AppRefInput,
     run: async (s, principal, args) => ({ ...(await run(s, ops.approveApp, principal, args)) }),
   }),

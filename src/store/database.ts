@@ -89,6 +89,14 @@ export interface HealthCheckTable {
   updated_at: string;
 }
 
+/** An org's delivery policies (migration 0028): approval policy and delivery windows, JSON text. */
+export interface OrgPolicyTable {
+  org_id: string;
+  approval: string | null;
+  windows: string | null;
+  updated_at: string;
+}
+
 /** An org's Git or Helm repository (migration 0024); secrets only as `enc:v1:` text. */
 export interface RepositoryTable {
   id: string;
@@ -341,6 +349,7 @@ export interface Tables {
   role_binding: RoleBindingTable;
   registry: RegistryTable;
   health_check: HealthCheckTable;
+  org_policy: OrgPolicyTable;
   repository: RepositoryTable;
   lease: LeaseTable;
   cluster: ClusterTable;

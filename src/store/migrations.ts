@@ -14,6 +14,7 @@ import * as apiKeyTools from './migrations/0015_api_key_tools.ts';
 import * as repositories from './migrations/0024_repositories.ts';
 import * as healthChecks from './migrations/0026_health_checks.ts';
 import * as clusterLabels from './migrations/0027_cluster_labels.ts';
+import * as orgPolicies from './migrations/0028_org_policies.ts';
 
 /** One migration: its file's `up`, given the database kind where the two differ (triggers, serial columns). */
 type Up = (db: Kysely<unknown>, kind: DatabaseKind) => Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: Readonly<Record<string, Up>> = {
   '0024_repositories': repositories.up,
   '0026_health_checks': healthChecks.up,
   '0027_cluster_labels': clusterLabels.up,
+  '0028_org_policies': orgPolicies.up,
 };
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {

@@ -139,6 +139,18 @@ export class TeamStore {
       .sort((a, b) => a.email.localeCompare(b.email));
   }
 
+  /** Names of the org's teams `userId` belongs to (approval policies name teams). */
+  async teamNamesOf(orgId: string, userId: string): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('teamMember')
+      .innerJoin('team', 'team.id', 'teamMember.teamId')
+      .select('team.name')
+      .where('team.organizationId', '=', orgId)
+      .where('teamMember.userId', '=', userId)
+      .execute();
+    return rows.map((r) => r.name);
+  }
+
   /** The org member `userId`, or undefined when the user is not in the org. */
   async orgMember(orgId: string, userId: string): Promise<OrgMemberRecord | undefined> {
     const row = await this.#db

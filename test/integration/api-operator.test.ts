@@ -2,11 +2,12 @@
  * One pending operation per App (contract §3, §8), through the API against the real operator: while an operation
  * is Running (kept Running by holding the git server's answers to the operator's fetch) or Held (for approval, or
  * by a freeze), a second request answers 409 and is not audited; the first reaches its final phase, which a status
- * `wait` started meanwhile returns; Approve is accepted exactly while a sync is held for approval.
+ * `wait` started meanwhile returns; Approve is accepted exactly while a sync is held for approval, from another person
+ * than the one who requested the sync.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
-import { auditEntries, type OrgApi, startOrgApi } from './api-support.ts';
+import { auditEntries, type OrgApi, signUpMember, startOrgApi, type TestUser } from './api-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -103,7 +104,10 @@ describe('one pending operation per App, with the real operator', () => {
       const again = await post(`${path}/${route}`);
       expect(again, route).toMatchObject({ status: 409, body: { error: expect.stringMatching(/held for approval/) } });
     }
-    const approve = await post(`${path}/approve`);
+    // The requester may not approve its own sync (approval policies, issue 30); another member does.
+    expect((await post(`${path}/approve`)).status).toBe(403);
+    const approver: TestUser = await signUpMember(org.api, org.owner, org.orgId, 'approver', 'contributor');
+    const approve = await org.api.call<Json>('POST', `${path}/approve`, { cookie: approver.cookie });
     expect(approve).toMatchObject({ status: 200, body: { revision: head } });
     const done = await phaseOf('approval', approve.body['operation_id'], 'Succeeded');
     expect(done.status?.revision).toBe(head);

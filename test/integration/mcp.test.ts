@@ -30,6 +30,7 @@ const READ_TOOLS = [
   'app_status',
   'app_events',
   'app_history',
+  'app_approvals',
   'app_diff',
   'app_logs',
   'import_dry_run',

@@ -12,11 +12,13 @@ import {
   TERMINATE_ANNOTATION,
   terminationId,
 } from '../../core/app-state.ts';
+import { heldForApproval } from '../../core/approvals.ts';
 import { ConflictError, NotFoundError, UnprocessableError, UpstreamError } from '../../core/errors.ts';
 import { isDigest } from '../../core/image-ref.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
 import { appScope, auditApp, findApp, kubeOf, locateApp, requestOperation } from './access.ts';
+import { approveHeld } from './approvals.ts';
 import type { AppRef } from './scope.ts';
 
 /** The answer of an operation use-case (routes present it as is). */
@@ -135,12 +137,19 @@ export const terminateApp = useCase({
   },
 });
 
-/** Approve: releases a sync held for approval, carrying the staged revision; 409 when none is held; audited. */
+/**
+ * Approve: one approval of a sync held for approval, under the approval policy in force (./approvals.ts: 403 for
+ * the requester or someone the policy does not name); the last approval needed releases it, carrying the staged
+ * revision. 409 when none is held; audited `app.approve`.
+ */
 export const approveApp = useCase({
   permission: 'deployment:sync',
   where: { target: appScope },
   locate: locateApp,
   act: async (ctx, _ref: AppRef, app): Promise<OperationAnswer> => {
+    const held = heldForApproval(app);
+    if (held) return approveHeld(ctx, app, held);
+    // Nothing held: writeOperation answers 409 (no sync held for approval, or another operation pending).
     const id = await requestOperation(ctx, app, { kind: 'Approve' });
     const revision = heldRevision(app) ?? '';
     await auditApp(ctx, 'app.approve', app, { operation_id: id, revision });

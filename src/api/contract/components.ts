@@ -2,8 +2,10 @@
  * Every named schema of the API, registered once with Fastify (validation and serialization resolve `$ref`s to
  * them) and emitted as `#/components/schemas/<name>` in the OpenAPI document (src/api/server/openapi.ts).
  */
+
 import type { TSchema } from 'typebox';
 import { API_KEY_COMPONENTS } from '../api-keys/contract.ts';
+import { APPROVAL_COMPONENTS } from '../approval-policy/contract.ts';
 import { ADOPT_COMPONENTS } from '../apps/adopt-contract.ts';
 import { APP_OBJECT_COMPONENTS } from '../apps/contract.ts';
 import { APP_CREATE_COMPONENTS } from '../apps/create-contract.ts';
@@ -46,6 +48,7 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...CLUSTER_COMPONENTS,
   ...REGISTRY_COMPONENTS,
   ...HEALTH_CHECK_COMPONENTS,
+  ...APPROVAL_COMPONENTS,
   ...REPOSITORY_COMPONENTS,
   ...IMPORT_COMPONENTS,
   ...SECRET_STORE_COMPONENTS,

@@ -4,6 +4,7 @@ import { adoptRoutes } from './adopt.ts';
 import { appLiveRoutes } from './app-live.ts';
 import { appOperationRoutes } from './app-operations.ts';
 import { appStatusRoutes } from './app-status.ts';
+import { approvalRoutes } from './approvals.ts';
 import { appRoutes } from './apps.ts';
 import { appSetRoutes } from './appsets.ts';
 import { auditRoutes } from './audit.ts';
@@ -39,6 +40,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   clusterRoutes,
   registryRoutes,
   healthCheckRoutes,
+  approvalRoutes,
   repositoryRoutes,
   importRoutes,
   registryNotificationRoutes,

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type {
   AdoptableWorkload,
+  AppApprovals,
   AppEvent,
   AppHistory as History,
   HistoryRevision,
@@ -21,6 +22,19 @@ function operationText(state: StatusView['operationState']): string {
   // The App's own operationState (src/core/app-schema.ts), which the status view answers as it is.
   const op = state as Partial<OperationState> | null | undefined;
   return op ? `${op.kind ?? ''} ${op.phase ?? ''} ${op.message ?? ''}`.trim() : '';
+}
+
+/** The approvals answer as labelled lines: what is held, who approved, who may still approve. */
+function approvalFields(a: AppApprovals): Array<[string, unknown]> {
+  const approved = a.approved_by.map((x) => `${x.email} (${x.at})`).join(', ');
+  return [
+    ['held', a.held ? `${a.operation_id} at ${shortRevision(a.revision)}` : 'no'],
+    ['requested by', a.requested_by || '-'],
+    ['approvals', `${a.approved_by.length} of ${a.required}`],
+    ['approved by', approved || '-'],
+    ['may approve', `${a.may_approve} (${a.policy_source} policy; never the requester)`],
+    ['expires', a.expires_at ?? '-'],
+  ];
 }
 
 /**
@@ -112,6 +126,15 @@ function registerHistoryCommands(app: Command): void {
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
       const history = await api.GET(`${APP_PATH}/history`, { params: { path: ref } });
       print(render(history, format, (h, wide) => historyTable(h, wide)));
+    }),
+  );
+
+  appCommand(app, 'approvals <app>', "the held sync's approvals and who may still approve it").action(
+    run(async (cmd) => {
+      const { api, format } = runtimeOf(cmd);
+      const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+      const answer = await api.GET(`${APP_PATH}/approvals`, { params: { path: ref } });
+      print(render(answer, format, (a) => renderFields(approvalFields(a))));
     }),
   );
 

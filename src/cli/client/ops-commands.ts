@@ -2,8 +2,10 @@
  * `svc webhook …`, `svc incident …` and `svc remediation …`: outbound webhooks (docs/webhooks.md), incidents and
  * remediations (docs/incidents.md), over the REST API.
  */
+
 import { type Command, Option } from 'commander';
 import type { Delivery, IncidentSummary, QueryOf, Remediation, RequestBody, Webhook } from '../../client/answers.ts';
+import { registerApprovalCommands } from './approval-commands.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
@@ -40,6 +42,7 @@ export function registerOpsCommands(program: Command): void {
   registerWebhookCommands(program);
   registerIncidentCommands(program);
   registerRemediationCommands(program);
+  registerApprovalCommands(program);
 }
 
 function registerWebhookCommands(program: Command): void {

@@ -69,6 +69,15 @@ export function useAppStatus(namespace: string, name: string, running?: (status:
   });
 }
 
+/** The approvals of the App's held sync and who may still approve (GET /apps/{ns}/{name}/approvals). */
+export function useApprovals(namespace: string, name: string) {
+  return useQuery({
+    queryKey: [...appKey(namespace, name), 'approvals'],
+    queryFn: () => svc.GET(`${APP_PATH}/approvals`, { params: { path: { namespace, name } } }),
+    refetchInterval: 10_000,
+  });
+}
+
 export function useHistory(namespace: string, name: string) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'history'],

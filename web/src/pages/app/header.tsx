@@ -11,6 +11,7 @@ import { cn } from '../../lib/cn.ts';
 import { ago, shortRevision } from '../../lib/format.ts';
 import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
+import { Approvals } from './approvals.tsx';
 import { BlockedBy } from './blocked-by.tsx';
 import { progressOf, recordedKind, useOperationsStartedElsewhere } from './operation.ts';
 
@@ -172,6 +173,7 @@ export function AppHeader({ app }: { app: AppView }) {
       </dl>
       {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
       <BlockedBy app={app} />
+      {held ? <Approvals namespace={app.namespace ?? ''} name={app.name ?? ''} /> : null}
       {(app.conditions ?? [])
         .filter((c) => (c as { type?: string }).type === 'SyncError' && (c as { status?: string }).status === 'True')
         .map((c) => (
