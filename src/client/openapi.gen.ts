@@ -4321,7 +4321,10 @@ export interface paths {
         /** What a sync would change (deployment:read): each rendered object (at the head the operator last observed) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description preview a ref instead: a branch, tag, commit id or refs/pull/N/head of the App’s Git repository, rendered and dry-run applied; nothing is written (422 when the repository has no such ref) */
+                    revision?: string;
+                };
                 header?: never;
                 path: {
                     /** @description destination namespace of the App */
@@ -4378,7 +4381,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                /** @description the revision names no ref or commit of the App’s repository, or the source is not Git; or the source spec is invalid */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11784,6 +11787,8 @@ export interface components {
                 compared: string;
                 /** @description the upstream head (fetched at most 5 s before) */
                 head: string;
+                /** @description the ref asked for with ?revision= (compared is the commit it names now) */
+                ref?: string;
             };
             summary: {
                 same: number;
