@@ -5,7 +5,7 @@
  * the destination namespace has a LimitRange, so a Pod the pull request adds shows the limits the apiserver's
  * admission would give it. The answer lists exactly the objects that change; nothing is written (no object, no App
  * status change); a ref the repository does not have is a 422. The MCP tool app_diff and `svc app diff --revision`
- * (exit 0 no change, 1 changes, 5 failed) take the same ref.
+ * (exit 0 no change, 1 changes, 2 for a ref that is not there) take the same ref.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -169,7 +169,7 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
     }
   });
 
-  it('svc app diff --revision: exit 1 with the change, 0 for a ref that changes nothing, 5 for a ref that is not there', async () => {
+  it('svc app diff --revision: exit 1 with the change, 0 for a ref that changes nothing, 2 for a ref that is not there', async () => {
     const home = mkdtempSync(join(tmpdir(), 'svc-preview-cli-'));
     const env = { PATH: process.env['PATH'] ?? '', HOME: home, SVC_SERVER: base, SVC_API_KEY: key };
     const svc = (...args: string[]) => startSvc(['app', 'diff', `${dest}/web`, ...args], env).exited;
@@ -181,8 +181,9 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       const main = await svc('--revision', 'main', '-o', 'json');
       expect(main.status).toBe(0);
       expect(JSON.parse(main.stdout)['revision']).toMatchObject({ ref: 'main', compared: await repo.head() });
+      // A ref the repository lacks is the caller's input (422): 2, as for every command (src/cli/client/errors.ts).
       const missing = await svc('--revision', 'no-such-branch');
-      expect(missing.status).toBe(5);
+      expect(missing.status).toBe(2);
       expect(missing.stderr).toContain('no-such-branch');
     } finally {
       rmSync(home, { recursive: true, force: true });
