@@ -5,7 +5,8 @@
  * the destination namespace has a LimitRange, so a Pod the pull request adds shows the limits the apiserver's
  * admission would give it. The answer lists exactly the objects that change; nothing is written (no object, no App
  * status change); a ref the repository does not have is a 422. The MCP tool app_diff and `svc app diff --revision`
- * (exit 0 no change, 1 changes, 2 for a ref that is not there) take the same ref.
+ * (exit 0 no change, 1 changes, 2 for a ref that is not there) take the same ref. POST /preview answers the same for
+ * every App built from the repository, an AppSet-generated one included, with a Markdown summary.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GitRepo, type GitServer, startGitServer } from '../harness/index.ts';
+import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import { startSvc } from './cli-support.ts';
 import {
@@ -47,8 +48,8 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       .map((o) => `${o['status']} ${o['kind']}/${o['name']}`)
       .sort();
   /** What a preview must leave alone: the App's recorded state and every object in the destination. */
-  const snapshot = async () => {
-    const app = await getApp(org.orgNs, 'web');
+  const snapshot = async (name = 'web', namespace = dest) => {
+    const app = await getApp(org.orgNs, name);
     const k = kube();
     const objects = [];
     for (const [apiVersion, kind] of [
@@ -56,7 +57,7 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       ['v1', 'Pod'],
       ['apps/v1', 'Deployment'],
     ] as const) {
-      for (const o of await k.list(apiVersion, kind, '', dest)) {
+      for (const o of await k.list(apiVersion, kind, '', namespace)) {
         // The Deployment's Pods change as kwok runs them: their names only; the App's own objects exactly.
         const version = kind === 'Pod' ? '' : `@${o.metadata.resourceVersion}`;
         objects.push(`${kind}/${o.metadata.name}${version}`);
@@ -97,6 +98,23 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       body: { name: 'web', namespace: dest, source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } } },
     });
     expect(created.status).toBe(201);
+    // An AppSet generates a second App from the same repository, into its own namespace.
+    const appSet = await org.api.call('POST', '/api/v1/appsets', {
+      cookie: org.owner.cookie,
+      body: {
+        name: 'gen',
+        generators: [{ list: { elements: [{ env: 'eu' }] } }],
+        template: {
+          metadata: { name: 'gen-{{ env }}' },
+          spec: {
+            source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+            destination: { namespace: `${dest}-{{ env }}` },
+            syncPolicy: { automated: true },
+          },
+        },
+      },
+    });
+    expect(appSet.status).toBe(201);
     expect((await call('POST', `/api/v1/apps/${dest}/web/sync`)).status).toBe(200);
     const synced = await call('GET', `/api/v1/apps/${dest}/web/status?wait=90s`);
     expect(synced.body).toMatchObject({ sync_status: 'Synced', health: 'Healthy' });
@@ -114,7 +132,7 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
     await op?.stop();
     await git?.stop();
     await org?.api.close();
-    await deleteNamespaces(dest);
+    await deleteNamespaces(dest, `${dest}-eu`);
   });
 
   it('a pull request ref lists exactly the objects that change, with the LimitRange defaults of the dry run, and writes nothing', async () => {
@@ -149,6 +167,50 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
     const d = (await preview('refs/pull/7/head')).body;
     expect(d['revision']['compared']).toBe(pullSha);
     expect(changes(d)).toEqual(['changed ConfigMap/settings']);
+  });
+
+  it('POST /preview: every App built from the repository, the AppSet-generated one included, with a Markdown summary; nothing written', async () => {
+    await waitUntil(
+      async () => (await call('GET', `/api/v1/apps/${dest}-eu/gen-eu/status`)).body['sync_status'] === 'Synced',
+      { what: 'the generated App synced', timeoutMs: 90_000 },
+    );
+    const before = [await snapshot(), await snapshot('gen-eu', `${dest}-eu`)];
+    const res = await org.api.call('POST', '/api/v1/preview', {
+      cookie: org.owner.cookie,
+      // The URL as a forge's webhook may spell it: no `.git`, a trailing slash.
+      body: { repoURL: `${repo.url.replace(/\.git$/, '')}/`, revision: 'refs/pull/7/head' },
+    });
+    expect(res.status).toBe(200);
+    const body = res.body as Json;
+    expect(body['summary']).toEqual({ apps: 2, changed: 2, unchanged: 0, failed: 0 });
+    const apps = body['apps'] as Json[];
+    expect(apps.map((a) => `${a['name']} ${a['namespace']} ${a['appset']} ${a['status']}`)).toEqual([
+      `gen-eu ${dest}-eu gen changed`,
+      `web ${dest} null changed`,
+    ]);
+    for (const a of apps) {
+      expect(changes(a['diff']), a['name']).toEqual(['changed ConfigMap/settings']);
+      expect(a['diff']['revision'], a['name']).toMatchObject({ ref: 'refs/pull/7/head', compared: pullSha });
+    }
+    const md = body['markdown'] as string;
+    expect(md).toContain('### svc preview of `refs/pull/7/head`');
+    expect(md).toContain(`| gen-eu | ${dest}-eu | gen | 1 changed, 0 added, 0 removed, 1 unchanged |`);
+    expect(md).toContain('- changed ConfigMap/settings');
+    expect(md).toMatch(/^\+\s+mode: green$/m);
+    expect([await snapshot(), await snapshot('gen-eu', `${dest}-eu`)]).toEqual(before);
+
+    const none = await org.api.call('POST', '/api/v1/preview', {
+      cookie: org.owner.cookie,
+      body: { repoURL: repo.url, revision: 'refs/pull/99/head' },
+    });
+    expect(none.status).toBe(422);
+    expect((none.body as Json)['error']).toContain('refs/pull/99/head');
+    const other = await org.api.call('POST', '/api/v1/preview', {
+      cookie: org.owner.cookie,
+      body: { repoURL: 'https://git.example/none.git', revision: 'main' },
+    });
+    expect(other.status).toBe(200);
+    expect((other.body as Json)['summary']).toEqual({ apps: 0, changed: 0, unchanged: 0, failed: 0 });
   });
 
   it('the MCP tool app_diff takes the same revision and answers the same preview', async () => {
