@@ -231,7 +231,7 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
     }
   });
 
-  it('svc app diff --revision: exit 1 with the change, 0 for a ref that changes nothing, 2 for a ref that is not there', async () => {
+  it('svc app diff --revision and svc preview: exit 1 with changes, 0 for a ref that changes nothing, 2 for a ref that is not there', async () => {
     const home = mkdtempSync(join(tmpdir(), 'svc-preview-cli-'));
     const env = { PATH: process.env['PATH'] ?? '', HOME: home, SVC_SERVER: base, SVC_API_KEY: key };
     const svc = (...args: string[]) => startSvc(['app', 'diff', `${dest}/web`, ...args], env).exited;
@@ -247,6 +247,15 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       const missing = await svc('--revision', 'no-such-branch');
       expect(missing.status).toBe(2);
       expect(missing.stderr).toContain('no-such-branch');
+      // svc preview: the Markdown summary of every App built from the repository, the same exit codes.
+      const preview = (revision: string) =>
+        startSvc(['preview', '--repo', repo.url, '--revision', revision], env).exited;
+      const all = await preview('refs/pull/7/head');
+      expect(all.status).toBe(1);
+      expect(all.stdout).toContain('2 app(s) built from');
+      expect(all.stdout).toContain('| gen-eu |');
+      expect((await preview('main')).status).toBe(0);
+      expect((await preview('refs/pull/99/head')).status).toBe(2);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
