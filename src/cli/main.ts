@@ -19,6 +19,7 @@ import { registerImportCommands } from './client/import-commands.ts';
 import { registerLoginCommands } from './client/login-commands.ts';
 import { registerOpsCommands } from './client/ops-commands.ts';
 import { OUTPUT_FORMATS } from './client/output.ts';
+import { registerPreviewCommands } from './client/preview-commands.ts';
 import { registerRegistryCommands } from './client/registry-commands.ts';
 import { registerRepoCommands } from './client/repo-commands.ts';
 import { registerStoreCommands } from './client/store-commands.ts';
@@ -104,6 +105,7 @@ registerHealthCheckCommands(program);
 registerAppSetCommands(program);
 registerRepoCommands(program);
 registerImportCommands(program);
+registerPreviewCommands(program);
 // `svc completion bash|zsh|fish|powershell` prints a completion script; the shell then asks `svc complete -- …`.
 tab(program, { completionCommandName: 'completion' });
 

@@ -110,6 +110,8 @@ export type HealthCheck = Answer<'/api/v1/health-checks/{id}'>;
 export type Repository = Answer<'/api/v1/repositories/{id}'>;
 export type ImportReport = Answer<'/api/v1/import', 'post'>;
 export type ImportEntry = ImportReport['entries'][number];
+/** The answer of POST /preview: a ref previewed for every App built from a repository. */
+export type PreviewReport = Answer<'/api/v1/preview', 'post'>;
 /** Charts of a Helm repository with their versions. */
 export type ChartListing = Item<Answer<'/api/v1/repositories/{id}/charts'>['charts']>;
 /** An App using a repository. */

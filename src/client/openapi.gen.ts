@@ -4321,7 +4321,10 @@ export interface paths {
         /** What a sync would change (deployment:read): each rendered object (at the head the operator last observed) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description preview a ref instead: a branch, tag, commit id or refs/pull/N/head of the App’s Git repository, rendered and dry-run applied; nothing is written (422 when the repository has no such ref) */
+                    revision?: string;
+                };
                 header?: never;
                 path: {
                     /** @description destination namespace of the App */
@@ -4378,7 +4381,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the input matches this document but breaks a rule it cannot state (see the route description) */
+                /** @description the revision names no ref or commit of the App’s repository, or the source is not Git; or the source spec is invalid */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -4636,6 +4639,109 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Preview a ref of a repository before merge (deployment:read): every App of the org the caller may read whose Git source is that repository (AppSet-generated ones included), each rendered at the ref and dry-run applied vs live, as GET …/diff?revision= answers; plus a Markdown summary. Writes nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PreviewRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PreviewReport"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the repository has no such ref or commit (every App of it failed on it) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -12055,6 +12161,8 @@ export interface components {
                 compared: string;
                 /** @description the upstream head (fetched at most 5 s before) */
                 head: string;
+                /** @description the ref asked for with ?revision= (compared is the commit it names now) */
+                ref?: string;
             };
             summary: {
                 same: number;
@@ -13390,6 +13498,39 @@ export interface components {
              * @default false
              */
             apply?: boolean;
+        };
+        PreviewRequest: {
+            /** @description the Git repository: every App of the org whose source is it (case of host and .git ignored) */
+            repoURL: string;
+            /** @description a branch, tag, commit id or refs/pull/N/head of that repository */
+            revision: string;
+        };
+        PreviewedApp: {
+            name: string;
+            /** @description the destination namespace */
+            namespace: string;
+            /** @description the AppSet that generated the App, null for a plain App */
+            appset: string | null;
+            /**
+             * @description changed: a sync of the ref would change something; failed: see error
+             * @enum {string}
+             */
+            status: "changed" | "unchanged" | "failed";
+            error?: string;
+            diff?: components["schemas"]["AppDiff"];
+        };
+        PreviewReport: {
+            repoURL: string;
+            revision: string;
+            apps: components["schemas"]["PreviewedApp"][];
+            summary: {
+                apps: number;
+                changed: number;
+                unchanged: number;
+                failed: number;
+            };
+            /** @description the answer summed up in Markdown, fit for a pull-request comment */
+            markdown: string;
         };
         SecretStore: {
             /** @description sts_… */

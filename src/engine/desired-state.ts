@@ -9,7 +9,8 @@
  */
 import { join } from 'node:path';
 import type { AppResource } from '../core/app-schema.ts';
-import { RepoCache } from '../git/index.ts';
+import { UnprocessableError } from '../core/errors.ts';
+import { GitRefError, RepoCache } from '../git/index.ts';
 import type { AnyObject, Discovery } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
 import { RenderCache, toolPaths } from '../render/index.ts';
@@ -71,16 +72,33 @@ export class DesiredState {
   /**
    * The App's objects at the head the operator last observed (so the diff compares exactly what status.syncStatus
    * was computed from), or at the upstream head before the operator has looked. Throws the drivers' typed errors
-   * (bad spec, git or render failure).
+   * (bad spec, git or render failure). With `ref` (a branch, tag, `refs/pull/N/head` or commit id of the App's
+   * repository), the objects at the commit that ref names now instead: a preview of a change before it is merged;
+   * a ref that does not exist, or a source that has no refs, is an UnprocessableError. Nothing is written.
    */
-  async render(app: AppResource, discovery: Discovery): Promise<DesiredSet> {
+  async render(app: AppResource, discovery: Discovery, ref?: string): Promise<DesiredSet> {
     const driver = driverFor(this.#drivers, app);
-    const target = app.status?.observedRevision || 'head';
+    const target = ref === undefined ? app.status?.observedRevision || 'head' : await this.#refTarget(app, ref);
     const { head, revision } = await driver.resolve(app, { target, operation: undefined });
     const rendered = await driver.render(app, revision, { discovery });
     const prepared = prepareObjects(rendered, { namespace: app.metadata.namespace ?? '', name: app.metadata.name });
     // As the operator: hooks are not part of what is compared, the hash covers them (src/operator/reconciler.ts).
     return { revision, head, objects: appliedObjects(prepared), hash: hashObjects(prepared) };
+  }
+
+  /** The commit `ref` names in the App's source, as a target `resolve` takes. */
+  async #refTarget(app: AppResource, ref: string): Promise<string> {
+    const driver = driverFor(this.#drivers, app);
+    if (!driver.resolveRef) {
+      throw new UnprocessableError(`revision: source.type ${app.spec.source.type} has no refs to preview (Git only)`);
+    }
+    try {
+      return await driver.resolveRef(app, ref);
+    } catch (err) {
+      // The caller named a ref the repository does not have: their input, not the source, is wrong.
+      if (err instanceof GitRefError) throw new UnprocessableError(`revision: ${err.message}`);
+      throw err;
+    }
   }
 
   /**

@@ -314,6 +314,53 @@ export class RepoCache {
   }
 
   /**
+   * The commit `revision` names on the remote now, for a preview of a ref that is not the App's branch: a branch
+   * name, a tag, a full ref name (`refs/heads/x`, `refs/pull/N/head`, `refs/merge-requests/N/head`) or a commit id
+   * (possibly abbreviated). Branches and tags are read from a fetch no older than `maxAgeMs`; any other full ref is
+   * fetched alone (the usual fetch takes heads and tags only, and a pull request's ref moves with every push), into
+   * the same name, which `--prune` of the usual fetch never touches. Throws GitRefError when the remote has no such
+   * ref or commit, GitFetchError when it cannot be reached.
+   */
+  async resolveRef(ref: RemoteRef, revision: string, maxAgeMs = 0): Promise<string> {
+    if (!/^[\w./-]+$/.test(revision) || revision.startsWith('-') || revision.includes('..')) {
+      throw new GitRefError(`invalid revision "${revision}"`);
+    }
+    const remote = remoteOf(ref);
+    await this.fetch(remote, { maxAgeMs });
+    const refs = this.#refs.get(keyOf(remote));
+    for (const name of [revision, `refs/heads/${revision}`, `refs/tags/${revision}`]) {
+      const sha = refs?.get(name);
+      if (sha) return sha;
+    }
+    if (revision.startsWith('refs/')) return this.#fetchOne(remote, revision);
+    return this.resolveRevision(remote, revision);
+  }
+
+  /** Fetches the single ref `name` of the remote into the same name and answers its commit. */
+  async #fetchOne(remote: GitRemote, name: string): Promise<string> {
+    const { url } = remote;
+    try {
+      const credentials = await remote.credentials?.();
+      await withGitAccess(url, credentials, (access) =>
+        this.git(remote, ['fetch', '--quiet', '--force', '--no-tags', '--', url, `+${name}:${name}`], {
+          timeoutMs: this.#fetchTimeoutMs,
+          access,
+        }),
+      );
+    } catch (err) {
+      const stderr = err instanceof ExecError ? err.stderr : String(err);
+      // git's words for a ref the remote does not have: the caller named a ref that is not there.
+      if (/couldn't find remote ref|invalid refspec|is not a valid ref name/i.test(stderr)) {
+        throw new GitRefError(`ref "${name}" not found in ${redactURL(url)}`);
+      }
+      throw fetchError(url, err);
+    }
+    const sha = await this.#revParse(remote, name);
+    if (!sha) throw new GitRefError(`ref "${name}" not found in ${redactURL(url)}`);
+    return sha;
+  }
+
+  /**
    * Subject, author and author date of each of the commits `ids` (full commit ids; anything else is left out) in the
    * repository of `ref`, by commit id. The repository is fetched first when this process has not fetched it, else once
    * more (a fetch younger than `maxAgeMs` serves) when some are missing; commits the remote does not have either are

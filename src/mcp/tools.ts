@@ -149,8 +149,22 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   app_diff: tool({
     title: 'Diff an app',
     description:
-      'What a sync would change: sync status, drift, revisions, counts of same/changed/missing/extra objects, the objects that differ (at most 200) and their unified diff (live → desired, at most 64 KiB; truncated says when cut). Secret values are masked.',
-    input: AppRefInput,
+      'What a sync would change: sync status, drift, revisions, counts of same/changed/missing/extra objects, the objects that differ (at most 200) and their unified diff (live → desired, at most 64 KiB; truncated says when cut). Secret values are masked. With revision (a branch, tag, commit id or refs/pull/N/head of the App’s Git repository): what a sync of that ref would change, a preview before merge; nothing is written.',
+    input: Type.Object(
+      {
+        namespace: Namespace,
+        name: Name,
+        revision: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 255,
+            pattern: '^[A-Za-z0-9_./-]+$',
+            description: 'a ref to preview instead of the observed head',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     run: async (s, principal, args) => diffDigest(await run(s, diffApp, principal, args)),
   }),
   app_logs: tool({

@@ -87,6 +87,11 @@ export interface GitRepo {
   forcePush(branch: string, rev: string): Promise<string>;
   /** Deletes a branch or tag on the server. */
   deleteRef(ref: string): Promise<void>;
+  /**
+   * Pushes `rev` (any SHA or ref known to the working copy) as `refs/pull/<number>/head`, as a forge does for a pull
+   * request (outside refs/heads and refs/tags); resolves with the SHA.
+   */
+  pushPullRef(number: number, rev: string): Promise<string>;
 }
 
 /**
@@ -362,6 +367,11 @@ export async function createRepo(
     },
     async deleteRef(ref) {
       await git(workPath, 'push', '--quiet', 'origin', '--delete', ref);
+    },
+    async pushPullRef(number, rev) {
+      const sha = await git(workPath, 'rev-parse', `${rev}^{commit}`);
+      await git(workPath, 'push', '--quiet', '--force', 'origin', `${sha}:refs/pull/${number}/head`);
+      return sha;
     },
   };
 }

@@ -38,6 +38,8 @@ const NOT_ORG_WRITES: Record<string, string> = {
   'post /api/v1/auth/cli-login': 'a form post of svc’s own page for a signed-in browser (api-auth.test.ts)',
   'post /api/v1/mcp': 'the MCP endpoint; each tool runs its use-case with its own check (mcp.test.ts)',
   'post /api/v1/registries/{id}/notifications': 'authenticated by the registry’s notification token, not by a user',
+  'post /api/v1/preview':
+    'renders a ref of a repository for the caller’s readable Apps and dry-runs it (deployment:read); it writes nothing (api-app-preview.test.ts checks no object and no App status changed)',
   'post /api/v1/import':
     'a dry-run (the default) writes nothing; with apply each object is created in the caller’s own org through its own create use case, permission and audit included, and a refused one is a failed entry (api-import.test.ts)',
 };

@@ -179,6 +179,26 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await page.getByTestId('diff-verdict').getByText('OutOfSync').waitFor();
     expect(await change.textContent()).toContain('nowhere');
     await shot('app-diff');
+    // Compare with a ref: a pull request's ref (no branch holds it) previewed against live, then back to the head.
+    // The pull request starts from what is applied: only its own change differs from live.
+    await repo.createBranch('pr-3', firstCommit);
+    await repo.commit({ 'm/service.yaml': service.replace('port: 80', 'port: 8080') }, 'pr 3: port 8080', {
+      branch: 'pr-3',
+    });
+    await repo.pushPullRef(3, 'pr-3');
+    await repo.deleteRef('pr-3');
+    await page.getByLabel('Compare with a ref').fill('refs/pull/3/head');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.getByTestId('diff-ref').getByText('refs/pull/3/head').waitFor(LONG);
+    const port = page.locator('[data-diff-object="Service/web"]');
+    await port.waitFor(LONG);
+    expect(await port.textContent()).toContain('8080');
+    expect(await page.locator('[data-diff-object="Deployment/web"]').count()).toBe(0);
+    await page.getByLabel('Compare with a ref').fill('no-such-branch');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.getByText(/revision "no-such-branch" not found/).waitFor(LONG);
+    await page.getByRole('button', { name: 'Back to the head' }).click();
+    await change.waitFor(LONG);
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     // Applied, but the rollout fails: the operation ends failed (as `svc app sync --wait` exits 1), not "succeeded".
     await page.getByText(/Sync failed: Degraded/).waitFor(LONG);

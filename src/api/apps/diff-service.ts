@@ -37,7 +37,7 @@ export interface AppDiff {
   /** The App's status.syncStatus as the operator last recorded it. */
   recorded_sync_status: string;
   /** The applied revision, the one compared against (what the operator last observed), and the upstream head now. */
-  revision: { applied: string; compared: string; head: string };
+  revision: { applied: string; compared: string; head: string; ref?: string };
   summary: { same: number; changed: number; missing: number; extra: number };
   objects: ObjectDiff[];
   /** Every object's unified diff, concatenated. */
@@ -63,10 +63,14 @@ export class DiffService {
     this.#desired = desired;
   }
 
-  /** The diff of the org's App `app`. Render failures answer with their typed error (400 / 502). */
-  async diff(orgId: string, app: AppResource): Promise<AppDiff> {
+  /**
+   * The diff of the org's App `app`, or, with `ref`, of the commit that ref of its repository names now (a preview
+   * before merge: rendered and dry-run applied like any diff, nothing written). Render failures answer with their
+   * typed error (400 / 502); a ref the repository does not have 422.
+   */
+  async diff(orgId: string, app: AppResource, ref?: string): Promise<AppDiff> {
     const conn = await this.#destinations.connection(orgId, app.spec.destination.cluster ?? '');
-    const desired = await (await this.#desired()).render(app, conn.discovery);
+    const desired = await (await this.#desired()).render(app, conn.discovery, ref);
     const rules = app.spec.ignoreDifferences;
     const rendered = await mapLimit(desired.objects, CONCURRENCY, (obj) => this.#compare(conn, obj, rules));
     const renderedIds = new Set(desired.objects.map((o) => entryOf(o).id));
@@ -99,7 +103,12 @@ export class DiffService {
       sync_status: syncStatus,
       drifted: objects.some((o) => o.drift !== undefined),
       recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
-      revision: { applied: app.status?.revision ?? '', compared: desired.revision, head: desired.head },
+      revision: {
+        applied: app.status?.revision ?? '',
+        compared: desired.revision,
+        head: desired.head,
+        ...(ref === undefined ? {} : { ref }),
+      },
       summary,
       objects,
       unified: objects.map((o) => o.patch).join(''),

@@ -59,6 +59,9 @@ export const AppDiff = component(
           applied: Type.String({ description: 'status.revision: the last applied revision' }),
           compared: Type.String({ description: 'the revision rendered: the upstream head the operator last observed' }),
           head: Type.String({ description: 'the upstream head (fetched at most 5 s before)' }),
+          ref: Type.Optional(
+            Type.String({ description: 'the ref asked for with ?revision= (compared is the commit it names now)' }),
+          ),
         },
         closed,
       ),
@@ -106,7 +109,28 @@ export const diffRoute = {
   summary:
     'What a sync would change (deployment:read): each rendered object (at the head the operator last observed) dry-run applied on the destination vs live; same, changed, missing, extra; Secret values masked; sync_status by the operator’s own rule',
   params: AppParams,
-  response: { 200: ref(AppDiff), ...errors({ 404: APP_404, 502: UPSTREAM }, 422) },
+  querystring: Type.Object(
+    {
+      revision: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          pattern: '^[A-Za-z0-9_./-]+$',
+          description:
+            'preview a ref instead: a branch, tag, commit id or refs/pull/N/head of the App’s Git repository, rendered and dry-run applied; nothing is written (422 when the repository has no such ref)',
+        }),
+      ),
+    },
+    closed,
+  ),
+  response: {
+    200: ref(AppDiff),
+    ...errors({
+      404: APP_404,
+      422: 'the revision names no ref or commit of the App’s repository, or the source is not Git; or the source spec is invalid',
+      502: UPSTREAM,
+    }),
+  },
 };
 export const treeRoute = {
   tags,

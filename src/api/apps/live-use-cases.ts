@@ -8,12 +8,15 @@ import { liveReadsOf } from './live-reads.ts';
 import type { LogQuery } from './resource-service.ts';
 import type { AppRef } from './scope.ts';
 
-/** What a sync would change (apps/diff-service.ts). */
+/** What the diff is asked: the App, and a ref to preview instead of the observed head. */
+export type DiffInput = AppRef & { revision?: string | undefined };
+
+/** What a sync would change, or what a sync of `revision` would change (apps/diff-service.ts). */
 export const diffApp = useCase({
   permission: 'deployment:read',
   where: { target: appScope },
-  locate: locateApp,
-  act: (ctx, _ref: AppRef, app) => liveReadsOf(ctx.services).diffs.diff(ctx.actor.org.id, app),
+  locate: (ctx, input: DiffInput) => locateApp(ctx, input),
+  act: (ctx, input, app) => liveReadsOf(ctx.services).diffs.diff(ctx.actor.org.id, app, input.revision),
 });
 
 /** The live resource tree. */

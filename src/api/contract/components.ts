@@ -18,6 +18,7 @@ import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
 import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
 import { IMPORT_COMPONENTS } from '../import/contract.ts';
 import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
+import { PREVIEW_COMPONENTS } from '../preview/contract.ts';
 import { REGISTRY_COMPONENTS } from '../registries/contract.ts';
 import { REPOSITORY_COMPONENTS } from '../repositories/contract.ts';
 import { ROLE_BINDING_COMPONENTS } from '../role-bindings/contract.ts';
@@ -51,5 +52,6 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...APPROVAL_COMPONENTS,
   ...REPOSITORY_COMPONENTS,
   ...IMPORT_COMPONENTS,
+  ...PREVIEW_COMPONENTS,
   ...SECRET_STORE_COMPONENTS,
 ];

@@ -12,7 +12,7 @@ import { run } from '../use-case.ts';
 /** Registers GET diff, resources and logs of an App. */
 export async function appLiveRoutes(api: Api, services: ApiServices): Promise<void> {
   api.get('/apps/:namespace/:name/diff', { schema: contract.diffRoute }, async (request) =>
-    run(services, live.diffApp, principalOf(request), request.params),
+    run(services, live.diffApp, principalOf(request), { ...request.params, revision: request.query.revision }),
   );
 
   api.get('/apps/:namespace/:name/resources', { schema: contract.treeRoute }, async (request) =>

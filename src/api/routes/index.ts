@@ -14,6 +14,7 @@ import { clusterRoutes } from './clusters.ts';
 import { healthCheckRoutes } from './health-checks.ts';
 import { importRoutes } from './import.ts';
 import { incidentRoutes } from './incidents.ts';
+import { previewRoutes } from './preview.ts';
 import { registryRoutes } from './registries.ts';
 import { registryNotificationRoutes } from './registry-notifications.ts';
 import { repositoryRoutes } from './repositories.ts';
@@ -32,6 +33,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   appStatusRoutes,
   appOperationRoutes,
   appLiveRoutes,
+  previewRoutes,
   adoptRoutes,
   appSetRoutes,
   teamRoutes,

@@ -90,24 +90,31 @@ function registerDiff(app: Command): void {
     app,
     'diff <app>',
     'what a sync would change, as a unified diff; exit 0 when there is nothing to change, 1 when there is',
-  ).action(
-    run(async (cmd) => {
-      const { api, format } = runtimeOf(cmd);
-      let answer: AppDiff;
-      try {
-        const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
-        answer = await api.GET(`${APP_PATH}/diff`, { params: { path: ref } });
-      } catch (err) {
-        // Exit 1 means "differences" here (as with kubectl diff and diff(1)): a failure that other commands report
-        // as 1 reports as 5, so a script never mistakes an unreachable server for a pending change.
-        if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
-        throw err;
-      }
-      const s = answer.summary;
-      printDiff(answer, s, format);
-      if (hasDifferences(s)) process.exitCode = EXIT.differences;
-    }),
-  );
+  )
+    .option(
+      '--revision <ref>',
+      'preview a branch, tag, commit id or refs/pull/N/head of the App’s repository instead (writes nothing)',
+    )
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const revision = cmd.opts().revision as string | undefined;
+        let answer: AppDiff;
+        try {
+          const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+          const query = revision === undefined ? {} : { query: { revision } };
+          answer = await api.GET(`${APP_PATH}/diff`, { params: { path: ref, ...query } });
+        } catch (err) {
+          // Exit 1 means "differences" here (as with kubectl diff and diff(1)): a failure that other commands report
+          // as 1 reports as 5, so a script never mistakes an unreachable server for a pending change.
+          if (err instanceof CliError && err.exitCode === EXIT.failed) throw new CliError(err.message, EXIT.diffFailed);
+          throw err;
+        }
+        const s = answer.summary;
+        printDiff(answer, s, format);
+        if (hasDifferences(s)) process.exitCode = EXIT.differences;
+      }),
+    );
 }
 
 /** A diff as people read it (a summary `s` on stderr, the coloured unified diff on stdout), or as JSON/YAML. */

@@ -17,7 +17,7 @@ export const EXIT = {
   notFound: 4,
   /** `svc app diff` only: a sync would change something (kubectl diff's 1). */
   differences: 1,
-  /** `svc app diff` only: the diff could not be had for a reason other commands exit 1 for (5xx, 409, unreachable). */
+  /** `svc app diff` and `svc preview` only: the diff could not be had for a reason other commands exit 1 for (5xx, 409, unreachable). */
   diffFailed: 5,
 } as const;
 

@@ -142,6 +142,12 @@ export class GitDriver implements SourceDriver {
     return { head, revision };
   }
 
+  /** The commit `ref` names in the App's repository now (RepoCache.resolveRef: pull-request refs fetched alone). */
+  async resolveRef(app: AppResource, ref: string): Promise<string> {
+    const git = gitSourceOf(app);
+    return this.#deps.repos.resolveRef(this.#remote(app, git), ref, this.#deps.maxFetchAgeMs);
+  }
+
   /** The App's repository as the cache sees it: its org's copy, fetched with the org's credentials for it. */
   #remote(app: AppResource, git: GitSource): GitRemote {
     return orgRemote(app.metadata.namespace ?? '', git, this.#deps.access);

@@ -49,6 +49,11 @@ export interface SourceDriver {
   resolve(app: AppResource, request: ResolveRequest): Promise<ResolvedSource>;
   /** The App's objects at `revision` (a revision `resolve` returned), namespaced for the destination. */
   render(app: AppResource, revision: string, target: RenderTarget): Promise<KubeObject[]>;
+  /**
+   * The commit a ref names now (a branch, tag, `refs/pull/N/head` or commit id), for a preview of that ref; only
+   * sources whose revisions are refs have it (Git). Throws GitRefError when there is no such ref.
+   */
+  resolveRef?(app: AppResource, ref: string): Promise<string>;
   /** What is known of each of `revisions` (applied revisions of the App), by revision; absent ones are unknown. */
   describe?(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>>;
   /** The App's public address (`status.url`) once applied, if its source renders one (an image App's Ingress). */

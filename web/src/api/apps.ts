@@ -102,10 +102,14 @@ export function useTree(namespace: string, name: string) {
   });
 }
 
-export function useDiff(namespace: string, name: string) {
+/** The diff of what a sync would change; with `revision`, the preview of that ref (GET …/diff?revision=). */
+export function useDiff(namespace: string, name: string, revision?: string) {
   return useQuery({
-    queryKey: [...appKey(namespace, name), 'diff'],
-    queryFn: () => svc.GET(`${APP_PATH}/diff`, { params: { path: { namespace, name } } }),
+    queryKey: [...appKey(namespace, name), 'diff', revision ?? ''],
+    queryFn: () =>
+      svc.GET(`${APP_PATH}/diff`, {
+        params: { path: { namespace, name }, ...(revision ? { query: { revision } } : {}) },
+      }),
   });
 }
 

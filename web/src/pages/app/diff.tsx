@@ -2,12 +2,14 @@
  * What a sync would change (GET …/diff): the verdict by the operator's own rule, the revisions compared, then
  * each object that differs as its unified diff (components/patch-view.tsx).
  */
+import { useState } from 'react';
 import { useDiff } from '../../api/apps.ts';
 import type { ObjectDiff } from '../../api/types.ts';
 import { PatchView } from '../../components/patch-view.tsx';
 import { StatusBadge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, Spinner } from '../../components/ui/feedback.tsx';
+import { Input } from '../../components/ui/field.tsx';
 import { formatCount, shortRevision } from '../../lib/format.ts';
 
 const STATUS_TONE: Record<string, string> = { changed: 'OutOfSync', missing: 'Missing', extra: 'Held', same: 'Synced' };
@@ -36,8 +38,56 @@ function ObjectChange({ o }: { o: ObjectDiff }) {
   );
 }
 
+/** "Compare with a ref": a branch, tag, commit or pull request ref to preview instead of the observed head. */
+function CompareWithRef({ current, onCompare }: { current: string; onCompare: (ref: string) => void }) {
+  const [text, setText] = useState(current);
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCompare(text.trim());
+      }}
+    >
+      <label htmlFor="diff-ref">Compare with a ref</label>
+      <Input
+        id="diff-ref"
+        className="w-72"
+        placeholder="branch, tag, commit or refs/pull/N/head"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <Button size="sm" type="submit" disabled={text.trim() === ''}>
+        Compare
+      </Button>
+      {current ? (
+        <Button
+          size="sm"
+          type="button"
+          onClick={() => {
+            setText('');
+            onCompare('');
+          }}
+        >
+          Back to the head
+        </Button>
+      ) : null}
+    </form>
+  );
+}
+
 export default function DiffTab({ namespace, name }: { namespace: string; name: string }) {
-  const diff = useDiff(namespace, name);
+  const [ref, setRef] = useState('');
+  return (
+    <div className="space-y-3">
+      <CompareWithRef current={ref} onCompare={setRef} />
+      <DiffOf namespace={namespace} name={name} target={ref} />
+    </div>
+  );
+}
+
+function DiffOf({ namespace, name, target }: { namespace: string; name: string; target: string }) {
+  const diff = useDiff(namespace, name, target || undefined);
   if (diff.error) return <ErrorState error={diff.error} title="Could not compute the diff" />;
   if (!diff.data) return <Spinner label="Rendering and comparing with the cluster" />;
   const d = diff.data;
@@ -50,6 +100,11 @@ export default function DiffTab({ namespace, name }: { namespace: string; name: 
         <span data-testid="diff-verdict">
           <StatusBadge value={d.sync_status} />
         </span>
+        {revision.ref ? (
+          <span data-testid="diff-ref">
+            previewing <code>{revision.ref}</code> (nothing is applied)
+          </span>
+        ) : null}
         <span>
           applied <code>{shortRevision(revision.applied)}</code>, compared{' '}
           <code>{shortRevision(revision.compared)}</code>
