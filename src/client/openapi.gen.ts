@@ -10974,7 +10974,7 @@ export interface components {
             /** @description stored trimmed */
             name: string;
         };
-        /** @description A held rollback: automated sync, selfHeal and requested syncs apply this revision instead of the head until POST .../release. */
+        /** @description A held rollback: automated sync and requested syncs keep or apply this revision instead of the head until POST .../release. */
         AppHeldAt: {
             /** @description The revision the App stays at until released. */
             revision: string;

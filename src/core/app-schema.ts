@@ -684,7 +684,7 @@ export const HeldAtSchema = Type.Object(
   {
     ...closed,
     description:
-      'A held rollback: automated sync, selfHeal and requested syncs apply this revision instead of the head until POST .../release.',
+      'A held rollback: automated sync and requested syncs keep or apply this revision instead of the head until POST .../release.',
   },
 );
 export type HeldAt = Static<typeof HeldAtSchema>;
