@@ -3676,7 +3676,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Roll back to a revision from /history (deployment:sync; audited app.rollback); 422 for another revision, 409 while an operation is pending */
+        /** Roll back to a revision from /history (deployment:sync; audited app.rollback); with hold, the App stays at it (automated sync and pushes do not move it) until POST .../release; 422 for another revision, 409 while an operation is pending or (without hold) while the App is held */
         post: {
             parameters: {
                 query?: never;
@@ -3694,6 +3694,10 @@ export interface paths {
                     "application/json": {
                         /** @description one of the app's history (422 otherwise) */
                         revision: string;
+                        /** @description pin the App at this revision until released */
+                        hold?: boolean;
+                        /** @description why (shown in held_at) */
+                        reason?: string;
                     };
                 };
             };
@@ -3743,7 +3747,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description another operation is requested, running or held */
+                /** @description another operation is requested, running or held, or the app is held and hold is not set */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3772,6 +3776,132 @@ export interface paths {
                 };
                 /** @description the revision is not in the app's history */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{namespace}/{name}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Release a held rollback (deployment:sync; audited app.release): automated sync and requested syncs move the App to the head again; 409 when nothing is held */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description destination namespace of the App */
+                    namespace: string;
+                    /** @description App name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmptyBody"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReleaseResult"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such app (including another destination namespace or org) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the app is not held */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10993,7 +11123,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -11021,7 +11151,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -11036,7 +11166,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -11054,7 +11184,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -11069,7 +11199,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -11194,6 +11324,25 @@ export interface components {
         TeamNameBody: {
             /** @description stored trimmed */
             name: string;
+        };
+        /** @description A held rollback: automated sync and requested syncs keep or apply this revision instead of the head until POST .../release. */
+        AppHeldAt: {
+            /** @description The revision the App stays at until released. */
+            revision: string;
+            /** @description Who held it (a user, an API key, or system for an automatic rollback). */
+            by: string;
+            /** @description Why (empty when none was given). */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description When the hold was made.
+             */
+            at: string;
+        };
+        ReleaseResult: {
+            message: string;
+            name: string;
+            revision: string;
         };
         /** @description What to deploy. */
         AppSource: {
@@ -11538,6 +11687,8 @@ export interface components {
             depends_on: string[];
             /** @description the dependencies not Synced and Healthy at their current revision, and why; empty when none */
             blocked_by: components["schemas"]["AppBlockedBy"][];
+            /** @description a held rollback (revision, who, why, when) until POST .../release; null when none */
+            held_at: components["schemas"]["AppHeldAt"] | (never | null);
             /** @description RFC 3339: the newest known change; empty when unknown */
             updated_at: string;
         };
@@ -11558,6 +11709,8 @@ export interface components {
             pending_operation: string | null;
             /** @description the dependencies keeping the App from syncing, and why; empty when none */
             blocked_by: components["schemas"]["AppBlockedBy"][];
+            /** @description a held rollback (revision, who, why, when) until POST .../release; null when none */
+            held_at: components["schemas"]["AppHeldAt"] | (never | null);
         };
         OperationResult: {
             message: string;

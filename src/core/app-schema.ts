@@ -714,6 +714,22 @@ export const RevisionTagSchema = Type.Object(
   { ...closed, description: 'The tag and image of an applied image digest.' },
 );
 
+/** A held rollback (status.heldAt): the revision the App is pinned at, who pinned it, why and when. */
+export const HeldAtSchema = Type.Object(
+  {
+    revision: Type.String({ description: 'The revision the App stays at until released.' }),
+    by: Type.String({ description: 'Who held it (a user, an API key, or system for an automatic rollback).' }),
+    reason: Type.String({ description: 'Why (empty when none was given).' }),
+    at: Timestamp('When the hold was made.'),
+  },
+  {
+    ...closed,
+    description:
+      'A held rollback: automated sync and requested syncs keep or apply this revision instead of the head until POST .../release.',
+  },
+);
+export type HeldAt = Static<typeof HeldAtSchema>;
+
 /** One dependency an App waits for, and why (status.blockedBy). */
 export const BlockedBySchema = Type.Object(
   {
@@ -760,6 +776,8 @@ export const AppStatusSchema = Type.Object(
       }),
     ),
     operationState: Type.Optional(OperationStateSchema),
+    /** Beyond the contract: a held rollback (metadata annotation cd.svc.space/hold, mirrored here). */
+    heldAt: Type.Optional(HeldAtSchema),
     /** Beyond the contract: the dependencies (spec.dependsOn) that keep the App from syncing. */
     blockedBy: Type.Optional(
       Type.Array(BlockedBySchema, {

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SOURCE_TYPES } from './app-names.ts';
-import type { AppResource, Operation, OperationKind, OperationState, SourceType } from './app-schema.ts';
+import type { AppResource, HeldAt, Operation, OperationKind, OperationState, SourceType } from './app-schema.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 import { hasEnded, type OutcomeView, operationOutcome } from './operation-outcome.ts';
 
@@ -111,6 +111,33 @@ export function terminationId(op: Operation): string {
 /** True when the App carries a request to terminate `op`. */
 export function terminationRequested(app: AppResource, op: Operation): boolean {
   return app.metadata.annotations?.[TERMINATE_ANNOTATION] === terminationId(op);
+}
+
+/**
+ * On an App: a held rollback, as JSON `{revision, by, reason, at}` (see `heldAtOf`). It is written by the API with
+ * the Rollback it holds, removed by release, and read by the operator on every reconcile (mirrored into
+ * status.heldAt): while present, automated sync, selfHeal and requested syncs apply that revision, never the head.
+ * An annotation, not status: it is the user's intent, so it must survive the operator rewriting status and be
+ * kept by a backup of the App's manifest (docs/compatibility.md).
+ */
+export const HOLD_ANNOTATION = 'cd.svc.space/hold';
+
+/** The App's held rollback, if any (a malformed annotation holds nothing; the API never writes one). */
+export function heldAtOf(app: AppResource): HeldAt | undefined {
+  const raw = app.metadata.annotations?.[HOLD_ANNOTATION];
+  if (!raw) return undefined;
+  try {
+    const v = JSON.parse(raw) as Partial<HeldAt>;
+    if (typeof v.revision !== 'string' || v.revision === '') return undefined;
+    return { revision: v.revision, by: String(v.by ?? ''), reason: String(v.reason ?? ''), at: String(v.at ?? '') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The annotation value holding `held`. */
+export function holdAnnotation(held: HeldAt): string {
+  return JSON.stringify(held);
 }
 
 /** True while an operation is requested, running or held: a new one is refused (409), Approve aside. */

@@ -31,6 +31,7 @@ export const TOOL_CATALOGUE = {
   app_restart: { permission: 'deployment:sync', write: true },
   app_approve: { permission: 'deployment:sync', write: true },
   app_terminate: { permission: 'deployment:sync', write: true },
+  app_release: { permission: 'deployment:sync', write: true },
   app_freeze: { permission: 'deployment:manage', write: true },
   app_unfreeze: { permission: 'deployment:manage', write: true },
   app_create_helm_chart: { permission: 'deployment:manage', write: true },

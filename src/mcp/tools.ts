@@ -224,9 +224,16 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   }),
   app_rollback: tool({
     title: 'Roll an app back',
-    description: 'Apply a revision from app_history instead of the source head.',
+    description:
+      'Apply a revision from app_history instead of the source head. With hold, the App stays at it (automated sync and pushes do not move it) until app_release.',
     input: Type.Object(
-      { namespace: Namespace, name: Name, revision: Type.String({ minLength: 1, maxLength: 200 }) },
+      {
+        namespace: Namespace,
+        name: Name,
+        revision: Type.String({ minLength: 1, maxLength: 200 }),
+        hold: Type.Optional(Type.Boolean()),
+        reason: Type.Optional(Type.String({ maxLength: 500 })),
+      },
       { additionalProperties: false },
     ),
     run: async (s, principal, args) => ({ ...(await run(s, ops.rollbackApp, principal, args)) }),
@@ -250,6 +257,12 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       'End the requested or running operation of the App (a sync waiting on hooks or waves): it ends Failed, reason Terminated, and its running hooks are stopped.',
     input: AppRefInput,
     run: async (s, principal, args) => ({ ...(await run(s, ops.terminateApp, principal, args)) }),
+  }),
+  app_release: tool({
+    title: 'Release a held rollback',
+    description: 'End the hold a rollback with hold put on the App: automated sync moves it to the head again.',
+    input: AppRefInput,
+    run: async (s, principal, args) => ({ ...(await run(s, ops.releaseApp, principal, args)) }),
   }),
   app_freeze: freezeTool(true),
   app_unfreeze: freezeTool(false),

@@ -51,6 +51,8 @@ export class ReconcileRun {
   /** destination: the cluster the App deploys to, and its driver (source). */
   target: ObjectClient | undefined;
   driver!: SourceDriver;
+  /** resolve: the revision a rollback pins instead of the head (held, or standing until the next resync). */
+  pinned: string | undefined;
   /** resolve: the revisions. */
   source!: ResolvedSource;
   /** render: the prepared objects (hooks apart: `plan`), the hash of the whole rendered set, the sync's plan. */

@@ -15,8 +15,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
-import type { AppResource, HealthCheck, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
-import { APPROVAL_MESSAGE, isStalled, syncStatusOf, terminationRequested } from '../core/app-state.ts';
+import type { AppResource, HealthCheck, HeldAt, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
+import { APPROVAL_MESSAGE, heldAtOf, isStalled, syncStatusOf, terminationRequested } from '../core/app-state.ts';
 import type { AppName } from '../core/dependencies.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
@@ -63,6 +63,7 @@ import {
   mayHeal,
   needsAutomatedSync,
   newerSyncRequest,
+  pinnedRevision,
   withDependencies,
 } from './stages/decide.ts';
 import { checkDependencies } from './stages/dependencies.ts';
@@ -416,7 +417,12 @@ export class Reconciler {
   /** resolve: the upstream head and the revision to render (the operation's, or the head). */
   async #resolve(run: ReconcileRun): Promise<void> {
     const { intent, read, driver } = run;
-    const request = { target: intent.kind === 'sync' ? intent.revision : 'head', operation: run.operation };
+    // While a rollback stands, an observing reconcile renders its revision: what automated sync and selfHeal keep.
+    run.pinned = pinnedRevision(read, { now: Date.parse(run.now), syncPeriodMs: this.#deps.tuning.syncPeriodMs });
+    const request = {
+      target: intent.kind === 'sync' ? intent.revision : (run.pinned ?? 'head'),
+      operation: run.operation,
+    };
     run.source = await this.#stage('source', () => driver.resolve(read, request));
     const { head, revision, observed } = run.source;
     Object.assign(run.progress, { head, revision, observed: observed ?? head });
@@ -454,7 +460,11 @@ export class Reconciler {
       const revision = intent.reason === 'approval' ? head : intent.revision;
       const staged = revision ? { revision } : {};
       run.opOutcome = { operation: intent.operation, phase: 'Held', ...staged, message: holdMessage(intent.reason) };
-    } else if (intent.kind === 'observe' && run.blockedBy.length === 0 && needsAutomatedSync(app, head, run.hash)) {
+    } else if (
+      intent.kind === 'observe' &&
+      run.blockedBy.length === 0 &&
+      needsAutomatedSync(app, run.pinned ?? head, run.hash)
+    ) {
       if (app.spec.syncPolicy?.requiresApproval !== true) run.doSync = true;
       else if (!alreadyStaged(app, head)) {
         run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
@@ -469,6 +479,7 @@ export class Reconciler {
       observedRevision: observed ?? head,
       syncStatus: 'Unknown',
       blockedBy: run.blockedBy,
+      heldAt: heldOrNull(app),
     };
   }
 
@@ -627,7 +638,8 @@ export class Reconciler {
    * synced (read as fresh as an automated App's poll reads it). An upstream that cannot be read supersedes nothing.
    */
   async #superseded(run: ReconcileRun): Promise<string | undefined> {
-    if (!followsHead(run.app, run.intent)) return undefined;
+    // A rollback that stands or holds renders its own revision, not the head: nothing newer supersedes it.
+    if (run.pinned !== undefined || !followsHead(run.app, run.intent)) return undefined;
     const now =
       this.#written.newest(`${run.key.namespace}/${run.key.name}`, this.#deps.cachedApp?.(run.key)) ?? run.app;
     const request = newerSyncRequest(now, run.operation);
@@ -1030,4 +1042,9 @@ function deletionReason(err: unknown): string {
 function inventoryAfterFailure(run: ReconcileRun): { inventory?: InventoryEntry[] } {
   const inventory = run.progress.inventory ?? (run.inventory as LoadedInventory | undefined)?.entries;
   return inventory ? { inventory } : {};
+}
+
+/** The App's held rollback for status.heldAt: null removes one that was released. */
+function heldOrNull(app: AppResource): HeldAt | null {
+  return heldAtOf(app) ?? null;
 }

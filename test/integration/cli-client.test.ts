@@ -262,6 +262,21 @@ describe('svc client commands against svc start', () => {
     });
   });
 
+  it('rolls back with --hold and releases: the hold shows on the App until svc app release', async () => {
+    const revision = JSON.parse((await svc(['app', 'get', 'web', '-o', 'json'])).stdout)['revision'] as string;
+    const held = await svc(['app', 'rollback', 'web', revision, '--hold', '--reason', 'pinned by the CLI test']);
+    expect(held.status, held.stderr).toBe(0);
+    expect(held.stdout).toMatch(/^Rollback requested; held until released for /);
+    const app = JSON.parse((await svc(['app', 'get', 'web', '-o', 'json'])).stdout);
+    expect(app['held_at']).toMatchObject({ revision, reason: 'pinned by the CLI test' });
+    const released = await svc(['app', 'release', 'web']);
+    expect(released).toMatchObject({ status: 0, stdout: `app web released from ${revision}\n` });
+    expect(JSON.parse((await svc(['app', 'get', 'web', '-o', 'json'])).stdout)['held_at']).toBeNull();
+    const again = await svc(['app', 'release', 'web']);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toBe('error: app web is not held\n');
+  });
+
   it('lists registries and deploys an image App on one: svc start hands its operator the credentials in process', async () => {
     const list = await svc(['registry', 'list', '-o', 'json']);
     expect(list.status, list.stderr).toBe(0);

@@ -35,7 +35,15 @@ const READ_TOOLS = [
   'app_logs',
   'import_dry_run',
 ];
-const SYNC_TOOLS = ['app_sync', 'app_deploy', 'app_rollback', 'app_restart', 'app_approve', 'app_terminate'];
+const SYNC_TOOLS = [
+  'app_sync',
+  'app_deploy',
+  'app_rollback',
+  'app_restart',
+  'app_approve',
+  'app_terminate',
+  'app_release',
+];
 const SECRET_PASSWORD = 's3cret-pass-9f2c';
 
 describe('MCP endpoint through the official SDK client', () => {

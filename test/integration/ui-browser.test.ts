@@ -219,10 +219,16 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
       .getByRole('dialog')
       .getByText(/“initial commit”/)
       .waitFor();
+    // Held at that revision: the history shows the hold until Release ends it.
+    await page.getByRole('dialog').getByLabel('Hold at this revision until released').check();
     await page.getByRole('dialog').getByRole('button', { name: 'Roll back' }).click();
     await page.getByText(/Rollback succeeded/).waitFor(LONG);
     await statusIs('health', 'Healthy');
+    const held = page.locator(`[data-held="${firstCommit}"]`);
+    await held.getByText(`Held at ${firstCommit.slice(0, 12)}`, { exact: false }).waitFor();
     await shot('app-history');
+    await held.getByRole('button', { name: 'Release' }).click();
+    await held.waitFor({ state: 'detached' });
     await tab('Resources');
     await page.locator('tr[data-kind="Pod"]').first().waitFor();
     await shot('app-resources');

@@ -10,6 +10,7 @@ import {
   BlockedBySchema,
   ConditionSchema,
   HEALTH_STATUSES,
+  HeldAtSchema,
   OperationStateSchema,
   ResourceStatusSchema,
   SourceSchema,
@@ -30,6 +31,7 @@ export const AppResourceStatus = component('AppResourceStatus', withoutDefaults(
 export const AppCondition = component('AppCondition', withoutDefaults(ConditionSchema));
 export const AppOperationState = component('AppOperationState', withoutDefaults(OperationStateSchema));
 export const AppBlockedBy = component('AppBlockedBy', BlockedBySchema);
+export const AppHeldAt = component('AppHeldAt', HeldAtSchema);
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
 export const App = component(
@@ -52,6 +54,9 @@ export const App = component(
       depends_on: Type.Array(Type.String(), { description: 'names of the Apps this App waits for (spec.dependsOn)' }),
       blocked_by: Type.Array(ref(AppBlockedBy), {
         description: 'the dependencies not Synced and Healthy at their current revision, and why; empty when none',
+      }),
+      held_at: Nullable(ref(AppHeldAt), {
+        description: 'a held rollback (revision, who, why, when) until POST .../release; null when none',
       }),
       updated_at: Type.String({ description: 'RFC 3339: the newest known change; empty when unknown' }),
     },
@@ -77,6 +82,9 @@ export const AppStatus = component(
       blocked_by: Type.Array(ref(AppBlockedBy), {
         description: 'the dependencies keeping the App from syncing, and why; empty when none',
       }),
+      held_at: Nullable(ref(AppHeldAt), {
+        description: 'a held rollback (revision, who, why, when) until POST .../release; null when none',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -101,7 +109,18 @@ export const OperationResult = component(
   ),
 );
 
+/** The answer of release: the revision that was held. */
+export const ReleaseResult = component(
+  'ReleaseResult',
+  Type.Object(
+    { message: Type.String(), name: Type.String(), revision: Type.String() },
+    { additionalProperties: false },
+  ),
+);
+
 export const APP_OBJECT_COMPONENTS = [
+  AppHeldAt,
+  ReleaseResult,
   AppSource,
   AppSyncPolicy,
   AppResourceStatus,

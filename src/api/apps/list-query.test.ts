@@ -21,6 +21,7 @@ function view(name: string, over: Partial<AppView> = {}): { view: AppView } {
       conditions: [],
       depends_on: [],
       blocked_by: [],
+      held_at: null,
       updated_at: '2026-01-01T00:00:00.000Z',
       ...over,
     },

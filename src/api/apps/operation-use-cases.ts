@@ -6,7 +6,10 @@
  */
 import type { AppResource } from '../../core/app-schema.ts';
 import {
+  HOLD_ANNOTATION,
+  heldAtOf,
   heldRevision,
+  holdAnnotation,
   inHistory,
   operationLifecycle,
   TERMINATE_ANNOTATION,
@@ -76,8 +79,16 @@ export const deployApp = useCase({
   },
 });
 
-/** What a rollback is asked: the revision, and (a remediation of an automated App) whether to pause automation. */
-export type RollbackInput = AppRef & { revision: string; pauseAutomated?: boolean };
+/**
+ * What a rollback is asked: the revision, (a remediation of an automated App) whether to pause automation, and
+ * whether to hold the App at that revision until released (with a reason).
+ */
+export type RollbackInput = AppRef & {
+  revision: string;
+  pauseAutomated?: boolean;
+  hold?: boolean | undefined;
+  reason?: string | undefined;
+};
 
 /**
  * Rollback to a revision from the App's history (`status.revision` or `status.previousRevisions`; 422 otherwise).
@@ -95,6 +106,12 @@ export const rollbackApp = useCase({
     const pause = input.pauseAutomated === true && app.spec.syncPolicy?.automated === true;
     if (pause) ctx.require('deployment:manage', appScope(app));
     if (!inHistory(app, revision)) throw new UnprocessableError(`revision ${revision} is not in the app's history`);
+    const heldAt = heldAtOf(app);
+    if (heldAt && input.hold !== true) {
+      throw new ConflictError(
+        `app ${app.metadata.name} is held at ${heldAt.revision}: release it, or roll back with hold`,
+      );
+    }
     const tag = app.spec.source.type === 'Image' ? tagOf(app, revision) : undefined;
     const specPatch = {
       ...(tag !== undefined ? { source: { image: { tag } } } : {}),
@@ -105,13 +122,46 @@ export const rollbackApp = useCase({
       revision,
       ...(Object.keys(specPatch).length > 0 ? { specPatch } : {}),
     });
+    const held = input.hold === true ? await hold(ctx, app, revision, input.reason ?? '') : undefined;
     await auditApp(ctx, 'app.rollback', app, {
       operation_id: id,
       revision,
       ...(tag ? { tag } : {}),
       ...(pause ? { automated_paused: true } : {}),
+      ...(held ? { hold: true, reason: held.reason } : {}),
     });
-    return { message: 'Rollback requested', name: app.metadata.name, revision, operation_id: id };
+    const message = held ? 'Rollback requested; held until released' : 'Rollback requested';
+    return { message, name: app.metadata.name, revision, operation_id: id };
+  },
+});
+
+/** Marks the App held at `revision` (HOLD_ANNOTATION); the operator mirrors it into status.heldAt. */
+async function hold(ctx: UseCaseContext, app: AppResource, revision: string, reason: string) {
+  const user = ctx.actor.caller.user;
+  const held = { revision, by: user.email || user.id, reason, at: new Date().toISOString() };
+  const patch = { metadata: { annotations: { [HOLD_ANNOTATION]: holdAnnotation(held) } } };
+  await kubeOf(ctx.services).mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, patch);
+  return held;
+}
+
+/**
+ * Release: ends a held rollback (removes HOLD_ANNOTATION; 409 when nothing is held), so automated sync and
+ * requested syncs move the App to the head again. Audited `app.release` with the revision that was held.
+ */
+export const releaseApp = useCase({
+  permission: 'deployment:sync',
+  where: { target: appScope },
+  locate: locateApp,
+  act: async (ctx, _ref: AppRef, app): Promise<{ message: string; name: string; revision: string }> => {
+    const held = heldAtOf(app);
+    if (!held && app.metadata.annotations?.[HOLD_ANNOTATION] === undefined) {
+      throw new ConflictError(`app ${app.metadata.name} is not held`);
+    }
+    const patch = { metadata: { annotations: { [HOLD_ANNOTATION]: null } } };
+    await kubeOf(ctx.services).mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, patch);
+    const revision = held?.revision ?? '';
+    await auditApp(ctx, 'app.release', app, { revision });
+    return { message: 'Released', name: app.metadata.name, revision };
   },
 });
 

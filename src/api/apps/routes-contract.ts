@@ -16,7 +16,7 @@ import {
   ref,
   StringEnum,
 } from '../contract/schema.ts';
-import { App, AppParams, AppStatus, OperationResult } from './contract.ts';
+import { App, AppParams, AppStatus, OperationResult, ReleaseResult } from './contract.ts';
 import { AppCreateRequest } from './create-contract.ts';
 import { LIST_LIMIT_MAX, LIST_SORTS } from './list-query.ts';
 import { LOG_TAIL_MAX } from './resource-service.ts';
@@ -269,15 +269,28 @@ export const deployAppRoute = {
 export const rollbackAppRoute = {
   tags,
   summary:
-    'Roll back to a revision from /history (deployment:sync; audited app.rollback); 422 for another revision, 409 while an operation is pending',
+    'Roll back to a revision from /history (deployment:sync; audited app.rollback); with hold, the App stays at it (automated sync and pushes do not move it) until POST .../release; 422 for another revision, 409 while an operation is pending or (without hold) while the App is held',
   params: AppParams,
   body: Type.Object(
     {
       revision: Type.String({ minLength: 1, maxLength: 255, description: "one of the app's history (422 otherwise)" }),
+      hold: Type.Optional(Type.Boolean({ description: 'pin the App at this revision until released' })),
+      reason: Type.Optional(Type.String({ maxLength: 500, description: 'why (shown in held_at)' })),
     },
     closed,
   ),
-  response: { ...operationAnswers(PENDING), ...errors({ 422: "the revision is not in the app's history" }) },
+  response: {
+    ...operationAnswers(`${PENDING}, or the app is held and hold is not set`),
+    ...errors({ 422: "the revision is not in the app's history" }),
+  },
+};
+export const releaseAppRoute = {
+  tags,
+  summary:
+    'Release a held rollback (deployment:sync; audited app.release): automated sync and requested syncs move the App to the head again; 409 when nothing is held',
+  params: AppParams,
+  body: ref(EmptyBody),
+  response: { 200: ref(ReleaseResult), ...errors({ 404: APP_404, 409: 'the app is not held' }) },
 };
 export const approveAppRoute = {
   tags,

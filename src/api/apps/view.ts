@@ -1,7 +1,7 @@
 /** How App resources look through the API (contract §2.1, §2.2): presentation only; state lives in app-state.ts. */
 import type { Static } from 'typebox';
 import type { AppResource } from '../../core/app-schema.ts';
-import { requestedOperationId } from '../../core/app-state.ts';
+import { heldAtOf, requestedOperationId } from '../../core/app-state.ts';
 import type { App, AppStatus } from './contract.ts';
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
@@ -26,6 +26,7 @@ export function appView(app: AppResource): AppView {
     conditions: status.conditions ?? [],
     depends_on: (app.spec.dependsOn ?? []).map((d) => d.name),
     blocked_by: status.blockedBy ?? [],
+    held_at: heldAtOf(app) ?? null,
     updated_at: updatedAt(app),
   };
 }
@@ -57,5 +58,6 @@ export function statusView(app: AppResource): Static<typeof AppStatus> {
     operationState: status.operationState ?? null,
     pending_operation: requestedOperationId(app),
     blocked_by: status.blockedBy ?? [],
+    held_at: heldAtOf(app) ?? null,
   };
 }

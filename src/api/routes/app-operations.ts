@@ -1,6 +1,6 @@
 /**
  * /apps operation and workload-control routes (contract §4.2): sync, deploy, rollback, restart, approve, promote,
- * scale, freeze, unfreeze; terminate (beyond the contract: ends the running operation). One pending operation per
+ * scale, freeze, unfreeze, release (of a held rollback); terminate (beyond the contract: ends the running operation). One pending operation per
  * App (409 while another is requested, running or held).
  */
 import { type Api, principalOf } from '../api.ts';
@@ -27,7 +27,10 @@ export async function appOperationRoutes(api: Api, services: ApiServices): Promi
     run(services, ops.deployApp, principalOf(request), { ...request.params, tag: request.body.tag }),
   );
   api.post('/apps/:namespace/:name/rollback', { schema: contract.rollbackAppRoute }, async (request) =>
-    run(services, ops.rollbackApp, principalOf(request), { ...request.params, revision: request.body.revision }),
+    run(services, ops.rollbackApp, principalOf(request), { ...request.params, ...request.body }),
+  );
+  api.post('/apps/:namespace/:name/release', { schema: contract.releaseAppRoute }, async (request) =>
+    run(services, ops.releaseApp, principalOf(request), request.params),
   );
   api.post('/apps/:namespace/:name/promote', { schema: contract.promoteAppRoute }, async (request) =>
     run(services, ops.promoteApp, principalOf(request), { ...request.params, to: request.query.to }),

@@ -223,10 +223,23 @@ function registerOperationCommands(app: Command): void {
         );
       }),
     );
-  waitable(appCommand(app, 'rollback <app> <revision>', 'apply a revision from the history')).action(
-    run((cmd) => {
-      const revision = argsOf(cmd)[1] as string;
-      return operate(cmd, (api, path) => api.POST(`${APP_PATH}/rollback`, { params: { path }, body: { revision } }));
+  waitable(appCommand(app, 'rollback <app> <revision>', 'apply a revision from the history'))
+    .option('--hold', 'stay at this revision (automated sync and pushes do not move it) until `svc app release`')
+    .option('--reason <text>', 'why (shown with the hold)')
+    .action(
+      run((cmd) => {
+        const revision = argsOf(cmd)[1] as string;
+        const { hold, reason } = cmd.opts<{ hold?: boolean; reason?: string }>();
+        const body = { revision, ...(hold ? { hold: true } : {}), ...(reason !== undefined ? { reason } : {}) };
+        return operate(cmd, (api, path) => api.POST(`${APP_PATH}/rollback`, { params: { path }, body }));
+      }),
+    );
+  appCommand(app, 'release <app>', 'end a held rollback: the App moves to the head again').action(
+    run(async (cmd) => {
+      const { api, format } = runtimeOf(cmd);
+      const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+      const answer = await api.POST(`${APP_PATH}/release`, { params: { path: ref }, body: {} });
+      print(render(answer, format, () => `app ${ref.name} released from ${answer.revision}`));
     }),
   );
   waitable(appCommand(app, 'restart <app>', 'restart every workload of the App')).action(

@@ -13,6 +13,7 @@ const view = (over: Partial<StatusView>): StatusView => ({
   operationState: { kind: 'Sync', id: 'op-1', phase: 'Succeeded' },
   pending_operation: null,
   blocked_by: [],
+  held_at: null,
   ...over,
 });
 

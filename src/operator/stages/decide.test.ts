@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
-import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE } from '../../core/app-state.ts';
+import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE, HOLD_ANNOTATION } from '../../core/app-state.ts';
 import {
   alreadyStaged,
   decide,
@@ -9,6 +9,7 @@ import {
   needsAutomatedSync,
   newerSyncRequest,
   operationToRun,
+  pinnedRevision,
   withDependencies,
 } from './decide.ts';
 
@@ -155,5 +156,40 @@ describe('superseding a sync that waits on health', () => {
     expect(newerSyncRequest(app({ operation: rollback }, running), op)).toBeUndefined();
     const done = { operationState: { ...newer, phase: 'Succeeded' as const } };
     expect(newerSyncRequest(app({ operation: newer }, done), op)).toBeUndefined();
+  });
+});
+
+describe('pinnedRevision and a held rollback', () => {
+  const clock = { now: Date.parse('2026-11-21T05:00:30Z'), syncPeriodMs: 60_000 };
+  const rolledBack = {
+    revision: 'r1',
+    operationState: {
+      ...op,
+      kind: 'Rollback' as const,
+      phase: 'Succeeded' as const,
+      revision: 'r1',
+      finishedAt: '2026-11-21T05:00:00Z',
+    },
+  };
+  const holding = (revision: string) => ({
+    name: 'a',
+    namespace: 'org-x',
+    annotations: { [HOLD_ANNOTATION]: JSON.stringify({ revision, by: 'u', reason: 'why', at: '2026' }) },
+  });
+
+  it('a rollback stands until its end plus the sync period; a later operation or revision ends that', () => {
+    expect(pinnedRevision(app({}, rolledBack), clock)).toBe('r1');
+    expect(pinnedRevision(app({}, rolledBack), { ...clock, now: clock.now + 30_000 })).toBeUndefined();
+    expect(pinnedRevision(app({}, { ...rolledBack, revision: 'r2' }), clock)).toBeUndefined();
+    const synced = { ...rolledBack, operationState: { ...rolledBack.operationState, kind: 'Sync' as const } };
+    expect(pinnedRevision(app({}, synced), clock)).toBeUndefined();
+  });
+
+  it('a hold pins the App until released, and a requested sync applies the held revision', () => {
+    const held = { ...app({ operation: op }), metadata: holding('r0') };
+    expect(pinnedRevision(held, { ...clock, now: clock.now + 3_600_000 })).toBe('r0');
+    expect(decide(held)).toEqual({ kind: 'sync', revision: 'r0', operation: op });
+    const malformed = { ...app({ operation: op }), metadata: { name: 'a', annotations: { [HOLD_ANNOTATION]: '{' } } };
+    expect(decide(malformed)).toEqual({ kind: 'sync', revision: 'head', operation: op });
   });
 });

@@ -21,6 +21,7 @@ import {
   BLOCKED_MESSAGE,
   FROZEN_MESSAGE,
   type HoldReason,
+  heldAtOf,
   operationLifecycle,
   sameRequest,
 } from '../../core/app-state.ts';
@@ -81,7 +82,8 @@ export function decide(app: AppResource): Intent {
     }
     default:
       if (app.spec.syncPolicy?.requiresApproval === true) return { kind: 'hold', reason: 'approval', operation: op };
-      return { kind: 'sync', revision: 'head', operation: op };
+      // A held rollback pins every sync (a push's, a user's) at its revision until it is released.
+      return { kind: 'sync', revision: heldAtOf(app)?.revision ?? 'head', operation: op };
   }
 }
 
@@ -93,12 +95,27 @@ export function withDependencies(intent: Intent, blocked: readonly BlockedBy[]):
 }
 
 /**
- * Whether an `observe` reconcile of an automated App should sync: upstream moved past the applied revision, or
- * the rendered set changed at the same revision (a spec edit). Never while frozen.
+ * Whether an `observe` reconcile of an automated App should sync: the revision it should run (`target`: the head,
+ * or the pinned revision, see `pinnedRevision`) moved past the applied one, or the rendered set changed at the same
+ * revision (a spec edit). Never while frozen.
  */
-export function needsAutomatedSync(app: AppResource, head: string, renderedHash: string): boolean {
+export function needsAutomatedSync(app: AppResource, target: string, renderedHash: string): boolean {
   if (app.spec.freeze === true || app.spec.syncPolicy?.automated !== true) return false;
-  return app.status?.revision !== head || app.status?.objectHash !== renderedHash;
+  return app.status?.revision !== target || app.status?.objectHash !== renderedHash;
+}
+
+/**
+ * The revision an observing reconcile renders and automated sync keeps instead of the head, if any: the one a
+ * rollback holds (until released), or the one a rollback that holds nothing applied, until the next periodic
+ * resync (contract §3 rule 3: not whatever reconcile comes first, which a change of its live objects wakes at once).
+ */
+export function pinnedRevision(app: AppResource, clock: { now: number; syncPeriodMs: number }): string | undefined {
+  const held = heldAtOf(app);
+  if (held) return held.revision;
+  const s = app.status?.operationState;
+  if (s?.kind !== 'Rollback' || s.phase !== 'Succeeded' || !s.finishedAt || !s.revision) return undefined;
+  if (app.status?.revision !== s.revision) return undefined;
+  return clock.now < Date.parse(s.finishedAt) + clock.syncPeriodMs ? s.revision : undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   Condition,
   ConditionType,
   HealthStatus,
+  HeldAt,
   InventoryEntry,
   OperationState,
   ResourceStatus,
@@ -69,6 +70,8 @@ export interface Outcome {
   blockedBy?: BlockedBy[];
   /** The reconcile's failure: the SyncError condition (and Stalled for a stall); undefined clears both. */
   error?: Failure;
+  /** The held rollback (status.heldAt): null removes it; undefined keeps it. */
+  heldAt?: HeldAt | null;
   /** Why selfHeal stopped reverting (the SelfHealPaused condition, present only while True); undefined clears it. */
   selfHealPaused?: string;
 }
@@ -90,6 +93,8 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     delete next.appliedKinds;
   }
   if (o.operationState) next.operationState = o.operationState;
+  if (o.heldAt) next.heldAt = o.heldAt;
+  else if (o.heldAt === null) delete next.heldAt;
   if (o.blockedBy && o.blockedBy.length > 0) next.blockedBy = o.blockedBy;
   else if (o.blockedBy) delete next.blockedBy;
   if (!next.revision && (next.resources ?? []).length === 0) {

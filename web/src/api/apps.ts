@@ -113,7 +113,7 @@ export function useDiff(namespace: string, name: string, revision?: string) {
   });
 }
 
-export type OperationKind = 'sync' | 'rollback' | 'restart' | 'approve' | 'freeze' | 'unfreeze';
+export type OperationKind = 'sync' | 'rollback' | 'restart' | 'approve' | 'freeze' | 'unfreeze' | 'release';
 
 /** Posts an operation; the answer carries its id, which the progress banner follows. */
 export function useOperation(namespace: string, name: string) {

@@ -53,11 +53,11 @@ export function OperationBanner({ app, id, kind: asked }: { app: AppView; id: st
 export function useOperations(app: AppView) {
   const op = useOperation(app.namespace ?? '', app.name ?? '');
   const [last, setLast] = useState<{ id: string; kind: string } | undefined>();
-  const run = (kind: OperationKind, body?: { revision: string }) =>
+  const run = (kind: OperationKind, body?: { revision: string; hold?: boolean }) =>
     op.mutate(
       { kind, ...(body ? { body } : {}) },
       {
-        // freeze and unfreeze start no operation: their answer has no id.
+        // freeze, unfreeze and release start no operation: their answer has no id.
         onSuccess: (answer) =>
           setLast('operation_id' in answer && answer.operation_id ? { id: answer.operation_id, kind } : undefined),
       },

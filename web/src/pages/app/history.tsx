@@ -1,13 +1,15 @@
 /**
- * Applied revisions, newest first, each one click (and a confirmation) away from a rollback; the App header's banner
- * follows the rollback (it follows every operation of the App).
+ * Applied revisions, newest first, each one click (and a confirmation) away from a rollback, which may hold the App
+ * at that revision; a held App shows the hold (revision, who, why, when) with a Release button. The App header's
+ * banner follows the rollback (it follows every operation of the App).
  */
 import { useState } from 'react';
 import { useApp, useHistory } from '../../api/apps.ts';
-import type { HistoryRevision } from '../../api/types.ts';
+import type { AppView, HistoryRevision } from '../../api/types.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Empty, ErrorState, Spinner } from '../../components/ui/feedback.tsx';
+import { Checkbox } from '../../components/ui/field.tsx';
 import { Table, Td, Th } from '../../components/ui/table.tsx';
 import { ago, localTime } from '../../lib/format.ts';
 import { useOperations } from './header.tsx';
@@ -29,6 +31,7 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
   const history = useHistory(namespace, name);
   const app = useApp(namespace, name);
   const [target, setTarget] = useState<string | undefined>();
+  const [hold, setHold] = useState(false);
   const ops = useOperations(app.data ?? ({ namespace, name } as never));
   if (history.error) return <ErrorState error={history.error} />;
   if (!history.data || !app.data) return <Spinner />;
@@ -42,7 +45,8 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
   if (rows.length === 0) return <Empty title="Nothing applied yet">Sync the app to apply its first revision.</Empty>;
   return (
     <div className="space-y-3">
-      {ops.error ? <ErrorState error={ops.error} title="The rollback was refused" /> : null}
+      {ops.error ? <ErrorState error={ops.error} title="The request was refused" /> : null}
+      {app.data.held_at ? <Held held={app.data.held_at} onRelease={() => ops.run('release')} /> : null}
       <Table aria-label="Applied revisions">
         <thead>
           <tr>
@@ -77,14 +81,19 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
         open={target !== undefined}
         onOpenChange={(o) => (o ? null : setTarget(undefined))}
         title="Roll back?"
-        description={`Applies revision ${target?.slice(0, 12)}${subjectOf(target) ? ` (“${subjectOf(target)}”)` : ''} now. The next automated sync returns to the branch head.`}
+        description={`Applies revision ${target?.slice(0, 12)}${subjectOf(target) ? ` (“${subjectOf(target)}”)` : ''} now. Without a hold, the next periodic resync of an automated app returns to the branch head.`}
       >
+        <Checkbox
+          label="Hold at this revision until released"
+          checked={hold}
+          onChange={(e) => setHold(e.currentTarget.checked)}
+        />
         <div className="flex justify-end gap-2">
           <Button onClick={() => setTarget(undefined)}>Cancel</Button>
           <Button
             variant="primary"
             onClick={() => {
-              if (target) ops.run('rollback', { revision: target });
+              if (target) ops.run('rollback', { revision: target, ...(hold ? { hold: true } : {}) });
               setTarget(undefined);
             }}
           >
@@ -92,6 +101,25 @@ export function HistoryTab({ namespace, name }: { namespace: string; name: strin
           </Button>
         </div>
       </Dialog>
+    </div>
+  );
+}
+
+/** The hold a rollback put on the App, and the button that ends it. */
+function Held({ held, onRelease }: { held: NonNullable<AppView['held_at']>; onRelease: () => void }) {
+  return (
+    <div
+      role="status"
+      data-held={held.revision}
+      className="flex items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-900 dark:bg-amber-950"
+    >
+      <span>
+        Held at <span className="font-mono">{held.revision.slice(0, 12)}</span> by {held.by} {ago(held.at)}
+        {held.reason ? ` — ${held.reason}` : ''}. Automated sync and pushes do not move it.
+      </span>
+      <Button size="sm" onClick={onRelease}>
+        Release
+      </Button>
     </div>
   );
 }
