@@ -11657,6 +11657,33 @@ export interface components {
             syncPhase?: "PreSync" | "Sync" | "PostSync" | "SyncFail";
             /** @description While Running a staged sync: the wave in progress. */
             wave?: number;
+            /** @description Once the operation ended: what it did to each object, in order (applied, pruned, hooks run); the first 1,000. */
+            resources?: {
+                /** @description apiVersion of the object. */
+                apiVersion: string;
+                /** @description Kind of the object. */
+                kind: string;
+                /** @description Name of the object. */
+                name: string;
+                /** @description Namespace of the object; absent for cluster-scoped kinds. */
+                namespace?: string;
+                /**
+                 * @description Synced (applied), Pruned (deleted), or for a hook HookSucceeded, HookFailed or HookStopped (ended by a deadline or terminate).
+                 * @enum {string}
+                 */
+                result: "Synced" | "Pruned" | "HookSucceeded" | "HookFailed" | "HookStopped";
+                /**
+                 * @description The phase it ran in: Sync for the App objects and prune.
+                 * @enum {string}
+                 */
+                syncPhase: "PreSync" | "Sync" | "PostSync" | "SyncFail";
+                /** @description The wave it ran in. */
+                wave: number;
+                /** @description Why a hook failed or was stopped. */
+                message?: string;
+            }[];
+            /** @description How many more objects the operation touched than `resources` lists. */
+            resourcesOmitted?: number;
         };
         /** @description A dependency that is not Synced and Healthy at its current revision. */
         AppBlockedBy: {

@@ -637,6 +637,29 @@ export const AppSpecSchema = Type.Object(
 /** The phases of a staged sync (src/engine/sync-plan.ts), as `operationState.syncPhase` shows them. */
 export const SYNC_PHASES = ['PreSync', 'Sync', 'PostSync', 'SyncFail'] as const;
 
+/** What an operation did to one object (`operationState.resources[].result`). */
+export const OPERATION_RESOURCE_RESULTS = ['Synced', 'Pruned', 'HookSucceeded', 'HookFailed', 'HookStopped'] as const;
+
+/** At most this many objects are listed in `operationState.resources` (the rest are counted, not listed). */
+export const MAX_OPERATION_RESOURCES = 1000;
+
+export const OperationResourceSchema = Type.Object(
+  {
+    apiVersion: Type.String({ description: 'apiVersion of the object.' }),
+    kind: Type.String({ description: 'Kind of the object.' }),
+    name: Type.String({ description: 'Name of the object.' }),
+    namespace: Type.Optional(Type.String({ description: 'Namespace of the object; absent for cluster-scoped kinds.' })),
+    result: StringEnum(OPERATION_RESOURCE_RESULTS, {
+      description:
+        'Synced (applied), Pruned (deleted), or for a hook HookSucceeded, HookFailed or HookStopped (ended by a deadline or terminate).',
+    }),
+    syncPhase: StringEnum(SYNC_PHASES, { description: 'The phase it ran in: Sync for the App objects and prune.' }),
+    wave: Type.Integer({ description: 'The wave it ran in.' }),
+    message: Type.Optional(Type.String({ description: 'Why a hook failed or was stopped.' })),
+  },
+  { ...closed, description: 'What the operation did to one object.' },
+);
+
 export const OperationStateSchema = Type.Object(
   {
     kind: StringEnum(OPERATION_KINDS, { description: 'Kind of the operation.' }),
@@ -659,6 +682,16 @@ export const OperationStateSchema = Type.Object(
       }),
     ),
     wave: Type.Optional(Type.Integer({ description: 'While Running a staged sync: the wave in progress.' })),
+    resources: Type.Optional(
+      Type.Array(OperationResourceSchema, {
+        maxItems: MAX_OPERATION_RESOURCES,
+        description:
+          'Once the operation ended: what it did to each object, in order (applied, pruned, hooks run); the first 1,000.',
+      }),
+    ),
+    resourcesOmitted: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'How many more objects the operation touched than `resources` lists.' }),
+    ),
   },
   { ...closed, description: 'The last operation the operator picked up.' },
 );
@@ -829,6 +862,7 @@ export type SyncPolicy = Static<typeof SyncPolicySchema>;
 export type ApprovalPolicy = Static<typeof ApprovalPolicySchema>;
 export type Operation = Static<typeof OperationSchema>;
 export type OperationState = Static<typeof OperationStateSchema>;
+export type OperationResource = Static<typeof OperationResourceSchema>;
 export type ResourceStatus = Static<typeof ResourceStatusSchema>;
 export type Condition = Static<typeof ConditionSchema>;
 export type InventoryEntry = Static<typeof InventoryEntrySchema>;

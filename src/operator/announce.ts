@@ -5,7 +5,7 @@
  * into. An Event keeps the time it was announced, not the time its POST ran.
  */
 import type { Logger } from 'pino';
-import type { AppResource, Operation, OperationState } from '../core/app-schema.ts';
+import type { AppResource, Operation, OperationResource, OperationState } from '../core/app-schema.ts';
 import { BackgroundQueue } from '../core/concurrency.ts';
 import { describeError } from '../core/errors.ts';
 import type { ObjectClient } from '../kube/index.ts';
@@ -24,6 +24,8 @@ export interface OpOutcome {
   message: string;
   /** Why a Failed operation failed (its SyncError reason). */
   reason?: string;
+  /** What it did to each object (operationState.resources), once it ended. */
+  resources?: OperationResource[];
 }
 
 export interface AnnouncerDeps {

@@ -3,7 +3,7 @@
  * reconciler.ts, `#stages`): each stage reads what the stages before it found and adds its own. A field is set by
  * the stage named beside it and read only by later ones; a failure reads `progress` (how far the run got).
  */
-import type { AppResource, BlockedBy, Operation } from '../core/app-schema.ts';
+import type { AppResource, BlockedBy, Operation, OperationResource } from '../core/app-schema.ts';
 import type { ObjectDrift } from '../engine/drift.ts';
 import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
@@ -42,6 +42,8 @@ export class ReconcileRun {
   #intent: Intent;
   /** dependencies: the dependencies keeping the App from syncing (status.blockedBy). */
   blockedBy: BlockedBy[] = [];
+  /** apply, prune, hooks: what the operation did to each object, in order (operationState.resources). */
+  readonly results: OperationResource[] = [];
   /** How far the run got (for a failure's status). */
   readonly progress: Progress = { syncAttempted: false };
   /** The App to write the outcome onto: `read`, or the answer of the Running mark once it landed. */

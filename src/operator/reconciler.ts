@@ -68,6 +68,7 @@ import {
 } from './stages/decide.ts';
 import { checkDependencies } from './stages/dependencies.ts';
 import { deleteApplied, orphans, type PostDelete } from './stages/finalize.ts';
+import { appliedResources, listedResources, operationResource } from './stages/op-resources.ts';
 import { prune, type Tick } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, REASON_BY_STAGE, writeStatus } from './stages/status.ts';
@@ -515,7 +516,7 @@ export class Reconciler {
       run.outcome.applied = { revision, objectHash: run.hash, ...(origin ? { origin } : {}), ...(url ? { url } : {}) };
       const op = run.operation;
       const message = `applied ${run.objects.length} objects${staged}`;
-      run.opOutcome = op ? { operation: op, phase: 'Succeeded', revision, message } : undefined;
+      run.opOutcome = op ? { operation: op, phase: 'Succeeded', revision, message, resources: run.results } : undefined;
       if (run.heal) await this.#healed(run, run.heal);
     } else if (intent.kind === 'restart') {
       const done = await this.#stage('apply', () => restartWorkloads(live, key, run.inventory.entries, run.now));
@@ -628,6 +629,7 @@ export class Reconciler {
       progress: (phase, wave) => this.#progress(run, phase, wave),
       terminated: () => this.#terminated(run),
       superseded: () => this.#superseded(run),
+      record: (entry) => run.results.push(entry),
     };
   }
 
@@ -726,6 +728,7 @@ export class Reconciler {
       }
       const { errors, hint } = result;
       live.remember(result.applied);
+      run.results.push(...appliedResources(result.applied));
       // Until prune ran, the App owns what it owned before plus whatever this apply created.
       progress.inventory = mergeInventory(progress.inventory ?? run.inventory.entries, result.applied.map(entryOf));
       if (errors.length > 0) throw new StageError('apply', new Error(errors.join('; ')), hint);
@@ -740,24 +743,22 @@ export class Reconciler {
   async #pruneIfSet(run: ReconcileRun, ctx: WaveContext): Promise<void> {
     if (run.app.spec.syncPolicy?.prune !== true) return;
     const wait = (waiting: string) => tick(ctx, waiting);
-    await this.#prune(run.app, run.live, run.objects, run.inventory.entries, run.progress, wait);
+    await this.#prune(run, wait);
   }
 
   /**
    * Prune: deletes the objects of `previous` (the inventory) that left the rendered set; what failed to delete stays
    * in `progress.inventory`, to be retried. The one place prune runs.
    */
-  async #prune(
-    app: AppResource,
-    live: DestinationCache,
-    objects: AnyObject[],
-    previous: InventoryEntry[],
-    progress: Progress,
-    wait: Tick,
-  ): Promise<void> {
+  async #prune(run: ReconcileRun, wait: Tick): Promise<void> {
+    const { app, live, objects, progress } = run;
+    const previous = run.inventory.entries;
     this.#fence(this.#key(app));
     const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects, wait));
     progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
+    for (const { ref, wave } of pruned.deletedRefs) {
+      run.results.push(operationResource(ref, 'Pruned', { syncPhase: 'Sync', wave }));
+    }
     if (pruned.deleted.length > 0) {
       this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
     }
@@ -789,7 +790,10 @@ export class Reconciler {
     const failure = failureOf(err, unreachable);
     const op = this.#failedOperation(run.intent, err.message, progress);
     // The operation keeps why it failed after the SyncError condition moved on (a later reconcile clears it).
-    if (op?.phase === 'Failed') op.reason = failure.reason ?? REASON_BY_STAGE[failure.stage];
+    if (op?.phase === 'Failed') {
+      op.reason = failure.reason ?? REASON_BY_STAGE[failure.stage];
+      op.resources = run.results;
+    }
     const health = unreachable ? this.#unreachableHealth(app) : await this.#knownHealth(run);
     const now = new Date().toISOString();
     const syncStatus: SyncStatus = app.status?.revision ? 'OutOfSync' : 'Unknown';
@@ -889,6 +893,7 @@ export class Reconciler {
       message: o.message,
       ...(o.reason ? { reason: o.reason } : {}),
       ...(o.phase === 'Held' ? {} : { finishedAt: now }),
+      ...listedResources(o.resources ?? []),
     };
   }
 
@@ -994,6 +999,7 @@ export class Reconciler {
       timeout: timeout.label,
       terminated: () => false,
       superseded: () => Promise.resolve(undefined),
+      record: () => undefined,
       progress: () => Promise.resolve(),
     };
     const revision = app.status?.revision;

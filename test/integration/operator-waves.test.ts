@@ -96,6 +96,17 @@ describe('sync waves and hooks', () => {
     const app = await waitForApp(org, 'waves', 'the sync ended', operationEnded(id), 120_000);
     expect(app.status?.operationState?.phase, app.status?.operationState?.message).toBe('Succeeded');
     expect(app.status?.operationState?.message).toContain('wave -1: ConfigMap settings; wave 1: Deployment web');
+    // What the operation did to each object, in order: the hooks with how they ended, the objects at their waves.
+    const did = (app.status?.operationState?.resources ?? []).map(
+      (r) => `${r.syncPhase} ${r.wave} ${r.kind} ${r.name} ${r.result}`,
+    );
+    expect(did).toEqual([
+      'PreSync 0 Job migrate HookSucceeded',
+      'Sync -1 ConfigMap settings Synced',
+      'Sync 1 Deployment web Synced',
+      'PostSync 0 Job smoke HookSucceeded',
+    ]);
+    expect(app.status?.operationState?.resources?.[1]).toMatchObject({ apiVersion: 'v1', namespace: dest });
 
     const steps = await stepsOnceReported('waves', ['HookSucceeded', 'HookFailed', 'WaveSynced'], 4);
     expect(steps).toEqual([
@@ -139,6 +150,17 @@ describe('sync waves and hooks', () => {
     const app = await waitForApp(org, 'fail', 'the sync ended', operationEnded(id), 120_000);
     expect(app.status?.operationState).toMatchObject({ phase: 'Failed', reason: 'HookFailed' });
     expect(app.status?.operationState?.message).toMatch(/PreSync Job migrate failed: .*DeadlineExceeded/);
+    // Nothing of the App was applied: the failed hook, with why, then the SyncFail hook that ran.
+    expect(app.status?.operationState?.resources).toEqual([
+      expect.objectContaining({ kind: 'Job', name: 'migrate', result: 'HookFailed', syncPhase: 'PreSync' }),
+      expect.objectContaining({
+        kind: 'ConfigMap',
+        name: 'sync-failed',
+        result: 'HookSucceeded',
+        syncPhase: 'SyncFail',
+      }),
+    ]);
+    expect(app.status?.operationState?.resources?.[0]?.message).toMatch(/DeadlineExceeded/);
     // operationState keeps why; the SyncError condition tells the latest reconcile only, and the reconcile that the
     // SyncFail hook's object wakes may already have cleared it (as in the deadline test below).
     expect(await getObject('apps/v1', 'Deployment', dest, 'web')).toBeUndefined();
@@ -243,5 +265,26 @@ describe('sync waves and hooks', () => {
     // Not a failure: no SyncFailed event, and the App ends without an error condition.
     expect((await eventsAbout(org, 'newer')).some((e) => e.reason === 'SyncFailed')).toBe(false);
     expect(app.status?.conditions?.find((c) => c.type === 'SyncError')?.status ?? 'False').toBe('False');
+  });
+
+  it('an operation records what it did to each object: applied, and pruned at the wave it was deleted in', async () => {
+    const repo = await suite.git.createRepo(unique('did'), {
+      'm/keep.yaml': configMapYaml('keep'),
+      'm/old.yaml': annotate(configMapYaml('old'), { 'cd.svc.space/sync-wave': '2' }),
+    });
+    const dest = await suite.gitApp('did', repo, { syncPolicy: { prune: true } });
+    const first = await requestOperation(org, 'did', 'Sync');
+    const synced = await waitForApp(org, 'did', 'the first sync ended', operationEnded(first), 60_000);
+    const did = (a: AppResource) =>
+      (a.status?.operationState?.resources ?? []).map((r) => `${r.wave} ${r.name} ${r.result}`);
+    expect(did(synced)).toEqual(['0 keep Synced', '2 old Synced']);
+
+    await repo.commit({ 'm/old.yaml': null }, 'drop old');
+    const second = await requestOperation(org, 'did', 'Sync');
+    const pruned = await waitForApp(org, 'did', 'the second sync ended', operationEnded(second), 60_000);
+    expect(pruned.status?.operationState?.phase).toBe('Succeeded');
+    expect(did(pruned)).toEqual(['0 keep Synced', '2 old Pruned']);
+    expect(pruned.status?.operationState?.resources?.[1]).toMatchObject({ kind: 'ConfigMap', namespace: dest });
+    expect(await getObject('v1', 'ConfigMap', dest, 'old')).toBeUndefined();
   });
 });

@@ -15,6 +15,8 @@ import type { DestinationCache } from '../live/index.ts';
 export interface RemoveResult {
   /** `Kind namespace/name` of every object deleted. */
   deleted: string[];
+  /** The same objects, addressed (with the wave they were deleted in). */
+  deletedRefs: Array<{ ref: ObjectRef; wave: number }>;
   /** Entries still owned after a failed delete: they stay in the inventory, to be retried. */
   kept: InventoryEntry[];
   /** One line per failed delete. */
@@ -58,13 +60,16 @@ export async function removeOwned(
   tick?: Tick,
   waitLast = false,
 ): Promise<RemoveResult> {
-  const result: RemoveResult = { deleted: [], kept: [], errors: [] };
+  const result: RemoveResult = { deleted: [], deletedRefs: [], kept: [], errors: [] };
   const waves = await deleteOrder(live, entries);
-  for (const [i, wave] of waves.entries()) {
+  for (const [i, { wave: number, entries: wave }] of waves.entries()) {
     for (const entry of wave) {
       const ref = refOf(entry);
       try {
-        if (await deleteIfOwned(live, app, ref)) result.deleted.push(describeRef(ref));
+        if (await deleteIfOwned(live, app, ref)) {
+          result.deleted.push(describeRef(ref));
+          result.deletedRefs.push({ ref, wave: number });
+        }
       } catch (err) {
         result.kept.push(entry);
         result.errors.push(`${describeRef(ref)}: ${describeError(err)}`);
@@ -102,7 +107,10 @@ export async function waitGone(live: DestinationCache, app: AppKey, refs: readon
  * live object that cannot be read now, or carries a wave that is not a number, counts as wave 0: the delete itself
  * reports what is wrong with it.
  */
-async function deleteOrder(live: DestinationCache, entries: readonly InventoryEntry[]): Promise<InventoryEntry[][]> {
+async function deleteOrder(
+  live: DestinationCache,
+  entries: readonly InventoryEntry[],
+): Promise<Array<{ wave: number; entries: InventoryEntry[] }>> {
   const keyed = await Promise.all(
     entries.map(async (entry, i) => {
       const obj = await live.get(refOf(entry)).catch(() => undefined);
@@ -116,11 +124,11 @@ async function deleteOrder(live: DestinationCache, entries: readonly InventoryEn
     }),
   );
   keyed.sort((a, b) => a.ns - b.ns || b.wave - a.wave || a.i - b.i);
-  const groups: InventoryEntry[][] = [];
+  const groups: Array<{ wave: number; entries: InventoryEntry[] }> = [];
   let last: { ns: number; wave: number } | undefined;
   for (const k of keyed) {
-    if (!last || last.ns !== k.ns || last.wave !== k.wave) groups.push([]);
-    groups.at(-1)?.push(k.entry);
+    if (!last || last.ns !== k.ns || last.wave !== k.wave) groups.push({ wave: k.wave, entries: [] });
+    groups.at(-1)?.entries.push(k.entry);
     last = k;
   }
   return groups;

@@ -10,7 +10,7 @@
  * and no SyncFail hook runs (the sync did not fail, a newer one replaces it). Waiting reads the destination's watch
  * cache, so a poll is a map lookup; every write passes the fence first.
  */
-import type { AppResource } from '../../core/app-schema.ts';
+import type { AppResource, OperationResource } from '../../core/app-schema.ts';
 import { sleep } from '../../core/concurrency.ts';
 import { parseDuration } from '../../core/duration.ts';
 import { describeError, SvcError } from '../../core/errors.ts';
@@ -20,6 +20,7 @@ import { describeHook, type Hook, type HookPhase, type SyncPlan, type Wave } fro
 import type { AnyObject, ObjectRef } from '../../kube/index.ts';
 import type { DestinationCache } from '../live/index.ts';
 import { StageError } from '../stage-error.ts';
+import { operationResource } from './op-resources.ts';
 
 /** How often a wait reads the live cache again. */
 const POLL_MS = 200;
@@ -71,6 +72,8 @@ export interface WaveContext {
   timeout: string;
   /** True once someone asked to terminate the operation. */
   terminated: () => boolean;
+  /** Records what the operation did to an object (operationState.resources once it ends; never throws). */
+  record: (entry: OperationResource) => void;
   /**
    * What superseded the sync, when something did: a newer revision (or a newer sync request) for an automated App
    * whose sync follows the head; undefined otherwise. Asked only while waiting on a wave's health.
@@ -213,7 +216,7 @@ async function runHook(ctx: WaveContext, hook: Hook): Promise<void> {
   } catch (err) {
     throw new StageError('hook', new Error(`${what}: cannot be created: ${describeError(err)}`));
   }
-  const failure = await outcomeOf(ctx, ref, what).catch(async (err: unknown) => stopped(ctx, ref, what, err));
+  const failure = await outcomeOf(ctx, ref, what).catch(async (err: unknown) => stopped(ctx, hook, what, err));
   const policy = failure === undefined ? 'HookSucceeded' : 'HookFailed';
   if (hook.deletePolicies.includes(policy)) {
     ctx.fence();
@@ -221,9 +224,11 @@ async function runHook(ctx: WaveContext, hook: Hook): Promise<void> {
   }
   if (failure === undefined) {
     ctx.event('Normal', 'HookSucceeded', `${what} succeeded`);
+    recordHook(ctx, hook, 'HookSucceeded');
     return;
   }
   ctx.event('Warning', 'HookFailed', `${what} failed: ${failure}`);
+  recordHook(ctx, hook, 'HookFailed', failure);
   throw new StageError('hook', new Error(`${what} failed: ${failure}`), 'wait');
 }
 
@@ -231,13 +236,20 @@ async function runHook(ctx: WaveContext, hook: Hook): Promise<void> {
  * The wait for a hook ended without its outcome (the deadline passed, the operation was terminated): the running hook
  * is stopped (deleted: a Job's Pods go with it) and the error goes on. Not when this process may no longer write.
  */
-async function stopped(ctx: WaveContext, ref: ObjectRef, what: string, err: unknown): Promise<never> {
+async function stopped(ctx: WaveContext, hook: Hook, what: string, err: unknown): Promise<never> {
   if (err instanceof StageError) {
     ctx.fence();
-    await ctx.live.client.delete(ref).catch(() => false);
+    await ctx.live.client.delete(refOf(hook.object)).catch(() => false);
     ctx.event('Warning', 'HookStopped', `${what} stopped: ${err.message}`);
+    recordHook(ctx, hook, 'HookStopped', err.message);
   }
   throw err;
+}
+
+/** Records how a hook of a sync ended (a PostDelete hook belongs to no operation). */
+function recordHook(ctx: WaveContext, hook: Hook, result: OperationResource['result'], message?: string): void {
+  if (hook.phase === 'PostDelete') return;
+  ctx.record(operationResource(refOf(hook.object), result, { syncPhase: hook.phase, wave: hook.wave }, message));
 }
 
 /** Waits until the hook ended: undefined when it succeeded (Healthy), else why it failed (Degraded). */
