@@ -26,3 +26,13 @@ export interface AnyObject {
   };
   [k: string]: unknown;
 }
+
+/** The identity of `o` (namespace only when it has one). */
+export function objectRef(o: AnyObject): ObjectRef {
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    name: o.metadata.name,
+    ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+  };
+}

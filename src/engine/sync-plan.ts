@@ -143,6 +143,18 @@ export function waveOf(o: AnyObject, helmHook = false): number {
   return Number(trimmed);
 }
 
+/**
+ * The wave of a live or applied object, for ordering deletions and recording results: `waveOf`, or 0 when its
+ * annotation cannot be read (a render refuses such an object; a live one may still carry one, and its delete says).
+ */
+export function waveOrZero(o: AnyObject): number {
+  try {
+    return waveOf(o);
+  } catch {
+    return 0;
+  }
+}
+
 /** The delete policies of a hook (default BeforeHookCreation, as in Argo CD and Helm). */
 function policiesOf(o: AnyObject): DeletePolicy[] {
   const a = o.metadata.annotations ?? {};

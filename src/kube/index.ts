@@ -29,6 +29,6 @@ export { type ClusterConfig, type KubeconfigOptions, loadKubeconfigFile, parseKu
 export { type LeaderElectionOptions, LeaderElector, microTime } from './leader.ts';
 export { MutationCache, type MutationCacheOptions, type VersionOrder } from './mutation-cache.ts';
 export { createUnlessExists, ensureNamespace } from './namespaces.ts';
-export { type AnyObject, FIELD_MANAGER, ObjectClient, type ObjectRef } from './objects.ts';
+export { type AnyObject, FIELD_MANAGER, ObjectClient, type ObjectRef, objectRef } from './objects.ts';
 export { compareVersions } from './resource-version.ts';
 export { reviewToken, type TokenReviewResult } from './token-review.ts';

@@ -11,7 +11,7 @@ import { isNotFound } from './errors.ts';
 /** The field manager of every write the operator makes. */
 export const FIELD_MANAGER = 'svc-operator';
 
-export type { AnyObject, ObjectRef } from '../core/kube-object.ts';
+export { type AnyObject, type ObjectRef, objectRef } from '../core/kube-object.ts';
 
 /** Typed access to objects of any kind on one API server. */
 export class ObjectClient {

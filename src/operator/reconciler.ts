@@ -69,7 +69,7 @@ import {
 import { checkDependencies } from './stages/dependencies.ts';
 import { deleteApplied, orphans, type PostDelete } from './stages/finalize.ts';
 import { appliedResources, listedResources, operationResource } from './stages/op-resources.ts';
-import { prune, type Tick } from './stages/prune.ts';
+import { describeRef, prune, type Tick } from './stages/prune.ts';
 import { restartWorkloads } from './stages/restart.ts';
 import { type Failure, nextStatus, type Outcome, REASON_BY_STAGE, writeStatus } from './stages/status.ts';
 import {
@@ -756,11 +756,12 @@ export class Reconciler {
     this.#fence(this.#key(app));
     const pruned = await this.#stage('prune', () => prune(live, this.#key(app), previous, objects, wait));
     progress.inventory = mergeInventory(pruned.kept, objects.map(entryOf));
-    for (const { ref, wave } of pruned.deletedRefs) {
+    for (const { ref, wave } of pruned.deleted) {
       run.results.push(operationResource(ref, 'Pruned', { syncPhase: 'Sync', wave }));
     }
     if (pruned.deleted.length > 0) {
-      this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${pruned.deleted.join(', ')}`);
+      const names = pruned.deleted.map((d) => describeRef(d.ref));
+      this.#announcer.event(app, 'Normal', 'Pruned', `deleted ${names.join(', ')}`);
     }
     if (pruned.errors.length > 0) throw new StageError('prune', new Error(pruned.errors.join('; ')), 'retry');
   }

@@ -3,8 +3,8 @@
  * objects applied (Synced, with their wave), pruned, and the hooks run with how they ended, in the order it happened.
  */
 import { MAX_OPERATION_RESOURCES, type OperationResource, type OperationState } from '../../core/app-schema.ts';
-import { waveOf } from '../../engine/sync-plan.ts';
-import type { AnyObject, ObjectRef } from '../../kube/index.ts';
+import { waveOrZero } from '../../engine/sync-plan.ts';
+import { type AnyObject, type ObjectRef, objectRef } from '../../kube/index.ts';
 
 /** One entry for `ref`. */
 export function operationResource(
@@ -27,21 +27,7 @@ export function operationResource(
 
 /** The entries of objects an apply wrote: Synced, in the Sync phase, at their wave (0 when it cannot be read). */
 export function appliedResources(objects: readonly AnyObject[]): OperationResource[] {
-  return objects.map((o) => {
-    let wave = 0;
-    try {
-      wave = waveOf(o);
-    } catch {
-      // An unreadable wave fails the render before anything is applied; 0 keeps this total.
-    }
-    const ref = {
-      apiVersion: o.apiVersion,
-      kind: o.kind,
-      name: o.metadata.name,
-      ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
-    };
-    return operationResource(ref, 'Synced', { syncPhase: 'Sync', wave });
-  });
+  return objects.map((o) => operationResource(objectRef(o), 'Synced', { syncPhase: 'Sync', wave: waveOrZero(o) }));
 }
 
 /** `resources` (and `resourcesOmitted`) for an operation's record: the first MAX_OPERATION_RESOURCES entries. */

@@ -8,15 +8,13 @@
 import { describeError } from '../../core/errors.ts';
 import { type InventoryEntry, inventoryId, refOf } from '../../engine/inventory.ts';
 import { type AppKey, isOwnedBy } from '../../engine/labels.ts';
-import { waveOf } from '../../engine/sync-plan.ts';
+import { waveOrZero } from '../../engine/sync-plan.ts';
 import { type AnyObject, isConflict, type ObjectRef } from '../../kube/index.ts';
 import type { DestinationCache } from '../live/index.ts';
 
 export interface RemoveResult {
-  /** `Kind namespace/name` of every object deleted. */
-  deleted: string[];
-  /** The same objects, addressed (with the wave they were deleted in). */
-  deletedRefs: Array<{ ref: ObjectRef; wave: number }>;
+  /** Every object deleted, with the wave it was deleted in (`describeRef` names one). */
+  deleted: Array<{ ref: ObjectRef; wave: number }>;
   /** Entries still owned after a failed delete: they stay in the inventory, to be retried. */
   kept: InventoryEntry[];
   /** One line per failed delete. */
@@ -60,16 +58,13 @@ export async function removeOwned(
   tick?: Tick,
   waitLast = false,
 ): Promise<RemoveResult> {
-  const result: RemoveResult = { deleted: [], deletedRefs: [], kept: [], errors: [] };
+  const result: RemoveResult = { deleted: [], kept: [], errors: [] };
   const waves = await deleteOrder(live, entries);
   for (const [i, { wave: number, entries: wave }] of waves.entries()) {
     for (const entry of wave) {
       const ref = refOf(entry);
       try {
-        if (await deleteIfOwned(live, app, ref)) {
-          result.deleted.push(describeRef(ref));
-          result.deletedRefs.push({ ref, wave: number });
-        }
+        if (await deleteIfOwned(live, app, ref)) result.deleted.push({ ref, wave: number });
       } catch (err) {
         result.kept.push(entry);
         result.errors.push(`${describeRef(ref)}: ${describeError(err)}`);
@@ -83,7 +78,9 @@ export async function removeOwned(
   return result;
 }
 
-const describeRef = (ref: ObjectRef): string => `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+/** `Kind namespace/name`. */
+export const describeRef = (ref: ObjectRef): string =>
+  `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
 
 /**
  * Waits until none of `refs` is live any more as an object of `app` (deleted, its finalizers done); an object
@@ -114,12 +111,7 @@ async function deleteOrder(
   const keyed = await Promise.all(
     entries.map(async (entry, i) => {
       const obj = await live.get(refOf(entry)).catch(() => undefined);
-      let wave = 0;
-      try {
-        wave = obj ? waveOf(obj) : 0;
-      } catch {
-        // not a number: wave 0
-      }
+      const wave = obj ? waveOrZero(obj) : 0;
       return { entry, i, wave, ns: Number(refOf(entry).kind === 'Namespace') };
     }),
   );

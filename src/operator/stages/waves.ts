@@ -17,7 +17,7 @@ import { describeError, SvcError } from '../../core/errors.ts';
 import type { HealthResult } from '../../engine/health/assess.ts';
 import { type LiveObject, resourceHealth } from '../../engine/health/index.ts';
 import { describeHook, type Hook, type HookPhase, type SyncPlan, type Wave } from '../../engine/sync-plan.ts';
-import type { AnyObject, ObjectRef } from '../../kube/index.ts';
+import { type AnyObject, type ObjectRef, objectRef } from '../../kube/index.ts';
 import type { DestinationCache } from '../live/index.ts';
 import { StageError } from '../stage-error.ts';
 import { operationResource } from './op-resources.ts';
@@ -93,12 +93,7 @@ export function operationTimeoutOf(app: AppResource, defaultMs: number): { ms: n
   return { ms, label: own ?? `${Math.round(ms / 1000)}s` };
 }
 
-const refOf = (o: AnyObject): ObjectRef => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  name: o.metadata.name,
-  ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
-});
+const refOf = objectRef;
 
 /**
  * Waits `POLL_MS`, failing with DeadlineExceededError once the deadline passed and with TerminatedError once the
