@@ -407,5 +407,21 @@ describeWith(chromiumRequirement())('the web UI in a browser', () => {
     await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Many' });
     await page.locator('[data-total="1000"]').waitFor(LONG);
     expect(await page.locator('[data-total="1000"]').textContent()).toBe('1,000 apps');
+
+    // Back in the first org, the list is that org's and the live feed follows it: an App written there now appears
+    // without a reload (the feed's stream is per org, so switching orgs must open a new one).
+    await page.getByRole('combobox', { name: 'Organization' }).selectOption({ label: 'Acme' });
+    await page.locator('[data-row-name="web"]').waitFor();
+    await mgmt.client.request(`/apis/cd.svc.space/v1alpha1/namespaces/org-${slug}/apps`, {
+      method: 'POST',
+      body: {
+        apiVersion: 'cd.svc.space/v1alpha1',
+        kind: 'App',
+        metadata: { name: 'late', namespace: `org-${slug}` },
+        spec: { source: { type: 'Git', git: { repoURL: repo.url } }, destination: { namespace: `${slug}-late` } },
+      },
+    });
+    await page.locator('[data-row-name="late"]').waitFor(LONG);
+    expect(await page.locator('[data-row-name="app-0000"]').count()).toBe(0);
   });
 });

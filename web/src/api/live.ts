@@ -44,12 +44,15 @@ function apply(qc: QueryClient, change: Change): boolean {
   return !found || change.type === 'delete';
 }
 
-/** Opens the feed while `enabled`; returns its state (shown in the header). */
-export function useAppFeed(enabled: boolean): LiveState {
+/**
+ * Opens the feed while `enabled`, once per active org (the server scopes a stream to the org active when it opens,
+ * so switching orgs opens a new one); returns its state (shown in the header).
+ */
+export function useAppFeed(enabled: boolean, org: string | null | undefined): LiveState {
   const qc = useQueryClient();
   const [state, setState] = useState<LiveState>('connecting');
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled || !org) return;
     const source = new EventSource('/api/v1/apps/stream' satisfies ApiPath);
     let refetch: ReturnType<typeof setTimeout> | undefined;
     const scheduleRefetch = () => {
@@ -75,6 +78,6 @@ export function useAppFeed(enabled: boolean): LiveState {
       clearTimeout(refetch);
       source.close();
     };
-  }, [enabled, qc]);
+  }, [enabled, org, qc]);
   return state;
 }

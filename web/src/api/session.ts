@@ -22,12 +22,17 @@ export function useOrgs(enabled = true) {
   return useQuery({ queryKey: ['orgs'], queryFn: auth.orgs, enabled });
 }
 
-/** Invalidates everything after the identity or the active org changed. */
+/**
+ * Forgets everything after the identity or the active org changed. The session first, so the frame knows the new
+ * org (or that nobody is signed in) before the pages ask again; then every other query is reset, not removed: a
+ * page still mounted refetches as the new org, where a removed query would leave it showing the old org's data with
+ * nothing left to refetch it.
+ */
 function useReset() {
   const qc = useQueryClient();
   return async () => {
-    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
     await qc.invalidateQueries({ queryKey: sessionKey });
+    await qc.resetQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
   };
 }
 

@@ -98,7 +98,7 @@ export function Layout() {
   const isPublic = PUBLIC.includes(path);
   const signedIn = Boolean(session.data);
   const activeOrg = session.data?.session.activeOrganizationId;
-  const feed = useAppFeed(signedIn && Boolean(activeOrg) && !isPublic);
+  const feed = useAppFeed(signedIn && Boolean(activeOrg) && !isPublic, activeOrg);
   const needsOrg = signedIn && !activeOrg && !isPublic && path !== '/orgs/new';
   const orgs = useOrgs(needsOrg);
   const setActive = useSetActiveOrg();

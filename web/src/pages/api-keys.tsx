@@ -6,6 +6,7 @@ import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedbac
 import { Field, Input, Select } from '../components/ui/field.tsx';
 import { ShownOnce } from '../components/ui/shown-once.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
+import { fieldSetter } from '../lib/form.ts';
 import { ago, localTime } from '../lib/format.ts';
 
 export function ApiKeysPage() {
@@ -21,8 +22,7 @@ export function ApiKeysPage() {
   const mint = useMintApiKey();
   const revoke = useRevokeApiKey();
   // The selects offer only the server's roles and scopes.
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm({ ...form, [k]: e.target.value } as typeof form);
+  const set = fieldSetter(setForm);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     mint.mutate(
@@ -37,7 +37,7 @@ export function ApiKeysPage() {
       {
         onSuccess: (k) => {
           setMinted(k.key);
-          setForm({ ...form, name: '' });
+          setForm((f) => ({ ...f, name: '' }));
         },
       },
     );

@@ -20,6 +20,7 @@ type ManifestType = NonNullable<
 import { Button } from '../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../components/ui/feedback.tsx';
 import { Checkbox, Field, Input, Select } from '../components/ui/field.tsx';
+import { fieldSetter } from '../lib/form.ts';
 import { HelmChartFields, type HelmChartForm, helmChartSource } from './helm-chart-fields.tsx';
 
 /** Opens the page of `app`. */
@@ -88,8 +89,7 @@ export function AppCreatePage() {
   });
   const [chart, setChart] = useState<HelmChartForm>({ repositoryId: '', chart: '', version: '' });
   const repositories = useRepositories();
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setForm({ ...form, [k]: e.target.type === 'checkbox' ? (e.target as HTMLInputElement).checked : e.target.value });
+  const set = fieldSetter(setForm);
   const payload = (): RequestBody<'/api/v1/apps', 'post'> => ({
     name: form.name,
     namespace: form.namespace,

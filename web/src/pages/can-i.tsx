@@ -5,6 +5,7 @@ import { type CanIInput, useCanI } from '../api/access.ts';
 import { Button } from '../components/ui/button.tsx';
 import { ErrorState } from '../components/ui/feedback.tsx';
 import { Field, Input, Select } from '../components/ui/field.tsx';
+import { fieldSetter } from '../lib/form.ts';
 
 export function CanIForm() {
   const [form, setForm] = useState({
@@ -14,8 +15,9 @@ export function CanIForm() {
   });
   const ask = useCanI();
   // The selects offer only the server's permissions and scopes.
+  const field = fieldSetter(setForm);
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
-    setForm({ ...form, [k]: e.target.value } as typeof form);
+    field(k)(e);
     ask.reset();
   };
   const submit = (e: FormEvent) => {

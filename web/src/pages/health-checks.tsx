@@ -8,6 +8,7 @@ import { Button } from '../components/ui/button.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Field, Input } from '../components/ui/field.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
+import { fieldSetter } from '../lib/form.ts';
 import { ago } from '../lib/format.ts';
 
 const EMPTY = { api_version: '', kind: '', in_progress: '', failed: '', current: '' };
@@ -17,8 +18,7 @@ export function HealthChecksPage() {
   const [form, setForm] = useState(EMPTY);
   const save = useSaveHealthCheck();
   const remove = useDeleteHealthCheck();
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setForm({ ...form, [k]: e.target.value });
+  const set = fieldSetter(setForm);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate(

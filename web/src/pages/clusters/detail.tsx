@@ -102,7 +102,7 @@ function UpdateCluster({ cluster }: { cluster: Cluster }) {
         ...(form.server_url !== cluster.server_url ? { server_url: form.server_url } : {}),
         ...(inCluster ? { kubeconfig: null } : form.kubeconfig ? { kubeconfig: form.kubeconfig } : {}),
       },
-      { onSuccess: () => setForm({ ...form, kubeconfig: '' }) },
+      { onSuccess: () => setForm((f) => ({ ...f, kubeconfig: '' })) },
     );
   };
   return (

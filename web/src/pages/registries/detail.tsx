@@ -131,7 +131,7 @@ function EditRegistry({ id, registry }: { id: string; registry: Registry }) {
     };
     save.mutate(changes, {
       onSuccess: () => {
-        setForm({ ...form, password: '' });
+        setForm((f) => ({ ...f, password: '' }));
         setAnonymous(false);
       },
     });

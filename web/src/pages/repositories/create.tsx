@@ -9,6 +9,7 @@ import { type RepositoryConnection, useCreateRepository, useTestRepository } fro
 import { Button } from '../../components/ui/button.tsx';
 import { ErrorState, PageHeader } from '../../components/ui/feedback.tsx';
 import { Checkbox, Field, Input, Select, Textarea } from '../../components/ui/field.tsx';
+import { fieldSetter } from '../../lib/form.ts';
 import { RepositoryTestResultView } from './test-result.tsx';
 
 const EMPTY = {
@@ -52,8 +53,7 @@ export function RepositoryCreatePage() {
   const settings = JSON.stringify(connectionOf(form));
   const passed = test.data?.status === 'connected' && tested === settings;
   const ssh = form.type === 'git' && (/^ssh:\/\//.test(form.url) || /^[\w.-]+@[\w.-]+:/.test(form.url));
-  const set = (k: keyof Form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
-    setForm({ ...form, [k]: e.target.type === 'checkbox' ? (e.target as HTMLInputElement).checked : e.target.value });
+  const set = fieldSetter(setForm);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate(
