@@ -94,6 +94,7 @@ export type TeamSummary = Item<Answer<'/api/v1/teams'>['teams']>;
 export type AppSetView = Answer<'/api/v1/appsets/{name}'>;
 /** The create payload of POST /appsets. */
 export type AppSetCreate = RequestBody<'/api/v1/appsets', 'post'>;
+export type AppSetUpdate = RequestBody<'/api/v1/appsets/{name}', 'put'>;
 
 // Clusters, registries, secret stores.
 /** A registered cluster. */

@@ -143,7 +143,7 @@ describe('AppSets through the API and the CLI', () => {
     expect((await auditEntries(org.api, org.owner, 'appset.delete', 'web')).length).toBe(1);
   });
 
-  it('svc appset create -f <manifest>, list, get and delete', async () => {
+  it('svc appset create -f <manifest>, list, get, update -f and delete', async () => {
     const body = payload(['qa'], 'cli');
     const manifest = {
       apiVersion: 'cd.svc.space/v1alpha1',
@@ -163,6 +163,16 @@ describe('AppSets through the API and the CLI', () => {
     expect(list.stdout).toMatch(/cli\s+list\s+1\s+0/);
     const got = await runCli(['appset', 'get', 'cli'], env);
     expect(got.stdout).toMatch(/Apps:\s+cli-qa \(Synced, Healthy\)/);
+    // update -f takes the same manifest: one more list element, one more App; a file naming another AppSet is refused.
+    manifest.spec.generators = payload(['qa', 'uat'], 'cli').generators;
+    writeFileSync(file, JSON.stringify(manifest));
+    const updated = await runCli(['appset', 'update', 'cli', '-f', file], env);
+    expect(updated.status, updated.stderr).toBe(0);
+    await convergedOn('cli', ['cli-qa', 'cli-uat']);
+    const renamed = await runCli(['appset', 'update', 'other', '-f', file], env);
+    expect(renamed.status).not.toBe(0);
+    expect(renamed.stderr).toContain('never renames');
+    expect((await auditEntries(org.api, org.owner, 'appset.update', 'cli')).length).toBe(1);
     const missing = await runCli(['appset', 'get', 'nope'], env);
     expect(missing.status).not.toBe(0);
     const deleted = await runCli(['appset', 'delete', 'cli'], env);

@@ -1,12 +1,13 @@
 /**
- * `svc appset list|get|create|delete` (issue 27 item 1; docs/cli.md "AppSets"): the org's AppSets, each with the Apps
- * it generated and what it could not generate. `create -f` takes the create payload (`name`, `generators`,
- * `template`, `sync_policy`) or an AppSet manifest (`kind: AppSet`, as kubectl would apply it), YAML or JSON.
+ * `svc appset list|get|create|update|delete` (issue 27 item 1; docs/cli.md "AppSets"): the org's AppSets, each with
+ * the Apps it generated and what it could not generate. `create -f` takes the create payload (`name`, `generators`,
+ * `template`, `sync_policy`) or an AppSet manifest (`kind: AppSet`, as kubectl would apply it), YAML or JSON;
+ * `update <name> -f` takes the same file and replaces that AppSet's generators, template and sync policy.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
-import type { AppSetCreate, AppSetView } from '../../client/answers.ts';
+import type { AppSetCreate, AppSetUpdate, AppSetView } from '../../client/answers.ts';
 import { generatorKinds as kindsOf } from '../../core/appset-summary.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
@@ -47,6 +48,18 @@ export function appSetPayload(file: string): AppSetCreate {
     template: spec['template'],
     ...(spec['syncPolicy'] ? { sync_policy: spec['syncPolicy'] } : {}),
   } as AppSetCreate;
+}
+
+/**
+ * The update payload in `file` for the AppSet `name`: the same file `create` takes (its name, if any, must be
+ * `name`: an update never renames).
+ */
+export function appSetUpdatePayload(file: string, name: string): AppSetUpdate {
+  const { name: named, ...spec } = appSetPayload(file) as AppSetCreate & { name?: unknown };
+  if (named !== undefined && named !== name) {
+    throw new CliError(`${file} names AppSet ${String(named)}, not ${name}: an update never renames`, EXIT.usage);
+  }
+  return spec as AppSetUpdate;
 }
 
 /** Registers `svc appset` on `program`. */
@@ -95,6 +108,18 @@ export function registerAppSetCommands(program: Command): void {
         const { api, format } = runtimeOf(cmd);
         const body = appSetPayload(cmd.opts<{ file: string }>().file);
         print(render(await api.POST('/api/v1/appsets', { body }), format, fields));
+      }),
+    );
+  sets
+    .command('update <name>')
+    .description("replace an AppSet's generators, template and sync policy from a file (as create takes it)")
+    .requiredOption('-f, --file <file>', 'the AppSet (- for stdin)')
+    .action(
+      run(async (cmd) => {
+        const { api, format } = runtimeOf(cmd);
+        const [name] = argsOf(cmd) as [string];
+        const body = appSetUpdatePayload(cmd.opts<{ file: string }>().file, name);
+        print(render(await api.PUT('/api/v1/appsets/{name}', { params: { path: { name } }, body }), format, fields));
       }),
     );
   sets
