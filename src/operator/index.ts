@@ -274,6 +274,7 @@ function assemble(input: AssembleInput): Parts {
     logger: log,
     ...(audit ? { audit } : {}),
     cachedApps: () => built.apps(),
+    appSets,
     ...(watchNamespace ? { namespace: watchNamespace } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });

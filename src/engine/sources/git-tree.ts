@@ -42,6 +42,11 @@ export class GitTreeReader {
     this.#deps = deps;
   }
 
+  /** This reader fetching every branch it reads (after a push: the cached copy is known to be behind). */
+  fresh(): GitTreeReader {
+    return new GitTreeReader({ ...this.#deps, maxFetchAgeMs: 0 });
+  }
+
   /**
    * The tree at the head of `loc`'s branch, fetched when the cache's copy is older than `maxFetchAgeMs`. Throws
    * InputError for a URL or branch git could misread, GitFetchError / GitRefError from the cache.

@@ -2,7 +2,8 @@
  * The AppSet controller (issue 27 item 1): an informer on AppSets feeding a keyed work queue, reconciled while this
  * process leads (./reconcile.ts). An AppSet is run again when it changes (not its status), when one of its Apps is
  * created, deleted or changes its spec, sync or health (the App informer's events, by the `cd.svc.space/appset`
- * label), and every `resyncMs` while it reads Git or registered clusters (a push or a label change is seen then).
+ * label), when a push event concerns it (`refresh`: its Git read anew at once, ./push-match.ts), and every
+ * `resyncMs` while it reads Git or registered clusters (a push without a webhook, a label change, is seen then).
  * Without the AppSet CRD on the management cluster (a chart from before it) the controller stays off, said once.
  */
 import type { Logger } from 'pino';
@@ -71,6 +72,8 @@ export class AppSetController {
   #unsubscribe: (() => void) | undefined;
   #queue: WorkQueue | undefined;
   #module: Promise<ReconcileModule> | undefined;
+  /** AppSets a push concerns, whose next run fetches its branches instead of trusting the cache's age. */
+  readonly #pushed = new Set<string>();
 
   constructor(options: AppSetControllerOptions) {
     this.#options = options;
@@ -112,6 +115,21 @@ export class AppSetController {
     for (const set of this.#informer.list()) queue.add(cacheKey(set));
   }
 
+  /** The AppSets of the informer's cache, undefined before it started (or without the CRD). */
+  appSets(): AppSetResource[] | undefined {
+    return this.#informer?.list();
+  }
+
+  /**
+   * Runs the AppSet `key` (namespace/name) again now, fetching its Git branches (a push event concerns it). A
+   * replica not reconciling keeps nothing: the one that is receives the push too, or its resync sees it.
+   */
+  refresh(key: string): void {
+    if (!this.#queue) return;
+    this.#pushed.add(key);
+    this.#queue.add(key);
+  }
+
   /** Stops reconciling; resolves when running reconciles finished. */
   async stopProcessing(): Promise<void> {
     const q = this.#queue;
@@ -134,10 +152,12 @@ export class AppSetController {
     if (!apps) return 1_000;
     this.#module ??= import('./reconcile.ts');
     const { reconcileAppSet } = await this.#module;
+    const pushed = this.#pushed.delete(key);
     try {
       return await reconcileAppSet(
         {
           ...this.#options,
+          ...(pushed ? { reader: this.#options.reader.fresh() } : {}),
           appsIn: (ns) => (this.#options.apps.apps() ?? []).filter((a) => a.metadata.namespace === ns),
           resyncMs: this.#options.resyncMs ?? APPSET_RESYNC_MS,
         },

@@ -4,7 +4,9 @@
  * (a LIST only before its first list), verify the delivery against the App's `spec.webhook.secretRef` Secret (key
  * `secret`) when it names one, and merge-patch `spec.operation` {kind Sync, initiatedAt now, triggeredBy
  * webhook:<provider>} on each match, up to PATCH_CONCURRENCY Apps at a time, and audits each operation it wrote as
- * `app.sync` (user_id empty) through the server channel, best effort. Answers `{matched: N}`.
+ * `app.sync` (user_id empty) through the server channel, best effort. AppSets whose Git generators read the pushed
+ * branch and whose template opts in to push events are verified the same way (the template's secretRef) and run
+ * again at once (../appsets/push-match.ts). Answers `{matched: N}`, Apps and AppSets counted.
  * Beyond the contract: per-address rate limit (429), malformed bodies 400, bodies over 1 MiB 413.
  */
 
@@ -13,10 +15,12 @@ import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../../core/app-names.ts';
 import type { AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
+import type { AppSetResource } from '../../core/appset-schema.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
 import { isConflict, type ObjectClient } from '../../kube/index.ts';
 import { RateLimiter } from '../../net/rate-limit.ts';
+import { appSetMatchesPush, appSetPushSecret } from '../appsets/push-match.ts';
 import type { AuditRelay } from '../channel/audit-relay.ts';
 import { matchesPush, type Provider, type PushEvent, parsePush, verifyDelivery } from './push.ts';
 
@@ -36,6 +40,8 @@ export interface ReceiverOptions {
   cachedApps?: () => AppResource[] | undefined;
   /** Where requested syncs are audited (contract §6.4); without it they are not. */
   audit?: AuditRelay;
+  /** The AppSet controller: its cached AppSets, and how to run one again after a push (absent: AppSets ignored). */
+  appSets?: { appSets(): AppSetResource[] | undefined; refresh(key: string): void };
 }
 
 /** Handles push deliveries; `handle` is the node:http request listener. */
@@ -98,9 +104,45 @@ export class PushReceiver {
     const results = await mapLimit(candidates, PATCH_CONCURRENCY, (app) =>
       this.#trigger(provider, push, app, raw, header),
     );
-    const matched = results.filter(Boolean).length;
-    this.#options.logger.info({ provider, ref: push.ref, after: push.after, matched }, 'push received');
+    const refreshed = await this.#refreshAppSets(provider, push, raw, header);
+    const matched = results.filter(Boolean).length + refreshed;
+    this.#options.logger.info({ provider, ref: push.ref, after: push.after, matched, refreshed }, 'push received');
     return matched;
+  }
+
+  /** Runs again each AppSet the push concerns and verifies for; how many. */
+  async #refreshAppSets(provider: Provider, push: PushEvent, raw: Buffer, header?: string): Promise<number> {
+    const controller = this.#options.appSets;
+    const sets = (controller?.appSets() ?? []).filter(
+      (set) =>
+        appSetMatchesPush(set, push) &&
+        (!this.#options.namespace || set.metadata.namespace === this.#options.namespace),
+    );
+    let refreshed = 0;
+    for (const set of sets) {
+      const namespace = set.metadata.namespace ?? '';
+      if (!(await this.#verified(provider, namespace, appSetPushSecret(set), raw, header))) {
+        this.#options.logger.warn({ appSet: set.metadata.name, namespace, provider }, 'push signature rejected');
+        continue;
+      }
+      controller?.refresh(`${namespace}/${set.metadata.name}`);
+      refreshed++;
+    }
+    return refreshed;
+  }
+
+  /** Whether a delivery passes the check its receiver names: none, a Secret's, or (unverifiable) never. */
+  async #verified(
+    provider: Provider,
+    namespace: string,
+    check: { name?: string; unverifiable: boolean },
+    raw: Buffer,
+    header?: string,
+  ): Promise<boolean> {
+    if (check.unverifiable) return false;
+    if (check.name === undefined) return true;
+    const secret = await this.#secret(namespace, check.name);
+    return secret !== undefined && verifyDelivery(provider, secret, raw, header);
   }
 
   /** Verifies the delivery for one matching App and requests a Sync. True when the App counts as matched. */
@@ -112,15 +154,13 @@ export class PushReceiver {
     header?: string,
   ): Promise<boolean> {
     const secretRef = app.spec.webhook?.secretRef;
-    if (secretRef) {
-      const secret = await this.#secret(app.metadata.namespace ?? '', secretRef);
-      if (secret === undefined || !verifyDelivery(provider, secret, raw, header)) {
-        this.#options.logger.warn(
-          { app: app.metadata.name, namespace: app.metadata.namespace, provider },
-          'push signature rejected',
-        );
-        return false;
-      }
+    const check = secretRef ? { name: secretRef, unverifiable: false } : { unverifiable: false };
+    if (!(await this.#verified(provider, app.metadata.namespace ?? '', check, raw, header))) {
+      this.#options.logger.warn(
+        { app: app.metadata.name, namespace: app.metadata.namespace, provider },
+        'push signature rejected',
+      );
+      return false;
     }
     // Written like the API writes operations (app-state.ts): guarded by resourceVersion, retried on a fresh read
     // while the App still matches the push. One pending operation per App: a pending one (which syncs anyway, or
