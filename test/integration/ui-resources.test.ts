@@ -47,6 +47,7 @@ describeWith(chromiumRequirement())('the clusters, secret stores and access page
       .getByText(/^Cannot connect: .+/)
       .waitFor();
     await page.getByLabel('Server URL').fill(serverURL);
+    await page.getByLabel('Labels').fill('env=prod, region=eu');
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page
       .getByTestId('cluster-test')
@@ -59,6 +60,8 @@ describeWith(chromiumRequirement())('the clusters, secret stores and access page
     expect(page.url()).toBe(`${ui.svc.base}/clusters/self`);
     await page.getByText('connected', { exact: true }).first().waitFor();
     await page.getByRole('list', { name: 'Namespaces' }).getByText('kube-system', { exact: true }).waitFor();
+    // The labels AppSets select clusters by, as registered.
+    await page.getByText('env=prod, region=eu', { exact: true }).waitFor();
     // Write-only: the kubeconfig's credentials are not on the page.
     const token = /token: (\S+)/.exec(kubeconfig)?.[1];
     if (token) expect(await page.content()).not.toContain(token);
@@ -81,8 +84,13 @@ describeWith(chromiumRequirement())('the clusters, secret stores and access page
     await ui.accessible();
     await row.getByRole('link', { name: 'self' }).click();
     await page.getByLabel('Namespace allowlist').fill('default');
+    // A label edit replaces them all; filled together with the allowlist, both are saved.
+    expect(await page.getByLabel('Labels').inputValue()).toBe('env=prod, region=eu');
+    await page.getByLabel('Labels').fill('env=staging');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
+    await page.getByText('env=staging', { exact: true }).waitFor();
+    expect(await page.getByText('region=eu').count()).toBe(0);
     const namespaces = page.getByRole('list', { name: 'Namespaces' });
     await namespaces.getByText('default', { exact: true }).waitFor();
     await expect.poll(() => namespaces.getByRole('listitem').allTextContents()).toEqual(['default']);

@@ -3,6 +3,8 @@
  * HTTP(S) repository and their versions from its index; an oci:// repository's versions once a chart is named), and
  * a version that may be a semver range (the newest match is deployed, and a new matching version by itself).
  */
+
+import type { Dispatch, SetStateAction } from 'react';
 import { useRepositories, useRepositoryCharts } from '../api/repositories.ts';
 import { Field, Input, Select } from '../components/ui/field.tsx';
 
@@ -24,7 +26,14 @@ export function helmChartSource(form: HelmChartForm, repositories: { id?: string
   };
 }
 
-export function HelmChartFields({ form, onChange }: { form: HelmChartForm; onChange: (f: HelmChartForm) => void }) {
+export function HelmChartFields({
+  form,
+  onChange,
+}: {
+  form: HelmChartForm;
+  /** The form's state setter: each change applies to the latest state (two changes between renders both stay). */
+  onChange: Dispatch<SetStateAction<HelmChartForm>>;
+}) {
   const repositories = useRepositories();
   const helm = (repositories.data?.repositories ?? []).filter((r) => r.type === 'helm');
   const selected = helm.find((r) => r.id === form.repositoryId);
@@ -54,13 +63,24 @@ export function HelmChartFields({ form, onChange }: { form: HelmChartForm; onCha
       <Field label="Chart" hint={oci ? 'The chart name in the registry path.' : 'From the repository index.'}>
         {(p) =>
           oci || listed.length === 0 ? (
-            <Input {...p} required value={form.chart} onChange={(e) => onChange({ ...form, chart: e.target.value })} />
+            <Input
+              {...p}
+              required
+              value={form.chart}
+              onChange={(e) => {
+                const chart = e.target.value;
+                onChange((f) => ({ ...f, chart }));
+              }}
+            />
           ) : (
             <Select
               {...p}
               required
               value={form.chart}
-              onChange={(e) => onChange({ ...form, chart: e.target.value, version: '' })}
+              onChange={(e) => {
+                const chart = e.target.value;
+                onChange((f) => ({ ...f, chart, version: '' }));
+              }}
             >
               <option value="">Choose a chart</option>
               {listed.map((c) => (
@@ -79,7 +99,10 @@ export function HelmChartFields({ form, onChange }: { form: HelmChartForm; onCha
             {...p}
             list="chart-versions"
             value={form.version}
-            onChange={(e) => onChange({ ...form, version: e.target.value })}
+            onChange={(e) => {
+              const version = e.target.value;
+              onChange((f) => ({ ...f, version }));
+            }}
           />
         )}
       </Field>

@@ -2,7 +2,9 @@
  * The settings of a cluster as a form (server URL, kubeconfig, namespace allowlist, labels), shared by the
  * register and update forms. The kubeconfig is write-only: svc seals it and never answers it.
  */
+import type { Dispatch, SetStateAction } from 'react';
 import { Field, Input, Textarea } from '../../components/ui/field.tsx';
+import { fieldSetter } from '../../lib/form.ts';
 
 export interface ConnectionForm {
   server_url: string;
@@ -17,11 +19,11 @@ export function ConnectionFields({
   kubeconfigHint,
 }: {
   form: ConnectionForm;
-  onChange: (form: ConnectionForm) => void;
+  /** The form's state setter (fields update it from the latest state). */
+  onChange: Dispatch<SetStateAction<ConnectionForm>>;
   kubeconfigHint: string;
 }) {
-  const set = (k: keyof ConnectionForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    onChange({ ...form, [k]: e.target.value });
+  const set = fieldSetter(onChange);
   return (
     <>
       <Field label="Server URL" hint="https:// address of the cluster's API server">

@@ -2,7 +2,10 @@
  * The connection settings of a registry as a form (host, plain http, CA, username, password), shared by the create
  * and edit forms. The password is write-only: svc seals it and never answers it.
  */
+
+import type { Dispatch, SetStateAction } from 'react';
 import { Checkbox, Field, Input, Textarea } from '../../components/ui/field.tsx';
+import { fieldSetter } from '../../lib/form.ts';
 
 export interface RegistryForm {
   host: string;
@@ -18,12 +21,11 @@ export function RegistryFields({
   passwordHint,
 }: {
   form: RegistryForm;
-  onChange: (form: RegistryForm) => void;
+  /** The form's state setter (fields update it from the latest state). */
+  onChange: Dispatch<SetStateAction<RegistryForm>>;
   passwordHint: string;
 }) {
-  const set =
-    (k: 'host' | 'ca' | 'username' | 'password') => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      onChange({ ...form, [k]: e.target.value });
+  const set = fieldSetter(onChange);
   return (
     <>
       <Field label="Host" hint="name[:port], without scheme or path (ghcr.io, registry.example.com:5000)">
@@ -32,7 +34,7 @@ export function RegistryFields({
       <Checkbox
         label="Plain http (insecure; refused in production mode)"
         checked={form.insecure}
-        onChange={(e) => onChange({ ...form, insecure: e.target.checked })}
+        onChange={set('insecure')}
       />
       <Field label="CA certificates" hint="PEM, to trust a private CA (optional)">
         {(p) => <Textarea {...p} rows={4} spellCheck={false} value={form.ca} onChange={set('ca')} />}
