@@ -440,7 +440,11 @@ describeWith(postgresRequirement())('the chart installed, its ServiceAccounts dr
     expect(await canI(OPERATOR, 'list', 'secrets', '-n', org)).toBe(false);
     expect(await canI(OPERATOR, 'list', 'secrets', '--all-namespaces')).toBe(false);
     expect(await canI(OPERATOR, 'create', 'secrets', '-n', destination)).toBe(false);
-    expect(await canI(OPERATOR, 'update', 'leases', '-n', NAMESPACE)).toBe(true);
+    // Leader election and shard membership (issue 29): each replica's Lease is listed by label, created, renewed
+    // and deleted on a clean stop.
+    for (const verb of ['get', 'list', 'create', 'update', 'delete']) {
+      expect(await canI(OPERATOR, verb, 'leases', '-n', NAMESPACE), verb).toBe(true);
+    }
     expect(await canI(OPERATOR, 'update', 'leases', '-n', 'kube-system')).toBe(false);
     expect(await canI(OPERATOR, 'delete', 'namespaces')).toBe(false);
     expect(await canI(OPERATOR, 'create', 'clusterrolebindings')).toBe(false);
