@@ -1,7 +1,9 @@
 /**
  * The AppSets page (issue 27 item 1): against a real `svc start` with its operator and a real git server, an AppSet
  * created through the API shows under AppSets in the navigation with the Apps it generated (linked, Synced and
- * Healthy) and the parameter set it could not generate; axe finds nothing.
+ * Healthy) and the parameter set it could not generate; axe finds nothing. An AppSet is created from YAML on the
+ * page, its spec replaced (one more App; a text naming another AppSet and a template the server refuses are shown
+ * as errors), and deleted with its Apps.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -14,14 +16,16 @@ describeWith(chromiumRequirement())('the AppSets page', () => {
   const hex = randomBytes(3).toString('hex');
   const slug = `uiaset-${hex}`;
   const envs = ['dev', 'prod'];
-  const dests = envs.map((e) => `uiaset-${e}-${hex}`);
+  const dests = [...envs, 'qa', 'uat'].map((e) => `uiaset-${e}-${hex}`);
   let ui: UiSession;
   let page: Page;
   let git: GitServer;
+  let repoURL = '';
 
   beforeAll(async () => {
     git = await startGitServer();
     const repo = await git.createRepo(`${slug}-web`, { 'm/cm.yaml': configMapYaml('web') });
+    repoURL = repo.url;
     ui = await openUi(slug);
     page = ui.page;
     await page.goto(`${ui.svc.base}/apps`);
@@ -63,4 +67,51 @@ describeWith(chromiumRequirement())('the AppSets page', () => {
     await apps.getByRole('link', { name: 'web-dev' }).click();
     await page.getByRole('heading', { name: 'web-dev' }).waitFor();
   }, 150_000);
+
+  it('creates an AppSet from YAML, replaces its spec, shows what is refused, and deletes it', async () => {
+    const manifest = (envs: string[], name = 'text', appName = 'text-{{ env }}') =>
+      [
+        'apiVersion: cd.svc.space/v1alpha1',
+        'kind: AppSet',
+        `metadata: { name: ${name} }`,
+        'spec:',
+        `  generators: [{ list: { elements: [${envs.map((e) => `{ env: ${e} }`).join(', ')}] } }]`,
+        '  template:',
+        `    metadata: { name: "${appName}" }`,
+        '    spec:',
+        `      source: { type: Git, git: { repoURL: "${repoURL}", path: m } }`,
+        `      destination: { namespace: "uiaset-{{ env }}-${hex}" }`,
+        '      syncPolicy: { automated: true }',
+      ].join('\n');
+    await page.getByRole('link', { name: 'AppSets', exact: true }).click();
+    await page.getByRole('button', { name: 'New AppSet' }).click();
+    await page.getByLabel('AppSet', { exact: true }).fill(manifest(['qa']));
+    await page.getByRole('button', { name: 'Create AppSet' }).click();
+    const set = page.getByRole('region', { name: 'text', exact: true });
+    await set.locator('tr[data-app="text-qa"]').getByText('Healthy').waitFor({ timeout: 90_000 });
+
+    await set.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('form', { name: 'Edit text' });
+    await editor.getByLabel('AppSet', { exact: true }).fill(manifest(['qa', 'uat'], 'other'));
+    await editor.getByRole('button', { name: 'Save AppSet' }).click();
+    await editor.getByText('it names AppSet other, not text: an update never renames').waitFor();
+    await editor.getByLabel('AppSet', { exact: true }).fill(manifest(['qa'], 'text', 'text-{{ nope }}'));
+    await editor.getByRole('button', { name: 'Save AppSet' }).click();
+    await editor.getByRole('alert').getByText('Could not save the AppSet').waitFor();
+    expect(await editor.getByRole('alert').textContent()).toContain('nope');
+    await editor.getByLabel('AppSet', { exact: true }).fill(manifest(['qa', 'uat']));
+    await editor.getByRole('button', { name: 'Save AppSet' }).click();
+    await editor.waitFor({ state: 'detached' });
+    await set.locator('tr[data-app="text-uat"]').getByText('Healthy').waitFor({ timeout: 90_000 });
+    await ui.accessible();
+
+    await set.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Delete AppSet/ })
+      .click();
+    await set.waitFor({ state: 'detached' });
+    const left = await apiCall(page, 'GET', '/api/v1/appsets/text');
+    expect(left.status).toBe(404);
+  }, 240_000);
 });

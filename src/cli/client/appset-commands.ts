@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parse } from 'yaml';
 import type { AppSetCreate, AppSetUpdate, AppSetView } from '../../client/answers.ts';
+import { appSetPayloadOf, appSetUpdateOf } from '../../core/appset-manifest.ts';
 import { generatorKinds as kindsOf } from '../../core/appset-summary.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
@@ -31,35 +32,25 @@ const fields = (set: AppSetView) =>
     ['Created', set.created_at],
   ]);
 
-/** The create payload in `file`: a payload as is, or an AppSet manifest turned into one. */
+/** The create payload in `file`: a payload as is, or an AppSet manifest turned into one (core/appset-manifest.ts). */
 export function appSetPayload(file: string): AppSetCreate {
+  return appSetPayloadOf(readDocument(file)) as AppSetCreate;
+}
+
+/** The one object `file` (or stdin, `-`) holds, YAML or JSON. */
+function readDocument(file: string): Record<string, unknown> {
   const parsed: unknown = parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new CliError(`${file} must hold one AppSet (an object)`, EXIT.usage);
   }
-  const doc = parsed as Record<string, unknown>;
-  if (doc['kind'] !== 'AppSet') return doc as AppSetCreate;
-  const metadata = (doc['metadata'] ?? {}) as Record<string, unknown>;
-  const spec = (doc['spec'] ?? {}) as Record<string, unknown>;
-  // The server validates the rest (its answer says what is wrong).
-  return {
-    name: metadata['name'],
-    generators: spec['generators'],
-    template: spec['template'],
-    ...(spec['syncPolicy'] ? { sync_policy: spec['syncPolicy'] } : {}),
-  } as AppSetCreate;
+  return parsed as Record<string, unknown>;
 }
 
-/**
- * The update payload in `file` for the AppSet `name`: the same file `create` takes (its name, if any, must be
- * `name`: an update never renames).
- */
+/** The update payload in `file` for the AppSet `name` (the same file `create` takes; it never renames). */
 export function appSetUpdatePayload(file: string, name: string): AppSetUpdate {
-  const { name: named, ...spec } = appSetPayload(file) as AppSetCreate & { name?: unknown };
-  if (named !== undefined && named !== name) {
-    throw new CliError(`${file} names AppSet ${String(named)}, not ${name}: an update never renames`, EXIT.usage);
-  }
-  return spec as AppSetUpdate;
+  const update = appSetUpdateOf(readDocument(file), name);
+  if ('problem' in update) throw new CliError(`${file}: ${update.problem}`, EXIT.usage);
+  return update.body as AppSetUpdate;
 }
 
 /** Registers `svc appset` on `program`. */

@@ -1,23 +1,47 @@
 /**
  * The org's AppSets (GET /appsets, issue 27): for each, its generators and App name template, the Apps it generated
- * (each linked to its page, with sync and health as last seen) and what it could not generate. AppSets are written
- * with `svc appset create -f` or the API; their Apps are changed through them.
+ * (each linked to its page, with sync and health as last seen) and what it could not generate; a new AppSet, an
+ * AppSet's spec replaced, or deleted, from text (./appset-editor.tsx). Their Apps are changed through them.
  */
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { generatorKinds as kindsOf } from '../../../src/core/appset-summary.ts';
-import { useAppSets } from '../api/appsets.ts';
+import { useAppSets, useDeleteAppSet } from '../api/appsets.ts';
 import type { AppSetView } from '../api/types.ts';
 import { StatusBadge } from '../components/ui/badge.tsx';
+import { Button } from '../components/ui/button.tsx';
+import { ConfirmDelete } from '../components/ui/confirm-delete.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
+import { AppSetEditor } from './appset-editor.tsx';
 
 /** The kinds of an AppSet's generators (`list`, `matrix(clusters, gitDirectories)`…). */
 function generatorKinds(set: AppSetView): string {
   return kindsOf(set.generators);
 }
 
+/** Edit and Delete of one AppSet. */
+function AppSetActions({ set, onEdit }: { set: AppSetView; onEdit: () => void }) {
+  const remove = useDeleteAppSet(set.name);
+  return (
+    <div className="ml-auto flex gap-2">
+      <Button size="sm" onClick={onEdit}>
+        Edit
+      </Button>
+      <ConfirmDelete
+        noun="AppSet"
+        name={set.name}
+        description="The Apps it generated are deleted with it (what they deployed too, unless it preserves resources)."
+        remove={remove}
+        onDone={() => undefined}
+      />
+    </div>
+  );
+}
+
 function AppSetCard({ set }: { set: AppSetView }) {
   const headingId = `appset-${set.name}`;
+  const [editing, setEditing] = useState(false);
   return (
     <section aria-labelledby={headingId} data-appset={set.name} className="space-y-3">
       <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
@@ -30,7 +54,9 @@ function AppSetCard({ set }: { set: AppSetView }) {
           {set.sync_policy.preserveResourcesOnDeletion ? ' · preserves resources' : ''}
           {set.generated ? '' : ' · generating…'}
         </span>
+        <AppSetActions set={set} onEdit={() => setEditing(true)} />
       </div>
+      {editing ? <AppSetEditor key={set.name} set={set} onDone={() => setEditing(false)} /> : null}
       {set.errors.length > 0 ? (
         <div
           role="alert"
@@ -87,13 +113,19 @@ function AppSetCard({ set }: { set: AppSetView }) {
 export function AppSetsPage() {
   const sets = useAppSets();
   const rows = sets.data?.appsets;
+  const [creating, setCreating] = useState(false);
   return (
     <div className="space-y-6">
-      <PageHeader title="AppSets" />
+      <PageHeader title="AppSets">
+        <Button variant="primary" onClick={() => setCreating(true)} disabled={creating}>
+          New AppSet
+        </Button>
+      </PageHeader>
+      {creating ? <AppSetEditor onDone={() => setCreating(false)} /> : null}
       <p className="text-sm text-zinc-500">
         Many Apps from one template: each parameter set of an AppSet's generators (a list, registered clusters, the
-        directories or files of a Git repository) makes one App. Generated Apps are changed through their AppSet (
-        <code>svc appset create -f</code>); sync and rollback work on them as on any App.
+        directories or files of a Git repository) makes one App. Generated Apps are changed through their AppSet (here,
+        or <code>svc appset create|update -f</code>); sync and rollback work on them as on any App.
       </p>
       {sets.error ? <ErrorState error={sets.error} /> : null}
       {sets.isPending ? <Spinner /> : null}
