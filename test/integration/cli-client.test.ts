@@ -221,7 +221,7 @@ describe('svc client commands against svc start', () => {
       (await svc(['app', 'create', 'broken', '-n', dest, '--repo', missing, '--auto-rollback', '10m'])).status,
     ).toBe(0);
     const got = JSON.parse((await svc(['app', 'get', `${dest}/broken`, '-o', 'json'])).stdout);
-    expect(got.sync_policy).toEqual({ autoRollback: { onDegradedFor: '10m' } });
+    expect(got.sync_policy).toMatchObject({ autoRollback: { onDegradedFor: '10m' } });
     const sync = await svc(['app', 'sync', `${dest}/broken`, '--wait', '--timeout', '2m']);
     expect(sync.status).toBe(1);
     expect(sync.stdout).toMatch(/^broken: Sync failed: /);
