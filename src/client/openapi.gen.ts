@@ -11572,6 +11572,11 @@ export interface components {
             };
             /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
             operationTimeout?: string;
+            /** @description Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held. */
+            autoRollback?: {
+                /** @description How long a newly synced revision may stay Degraded (a Go-style duration, e.g. 5m, 90s) before svc rolls back to the last healthy revision and holds it there until released. */
+                onDegradedFor: string;
+            };
         };
         /** @description One rendered object. */
         AppResourceStatus: {
@@ -12095,6 +12100,11 @@ export interface components {
                 };
                 /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                 operationTimeout?: string;
+                /** @description Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held. */
+                autoRollback?: {
+                    /** @description How long a newly synced revision may stay Degraded (a Go-style duration, e.g. 5m, 90s) before svc rolls back to the last healthy revision and holds it there until released. */
+                    onDegradedFor: string;
+                };
             };
             /** @description Notifications about this App. Every URL is reached under the outbound address policy (SVC_OUTBOUND_SCOPE). */
             notifications?: {
@@ -12811,6 +12821,11 @@ export interface components {
                     };
                     /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                     operationTimeout?: string;
+                    /** @description Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held. */
+                    autoRollback?: {
+                        /** @description How long a newly synced revision may stay Degraded (a Go-style duration, e.g. 5m, 90s) before svc rolls back to the last healthy revision and holds it there until released. */
+                        onDegradedFor: string;
+                    };
                 };
                 /** @description Hold every sync and operation; health still updates. */
                 freeze?: boolean;

@@ -380,6 +380,23 @@ export const ApprovalPolicySchema = Type.Object(
   },
 );
 
+/** Automatic rollback (docs/operator.md "Automatic rollback"); absent = off. */
+export const AutoRollbackSchema = Type.Object(
+  {
+    onDegradedFor: Type.String({
+      pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
+      maxLength: 32,
+      description:
+        'How long a newly synced revision may stay Degraded (a Go-style duration, e.g. 5m, 90s) before svc rolls back to the last healthy revision and holds it there until released.',
+    }),
+  },
+  {
+    ...closed,
+    description:
+      "Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held.",
+  },
+);
+
 export const SyncPolicySchema = Type.Object(
   {
     automated: Type.Optional(
@@ -407,6 +424,7 @@ export const SyncPolicySchema = Type.Object(
           'How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped.',
       }),
     ),
+    autoRollback: Type.Optional(AutoRollbackSchema),
   },
   { ...closed, description: 'When and how the App syncs.' },
 );
@@ -811,6 +829,16 @@ export const AppStatusSchema = Type.Object(
     operationState: Type.Optional(OperationStateSchema),
     /** Beyond the contract: a held rollback (metadata annotation cd.svc.space/hold, mirrored here). */
     heldAt: Type.Optional(HeldAtSchema),
+    /** Beyond the contract: the last revision the App was Healthy at (the target of an automatic rollback). */
+    healthyRevision: Type.Optional(
+      Type.String({
+        description: 'The last applied revision the App was Healthy at (an automatic rollback returns to it).',
+      }),
+    ),
+    /** Beyond the contract: since when the App is Degraded at its applied revision. */
+    degradedSince: Type.Optional(
+      Timestamp('Since when the App has been Degraded at its applied revision; absent while it is not Degraded.'),
+    ),
     /** Beyond the contract: the dependencies (spec.dependsOn) that keep the App from syncing. */
     blockedBy: Type.Optional(
       Type.Array(BlockedBySchema, {

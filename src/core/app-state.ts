@@ -288,6 +288,11 @@ export async function writeOperation(
   }
 }
 
+/** The tag an applied image digest came from (`status.revisionTags`), if recorded. */
+export function revisionTagOf(app: AppResource, revision: string): string | undefined {
+  return app.status?.revisionTags?.find((e) => e.revision === revision)?.tag;
+}
+
 /** Whether `revision` is one the App applied: `status.revision` or one of `status.previousRevisions`. */
 export function inHistory(app: AppResource, revision: string): boolean {
   return revision !== '' && [app.status?.revision, ...(app.status?.previousRevisions ?? [])].includes(revision);

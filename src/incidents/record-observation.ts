@@ -5,7 +5,6 @@
  * event queues its webhook deliveries in the same transaction, so nothing is told twice or lost.
  */
 import type { AppResource } from '../core/app-schema.ts';
-import type { EventApp } from '../core/events.ts';
 import {
   causesOf,
   type DetectedCause,
@@ -19,21 +18,10 @@ import {
 import { proposeRemediations } from '../core/remediation-plan.ts';
 import type { Incident } from '../store/incidents.ts';
 import type { TransactionStores } from '../store/transaction.ts';
+import { recordAutoRollback } from './auto-rollback.ts';
+import { eventAppOf, incidentData, type OrgRef } from './incident-data.ts';
 
-/** The org owning an App's namespace. */
-export interface OrgRef {
-  id: string;
-  slug: string;
-}
-
-/** The App as events and incidents name it: its name and destination. */
-export function eventAppOf(app: AppResource): EventApp {
-  return {
-    name: app.metadata.name,
-    namespace: app.spec.destination.namespace,
-    cluster: app.spec.destination.cluster ?? '',
-  };
-}
+export { eventAppOf, incidentData, type OrgRef } from './incident-data.ts';
 
 /**
  * Observes App `name` of namespace `appNs` (owned by `org`) as it is now: `app`, or undefined once deleted. Returns
@@ -56,6 +44,9 @@ export async function recordObservation(
     await tx.events.emit({ org, type: e.type, app: eventApp, data: e.data }, now);
     count++;
   }
+  // An automatic rollback is recorded as an approved remediation first, so an operation that has ended already
+  // marks it executed in this same observation.
+  count += await recordAutoRollback(tx, org, app, now);
   count += await finishRemediations(tx, org, app, now);
   const healthyRevision = healthyRevisionOf(app) ?? same?.healthyRevision ?? '';
   count += await updateIncidents(tx, org, name, app, healthyRevision, now);
@@ -256,18 +247,4 @@ async function finishRemediations(tx: TransactionStores, org: OrgRef, app: AppRe
     count++;
   }
   return count;
-}
-
-/** The `data` of incident events. */
-export function incidentData(i: Incident): Record<string, unknown> {
-  return {
-    id: i.id,
-    cause: i.cause,
-    source: i.source,
-    severity: i.severity,
-    title: i.title,
-    message: i.message,
-    state: i.state,
-    opened_at: i.openedAt,
-  };
 }

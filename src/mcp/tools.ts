@@ -283,6 +283,14 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
         release_name: Type.Optional(Type.String({ minLength: 1, maxLength: 53 })),
         repository: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'repositoryRef' })),
         automated: Type.Optional(Type.Boolean({ description: 'sync automatically (default false)' })),
+        auto_rollback: Type.Optional(
+          Type.String({
+            pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
+            maxLength: 32,
+            description:
+              'syncPolicy.autoRollback.onDegradedFor: a new revision Degraded this long (e.g. 5m) is rolled back to the last healthy one and held',
+          }),
+        ),
         depends_on: Type.Optional(
           Type.Array(Type.String({ minLength: 1, maxLength: 63 }), {
             maxItems: 32,
@@ -309,7 +317,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
             ...(args.repository ? { repositoryRef: args.repository } : {}),
           },
         },
-        ...(args.automated ? { sync_policy: { automated: true } } : {}),
+        ...syncPolicyOf(args),
         ...(args.depends_on ? { depends_on: args.depends_on.map((name) => ({ name })) } : {}),
       });
       return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
@@ -422,3 +430,12 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     },
   }),
 };
+
+/** The create request's sync_policy from a create tool's arguments, if they set any of it. */
+function syncPolicyOf(args: { automated?: boolean | undefined; auto_rollback?: string | undefined }) {
+  const policy = {
+    ...(args.automated ? { automated: true } : {}),
+    ...(args.auto_rollback ? { autoRollback: { onDegradedFor: args.auto_rollback } } : {}),
+  };
+  return Object.keys(policy).length > 0 ? { sync_policy: policy } : {};
+}

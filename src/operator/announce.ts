@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { AppResource, Operation, OperationResource, OperationState } from '../core/app-schema.ts';
+import type { AutoRollbackRecord } from '../core/auto-rollback.ts';
 import { BackgroundQueue } from '../core/concurrency.ts';
 import { describeError } from '../core/errors.ts';
 import type { ObjectClient } from '../kube/index.ts';
@@ -156,6 +157,20 @@ export class Announcer {
       'HealthChanged',
       `health ${before} → ${after}${reason}`,
     );
+  }
+
+  /**
+   * An automatic rollback was requested (src/core/auto-rollback.ts): a Warning `AutoRollback` Event, and the
+   * `rollback.automatic` notification to the channels that asked to hear about the App turning Degraded.
+   */
+  autoRollback(app: AppResource, r: AutoRollbackRecord, at: string): void {
+    const message = `Degraded for ${r.after} at revision ${r.from}: rolling back to ${r.to} and holding it (release with POST …/release)`;
+    this.event(app, 'Warning', 'AutoRollback', message);
+    const channels = channelsFor(app, 'rollback.automatic');
+    if (channels.length === 0) return;
+    const details = { revision: r.to, phase: 'RolledBack', message, publicURL: this.#deps.publicURL, at };
+    const payload = buildPayload(app, 'rollback.automatic', details);
+    for (const channel of channels) this.#notifier.send(app, channel, payload);
   }
 
   /** Records a Kubernetes Event on the App in the background; a failure is logged, never thrown. */

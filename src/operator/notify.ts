@@ -1,6 +1,6 @@
 /**
- * Notifications of an App (docs/notifications.md): on a sync success, a sync failure, a turn to Degraded and (for the
- * channels beyond chat) a recovery from it, one POST per channel that switched the event on: the chat webhook
+ * Notifications of an App (docs/notifications.md): on a sync success, a sync failure, a turn to Degraded, an
+ * automatic rollback (to the channels that asked for Degraded) and (for the channels beyond chat) a recovery, one POST per channel that switched the event on: the chat webhook
  * (`spec.notifications.chat`, unchanged), Slack-compatible Block Kit (`slack`), Microsoft Teams Adaptive Cards
  * (`msTeams`) and a generic JSON webhook (`webhook`). Pure: what to send and how it looks; ./notifier.ts sends.
  * No message carries a secret or a kubeconfig: only the App's name, destination, revision and status messages.
@@ -8,7 +8,12 @@
 import type { AppResource } from '../core/app-schema.ts';
 
 /** The notification kinds (see docs/notifications.md). */
-export type NotificationEvent = 'sync.succeeded' | 'sync.failed' | 'health.degraded' | 'health.recovered';
+export type NotificationEvent =
+  | 'sync.succeeded'
+  | 'sync.failed'
+  | 'health.degraded'
+  | 'health.recovered'
+  | 'rollback.automatic';
 
 /** The channels of `spec.notifications`. */
 export type ChannelKind = 'chat' | 'slack' | 'msTeams' | 'webhook';
@@ -42,6 +47,8 @@ const SWITCH: Record<NotificationEvent, Switch> = {
   'sync.failed': 'onSyncFailure',
   'health.degraded': 'onHealthDegraded',
   'health.recovered': 'onHealthRecovered',
+  // An automatic rollback answers a Degraded App: told to whoever asked to hear about it turning Degraded.
+  'rollback.automatic': 'onHealthDegraded',
 };
 
 const WORDING: Record<NotificationEvent, { icon: string; what: string; color: string }> = {
@@ -49,6 +56,7 @@ const WORDING: Record<NotificationEvent, { icon: string; what: string; color: st
   'sync.failed': { icon: '❌', what: 'sync failed', color: 'Attention' },
   'health.degraded': { icon: '⚠️', what: 'is Degraded', color: 'Warning' },
   'health.recovered': { icon: '💚', what: 'is Healthy again', color: 'Good' },
+  'rollback.automatic': { icon: '↩️', what: 'was rolled back automatically', color: 'Warning' },
 };
 
 /** Builds the payload of `event` for `app`. Pure. */

@@ -4,6 +4,7 @@
  * the stage named beside it and read only by later ones; a failure reads `progress` (how far the run got).
  */
 import type { AppResource, BlockedBy, Operation, OperationResource } from '../core/app-schema.ts';
+import type { AutoRollbackRecord } from '../core/auto-rollback.ts';
 import type { ObjectDrift } from '../engine/drift.ts';
 import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
@@ -73,6 +74,9 @@ export class ReconcileRun {
   /** apply, health: what the status write records. */
   outcome!: Outcome;
   health!: HealthResult;
+  /** autoRollback: the automatic rollback this run wrote, if any; and how soon to look again (a Degraded App's delay). */
+  autoRollback: AutoRollbackRecord | undefined;
+  requeueInMs: number | undefined;
 
   constructor(read: AppResource, key: AppKey, intent: Intent) {
     this.read = read;

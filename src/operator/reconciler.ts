@@ -16,7 +16,25 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { APP_API_VERSION, APP_KIND } from '../core/app-names.ts';
 import type { AppResource, HealthCheck, HeldAt, Operation, OperationState, SyncStatus } from '../core/app-schema.ts';
-import { APPROVAL_MESSAGE, heldAtOf, isStalled, syncStatusOf, terminationRequested } from '../core/app-state.ts';
+import {
+  APPROVAL_MESSAGE,
+  HOLD_ANNOTATION,
+  heldAtOf,
+  holdAnnotation,
+  isStalled,
+  newStamp,
+  operationPatch,
+  revisionTagOf,
+  syncStatusOf,
+  terminationRequested,
+} from '../core/app-state.ts';
+import {
+  AUTO_ROLLBACK_ACTOR,
+  AUTO_ROLLBACK_ANNOTATION,
+  type AutoRollbackRecord,
+  autoRollbackDelayMs,
+  decideAutoRollback,
+} from '../core/auto-rollback.ts';
 import type { AppName } from '../core/dependencies.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
 import { applyObjects } from '../engine/apply.ts';
@@ -355,6 +373,7 @@ export class Reconciler {
     (run) => this.#plan(run),
     (run) => this.#apply(run),
     (run) => this.#assessHealth(run),
+    (run) => this.#autoRollback(run),
     (run) => this.#record(run),
   ];
 
@@ -363,7 +382,7 @@ export class Reconciler {
     const run = new ReconcileRun(read, this.#key(read), decide(read));
     try {
       for (const stage of this.#stages) await stage(run);
-      return { requeue: this.#deps.tuning.syncPeriodMs, result: 'success' };
+      return { requeue: Math.min(this.#deps.tuning.syncPeriodMs, run.requeueInMs ?? Infinity), result: 'success' };
     } catch (err) {
       if (run.running) run.app = await run.running;
       if (!(err instanceof StageError)) throw err;
@@ -552,6 +571,54 @@ export class Reconciler {
     if (run.opOutcome) outcome.operationState = this.#opState(run.opOutcome, run.now);
   }
 
+  /**
+   * autoRollback (src/core/auto-rollback.ts): an observing reconcile of an App whose applied revision has been
+   * Degraded for its onDegradedFor rolls it back to the last healthy revision and holds it: one patch, guarded by the
+   * resourceVersion read, writes the Rollback operation, its hold and the record of it (a concurrent change fails
+   * it as a conflict: the reconcile runs again and decides afresh). Until then, the App is looked at again when the
+   * delay runs out. The Event and the notification follow the status write (#record).
+   */
+  async #autoRollback(run: ReconcileRun): Promise<void> {
+    const { app, outcome } = run;
+    if (autoRollbackDelayMs(app) === undefined || run.intent.kind !== 'observe') return;
+    const next = nextStatus(app.status, outcome, this.#deps.tuning.maxHistory);
+    const decision = decideAutoRollback(app, {
+      health: next.healthStatus,
+      revision: next.revision,
+      degradedSince: next.degradedSince,
+      healthyRevision: next.healthyRevision,
+      now: Date.parse(run.now),
+    });
+    if (decision.kind === 'wait') run.requeueInMs = decision.inMs;
+    if (decision.kind !== 'rollback') return;
+    this.#fence(run.key);
+    const tag = app.spec.source.type === 'Image' ? revisionTagOf(app, decision.to) : undefined;
+    const request = {
+      kind: 'Rollback' as const,
+      revision: decision.to,
+      triggeredBy: AUTO_ROLLBACK_ACTOR,
+      ...(tag !== undefined ? { specPatch: { source: { image: { tag } } } } : {}),
+    };
+    const { id, patch } = operationPatch(app, request, newStamp());
+    const record: AutoRollbackRecord = {
+      from: decision.from,
+      to: decision.to,
+      at: decision.hold.at,
+      operationId: id,
+      after: decision.after,
+    };
+    const annotations = {
+      [HOLD_ANNOTATION]: holdAnnotation(decision.hold),
+      [AUTO_ROLLBACK_ANNOTATION]: JSON.stringify(record),
+    };
+    const metadata = { resourceVersion: app.metadata.resourceVersion, annotations };
+    run.app = this.#wrote(
+      (await this.#deps.mgmt.mergePatch(this.#ref(app), { ...patch, metadata })) as unknown as AppResource,
+    );
+    outcome.heldAt = decision.hold;
+    run.autoRollback = record;
+  }
+
   /** status: written once (not at all when unchanged); then events, notifications and metrics. */
   async #record(run: ReconcileRun): Promise<void> {
     const { app, outcome, opOutcome } = run;
@@ -564,6 +631,7 @@ export class Reconciler {
     const success = run.doSync && !run.heal ? 'success' : undefined;
     const notify = paused ? 'failure' : success;
     this.#announcer.announce(app, outcome, opOutcome, notify);
+    if (run.autoRollback) this.#announcer.autoRollback(app, run.autoRollback, run.now);
     this.#deps.metrics.observeApp(run.key, outcome.syncStatus, run.health.status);
   }
 

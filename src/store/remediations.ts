@@ -202,6 +202,17 @@ export class RemediationStore {
     return open;
   }
 
+  /** A remediation of the org whose operation is `operationId`, in any state, if there is one. */
+  async withOperation(orgId: string, operationId: string): Promise<Remediation | undefined> {
+    const row = await this.#db
+      .selectFrom('remediation')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('operation_id', '=', operationId)
+      .executeTakeFirst();
+    return row ? toRemediation(row) : undefined;
+  }
+
   /** Approved remediations of the org whose operation is `operationId` (to mark them executed). */
   async approvedWithOperation(orgId: string, operationId: string): Promise<Remediation[]> {
     const rows = await this.#db

@@ -160,6 +160,19 @@ describe('App CRD on a real apiserver', () => {
     await expect(create(unknown, { dryRun: 'All', fieldValidation: 'Strict' })).rejects.toThrow(/colour/);
   });
 
+  it('takes syncPolicy.autoRollback.onDegradedFor as a Go-style duration only', async () => {
+    const withDelay = (name: string, onDegradedFor: string) => {
+      const a = app(name, fullGit);
+      return { ...a, spec: { ...a.spec, syncPolicy: { automated: true, autoRollback: { onDegradedFor } } } };
+    };
+    await expect(create(withDelay('ar-ok', '1h30m'), { dryRun: 'All' })).resolves.toMatchObject({
+      spec: { syncPolicy: { autoRollback: { onDegradedFor: '1h30m' } } },
+    });
+    for (const bad of ['soon', '5', '-5m', '5 m']) {
+      await expect(create(withDelay('ar-bad', bad), { dryRun: 'All' })).rejects.toMatchObject({ status: 422 });
+    }
+  });
+
   it('accepts a status written through the status subresource', async () => {
     const status = {
       syncStatus: 'Synced',

@@ -213,7 +213,15 @@ describe('svc client commands against svc start', () => {
 
   it('exits 1 when the operation fails (a broken App), saying why', async () => {
     const missing = repo.url.replace(/[^/]+$/, `${slug}-missing.git`);
-    expect((await svc(['app', 'create', 'broken', '-n', dest, '--repo', missing])).status).toBe(0);
+    // --auto-rollback sets syncPolicy.autoRollback (a Go-style duration; anything else is the API's 400).
+    const badDelay = await svc(['app', 'create', 'broken', '-n', dest, '--repo', missing, '--auto-rollback', 'soon']);
+    expect(badDelay.status).not.toBe(0);
+    expect(badDelay.stderr).toContain('onDegradedFor');
+    expect(
+      (await svc(['app', 'create', 'broken', '-n', dest, '--repo', missing, '--auto-rollback', '10m'])).status,
+    ).toBe(0);
+    const got = JSON.parse((await svc(['app', 'get', `${dest}/broken`, '-o', 'json'])).stdout);
+    expect(got.sync_policy).toMatchObject({ autoRollback: { onDegradedFor: '10m' } });
     const sync = await svc(['app', 'sync', `${dest}/broken`, '--wait', '--timeout', '2m']);
     expect(sync.status).toBe(1);
     expect(sync.stdout).toMatch(/^broken: Sync failed: /);

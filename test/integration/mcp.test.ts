@@ -196,6 +196,10 @@ describe('MCP endpoint through the official SDK client', () => {
       type: 'object',
       required: expect.arrayContaining(['namespace', 'name', 'revision']),
     });
+    // The chart App's sync policy takes the auto-rollback delay, validated as the CRD validates it.
+    expect(tools.find((t) => t.name === 'app_create_helm_chart')?.inputSchema).toMatchObject({
+      properties: { auto_rollback: { type: 'string', pattern: '^([0-9]{1,6}(ms|s|m|h))+$' } },
+    });
     expect(tools.find((t) => t.name === 'app_get')?.annotations).toMatchObject({ readOnlyHint: true });
     expect(tools.find((t) => t.name === 'app_sync')?.annotations).toMatchObject({ readOnlyHint: false });
   });

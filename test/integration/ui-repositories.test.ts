@@ -77,12 +77,14 @@ describeWith(chromiumRequirement())('the repositories page and Helm chart Apps i
     await page.getByRole('combobox', { name: 'Chart', exact: true }).selectOption('guestbook');
     await page.getByLabel('Version').fill('1.0.x');
     await page.getByLabel('Sync automatically when upstream changes').check();
+    await page.getByLabel('Roll back automatically after Degraded for').fill('10m');
     await ui.shot('app-create-helm-chart');
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByRole('heading', { name: 'guestbook' }).first().waitFor();
-    await waitForApp(`org-${slug}`, 'guestbook', 'guestbook at 1.0.0', (a) =>
+    const created = await waitForApp(`org-${slug}`, 'guestbook', 'guestbook at 1.0.0', (a) =>
       (a.status?.revision ?? '').startsWith('guestbook@1.0.0@'),
     );
+    expect(created.spec.syncPolicy?.autoRollback).toEqual({ onDegradedFor: '10m' });
     await page.goto(`${ui.svc.base}/repositories`);
     await page.getByRole('link', { name: 'charts' }).click();
     await page.getByRole('list', { name: 'References' }).getByText('guestbook (repositoryRef)').waitFor();

@@ -12,6 +12,7 @@ import {
   holdAnnotation,
   inHistory,
   operationLifecycle,
+  revisionTagOf,
   TERMINATE_ANNOTATION,
   terminationId,
 } from '../../core/app-state.ts';
@@ -273,9 +274,7 @@ export const scaleApp = useCase({
 });
 
 /** The tag an applied image digest came from (`status.revisionTags`), if recorded. */
-export function tagOf(app: AppResource, revision: string): string | undefined {
-  return app.status?.revisionTags?.find((e) => e.revision === revision)?.tag;
-}
+export const tagOf = revisionTagOf;
 
 /** The target's image source when promote may copy `from` onto it; ConflictError (scope mismatch) otherwise. */
 export function promotableImage(from: AppResource, target: AppResource) {

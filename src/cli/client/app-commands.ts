@@ -145,11 +145,12 @@ function helmChartOf(opts: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** The file's sync policy with the flags' switches turned on. */
-function policyOf(fromFile: unknown, opts: Flags): Record<string, boolean> {
-  const policy: Record<string, boolean> = { ...(fromFile as Record<string, boolean> | undefined) };
+/** The file's sync policy with the flags' switches turned on (and `--auto-rollback <duration>`'s delay). */
+function policyOf(fromFile: unknown, opts: Flags): Record<string, unknown> {
+  const policy: Record<string, unknown> = { ...(fromFile as Record<string, unknown> | undefined) };
   const flags = { autoSync: 'automated', prune: 'prune', selfHeal: 'selfHeal', requireApproval: 'requiresApproval' };
   for (const [flag, field] of Object.entries(flags)) if (opts[flag]) policy[field] = true;
+  if (typeof opts['autoRollback'] === 'string') policy['autoRollback'] = { onDegradedFor: opts['autoRollback'] };
   return policy;
 }
 
@@ -186,6 +187,10 @@ function registerCreateCommands(app: Command): void {
     .option('--prune', 'delete objects that leave the rendered set')
     .option('--self-heal', 'declare self-heal')
     .option('--require-approval', 'hold syncs until approved')
+    .option(
+      '--auto-rollback <duration>',
+      'roll back to the last healthy revision (and hold it) when a new revision stays Degraded this long, e.g. 5m',
+    )
     .option('--depends-on <app>', 'an App of the org this one waits for (repeatable)', collect, [])
     .option('-f, --file <file>', 'create payload as YAML or JSON (- for stdin)')
     .action(

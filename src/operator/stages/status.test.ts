@@ -7,6 +7,37 @@ const renderFailed = (message: string): Failure => ({ stage: 'render', hint: 'wa
 const healthy = { status: 'Healthy' as const, reason: '', resources: [] };
 
 describe('nextStatus', () => {
+  it('keeps the last healthy revision, and since when the applied revision is Degraded (auto-rollback reads both)', () => {
+    const later = '2026-11-21T06:05:00Z';
+    const degraded = { status: 'Degraded' as const, reason: 'x', resources: [] };
+    let s = nextStatus(
+      undefined,
+      { now, syncStatus: 'Synced', applied: { revision: 'r1', objectHash: 'h' }, health: healthy },
+      5,
+    );
+    expect(s).toMatchObject({ healthyRevision: 'r1' });
+    expect(s.degradedSince).toBeUndefined();
+    s = nextStatus(
+      s,
+      { now, syncStatus: 'Synced', applied: { revision: 'r2', objectHash: 'h2' }, health: degraded },
+      5,
+    );
+    expect(s).toMatchObject({ healthyRevision: 'r1', degradedSince: now });
+    s = nextStatus(s, { now: later, syncStatus: 'Synced', health: degraded }, 5);
+    expect(s).toMatchObject({ healthyRevision: 'r1', degradedSince: now });
+    // Healthy while the reconcile failed is not a healthy revision.
+    const failedHealthy = nextStatus(
+      s,
+      { now: later, syncStatus: 'OutOfSync', health: healthy, error: renderFailed('x') },
+      5,
+    );
+    expect(failedHealthy.healthyRevision).toBe('r1');
+    expect(failedHealthy.degradedSince).toBeUndefined();
+    s = nextStatus(s, { now: later, syncStatus: 'Synced', health: healthy }, 5);
+    expect(s).toMatchObject({ healthyRevision: 'r2' });
+    expect(s.degradedSince).toBeUndefined();
+  });
+
   it('moves revision only on a successful apply and keeps a bounded, newest-first history', () => {
     let s = nextStatus(undefined, { now, syncStatus: 'Synced', applied: { revision: 'r1', objectHash: 'h1' } }, 2);
     expect(s).toMatchObject({ revision: 'r1', objectHash: 'h1', lastSyncAt: now });

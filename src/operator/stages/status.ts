@@ -20,6 +20,7 @@ import type {
   RevisionTag,
   SyncStatus,
 } from '../../core/app-schema.ts';
+import { degradedSinceOf } from '../../core/auto-rollback.ts';
 import type { RetryHint } from '../../core/errors.ts';
 import type { ObjectClient } from '../../kube/index.ts';
 import type { Stage } from '../stage-error.ts';
@@ -101,6 +102,7 @@ export function nextStatus(prev: AppStatus | undefined, o: Outcome, maxHistory: 
     next.healthStatus = NOTHING_APPLIED.status;
     next.healthReason = NOTHING_APPLIED.reason;
   }
+  recordHealthHistory(next, p, o);
   next.conditions = conditionsOf(next, p.conditions, o);
   return next;
 }
@@ -126,6 +128,17 @@ function recordApply(
   if (applied.url) next.url = applied.url;
   else delete next.url;
   if (applied.origin) next.revisionTags = revisionTags(next, applied.revision, applied.origin, p.revisionTags);
+}
+
+/**
+ * What automatic rollback reads (src/core/auto-rollback.ts): the last revision the App was Healthy at (while its
+ * reconcile did not fail), and since when it is Degraded at its applied revision.
+ */
+function recordHealthHistory(next: AppStatus, p: AppStatus, o: Outcome): void {
+  if (next.healthStatus === 'Healthy' && next.revision && !o.error) next.healthyRevision = next.revision;
+  const since = degradedSinceOf(p, next.healthStatus, next.revision, o.now);
+  if (since) next.degradedSince = since;
+  else delete next.degradedSince;
 }
 
 /**

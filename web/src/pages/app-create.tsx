@@ -85,6 +85,7 @@ export function AppCreatePage() {
     automated: false,
     prune: true,
     requiresApproval: false,
+    autoRollback: '',
     webhook: false,
   });
   const [chart, setChart] = useState<HelmChartForm>({ repositoryId: '', chart: '', version: '' });
@@ -108,7 +109,12 @@ export function AppCreatePage() {
               },
             }
           : { type: 'Image', image: { repository: form.repository, tag: form.tag } },
-    sync_policy: { automated: form.automated, prune: form.prune, requiresApproval: form.requiresApproval },
+    sync_policy: {
+      automated: form.automated,
+      prune: form.prune,
+      requiresApproval: form.requiresApproval,
+      ...(form.autoRollback ? { autoRollback: { onDegradedFor: form.autoRollback } } : {}),
+    },
     ...(form.webhook ? { webhook: { enabled: true } } : {}),
   });
   const preview = useMutation({ mutationFn: () => svc.POST('/api/v1/apps/preview', { body: payload() }) });
@@ -208,6 +214,12 @@ export function AppCreatePage() {
             onChange={set('requiresApproval')}
           />
           <Checkbox label="Sync on push events" checked={form.webhook} onChange={set('webhook')} />
+          <Field
+            label="Roll back automatically after Degraded for"
+            hint="A duration such as 5m: a new revision Degraded this long is rolled back to the last healthy one and held. Empty: off."
+          >
+            {(p) => <Input {...p} value={form.autoRollback} onChange={set('autoRollback')} placeholder="5m" />}
+          </Field>
         </fieldset>
         <div className="space-y-3 md:col-span-2">
           {preview.data ? (
