@@ -4784,7 +4784,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Preview a ref of a repository before merge (deployment:read): every App of the org the caller may read whose Git source is that repository (AppSet-generated ones included), each rendered at the ref and dry-run applied vs live, as GET …/diff?revision= answers; plus a Markdown summary. Writes nothing */
+        /** Preview a ref of a repository before merge (deployment:read): every App of the org the caller may read whose Git source is that repository (AppSet-generated ones included), each rendered at the ref and dry-run applied vs live, as GET …/diff?revision= answers; and every App an AppSet whose Git generators read that repository would generate at the ref: new ones (all added), changed ones, and the ones it would delete (all removed). Plus a Markdown summary. Writes nothing (no App is created, no object applied) */
         post: {
             parameters: {
                 query?: never;
@@ -11123,7 +11123,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -11151,7 +11151,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -11166,7 +11166,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -11184,7 +11184,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -11199,7 +11199,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -13704,8 +13704,13 @@ export interface components {
             name: string;
             /** @description the destination namespace */
             namespace: string;
-            /** @description the AppSet that generated the App, null for a plain App */
+            /** @description the AppSet that generated the App (or would generate it at the ref), null for a plain App */
             appset: string | null;
+            /**
+             * @description added: an AppSet reading the repository would create this App at the ref (its objects are added); removed: would delete it (its objects are removed, unless its delete policy orphans them); existing: it is there before and after
+             * @enum {string}
+             */
+            lifecycle: "existing" | "added" | "removed";
             /**
              * @description changed: a sync of the ref would change something; failed: see error
              * @enum {string}
@@ -13714,15 +13719,34 @@ export interface components {
             error?: string;
             diff?: components["schemas"]["AppDiff"];
         };
+        PreviewedAppSet: {
+            name: string;
+            /**
+             * @description failed: its generators could not be read at the ref (see error); its Apps are previewed as they are
+             * @enum {string}
+             */
+            status: "generated" | "failed";
+            error?: string;
+            /** @description how many Apps it generates at the ref */
+            apps: number;
+            /** @description what its status would list at the ref: a template that fails, a name made twice or taken */
+            errors: string[];
+        };
         PreviewReport: {
             repoURL: string;
             revision: string;
             apps: components["schemas"]["PreviewedApp"][];
+            /** @description the org's AppSets whose Git generators read the repository, each generated at the ref */
+            appsets: components["schemas"]["PreviewedAppSet"][];
             summary: {
                 apps: number;
                 changed: number;
                 unchanged: number;
                 failed: number;
+                /** @description Apps an AppSet would create at the ref */
+                added: number;
+                /** @description Apps an AppSet would delete at the ref */
+                removed: number;
             };
             /** @description the answer summed up in Markdown, fit for a pull-request comment */
             markdown: string;

@@ -68,6 +68,32 @@ export function expiresAt(policy: ApprovalPolicy, held: OperationState): string 
   return new Date(since + ms).toISOString();
 }
 
+/** The operationState.reason of a held sync dropped at its approval expiry. */
+export const APPROVAL_EXPIRED_REASON = 'ApprovalExpired';
+
+/**
+ * The sync of `app` held for approval whose App policy's expiry (spec.syncPolicy.approval.expiry) has passed at
+ * `now` (ms), with when it expired; undefined when nothing is held, there is no expiry, or it has not passed. The
+ * operator drops such a sync. Only the App's own policy: the org's lives in the server's database, which the
+ * operator does not read (the API refuses an approval past either expiry).
+ */
+export function expiredApproval(app: AppResource, now: number): { held: OperationState; at: string } | undefined {
+  const held = heldForApproval(app);
+  const policy = app.spec.syncPolicy?.approval;
+  if (!held || !policy) return undefined;
+  const at = expiresAt(policy, held);
+  if (at === undefined || Date.parse(at) > now) return undefined;
+  return { held, at };
+}
+
+/** Ms until the sync of `app` held for approval expires under its App policy, or undefined without one. */
+export function msUntilApprovalExpiry(app: AppResource, now: number): number | undefined {
+  const held = heldForApproval(app);
+  const policy = app.spec.syncPolicy?.approval;
+  const at = held && policy ? expiresAt(policy, held) : undefined;
+  return at === undefined ? undefined : Math.max(0, Date.parse(at) - now);
+}
+
 /** Who is asking to approve, as a policy matches it. */
 export interface Approver {
   userId: string;

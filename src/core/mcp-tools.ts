@@ -23,6 +23,7 @@ export const TOOL_CATALOGUE = {
   app_history: { permission: 'deployment:read', write: false },
   app_approvals: { permission: 'deployment:read', write: false },
   app_diff: { permission: 'deployment:read', write: false },
+  preview: { permission: 'deployment:read', write: false },
   app_logs: { permission: 'deployment:read', write: false },
   import_dry_run: { permission: 'deployment:read', write: false },
   app_sync: { permission: 'deployment:sync', write: true },

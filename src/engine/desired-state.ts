@@ -17,7 +17,14 @@ import { RenderCache, toolPaths } from '../render/index.ts';
 import type { RenderLimits } from '../render/limits.ts';
 import { hashObjects, prepareObjects } from './desired.ts';
 import type { ImageDriverDeps } from './sources/image.ts';
-import { driverFor, gitGuard, type SourceAccessLookup, type SourceDrivers, sourceDrivers } from './sources/index.ts';
+import {
+  driverFor,
+  GitTreeReader,
+  gitGuard,
+  type SourceAccessLookup,
+  type SourceDrivers,
+  sourceDrivers,
+} from './sources/index.ts';
 import type { RevisionDetails } from './sources/types.ts';
 import { appliedObjects } from './sync-plan.ts';
 
@@ -36,6 +43,11 @@ export interface DesiredSet {
 /** Renders Apps' sources on the server side. */
 export class DesiredState {
   readonly #drivers: SourceDrivers;
+  /**
+   * The trees and files AppSet Git generators read (a preview of what an AppSet generates at a ref), through the
+   * same repository cache and credentials as the renders.
+   */
+  readonly trees: GitTreeReader;
 
   /**
    * `image`: the server's registry client and its org registry lookup (image Apps resolve their tag as the operator
@@ -55,10 +67,12 @@ export class DesiredState {
     const access = options.access ? { access: options.access } : {};
     // A diff shows the source as it is: a fetch or listing older than 5 s is repeated.
     const maxFetchAgeMs = 5_000;
+    const repos = new RepoCache({ dir: join(options.cacheDir, 'git-api'), guard: gitGuard(options.outbound) });
+    this.trees = new GitTreeReader({ repos, maxFetchAgeMs, ...access });
     this.#drivers = sourceDrivers({
       image: options.image,
       git: {
-        repos: new RepoCache({ dir: join(options.cacheDir, 'git-api'), guard: gitGuard(options.outbound) }),
+        repos,
         renders: new RenderCache(64),
         tools,
         ...limits,

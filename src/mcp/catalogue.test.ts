@@ -33,6 +33,7 @@ describe('the MCP tool catalogue', () => {
       'app_history',
       'app_approvals',
       'app_diff',
+      'preview',
       'app_logs',
       'import_dry_run',
       'repository_list',

@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { AppDiff } from '../api/apps/diff-service.ts';
+import type { PreviewReport } from '../api/preview/use-cases.ts';
 
 /** Most bytes of diff or log text a tool result carries. */
 export const TEXT_CAP_BYTES = 64 * 1024;
@@ -50,6 +51,41 @@ export function diffDigest(diff: AppDiff): Record<string, unknown> {
     })),
     unified: unified.text,
     truncated: unified.truncated || differing.length > DIFF_OBJECTS_MAX,
+  };
+}
+
+/**
+ * The preview result (POST /preview): each App's result, counts and the objects that change (without the diffs'
+ * YAML and patches: the Markdown summary carries them), at most DIFF_OBJECTS_MAX objects in all, the Markdown capped.
+ */
+export function previewDigest(report: PreviewReport): Record<string, unknown> {
+  let budget = DIFF_OBJECTS_MAX;
+  let cut = false;
+  const apps = report.apps.map((a) => {
+    const differing = (a.diff?.objects ?? []).filter((o) => o.status !== 'same');
+    const shown = differing.slice(0, Math.max(0, budget));
+    budget -= shown.length;
+    cut ||= shown.length < differing.length;
+    return {
+      name: a.name,
+      namespace: a.namespace,
+      appset: a.appset,
+      lifecycle: a.lifecycle,
+      status: a.status,
+      ...(a.error ? { error: a.error } : {}),
+      ...(a.diff ? { summary: a.diff.summary, revision: a.diff.revision } : {}),
+      objects: shown.map((o) => ({ kind: o.kind, namespace: o.namespace, name: o.name, status: o.status })),
+    };
+  });
+  const markdown = capHead(report.markdown);
+  return {
+    repoURL: report.repoURL,
+    revision: report.revision,
+    summary: report.summary,
+    appsets: report.appsets,
+    apps,
+    markdown: markdown.text,
+    truncated: markdown.truncated || cut,
   };
 }
 

@@ -21,13 +21,14 @@ import { listHealthChecks } from '../api/health-checks/use-cases.ts';
 import { healthCheckView } from '../api/health-checks/view.ts';
 import { MAX_IMPORT_TEXT } from '../api/import/contract.ts';
 import { importObjects } from '../api/import/use-cases.ts';
+import { previewRepository } from '../api/preview/use-cases.ts';
 import { listRepositories, repositoryCharts } from '../api/repositories/use-cases.ts';
 import { repositoryView } from '../api/repositories/view.ts';
 import type { ApiServices } from '../api/services.ts';
 import { type Principal, run } from '../api/use-case.ts';
 import type { ToolName } from '../core/mcp-tools.ts';
 import { AUDIT_PAGE_MAX } from '../store/audit.ts';
-import { diffDigest, LOG_TOOL_TAIL_MAX, readLogTail } from './live.ts';
+import { diffDigest, LOG_TOOL_TAIL_MAX, previewDigest, readLogTail } from './live.ts';
 
 /** One tool's implementation. */
 export interface ToolImpl<S extends TSchema = TSchema> {
@@ -166,6 +167,24 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       { additionalProperties: false },
     ),
     run: async (s, principal, args) => diffDigest(await run(s, diffApp, principal, args)),
+  }),
+  preview: tool({
+    title: 'Preview a ref of a repository',
+    description:
+      'What a branch, tag, commit id or refs/pull/N/head of a Git repository would change before it is merged (POST /preview): every App you may read built from that repository, rendered at the ref and dry-run applied against live, and every App an AppSet reading that repository would generate there (lifecycle added: a new App, all its objects added; removed: an App the AppSet would delete, its objects removed), each with its AppSet; counts, the objects that change (at most 200) and a Markdown summary fit for a pull-request comment (at most 64 KiB). Nothing is written.',
+    input: Type.Object(
+      {
+        repoURL: Type.String({ minLength: 1, maxLength: 2048, description: 'the Git repository URL' }),
+        revision: Type.String({
+          minLength: 1,
+          maxLength: 255,
+          pattern: '^[A-Za-z0-9_./-]+$',
+          description: 'a branch, tag, commit id or refs/pull/N/head of that repository',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    run: async (s, principal, args) => previewDigest(await run(s, previewRepository, principal, args)),
   }),
   app_logs: tool({
     title: 'App logs',

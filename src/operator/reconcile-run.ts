@@ -71,6 +71,8 @@ export class ReconcileRun {
   /** plan: the drift this run re-applies (selfHeal), or why selfHeal is paused instead. */
   heal: ObjectDrift[] | undefined;
   healPaused: string | undefined;
+  /** plan: the message of a held sync dropped at its approval expiry (an ApprovalExpired Event). */
+  approvalExpired: string | undefined;
   /** apply, health: what the status write records. */
   outcome!: Outcome;
   health!: HealthResult;

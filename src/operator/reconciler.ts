@@ -28,6 +28,7 @@ import {
   syncStatusOf,
   terminationRequested,
 } from '../core/app-state.ts';
+import { msUntilApprovalExpiry } from '../core/approvals.ts';
 import {
   AUTO_ROLLBACK_ACTOR,
   AUTO_ROLLBACK_ANNOTATION,
@@ -74,6 +75,7 @@ import { SelfHealBrake } from './self-heal.ts';
 import { inStage, type Stage, StageError } from './stage-error.ts';
 import {
   alreadyStaged,
+  approvalExpiry,
   decide,
   followsHead,
   holdMessage,
@@ -377,12 +379,26 @@ export class Reconciler {
     (run) => this.#record(run),
   ];
 
+  /**
+   * When to reconcile again after a successful run: the sync period, or sooner when a stage asks (auto-rollback's
+   * delay) or a sync held for approval expires before it (the expiry drops it on time, not at the next resync).
+   */
+  #nextRun(run: ReconcileRun): number {
+    const period = this.#deps.tuning.syncPeriodMs;
+    const state = run.outcome.operationState ?? run.read.status?.operationState;
+    const after = { ...run.read, status: { ...run.read.status, ...(state ? { operationState: state } : {}) } };
+    const until = msUntilApprovalExpiry(after as AppResource, Date.parse(run.now));
+    // A stage may ask for sooner still (auto-rollback: when its delay runs out).
+    const asked = Math.min(period, run.requeueInMs ?? Number.POSITIVE_INFINITY);
+    return until === undefined ? asked : Math.min(asked, until + 100);
+  }
+
   /** The main path for a live App: its stages in order. */
   async #run(read: AppResource): Promise<ReconcileResult> {
     const run = new ReconcileRun(read, this.#key(read), decide(read));
     try {
       for (const stage of this.#stages) await stage(run);
-      return { requeue: Math.min(this.#deps.tuning.syncPeriodMs, run.requeueInMs ?? Infinity), result: 'success' };
+      return { requeue: this.#nextRun(run), result: 'success' };
     } catch (err) {
       if (run.running) run.app = await run.running;
       if (!(err instanceof StageError)) throw err;
@@ -474,8 +490,31 @@ export class Reconciler {
    * unfreeze); an automated App whose upstream or rendered set moved syncs, or stages the head for approval once.
    */
   async #plan(run: ReconcileRun): Promise<void> {
-    const { intent, app } = run;
+    const { app } = run;
     const { head, observed } = run.source;
+    const expired = run.intent.kind === 'observe' ? approvalExpiry(app, Date.parse(run.now)) : undefined;
+    if (expired) {
+      // Past its approval expiry, a held sync is dropped: nothing is applied, and it is not staged again.
+      run.opOutcome = expired;
+      run.approvalExpired = expired.message;
+    } else {
+      await this.#planOperation(run);
+    }
+    const generation = app.metadata.generation;
+    run.outcome = {
+      now: run.now,
+      observedGeneration: generation,
+      observedRevision: observed ?? head,
+      syncStatus: 'Unknown',
+      blockedBy: run.blockedBy,
+      heldAt: heldOrNull(app),
+    };
+  }
+
+  /** plan: what this run does about operations and automated sync (see `#plan`). */
+  async #planOperation(run: ReconcileRun): Promise<void> {
+    const { intent, app } = run;
+    const { head } = run.source;
     if (intent.kind === 'hold') {
       const revision = intent.reason === 'approval' ? head : intent.revision;
       const staged = revision ? { revision } : {};
@@ -492,15 +531,6 @@ export class Reconciler {
     } else if (intent.kind === 'observe' && mayHeal(app)) {
       await this.#planHeal(run);
     }
-    const generation = app.metadata.generation;
-    run.outcome = {
-      now: run.now,
-      observedGeneration: generation,
-      observedRevision: observed ?? head,
-      syncStatus: 'Unknown',
-      blockedBy: run.blockedBy,
-      heldAt: heldOrNull(app),
-    };
   }
 
   /**
@@ -624,6 +654,7 @@ export class Reconciler {
     const { app, outcome, opOutcome } = run;
     const pausedBefore = app.status?.conditions?.some((c) => c.type === 'SelfHealPaused' && c.status === 'True');
     await this.#timed('status', () => this.#write(app, outcome));
+    if (run.approvalExpired) this.#announcer.event(app, 'Warning', 'ApprovalExpired', run.approvalExpired);
     const paused = outcome.selfHealPaused !== undefined && !pausedBefore;
     if (paused) this.#announcer.event(app, 'Warning', 'SelfHealPaused', outcome.selfHealPaused ?? '');
     // A selfHeal revert is told by its SelfHealed event, not by a sync notification on every revert; a pause is

@@ -6,7 +6,10 @@
  * admission would give it. The answer lists exactly the objects that change; nothing is written (no object, no App
  * status change); a ref the repository does not have is a 422. The MCP tool app_diff and `svc app diff --revision`
  * (exit 0 no change, 1 changes, 2 for a ref that is not there) take the same ref. POST /preview answers the same for
- * every App built from the repository, an AppSet-generated one included, with a Markdown summary.
+ * every App built from the repository, an AppSet-generated one included, with a Markdown summary; and, for an AppSet
+ * whose Git directory generator reads a repository, the Apps it would generate at a pull request's ref: the new
+ * directory's App as all-added, a changed one diffed, the deleted directory's App as all-removed, each naming the
+ * AppSet, with no App created and no object applied (also through the MCP tool preview and `svc preview`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_API_VERSION, APPSET_KIND } from '../../src/core/app-names.ts';
 import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import { startSvc } from './cli-support.ts';
@@ -73,6 +77,10 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
 
   let base: string;
   let key: string;
+  /** A second repository, read by the AppSet `dirs`'s Git directory generator: one App per directory of apps/. */
+  let sets: GitRepo;
+  const previewOf = (repoURL: string, revision: string) =>
+    org.api.call('POST', '/api/v1/preview', { cookie: org.owner.cookie, body: { repoURL, revision } });
 
   beforeAll(async () => {
     org = await startOrgApi('preview');
@@ -127,12 +135,44 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
     );
     pullSha = await repo.pushPullRef(7, 'pr-7');
     await repo.deleteRef('pr-7');
+    sets = await git.createRepo(`preview-sets-${org.suffix}`, {
+      'apps/a/cm.yaml': configMapYaml('a', { mode: 'blue' }),
+      'apps/c/cm.yaml': configMapYaml('c'),
+    });
+    const dirs = await org.api.call('POST', '/api/v1/appsets', {
+      cookie: org.owner.cookie,
+      body: {
+        name: 'dirs',
+        generators: [{ gitDirectories: { repoURL: sets.url, directories: [{ path: 'apps/*' }] } }],
+        template: {
+          metadata: { name: 'dir-{{ path.basename }}' },
+          spec: {
+            source: { type: 'Git', git: { repoURL: sets.url, path: '{{ path }}' } },
+            destination: { namespace: `${dest}-{{ path.basename }}` },
+            syncPolicy: { automated: true },
+          },
+        },
+      },
+    });
+    expect(dirs.status).toBe(201);
+    // Pull request 8 changes apps/a, adds apps/b and deletes apps/c.
+    await sets.commit(
+      {
+        'apps/a/cm.yaml': configMapYaml('a', { mode: 'green' }),
+        'apps/b/cm.yaml': configMapYaml('b'),
+        'apps/c/cm.yaml': null,
+      },
+      'pr 8: a green, a new b, no c',
+      { branch: 'pr-8' },
+    );
+    await sets.pushPullRef(8, 'pr-8');
+    await sets.deleteRef('pr-8');
   });
   afterAll(async () => {
     await op?.stop();
     await git?.stop();
     await org?.api.close();
-    await deleteNamespaces(dest, `${dest}-eu`);
+    await deleteNamespaces(dest, `${dest}-eu`, `${dest}-a`, `${dest}-b`, `${dest}-c`);
   });
 
   it('a pull request ref lists exactly the objects that change, with the LimitRange defaults of the dry run, and writes nothing', async () => {
@@ -182,7 +222,9 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
     });
     expect(res.status).toBe(200);
     const body = res.body as Json;
-    expect(body['summary']).toEqual({ apps: 2, changed: 2, unchanged: 0, failed: 0 });
+    expect(body['summary']).toEqual({ apps: 2, changed: 2, unchanged: 0, failed: 0, added: 0, removed: 0 });
+    // The AppSet gen's list generator reads no repository: nothing of it is generated at the ref.
+    expect(body['appsets']).toEqual([]);
     const apps = body['apps'] as Json[];
     expect(apps.map((a) => `${a['name']} ${a['namespace']} ${a['appset']} ${a['status']}`)).toEqual([
       `gen-eu ${dest}-eu gen changed`,
@@ -210,7 +252,77 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       body: { repoURL: 'https://git.example/none.git', revision: 'main' },
     });
     expect(other.status).toBe(200);
-    expect((other.body as Json)['summary']).toEqual({ apps: 0, changed: 0, unchanged: 0, failed: 0 });
+    expect((other.body as Json)['summary']).toEqual({
+      apps: 0,
+      changed: 0,
+      unchanged: 0,
+      failed: 0,
+      added: 0,
+      removed: 0,
+    });
+  });
+
+  it("POST /preview of an AppSet's repository: the Apps its Git directory generator would make at a pull request's ref, new, changed and removed; nothing created or applied", async () => {
+    const status = (name: string) => call('GET', `/api/v1/apps/${dest}-${name.slice(4)}/${name}/status`);
+    await waitUntil(
+      async () =>
+        (await status('dir-a')).body['sync_status'] === 'Synced' &&
+        (await status('dir-c')).body['sync_status'] === 'Synced',
+      { what: 'the AppSet dirs generated and synced dir-a and dir-c', timeoutMs: 90_000 },
+    );
+    const appSetRef = { apiVersion: APP_API_VERSION, kind: APPSET_KIND, namespace: org.orgNs, name: 'dirs' };
+    const written = async () => ({
+      apps: (await kube().list(APP_API_VERSION, 'App', '', org.orgNs)).map((a) => a.metadata.name).sort(),
+      appSet: (await kube().get(appSetRef))?.metadata.resourceVersion,
+      a: await snapshot('dir-a', `${dest}-a`),
+      c: await snapshot('dir-c', `${dest}-c`),
+      b: await kube().get({ apiVersion: 'v1', kind: 'Namespace', name: `${dest}-b` }),
+    });
+    const before = await written();
+    expect(before.apps).toEqual(['dir-a', 'dir-c', 'gen-eu', 'web']);
+    const res = await previewOf(sets.url, 'refs/pull/8/head');
+    expect(res.status).toBe(200);
+    const body = res.body as Json;
+    expect(body['appsets']).toEqual([{ name: 'dirs', status: 'generated', apps: 2, errors: [] }]);
+    expect(body['summary']).toEqual({ apps: 3, changed: 3, unchanged: 0, failed: 0, added: 1, removed: 1 });
+    const apps = body['apps'] as Json[];
+    expect(apps.map((a) => `${a['name']} ${a['namespace']} ${a['appset']} ${a['lifecycle']} ${a['status']}`)).toEqual([
+      `dir-a ${dest}-a dirs existing changed`,
+      `dir-b ${dest}-b dirs added changed`,
+      `dir-c ${dest}-c dirs removed changed`,
+    ]);
+    // Exactly the objects that change: a's ConfigMap, b's all added, c's all removed.
+    expect(apps.map((a) => changes(a['diff']))).toEqual([
+      ['changed ConfigMap/a'],
+      ['missing ConfigMap/b'],
+      ['extra ConfigMap/c'],
+    ]);
+    expect(apps[0]?.['diff']['revision']).toMatchObject({ ref: 'refs/pull/8/head' });
+    expect(apps[1]?.['diff']['revision']).toMatchObject({ ref: 'refs/pull/8/head' });
+    const md = body['markdown'] as string;
+    expect(md).toContain('- AppSet **dirs**: generates 2 app(s) at this ref, 1 new, 1 removed');
+    expect(md).toContain(`| dir-b | ${dest}-b | dirs | new App: 0 changed, 1 added, 0 removed, 0 unchanged |`);
+    expect(md).toContain(`| dir-c | ${dest}-c | dirs | App removed: 0 changed, 0 added, 1 removed, 0 unchanged |`);
+    expect(md).toContain('#### dir-b (new App of AppSet dirs)');
+    // Rendering the ref wrote nothing: no App created or deleted, the AppSet untouched, no object applied.
+    expect(await written()).toEqual(before);
+    expect(before.b).toBeUndefined();
+
+    // The AppSet's branch itself previews as no change.
+    const main = await previewOf(sets.url, 'main');
+    expect((main.body as Json)['summary']).toEqual({
+      apps: 2,
+      changed: 0,
+      unchanged: 2,
+      failed: 0,
+      added: 0,
+      removed: 0,
+    });
+    // A ref the repository does not have: the AppSet and its Apps all fail on it, so the request does (422).
+    const none = await previewOf(sets.url, 'refs/pull/98/head');
+    expect(none.status).toBe(422);
+    expect((none.body as Json)['error']).toContain('refs/pull/98/head');
+    expect(await written()).toEqual(before);
   });
 
   it('the MCP tool app_diff takes the same revision and answers the same preview', async () => {
@@ -226,6 +338,22 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       const d = result.structuredContent ?? {};
       expect(d['revision']).toMatchObject({ ref: 'refs/pull/7/head', compared: pullSha });
       expect(d['summary']).toMatchObject({ changed: 1, missing: 0, extra: 0 });
+      // The preview tool: POST /preview, the AppSet's new and removed Apps included.
+      const previewed = (await client.callTool({
+        name: 'preview',
+        arguments: { repoURL: sets.url, revision: 'refs/pull/8/head' },
+      })) as { structuredContent?: Json };
+      const p = previewed.structuredContent ?? {};
+      expect(p['summary']).toMatchObject({ apps: 3, changed: 3, added: 1, removed: 1 });
+      expect((p['apps'] as Json[]).map((a) => `${a['name']} ${a['appset']} ${a['lifecycle']}`)).toEqual([
+        'dir-a dirs existing',
+        'dir-b dirs added',
+        'dir-c dirs removed',
+      ]);
+      expect((p['apps'] as Json[])[1]?.['objects']).toEqual([
+        { kind: 'ConfigMap', namespace: `${dest}-b`, name: 'b', status: 'missing' },
+      ]);
+      expect(p['markdown']).toContain('#### dir-b (new App of AppSet dirs)');
     } finally {
       await client.close();
     }
@@ -256,6 +384,10 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       expect(all.stdout).toContain('| gen-eu |');
       expect((await preview('main')).status).toBe(0);
       expect((await preview('refs/pull/99/head')).status).toBe(2);
+      const generated = await startSvc(['preview', '--repo', sets.url, '--revision', 'refs/pull/8/head'], env).exited;
+      expect(generated.status).toBe(1);
+      expect(generated.stdout).toContain('- AppSet **dirs**: generates 2 app(s) at this ref, 1 new, 1 removed');
+      expect(generated.stdout).toContain('| dir-b |');
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

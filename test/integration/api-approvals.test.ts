@@ -3,7 +3,9 @@
  * held sync may not approve it (403); an App policy naming a team and a user admits only them (403 for another
  * contributor); two distinct approvals are needed and each is listed on the App and in the audit log, and only the
  * second releases the staged revision; the org policy applies to an App without its own and is set by org:manage.
- * `svc app approvals`, `svc approval-policy` and the MCP tool app_approvals show the same.
+ * `svc app approvals`, `svc approval-policy` and the MCP tool app_approvals show the same. A held sync is dropped by
+ * the operator at its App policy's expiry (Failed, reason ApprovalExpired, an Event; its approvals no longer count;
+ * `svc app status` shows it); an approval past the org policy's expiry is refused (409).
  */
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -13,6 +15,8 @@ import { auditEntries, mintKey, type OrgApi, signUpMember, startOrgApi, type Tes
 import {
   configMapYaml,
   deleteNamespaces,
+  eventsOnceReported,
+  getApp,
   startTestOperator,
   type TestOperator,
   unique,
@@ -172,13 +176,33 @@ describe('approval policies, with the real operator', () => {
     expect((await call(alice, 'GET', `${path}/approvals`)).body).toMatchObject({ held: false, approved_by: [] });
   });
 
-  it('refuses an approval past the policy expiry (409)', async () => {
-    const { path } = await gitApp('expappr', { requiresApproval: true, approval: { expiry: '1ms' } });
+  it('drops a held sync at its App policy expiry: Failed, ApprovalExpired, an Event, its approvals no longer count', async () => {
+    const { path } = await gitApp('expappr', { requiresApproval: true, approval: { count: 2, expiry: '4s' } });
+    const dest = path.split('/')[4] as string;
     const sync = await call(alice, 'POST', `${path}/sync`);
     await phaseOf('expappr', sync.body['operation_id'], 'Held');
-    const late = await call(carol, 'POST', `${path}/approve`);
-    expect(late).toMatchObject({ status: 409, body: { error: expect.stringMatching(/held sync expired at .*1ms/) } });
-    expect(await auditEntries(org.api, org.owner, 'app.approve', 'expappr')).toEqual([]);
+    // One approval of the two needed, before the expiry: recorded, not enough.
+    expect((await call(bob, 'POST', `${path}/approve`)).status).toBe(200);
+    expect((await call(alice, 'GET', `${path}/approvals`)).body).toMatchObject({ held: true, approved_by: [{}] });
+    const dropped = await phaseOf('expappr', sync.body['operation_id'], 'Failed');
+    const state = dropped.status?.operationState;
+    expect(state).toMatchObject({ reason: 'ApprovalExpired', revision: expect.any(String) });
+    expect(state?.message).toMatch(/^approval expired at .* \(expiry 4s\): the held sync was dropped/);
+    // Dropped on time: within a few seconds of the expiry, not at the next periodic resync.
+    expect(Date.parse(state?.finishedAt ?? '') - Date.parse(state?.initiatedAt ?? '')).toBeLessThan(15_000);
+    const events = await eventsOnceReported(org.orgNs, 'expappr', 'ApprovalExpired');
+    expect(events.find((e) => e.reason === 'ApprovalExpired')?.message).toMatch(/expiry 4s/);
+    // Nothing held any more: the approval given does not count, and a later one is refused.
+    expect((await call(alice, 'GET', `${path}/approvals`)).body).toMatchObject({ held: false, approved_by: [] });
+    expect((await call(carol, 'POST', `${path}/approve`)).status).toBe(409);
+    expect((await getApp(org.orgNs, 'expappr'))?.status?.revision ?? '').toBe('');
+    // The CLI shows the dropped sync and why.
+    await org.api.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => undefined);
+    const base = `http://127.0.0.1:${(org.api.app.server.address() as AddressInfo).port}`;
+    const { key } = await mintKey(org.api, { cookie: alice.cookie }, { role: 'read' });
+    const env = { PATH: process.env['PATH'] ?? '', HOME: '/nonexistent', SVC_SERVER: base, SVC_API_KEY: key };
+    const shown = await runCli(['app', 'status', 'expappr', '-n', dest], env);
+    expect(shown.stdout).toMatch(/Sync Failed \(ApprovalExpired\) approval expired at/);
   });
 
   it('applies the org policy to an App without its own; only org:manage sets it', async () => {
@@ -200,5 +224,21 @@ describe('approval policies, with the real operator', () => {
     await phaseOf('orgappr', ok.body['operation_id'], 'Succeeded');
     expect(await auditEntries(org.api, org.owner, 'org.approval_policy', org.orgNs.slice(4))).toHaveLength(1);
     expect((await call(org.owner, 'PUT', '/api/v1/approval-policy', { policy: null })).body).toEqual({ policy: null });
+  });
+
+  it('refuses an approval past the org policy expiry (409)', async () => {
+    // The org policy lives in the database, which the operator does not read: the API refuses the late approval.
+    const set = await call(org.owner, 'PUT', '/api/v1/approval-policy', { policy: { expiry: '1ms' } });
+    expect(set.status).toBe(200);
+    try {
+      const { path } = await gitApp('orgexp', { requiresApproval: true });
+      const sync = await call(alice, 'POST', `${path}/sync`);
+      await phaseOf('orgexp', sync.body['operation_id'], 'Held');
+      const late = await call(carol, 'POST', `${path}/approve`);
+      expect(late).toMatchObject({ status: 409, body: { error: expect.stringMatching(/held sync expired at .*1ms/) } });
+      expect(await auditEntries(org.api, org.owner, 'app.approve', 'orgexp')).toEqual([]);
+    } finally {
+      await call(org.owner, 'PUT', '/api/v1/approval-policy', { policy: null });
+    }
   });
 });

@@ -32,6 +32,7 @@ const READ_TOOLS = [
   'app_history',
   'app_approvals',
   'app_diff',
+  'preview',
   'app_logs',
   'import_dry_run',
 ];

@@ -74,19 +74,8 @@ export class DiffService {
     const rules = app.spec.ignoreDifferences;
     const rendered = await mapLimit(desired.objects, CONCURRENCY, (obj) => this.#compare(conn, obj, rules));
     const renderedIds = new Set(desired.objects.map((o) => entryOf(o).id));
-    const owned = (app.status?.inventory ?? []).filter((e) => !renderedIds.has(e.id));
-    const extras = await mapLimit(owned, CONCURRENCY, async (entry) => {
-      const ref = refOf(entry);
-      const live = await conn.objects.get(ref).catch(() => undefined);
-      if (!live) return undefined;
-      const stub = {
-        apiVersion: ref.apiVersion,
-        kind: ref.kind,
-        metadata: { name: ref.name, namespace: ref.namespace },
-      };
-      return diffObject({ rendered: stub, live, predicted: undefined, inDesired: false });
-    });
-    const objects = [...rendered, ...extras.filter((d): d is ObjectDiff => d !== undefined)];
+    const extras = await this.#extras(conn, app, renderedIds);
+    const objects = [...rendered, ...extras];
     const summary = { same: 0, changed: 0, missing: 0, extra: 0 };
     for (const o of objects) summary[o.status]++;
     const syncStatus = syncStatusOf({
@@ -113,6 +102,46 @@ export class DiffService {
       objects,
       unified: objects.map((o) => o.patch).join(''),
     };
+  }
+
+  /**
+   * What deleting the org's App `app` would do to its destination (a preview of an AppSet that would no longer
+   * generate it): every live object of its inventory removed, or none with an `orphan` delete policy (`keepObjects`),
+   * which leaves them where they are. Renders nothing, writes nothing.
+   */
+  async removal(orgId: string, app: AppResource, keepObjects: boolean): Promise<AppDiff> {
+    const conn = await this.#destinations.connection(orgId, app.spec.destination.cluster ?? '');
+    const objects = keepObjects ? [] : await this.#extras(conn, app, new Set());
+    const summary = { same: 0, changed: 0, missing: 0, extra: objects.length };
+    const applied = app.status?.revision ?? '';
+    return {
+      name: app.metadata.name,
+      namespace: app.spec.destination.namespace,
+      sync_status: objects.length > 0 ? 'OutOfSync' : 'Synced',
+      drifted: false,
+      recorded_sync_status: app.status?.syncStatus ?? 'Unknown',
+      revision: { applied, compared: applied, head: app.status?.observedRevision ?? applied },
+      summary,
+      objects,
+      unified: objects.map((o) => o.patch).join(''),
+    };
+  }
+
+  /** The live objects the App owns (status.inventory) outside `keep`, each as an `extra` diff. */
+  async #extras(conn: KubeConnection, app: AppResource, keep: ReadonlySet<string>): Promise<ObjectDiff[]> {
+    const owned = (app.status?.inventory ?? []).filter((e) => !keep.has(e.id));
+    const extras = await mapLimit(owned, CONCURRENCY, async (entry) => {
+      const ref = refOf(entry);
+      const live = await conn.objects.get(ref).catch(() => undefined);
+      if (!live) return undefined;
+      const stub = {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { name: ref.name, namespace: ref.namespace },
+      };
+      return diffObject({ rendered: stub, live, predicted: undefined, inDesired: false });
+    });
+    return extras.filter((d): d is ObjectDiff => d !== undefined);
   }
 
   /**

@@ -42,3 +42,43 @@ describe('previewMarkdown', () => {
     );
   });
 });
+
+describe('previewMarkdown of AppSets at the ref', () => {
+  const summary = { same: 0, changed: 0, missing: 2, extra: 0 };
+  const objects = [{ kind: 'ConfigMap', name: 'b', namespace: 'b', status: 'missing' }];
+  it('marks the Apps an AppSet would create or delete, and sums up each AppSet', () => {
+    const md = previewMarkdown(
+      'https://git.example/shop.git',
+      'refs/pull/8/head',
+      [
+        {
+          name: 'dir-b',
+          namespace: 'b',
+          appset: 'dirs',
+          lifecycle: 'added',
+          status: 'changed',
+          diff: { summary, objects, unified: '' },
+        },
+        {
+          name: 'dir-c',
+          namespace: 'c',
+          appset: 'dirs',
+          lifecycle: 'removed',
+          status: 'changed',
+          diff: { summary: { same: 0, changed: 0, missing: 0, extra: 1 }, objects: [], unified: '' },
+        },
+      ],
+      [
+        { name: 'dirs', status: 'generated', apps: 2, errors: ['generators[0]: App "x": bad | name'] },
+        { name: 'files', status: 'failed', error: 'gitFiles r: no such ref', apps: 0, errors: [] },
+      ],
+    );
+    expect(md).toContain('| dir-b | b | dirs | new App: 0 changed, 2 added, 0 removed, 0 unchanged |');
+    expect(md).toContain('| dir-c | c | dirs | App removed: 0 changed, 0 added, 1 removed, 0 unchanged |');
+    expect(md).toContain('- AppSet **dirs**: generates 2 app(s) at this ref, 1 new, 1 removed\n');
+    expect(md).toContain('  - generators[0]: App "x": bad \\| name\n');
+    expect(md).toContain('- AppSet **files**: cannot be generated at this ref: gitFiles r: no such ref\n');
+    expect(md).toContain('#### dir-b (new App of AppSet dirs)');
+    expect(md).toContain('#### dir-c (App removed by AppSet dirs)');
+  });
+});

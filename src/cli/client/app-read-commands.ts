@@ -17,11 +17,12 @@ import { shortRevision } from './outcome.ts';
 import { render, renderFields, type TableView } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
-/** The last operation of a status view in one line (kind, phase, message). */
+/** The last operation of a status view in one line (kind, phase, its reason in parentheses, message). */
 function operationText(state: StatusView['operationState']): string {
   // The App's own operationState (src/core/app-schema.ts), which the status view answers as it is.
   const op = state as Partial<OperationState> | null | undefined;
-  return op ? `${op.kind ?? ''} ${op.phase ?? ''} ${op.message ?? ''}`.trim() : '';
+  const reason = op?.reason ? ` (${op.reason})` : '';
+  return op ? `${op.kind ?? ''} ${op.phase ?? ''}${reason} ${op.message ?? ''}`.trim() : '';
 }
 
 /** The approvals answer as labelled lines: what is held, who approved, who may still approve. */

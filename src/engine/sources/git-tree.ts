@@ -48,16 +48,22 @@ export class GitTreeReader {
   }
 
   /**
-   * The tree at the head of `loc`'s branch, fetched when the cache's copy is older than `maxFetchAgeMs`. Throws
-   * InputError for a URL or branch git could misread, GitFetchError / GitRefError from the cache.
+   * The tree at the head of `loc`'s branch, fetched when the cache's copy is older than `maxFetchAgeMs`; with `at`
+   * (a branch, tag, commit id or `refs/pull/N/head`: a preview before merge), the tree of the commit `at` names
+   * instead of the branch's. Throws InputError for a URL or branch git could misread, GitFetchError / GitRefError
+   * from the cache (GitRefError too for an `at` the repository does not have).
    */
-  async tree(orgNamespace: string, loc: GitLocation): Promise<GitTree> {
+  async tree(orgNamespace: string, loc: GitLocation, at?: string): Promise<GitTree> {
     const branch = loc.revision ?? 'main';
     const problems = gitArgProblems({ repoURL: loc.repoURL, branch }, 'generator');
     if (problems.length > 0) throw new InputError(problems.join('; '));
     const remote = orgRemote(orgNamespace, loc, this.#deps.access);
     const repos: RepoCache = this.#deps.repos;
-    const commit = await repos.resolveBranch(remote, branch, { maxAgeMs: this.#deps.maxFetchAgeMs });
+    const maxAgeMs = this.#deps.maxFetchAgeMs;
+    const commit =
+      at === undefined
+        ? await repos.resolveBranch(remote, branch, { maxAgeMs })
+        : await repos.resolveRef(remote, at, maxAgeMs);
     const { stdout } = await repos.git(remote, ['ls-tree', '-r', '-t', '-z', '--full-tree', commit], {
       timeoutMs: 60_000,
       // A listing of a vast repository must not hold the process's memory.

@@ -18,9 +18,9 @@ import {
 import type { AppResource } from '../../core/app-schema.ts';
 import type { AppSetResource } from '../../core/appset-schema.ts';
 import { describeError } from '../../core/errors.ts';
+import type { InputSources } from '../../engine/appset-inputs.ts';
 import { cacheKey, Informer, type InformerEvent, type KubeClient, type ObjectClient } from '../../kube/index.ts';
 import { type BackoffPolicy, DEFAULT_BACKOFF, WorkQueue } from '../queue.ts';
-import type { InputSources } from './inputs.ts';
 
 /** Default period of AppSets reading Git or clusters. */
 export const APPSET_RESYNC_MS = 60_000;

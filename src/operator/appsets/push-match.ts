@@ -6,8 +6,8 @@
  * repoURL matches (contract §4.6 step 3), at the pushed branch. Pure.
  */
 import type { AppSetResource } from '../../core/appset-schema.ts';
+import { leavesOf } from '../../engine/appset-inputs.ts';
 import type { PushEvent } from '../webhook/push.ts';
-import { leavesOf } from './inputs.ts';
 
 /** True when `appSet` opts in to push events and one of its Git generators reads the pushed branch. */
 export function appSetMatchesPush(appSet: AppSetResource, push: PushEvent): boolean {

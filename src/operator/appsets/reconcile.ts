@@ -22,8 +22,8 @@ import { type AppSetPlan, generateApps, planAppSet } from '../../core/appset-gen
 import { appSetProblems } from '../../core/appset-rules.ts';
 import type { AppSetResource, AppSetStatus } from '../../core/appset-schema.ts';
 import { describeError } from '../../core/errors.ts';
+import { gatherInputs, type InputSources, readsOutside } from '../../engine/appset-inputs.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../../kube/index.ts';
-import { gatherInputs, type InputSources, readsOutside } from './inputs.ts';
 
 /** Field manager of the AppSet controller's writes to Apps (not the reconciler's: they own different fields). */
 export const APPSET_FIELD_MANAGER = 'svc-appset';

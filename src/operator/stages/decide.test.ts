@@ -3,6 +3,7 @@ import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
 import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE, HOLD_ANNOTATION } from '../../core/app-state.ts';
 import {
   alreadyStaged,
+  approvalExpiry,
   decide,
   followsHead,
   mayHeal,
@@ -87,6 +88,42 @@ describe('needsAutomatedSync and alreadyStaged', () => {
     const held = { operationState: { ...op, phase: 'Held' as const, revision: 'r2', message: APPROVAL_MESSAGE } };
     expect(alreadyStaged(app({}, held), 'r2')).toBe(true);
     expect(alreadyStaged(app({}, held), 'r3')).toBe(false);
+    // A revision whose hold expired is not staged again; a new revision is.
+    const dropped = { operationState: { ...op, phase: 'Failed' as const, revision: 'r2', message: 'x' } };
+    expect(
+      alreadyStaged(app({}, { operationState: { ...dropped.operationState, reason: 'ApprovalExpired' } }), 'r2'),
+    ).toBe(true);
+    expect(
+      alreadyStaged(app({}, { operationState: { ...dropped.operationState, reason: 'ApprovalExpired' } }), 'r3'),
+    ).toBe(false);
+    expect(alreadyStaged(app({}, dropped), 'r2')).toBe(false);
+  });
+});
+
+describe('approvalExpiry', () => {
+  const held = { operationState: { ...op, phase: 'Held' as const, revision: 'r2', message: APPROVAL_MESSAGE } };
+  const at = (s: string) => Date.parse(`2026-11-21T05:00:${s}Z`);
+  it('drops a sync held for approval once its App policy expiry passed, naming the expiry', () => {
+    const policy = { requiresApproval: true, approval: { expiry: '10s' } };
+    expect(approvalExpiry(app({ syncPolicy: policy }, held), at('09'))).toBeUndefined();
+    expect(approvalExpiry(app({ syncPolicy: policy }, held), at('10'))).toEqual({
+      operation: { kind: 'Sync', initiatedAt: op.initiatedAt, id: 'op-1' },
+      phase: 'Failed',
+      revision: 'r2',
+      reason: 'ApprovalExpired',
+      message:
+        'approval expired at 2026-11-21T05:00:10.000Z (expiry 10s): the held sync was dropped; request a new sync',
+    });
+  });
+
+  it('keeps a sync without an expiry, one not held for approval, and one a newer request replaced', () => {
+    const noExpiry = { requiresApproval: true, approval: { count: 2 } };
+    expect(approvalExpiry(app({ syncPolicy: noExpiry }, held), at('59'))).toBeUndefined();
+    const policy = { requiresApproval: true, approval: { expiry: '1s' } };
+    const frozen = { operationState: { ...held.operationState, message: FROZEN_MESSAGE } };
+    expect(approvalExpiry(app({ syncPolicy: policy }, frozen), at('59'))).toBeUndefined();
+    const newer = { ...op, kind: 'Approve' as const, id: 'op-2' };
+    expect(approvalExpiry(app({ syncPolicy: policy, operation: newer }, held), at('59'))).toBeUndefined();
   });
 });
 

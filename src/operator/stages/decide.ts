@@ -25,6 +25,8 @@ import {
   operationLifecycle,
   sameRequest,
 } from '../../core/app-state.ts';
+import { APPROVAL_EXPIRED_REASON, expiredApproval } from '../../core/approvals.ts';
+import type { OpOutcome } from '../announce.ts';
 
 /** What one reconcile will do. */
 export type Intent =
@@ -134,11 +136,39 @@ export function mayHeal(app: AppResource): boolean {
 }
 
 /**
- * With requiresApproval, an automated change is staged as Held once per revision (not re-staged every reconcile).
+ * With requiresApproval, an automated change is staged as Held once per revision (not re-staged every reconcile),
+ * nor staged again once its hold expired (a new revision, or a sync someone requests, is held anew).
  */
 export function alreadyStaged(app: AppResource, head: string): boolean {
   const s = app.status?.operationState;
-  return s?.phase === 'Held' && s.message === APPROVAL_MESSAGE && s.revision === head;
+  if (s?.revision !== head) return false;
+  if (s.phase === 'Failed') return s.reason === APPROVAL_EXPIRED_REASON;
+  return s.phase === 'Held' && s.message === APPROVAL_MESSAGE;
+}
+
+/**
+ * The outcome that drops the sync of `app` held for approval once its App policy's expiry passed at `now`: the
+ * operation ends Failed, reason ApprovalExpired, at the revision it held (so approvals of it no longer count and
+ * automated sync does not stage that revision again). Undefined while nothing expired.
+ */
+export function approvalExpiry(app: AppResource, now: number): OpOutcome | undefined {
+  const expired = expiredApproval(app, now);
+  if (!expired) return undefined;
+  const { held, at } = expired;
+  const expiry = app.spec.syncPolicy?.approval?.expiry ?? '';
+  const operation: Operation = {
+    kind: held.kind,
+    initiatedAt: held.initiatedAt,
+    ...(held.id ? { id: held.id } : {}),
+    ...(held.triggeredBy ? { triggeredBy: held.triggeredBy } : {}),
+  } as Operation;
+  return {
+    operation,
+    phase: 'Failed',
+    ...(held.revision ? { revision: held.revision } : {}),
+    message: `approval expired at ${at} (expiry ${expiry}): the held sync was dropped; request a new sync`,
+    reason: APPROVAL_EXPIRED_REASON,
+  };
 }
 
 /**

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AppSetResource, AppSetSpec } from '../../core/appset-schema.ts';
-import { GitTreeReader } from '../../engine/sources/index.ts';
-import { RepoCache } from '../../git/index.ts';
-import { gatherInputs, leavesOf, readsOutside } from './inputs.ts';
+import type { AppSetResource, AppSetSpec } from '../core/appset-schema.ts';
+import { RepoCache } from '../git/index.ts';
+import { gatherInputs, leavesOf, readsOutside } from './appset-inputs.ts';
+import { GitTreeReader } from './sources/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-appset-inputs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
