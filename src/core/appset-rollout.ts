@@ -74,7 +74,7 @@ const pending = (app: AppResource) => isPending(operationLifecycle(app));
 /** Synced and Healthy at the newest revision seen upstream, with no operation pending. */
 export function rolledOut(app: AppResource): boolean {
   const s = app.status;
-  if (!s || s.syncStatus !== 'Synced' || s.healthStatus !== 'Healthy' || pending(app)) return false;
+  if (s?.syncStatus !== 'Synced' || s.healthStatus !== 'Healthy' || pending(app)) return false;
   return !s.observedRevision || s.revision === s.observedRevision;
 }
 
