@@ -102,6 +102,14 @@ describe('rolling sync plan', () => {
     expect(last.sync).toEqual(['p2']);
   });
 
+  it('an earlier step that has not polled the revision a later App sees is not done yet', () => {
+    // staging is Synced and Healthy at OLD and has not seen NEW yet; prod (same repository and branch) has.
+    const stale = { syncStatus: 'Synced', healthStatus: 'Healthy', revision: OLD, observedRevision: OLD } as const;
+    const plan = planRollout(steps, [app('s1', 'staging', stale), app('p1', 'prod', outOfSync)]);
+    expect(plan.sync).toEqual([]);
+    expect(plan.status.currentStep).toBe(1);
+  });
+
   it('a Degraded App stops the rollout at its step; later steps stay Pending', () => {
     const degraded = { ...done, healthStatus: 'Degraded' as const, healthReason: 'apps/Deployment web: 0/1 ready' };
     const plan = planRollout(steps, [app('s1', 'staging', degraded), app('p1', 'prod', outOfSync)]);

@@ -71,11 +71,40 @@ export function groupBySteps(
 
 const pending = (app: AppResource) => isPending(operationLifecycle(app));
 
-/** Synced and Healthy at the newest revision seen upstream, with no operation pending. */
-export function rolledOut(app: AppResource): boolean {
+/** Apps reading the same upstream (a Git repository's branch): they see its new revisions at their own polls. */
+function upstreamOf(app: AppResource): string {
+  const source = app.spec.source;
+  if (source.type === 'Git' && source.git) return `git ${source.git.repoURL} ${source.git.branch ?? ''}`;
+  return JSON.stringify(source);
+}
+
+/**
+ * The revisions each upstream is seen at, over `apps`: more than one while some of its Apps have polled a new
+ * revision and others not yet.
+ */
+export function upstreamRevisions(apps: readonly AppResource[]): Map<string, Set<string>> {
+  const seen = new Map<string, Set<string>>();
+  for (const app of apps) {
+    const rev = app.status?.observedRevision;
+    if (!rev) continue;
+    const key = upstreamOf(app);
+    seen.set(key, (seen.get(key) ?? new Set()).add(rev));
+  }
+  return seen;
+}
+
+/**
+ * Synced and Healthy at the newest revision seen upstream, with no operation pending. `seen` (from
+ * `upstreamRevisions` over the whole AppSet) guards against an App that has not polled yet: an App whose upstream
+ * another App already sees at another revision is not rolled out, so a later step never syncs a revision an earlier
+ * one has not even seen.
+ */
+export function rolledOut(app: AppResource, seen?: Map<string, Set<string>>): boolean {
   const s = app.status;
   if (s?.syncStatus !== 'Synced' || s.healthStatus !== 'Healthy' || pending(app)) return false;
-  return !s.observedRevision || s.revision === s.observedRevision;
+  if (s.observedRevision && s.revision !== s.observedRevision) return false;
+  const revisions = seen?.get(upstreamOf(app));
+  return !revisions || revisions.size <= 1;
 }
 
 /** OutOfSync (a new revision or spec) with nothing pending: the rollout syncs it when its step's turn comes. */
@@ -106,6 +135,7 @@ export interface RolloutPlan {
  */
 export function planRollout(steps: readonly RolloutStep[], apps: readonly AppResource[]): RolloutPlan {
   const groups = groupBySteps(steps, apps);
+  const seen = upstreamRevisions(apps);
   const states: RolloutStepState[] = [];
   let current = 0;
   let stopped: RolloutStatus['stopped'];
@@ -123,7 +153,7 @@ export function planRollout(steps: readonly RolloutStep[], apps: readonly AppRes
       states.push('Stopped');
       continue;
     }
-    if (group.apps.every(rolledOut)) {
+    if (group.apps.every((a) => rolledOut(a, seen))) {
       states.push('Done');
       continue;
     }
