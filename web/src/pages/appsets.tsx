@@ -1,6 +1,7 @@
 /**
  * The org's AppSets (GET /appsets, issue 27): for each, its generators and App name template, the Apps it generated
- * (each linked to its page, with sync and health as last seen) and what it could not generate. AppSets are written
+ * (each linked to its page, with sync and health as last seen), its rolling sync (./appset-rollout.tsx) and what it
+ * could not generate. AppSets are written
  * with `svc appset create -f` or the API; their Apps are changed through them.
  */
 import { Link } from '@tanstack/react-router';
@@ -10,6 +11,7 @@ import type { AppSetView } from '../api/types.ts';
 import { StatusBadge } from '../components/ui/badge.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
+import { AppSetRollout } from './appset-rollout.tsx';
 
 /** The kinds of an AppSet's generators (`list`, `matrix(clusters, gitDirectories)`…). */
 function generatorKinds(set: AppSetView): string {
@@ -44,6 +46,7 @@ function AppSetCard({ set }: { set: AppSetView }) {
           </ul>
         </div>
       ) : null}
+      <AppSetRollout set={set} />
       {set.apps.length === 0 ? (
         <p className="text-sm text-zinc-500">No Apps generated yet.</p>
       ) : (
