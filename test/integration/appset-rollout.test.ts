@@ -3,15 +3,19 @@
  * the harness's git server: a list generator makes `web-staging` (env: staging) and `web-prod` (env: prod) from one
  * repository, in two steps. A pushed commit syncs staging first and prod only once staging is Synced and Healthy at
  * it; a commit whose staging Deployment can never be scheduled stops the rollout at step 1 (prod stays at the
- * previous revision), the AppSet's status (and the API's view) says why, and an incident opens for the App.
+ * previous revision), the AppSet's status (the API's view, `svc appset get`) says why, and an incident opens for the
+ * App. The AppSet is created from a manifest with the real CLI.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_API_VERSION, APP_KIND, APPSET_KIND } from '../../src/core/app-names.ts';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import type { AppSetResource, AppSetSpec } from '../../src/core/appset-schema.ts';
 import { connect } from '../../src/kube/index.ts';
-import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
-import { type OrgApi, startOrgApi } from './api-support.ts';
+import { type GitRepo, type GitServer, runCli, startGitServer, waitUntil } from '../harness/index.ts';
+import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import {
   deleteNamespaces,
   deploymentYaml,
@@ -28,6 +32,8 @@ describe('AppSet rolling sync', () => {
   let git: GitServer;
   let op: TestOperator;
   let repo: GitRepo;
+  let home: string;
+  let env: Record<string, string>;
   const prefix = unique('roll');
   const kube = () => connect({ kubeconfigPath: inject('mgmtKubeconfig') }).objects;
 
@@ -35,6 +41,12 @@ describe('AppSet rolling sync', () => {
     git = await startGitServer();
     org = await startOrgApi('roll');
     op = await startTestOperator(org.orgNs, { appSetResyncMs: 2_000 });
+    await org.api.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = org.api.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const key = await mintKey(org.api, { cookie: org.owner.cookie }, { role: 'admin' });
+    home = mkdtempSync(join(tmpdir(), 'svc-roll-'));
+    env = { PATH: process.env['PATH'] ?? '', HOME: home, SVC_SERVER: `http://127.0.0.1:${port}`, SVC_API_KEY: key.key };
     repo = await git.createRepo(unique('fleet'), {
       'staging/web.yaml': deploymentYaml('web', 1, 'nginx:1.0'),
       'prod/web.yaml': deploymentYaml('web', 1, 'nginx:1.0'),
@@ -44,6 +56,7 @@ describe('AppSet rolling sync', () => {
     await op?.stop();
     await git?.stop();
     await org?.api.close();
+    if (home) rmSync(home, { recursive: true, force: true });
     await deleteNamespaces(org.orgNs, `${prefix}-staging`, `${prefix}-prod`);
   });
 
@@ -106,11 +119,14 @@ describe('AppSet rolling sync', () => {
         },
       },
     };
-    const created = await org.api.call<Json>('POST', '/api/v1/appsets', {
-      cookie: org.owner.cookie,
-      body: { name: 'web', generators: spec.generators, template: spec.template, strategy: spec.strategy },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Created from an AppSet manifest through the real CLI (its strategy carried into the API's payload).
+    const file = join(home, 'appset.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ apiVersion: APP_API_VERSION, kind: 'AppSet', metadata: { name: 'web' }, spec }),
+    );
+    const made = await runCli(['appset', 'create', '-f', file], env);
+    expect(made.status, made.stderr).toBe(0);
 
     // The first revision rolls out too (the Apps start OutOfSync), staging first.
     const first = await repo.head();
@@ -165,6 +181,12 @@ describe('AppSet rolling sync', () => {
       current_step: 1,
       stopped: { step: 1, app: 'web-staging', reason: expect.stringMatching(/^Degraded/) },
     });
+
+    const got = await runCli(['appset', 'get', 'web'], env);
+    expect(got.stdout).toMatch(/Rolling sync:\s+at step 1\n/);
+    expect(got.stdout).toContain('> step 1 Stopped: web-staging');
+    expect(got.stdout).toContain('step 2 Pending: web-prod');
+    expect(got.stdout).toMatch(/stopped at step 1 by web-staging: Degraded/);
 
     // The incident loop opens an incident for the Degraded App.
     const incident = await waitUntil(
