@@ -183,10 +183,9 @@ describe('AppSet rolling sync', () => {
     });
 
     const got = await runCli(['appset', 'get', 'web'], env);
-    expect(got.stdout).toMatch(/Rolling sync:\s+at step 1\n/);
-    expect(got.stdout).toContain('> step 1 Stopped: web-staging');
-    expect(got.stdout).toContain('step 2 Pending: web-prod');
-    expect(got.stdout).toMatch(/stopped at step 1 by web-staging: Degraded/);
+    expect(got.stdout).toMatch(
+      /Rolling sync:\s+at step 1; step 1 Stopped: web-staging \(current\); step 2 Pending: web-prod; stopped at step 1 by web-staging: Degraded/,
+    );
 
     // The incident loop opens an incident for the Degraded App.
     const incident = await waitUntil(

@@ -24,13 +24,14 @@ export function rolloutText(set: AppSetView): string {
   if (!set.strategy) return 'none (each App syncs on its own policy)';
   if (!r) return 'not started';
   const steps = r.steps.map((s) => {
-    const mark = s.step === r.current_step ? '> ' : '  ';
     const what = s.unmatched ? ' (no step selects them)' : '';
-    return `${mark}step ${s.step} ${s.state}: ${s.apps.join(', ') || '-'}${what}`;
+    const mark = s.step === r.current_step ? ' (current)' : '';
+    return `step ${s.step} ${s.state}: ${s.apps.join(', ') || '-'}${what}${mark}`;
   });
   const head = r.current_step === 0 ? 'done' : `at step ${r.current_step}`;
   const stop = r.stopped ? [`stopped at step ${r.stopped.step} by ${r.stopped.app}: ${r.stopped.reason}`] : [];
-  return [head, ...steps, ...stop].join('\n');
+  // One line (the field renderer folds lines): the steps in order, then the stop.
+  return [head, ...steps, ...stop].join('; ');
 }
 
 const fields = (set: AppSetView) =>
