@@ -7,7 +7,7 @@
 
 import type { AppResource } from './app-schema.ts';
 import { isPending, operationLifecycle } from './app-state.ts';
-import type { RolloutStatus, RolloutStep, RolloutStepState } from './appset-schema.ts';
+import type { AppSetResource, RolloutStatus, RolloutStep, RolloutStepState } from './appset-schema.ts';
 
 /** A percent (`25%`) or a count (`3`) as a string. */
 const PERCENT = /^(\d{1,3})%$/;
@@ -187,7 +187,13 @@ function toSync(apps: readonly AppResource[], limit: number): string[] {
     .map((a) => a.metadata.name);
 }
 
-/** A generated App's spec under a rolling sync: its own automated sync off (the AppSet controller syncs it). */
-export function withoutAutomated<T extends { spec: { syncPolicy?: { automated?: boolean } } }>(app: T): T {
-  return { ...app, spec: { ...app.spec, syncPolicy: { ...app.spec.syncPolicy, automated: false } } };
+/**
+ * An AppSet whose template turns its Apps' automated sync off (the AppSet controller syncs them). A template without
+ * a syncPolicy gets the one the App CRD defaults to, so the generated spec equals the stored App's.
+ */
+export function withoutAutomated(appSet: AppSetResource): AppSetResource {
+  const template = appSet.spec.template;
+  const defaults = { prune: false, selfHeal: false, requiresApproval: false };
+  const syncPolicy = { ...defaults, ...template.spec.syncPolicy, automated: false };
+  return { ...appSet, spec: { ...appSet.spec, template: { ...template, spec: { ...template.spec, syncPolicy } } } };
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromiumRequirement, describeWith, type GitServer, startGitServer } from '../harness/index.ts';
+import { chromiumRequirement, describeWith, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 import { configMapYaml, deleteNamespaces } from './operator-support.ts';
 import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
@@ -87,6 +87,17 @@ describeWith(chromiumRequirement())('the AppSets page', () => {
   }, 150_000);
 
   it('shows a rolling sync: its steps, their Apps, and where it is', async () => {
+    let last = '';
+    await waitUntil(
+      async () => {
+        const res = await apiCall(page, 'GET', '/api/v1/appsets/fleet');
+        last = JSON.stringify(res.body);
+        return (res.body as { rollout?: { current_step?: number } }).rollout?.current_step === 0;
+      },
+      { what: `fleet rolled out (last: ${last})`, timeoutMs: 120_000, intervalMs: 1_000 },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\nlast: ${last}`);
+    });
     await page.getByRole('link', { name: 'AppSets', exact: true }).click();
     const rollout = page.getByRole('region', { name: 'Rolling sync of fleet' });
     await rollout.getByText('every step done').waitFor({ timeout: 120_000 });

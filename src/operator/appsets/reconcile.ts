@@ -66,11 +66,11 @@ export async function reconcileAppSet(deps: AppSetReconcileDeps, appSet: AppSetR
     await writeStatus(deps, appSet, apps, [describeError(err)], appSet.status?.rollout);
     return 'backoff';
   }
-  const generated = generateApps(appSet, inputs);
-  // Under a rolling sync the AppSet syncs its Apps step by step: their own automated sync is off.
-  const apps = appSet.spec.strategy ? generated.apps.map(withoutAutomated) : generated.apps;
+  // Under a rolling sync the AppSet syncs its Apps step by step: their own automated sync is off (set in the
+  // template, so generation fills and orders the spec as it does any other).
+  const generated = generateApps(appSet.spec.strategy ? withoutAutomated(appSet) : appSet, inputs);
   const existing = deps.appsIn(namespace);
-  const plan = planAppSet(appSet, apps, existing);
+  const plan = planAppSet(appSet, generated.apps, existing);
   if (!deps.mayWrite()) return undefined;
   const failed = await carryOut(deps, plan, existing);
   const owned = new Map(existing.filter(mine).map((a) => [a.metadata.name, a]));
