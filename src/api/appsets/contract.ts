@@ -59,10 +59,9 @@ export const AppSetRollout = component(
           closed,
         ),
       ),
-      stopped: Nullable(
-        Type.Object({ step: Type.Integer(), app: Type.String(), reason: Type.String() }, closed),
-        { description: 'why the rollout stopped (a Degraded App), or null' },
-      ),
+      stopped: Nullable(Type.Object({ step: Type.Integer(), app: Type.String(), reason: Type.String() }, closed), {
+        description: 'why the rollout stopped (a Degraded App), or null',
+      }),
     },
     closed,
   ),
