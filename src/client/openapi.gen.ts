@@ -5275,7 +5275,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description a generator with other than one kind, or a template placeholder some generator cannot provide (naming the field) */
+                /** @description a generator with other than one kind, a template placeholder some generator cannot provide, or a rollingSync maxUnavailable that is not a count or a percent (naming the field) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5395,7 +5395,7 @@ export interface paths {
                 };
             };
         };
-        /** Replace an AppSet’s generators, template and sync policy (deployment:manage in the org; audited appset.update) */
+        /** Replace an AppSet’s generators, template, sync policy and strategy (deployment:manage in the org; audited appset.update) */
         put: {
             parameters: {
                 query?: never;
@@ -5484,7 +5484,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description a generator with other than one kind, or a template placeholder some generator cannot provide (naming the field) */
+                /** @description a generator with other than one kind, a template placeholder some generator cannot provide, or a rollingSync maxUnavailable that is not a count or a percent (naming the field) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -12939,12 +12939,59 @@ export interface components {
             /** @description When a generated App is deleted (the AppSet deleted, or sync dropping it), leave what it deployed in place. */
             preserveResourcesOnDeletion?: boolean;
         };
+        /** @description How the AppSet syncs its Apps. */
+        AppSetStrategy: {
+            /** @description Sync the generated Apps step by step: the AppSet controller syncs them (their own automated sync is off); a step starts when every App of the previous one is Synced and Healthy at its newest revision; a Degraded App stops the rollout. */
+            rollingSync: {
+                /** @description The steps, in order; Apps no step selects form a last step. */
+                steps: {
+                    /** @description An App is in the first step whose every expression it matches. */
+                    matchExpressions: {
+                        /** @description A label key of the generated Apps. */
+                        key: string;
+                        /**
+                         * @description In: the label is one of values; NotIn: it is absent or none of values.
+                         * @enum {string}
+                         */
+                        operator: "In" | "NotIn";
+                        /** @description Label values. */
+                        values: string[];
+                    }[];
+                    /** @description How many Apps of the step sync at once: a count (at least 1) or a percent of the step (e.g. 25%, at least 1 App); every App of the step when absent. */
+                    maxUnavailable?: unknown;
+                }[];
+            };
+        };
+        AppSetRollout: {
+            /** @description the step being synced or stopped at (1-based); 0 when every step is done */
+            current_step: number;
+            steps: {
+                /** @description 1-based */
+                step: number;
+                /**
+                 * @description Pending, Progressing, Done or Stopped
+                 * @enum {string}
+                 */
+                state: "Pending" | "Progressing" | "Done" | "Stopped";
+                /** @description the Apps of the step */
+                apps: string[];
+                /** @description true for the last step of the Apps no step selects */
+                unmatched: boolean;
+            }[];
+            /** @description why the rollout stopped (a Degraded App), or null */
+            stopped: {
+                step: number;
+                app: string;
+                reason: string;
+            } | null;
+        };
         AppSet: {
             name: string;
             /** @description the generators; every one of their parameter sets makes one App */
             generators: components["schemas"]["AppSetGenerator"][];
             template: components["schemas"]["AppSetTemplate"];
             sync_policy: components["schemas"]["AppSetSyncPolicy"];
+            strategy?: components["schemas"]["AppSetStrategy"];
             /** @description the Apps the AppSet generated (read-only through /apps except for operations) */
             apps: {
                 name: string;
@@ -12957,6 +13004,8 @@ export interface components {
             }[];
             /** @description what could not be generated: a generator that could not be read, a set that broke the template */
             errors: string[];
+            /** @description where the rolling sync is (strategy.rollingSync); null without one or before the first run */
+            rollout: components["schemas"]["AppSetRollout"] | (never | null);
             /** @description true once the operator handled the current spec */
             generated: boolean;
             /** Format: date-time */
@@ -12969,12 +13018,14 @@ export interface components {
             generators: components["schemas"]["AppSetGenerator"][];
             template: components["schemas"]["AppSetTemplate"];
             sync_policy?: components["schemas"]["AppSetSyncPolicy"];
+            strategy?: components["schemas"]["AppSetStrategy"];
         };
         AppSetUpdate: {
             /** @description the generators; every one of their parameter sets makes one App */
             generators: components["schemas"]["AppSetGenerator"][];
             template: components["schemas"]["AppSetTemplate"];
             sync_policy?: components["schemas"]["AppSetSyncPolicy"];
+            strategy?: components["schemas"]["AppSetStrategy"];
         };
         Webhook: {
             id: string;

@@ -5,6 +5,7 @@
  * the AppSet's status and generates nothing; the others are generated. The operator supplies the inputs (registered
  * clusters, the files of a repository) and acts on the answer. Pure.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { APP_API_VERSION, APP_KIND, APPSET_KIND, APPSET_LABEL, DELETE_POLICY_ANNOTATION } from './app-names.ts';
 import { type AppResource, type AppSpec, AppSpecSchema } from './app-schema.ts';
 import {
@@ -165,7 +166,8 @@ function upToDate(existing: AppResource, generated: AppResource): boolean {
     Object.entries(labels).every(([k, v]) => existing.metadata.labels?.[k] === v) &&
     policy(existing) === policy(generated);
   const { operation: _op, ...spec } = existing.spec;
-  return same && JSON.stringify(spec) === JSON.stringify(generated.spec);
+  // Deep equality, not text: the API server orders keys its own way, a filled-in template may not.
+  return same && isDeepStrictEqual(spec, generated.spec);
 }
 
 /**

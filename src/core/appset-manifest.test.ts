@@ -10,13 +10,19 @@ describe('AppSet text', () => {
       apiVersion: 'cd.svc.space/v1alpha1',
       kind: 'AppSet',
       metadata: { name: 'web' },
-      spec: { generators, template, syncPolicy: { applicationsSync: 'create-only' } },
+      spec: {
+        generators,
+        template,
+        syncPolicy: { applicationsSync: 'create-only' },
+        strategy: { rollingSync: { steps: [] } },
+      },
     };
     expect(appSetPayloadOf(manifest)).toEqual({
       name: 'web',
       generators,
       template,
       sync_policy: { applicationsSync: 'create-only' },
+      strategy: { rollingSync: { steps: [] } },
     });
     const payload = { name: 'web', generators, template };
     expect(appSetPayloadOf(payload)).toBe(payload);

@@ -1,6 +1,6 @@
 /**
  * An AppSet as people write it in a file or a text box: the API's create payload (`name`, `generators`, `template`,
- * `sync_policy`) as is, or an AppSet manifest (`kind: AppSet`, as kubectl would apply it) turned into one. Shared by
+ * `sync_policy`, `strategy`) as is, or an AppSet manifest (`kind: AppSet`, as kubectl would apply it) turned into one. Shared by
  * `svc appset create|update -f` and the web UI's AppSet editor; the server validates the rest. Pure.
  */
 
@@ -14,6 +14,7 @@ export function appSetPayloadOf(doc: Record<string, unknown>): Record<string, un
     generators: spec['generators'],
     template: spec['template'],
     ...(spec['syncPolicy'] ? { sync_policy: spec['syncPolicy'] } : {}),
+    ...(spec['strategy'] ? { strategy: spec['strategy'] } : {}),
   };
 }
 

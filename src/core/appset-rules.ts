@@ -2,9 +2,11 @@
  * The rules of an AppSet spec a structural schema cannot state (issue 27 item 1), checked when it is written (the
  * API's 422) and by the operator before it generates anything (a spec that breaks one stalls the AppSet): each
  * generator is exactly one kind; matrix and merge combine two stand-alone generators; every placeholder of the
- * template is one every generator provides (./appset-params.ts). Pure.
+ * template is one every generator provides (./appset-params.ts); each rollingSync maxUnavailable is a count or a
+ * percent (./appset-rollout.ts). Pure.
  */
 import { clusterKeys, directoryKeys, eitherKeys, fileKeys, type KnownKeys, listKeys } from './appset-params.ts';
+import { rolloutProblems } from './appset-rollout.ts';
 import type { AppSetSpec, Generator, LeafGenerator } from './appset-schema.ts';
 import { templateProblems } from './appset-template.ts';
 
@@ -60,5 +62,8 @@ export function appSetProblems(spec: AppSetSpec): string[] {
   const problems = spec.generators.flatMap((g, i) => generatorProblems(g, `generators[${i}]`));
   if (problems.length > 0) return problems;
   const known = spec.generators.map(knownKeysOf);
-  return templateProblems(spec.template, (key) => known.every((k) => k(key)));
+  return [
+    ...templateProblems(spec.template, (key) => known.every((k) => k(key))),
+    ...rolloutProblems(spec.strategy?.rollingSync.steps ?? []),
+  ];
 }

@@ -192,6 +192,64 @@ export const AppSetSyncPolicySchema = Type.Object(
   { ...closed, description: 'What the AppSet may do to the Apps it generated.' },
 );
 
+export const ROLLOUT_OPERATORS = ['In', 'NotIn'] as const;
+export type RolloutOperator = (typeof ROLLOUT_OPERATORS)[number];
+
+/** One label requirement of a rollingSync step (Argo CD's matchExpressions, In and NotIn). */
+export const RolloutExpressionSchema = Type.Object(
+  {
+    key: Type.String({ minLength: 1, maxLength: 317, description: 'A label key of the generated Apps.' }),
+    operator: Type.Unsafe<RolloutOperator>(
+      Type.String({
+        enum: [...ROLLOUT_OPERATORS],
+        description: 'In: the label is one of values; NotIn: it is absent or none of values.',
+      }),
+    ),
+    values: Type.Array(Type.String({ maxLength: 63 }), { minItems: 1, maxItems: 64, description: 'Label values.' }),
+  },
+  { ...closed, description: 'A label requirement.' },
+);
+
+/** One step of a rolling sync: the Apps it selects and how many may be unavailable at once. */
+export const RolloutStepSchema = Type.Object(
+  {
+    matchExpressions: Type.Array(RolloutExpressionSchema, {
+      minItems: 1,
+      maxItems: 16,
+      description: 'An App is in the first step whose every expression it matches.',
+    }),
+    maxUnavailable: Type.Optional(
+      Type.Unsafe<number | string>({
+        'x-kubernetes-int-or-string': true,
+        description:
+          'How many Apps of the step sync at once: a count (at least 1) or a percent of the step (e.g. 25%, at least 1 App); every App of the step when absent.',
+      }),
+    ),
+  },
+  { ...closed, description: 'A step of the rolling sync.' },
+);
+
+/** How the AppSet rolls a new revision across its Apps. */
+export const AppSetStrategySchema = Type.Object(
+  {
+    rollingSync: Type.Object(
+      {
+        steps: Type.Array(RolloutStepSchema, {
+          minItems: 1,
+          maxItems: 16,
+          description: 'The steps, in order; Apps no step selects form a last step.',
+        }),
+      },
+      {
+        ...closed,
+        description:
+          'Sync the generated Apps step by step: the AppSet controller syncs them (their own automated sync is off); a step starts when every App of the previous one is Synced and Healthy at its newest revision; a Degraded App stops the rollout.',
+      },
+    ),
+  },
+  { ...closed, description: 'How the AppSet syncs its Apps.' },
+);
+
 export const AppSetSpecSchema = Type.Object(
   {
     generators: Type.Array(GeneratorSchema, {
@@ -201,8 +259,47 @@ export const AppSetSpecSchema = Type.Object(
     }),
     template: AppTemplateSchema,
     syncPolicy: Type.Optional(AppSetSyncPolicySchema),
+    strategy: Type.Optional(AppSetStrategySchema),
   },
   { ...closed, description: 'Generators and the App template.' },
+);
+
+export const ROLLOUT_STEP_STATES = ['Pending', 'Progressing', 'Done', 'Stopped'] as const;
+export type RolloutStepState = (typeof ROLLOUT_STEP_STATES)[number];
+
+/** Where a rolling sync is (written by the operator). */
+export const RolloutStatusSchema = Type.Object(
+  {
+    currentStep: Type.Integer({
+      minimum: 0,
+      description: 'The step being synced or stopped at (1-based); 0 when every step is done.',
+    }),
+    steps: Type.Array(
+      Type.Object(
+        {
+          step: Type.Integer({ minimum: 1, description: '1-based; the last one may be the Apps no step selects.' }),
+          state: Type.Unsafe<RolloutStepState>(
+            Type.String({ enum: [...ROLLOUT_STEP_STATES], description: 'Pending, Progressing, Done or Stopped.' }),
+          ),
+          apps: Type.Array(Type.String(), { description: 'The Apps of the step, by name.' }),
+          unmatched: Type.Optional(Type.Boolean({ description: 'True for the step of the Apps no step selects.' })),
+        },
+        closed,
+      ),
+      { description: 'Each step and its state.' },
+    ),
+    stopped: Type.Optional(
+      Type.Object(
+        {
+          step: Type.Integer({ minimum: 1, description: 'The step the rollout stopped at.' }),
+          app: Type.String({ description: 'The App that stopped it.' }),
+          reason: Type.String({ description: 'Why, e.g. Degraded: apps/Deployment web: 0/1 ready.' }),
+        },
+        closed,
+      ),
+    ),
+  },
+  { ...closed, description: 'The rolling sync (spec.strategy.rollingSync): the current step, each step, a stop.' },
 );
 
 export const AppSetStatusSchema = Type.Object(
@@ -222,6 +319,7 @@ export const AppSetStatusSchema = Type.Object(
         { description: 'The Apps the AppSet generated, by name.' },
       ),
     ),
+    rollout: Type.Optional(RolloutStatusSchema),
     errors: Type.Optional(
       Type.Array(Type.String(), {
         maxItems: 100,
@@ -237,6 +335,8 @@ export type LeafGenerator = Static<typeof LeafGeneratorSchema>;
 export type AppTemplate = Static<typeof AppTemplateSchema>;
 export type AppSetSpec = Static<typeof AppSetSpecSchema>;
 export type AppSetStatus = Static<typeof AppSetStatusSchema>;
+export type RolloutStep = Static<typeof RolloutStepSchema>;
+export type RolloutStatus = Static<typeof RolloutStatusSchema>;
 
 /** An AppSet resource as stored on the management cluster. */
 export interface AppSetResource {

@@ -423,7 +423,7 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   appset_get: tool({
     title: 'Get an AppSet',
     description:
-      'One AppSet: its generators, App template and sync policy, the Apps it generated (sync status and health as last seen) and its errors. Generated Apps are changed through their AppSet; operations (sync, rollback) work on them directly.',
+      'One AppSet: its generators, App template, sync policy and strategy, the Apps it generated (sync status and health as last seen), where its rolling sync is (rollout: current step, each step, why it stopped) and its errors. Generated Apps are changed through their AppSet; operations (sync, rollback) work on them directly.',
     input: Type.Object(
       { name: Type.String({ minLength: 1, maxLength: 63, description: 'AppSet name' }) },
       { additionalProperties: false },

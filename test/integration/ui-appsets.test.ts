@@ -1,14 +1,14 @@
 /**
  * The AppSets page (issue 27 item 1): against a real `svc start` with its operator and a real git server, an AppSet
  * created through the API shows under AppSets in the navigation with the Apps it generated (linked, Synced and
- * Healthy) and the parameter set it could not generate; axe finds nothing. An AppSet is created from YAML on the
- * page, its spec replaced (one more App; a text naming another AppSet and a template the server refuses are shown
- * as errors), and deleted with its Apps.
+ * Healthy) and the parameter set it could not generate; an AppSet with a rolling sync shows its steps and where
+ * the rollout is; axe finds nothing. An AppSet is created from YAML on the page, its spec replaced (one more App; a
+ * text naming another AppSet and a template the server refuses are shown as errors), and deleted with its Apps.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromiumRequirement, describeWith, type GitServer, startGitServer } from '../harness/index.ts';
+import { chromiumRequirement, describeWith, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 import { configMapYaml, deleteNamespaces } from './operator-support.ts';
 import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
@@ -16,7 +16,10 @@ describeWith(chromiumRequirement())('the AppSets page', () => {
   const hex = randomBytes(3).toString('hex');
   const slug = `uiaset-${hex}`;
   const envs = ['dev', 'prod'];
-  const dests = [...envs, 'qa', 'uat'].map((e) => `uiaset-${e}-${hex}`);
+  const dests = [
+    ...envs.flatMap((e) => [`uiaset-${e}-${hex}`, `uiaset-f${e}-${hex}`]),
+    ...['qa', 'uat'].map((e) => `uiaset-${e}-${hex}`),
+  ];
   let ui: UiSession;
   let page: Page;
   let git: GitServer;
@@ -44,6 +47,27 @@ describeWith(chromiumRequirement())('the AppSets page', () => {
       },
     });
     expect(created.status).toBe(201);
+    // A rolling sync over two steps (issue 27 item 2): the page shows its steps and where it is.
+    const rolling = await apiCall(page, 'POST', '/api/v1/appsets', {
+      name: 'fleet',
+      generators: [{ list: { elements: envs.map((env) => ({ env })) } }],
+      template: {
+        metadata: { name: 'fleet-{{ env }}', labels: { env: '{{ env }}' } },
+        spec: {
+          source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
+          destination: { namespace: `uiaset-f{{ env }}-${hex}` },
+        },
+      },
+      strategy: {
+        rollingSync: {
+          steps: [
+            { matchExpressions: [{ key: 'env', operator: 'In', values: ['dev'] }] },
+            { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }], maxUnavailable: 1 },
+          ],
+        },
+      },
+    });
+    expect(rolling.status).toBe(201);
   }, 240_000);
 
   afterAll(async () => {
@@ -66,6 +90,27 @@ describeWith(chromiumRequirement())('the AppSets page', () => {
     await ui.accessible();
     await apps.getByRole('link', { name: 'web-dev' }).click();
     await page.getByRole('heading', { name: 'web-dev' }).waitFor();
+  }, 150_000);
+
+  it('shows a rolling sync: its steps, their Apps, and where it is', async () => {
+    let last = '';
+    await waitUntil(
+      async () => {
+        const res = await apiCall(page, 'GET', '/api/v1/appsets/fleet');
+        last = JSON.stringify(res.body);
+        return (res.body as { rollout?: { current_step?: number } }).rollout?.current_step === 0;
+      },
+      { what: `fleet rolled out (last: ${last})`, timeoutMs: 120_000, intervalMs: 1_000 },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\nlast: ${last}`);
+    });
+    await page.getByRole('link', { name: 'AppSets', exact: true }).click();
+    const rollout = page.getByRole('region', { name: 'Rolling sync of fleet' });
+    await rollout.getByText('every step done').waitFor({ timeout: 120_000 });
+    await expect(rollout.locator('li[data-step="1"]').textContent()).resolves.toContain('fleet-dev');
+    await expect(rollout.locator('li[data-step="2"]').textContent()).resolves.toContain('fleet-prod');
+    await expect(rollout.locator('li[data-state="Done"]').count()).resolves.toBe(2);
+    await ui.accessible();
   }, 150_000);
 
   it('creates an AppSet from YAML, replaces its spec, shows what is refused, and deletes it', async () => {

@@ -5,9 +5,15 @@
  * destination its generators reach).
  */
 import { type TSchema, Type } from 'typebox';
-import { AppSetSyncPolicySchema, AppTemplateSchema, GeneratorSchema } from '../../core/appset-schema.ts';
+import {
+  AppSetStrategySchema,
+  AppSetSyncPolicySchema,
+  AppTemplateSchema,
+  GeneratorSchema,
+  ROLLOUT_STEP_STATES,
+} from '../../core/appset-schema.ts';
 import { errors } from '../contract/errors.ts';
-import { component, DnsLabel, ref, Timestamp, withoutDefaults } from '../contract/schema.ts';
+import { component, DnsLabel, Nullable, ref, StringEnum, Timestamp, withoutDefaults } from '../contract/schema.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -31,6 +37,35 @@ function documented<T extends TSchema>(schema: T): T {
 export const AppSetGenerator = component('AppSetGenerator', documented(GeneratorSchema));
 export const AppSetTemplate = component('AppSetTemplate', documented(AppTemplateSchema));
 export const AppSetSyncPolicy = component('AppSetSyncPolicy', documented(AppSetSyncPolicySchema));
+/** maxUnavailable (int or string) is any value in the document; a bad one is 422 naming the field. */
+export const AppSetStrategy = component('AppSetStrategy', documented(AppSetStrategySchema));
+
+/** Where a rolling sync is (status.rollout of the resource, in the API's case). */
+export const AppSetRollout = component(
+  'AppSetRollout',
+  Type.Object(
+    {
+      current_step: Type.Integer({
+        description: 'the step being synced or stopped at (1-based); 0 when every step is done',
+      }),
+      steps: Type.Array(
+        Type.Object(
+          {
+            step: Type.Integer({ description: '1-based' }),
+            state: StringEnum(ROLLOUT_STEP_STATES, { description: 'Pending, Progressing, Done or Stopped' }),
+            apps: Type.Array(Type.String(), { description: 'the Apps of the step' }),
+            unmatched: Type.Boolean({ description: 'true for the last step of the Apps no step selects' }),
+          },
+          closed,
+        ),
+      ),
+      stopped: Nullable(Type.Object({ step: Type.Integer(), app: Type.String(), reason: Type.String() }, closed), {
+        description: 'why the rollout stopped (a Degraded App), or null',
+      }),
+    },
+    closed,
+  ),
+);
 
 const specFields = {
   generators: Type.Array(ref(AppSetGenerator), {
@@ -40,6 +75,7 @@ const specFields = {
   }),
   template: ref(AppSetTemplate),
   sync_policy: Type.Optional(ref(AppSetSyncPolicy)),
+  strategy: Type.Optional(ref(AppSetStrategy)),
 };
 
 export const AppSet = component(
@@ -64,6 +100,9 @@ export const AppSet = component(
       errors: Type.Array(Type.String(), {
         description: 'what could not be generated: a generator that could not be read, a set that broke the template',
       }),
+      rollout: Nullable(ref(AppSetRollout), {
+        description: 'where the rolling sync is (strategy.rollingSync); null without one or before the first run',
+      }),
       generated: Type.Boolean({ description: 'true once the operator handled the current spec' }),
       created_at: Timestamp(),
     },
@@ -85,7 +124,7 @@ const tags = ['appsets'];
 const NameParams = Type.Object({ name: DnsLabel('AppSet name') });
 const NOT_FOUND = { 404: 'no such AppSet in this organization' };
 const RULES = {
-  422: 'a generator with other than one kind, or a template placeholder some generator cannot provide (naming the field)',
+  422: 'a generator with other than one kind, a template placeholder some generator cannot provide, or a rollingSync maxUnavailable that is not a count or a percent (naming the field)',
 };
 
 export const listAppSetsRoute = {
@@ -108,7 +147,7 @@ export const createAppSetRoute = {
 export const updateAppSetRoute = {
   tags,
   summary:
-    'Replace an AppSet’s generators, template and sync policy (deployment:manage in the org; audited appset.update)',
+    'Replace an AppSet’s generators, template, sync policy and strategy (deployment:manage in the org; audited appset.update)',
   params: NameParams,
   body: ref(AppSetUpdate),
   response: { 200: ref(AppSet), ...errors(NOT_FOUND, { 409: 'changed concurrently; retry' }, RULES) },
@@ -128,6 +167,8 @@ export const APPSET_COMPONENTS = [
   AppSetGenerator,
   AppSetTemplate,
   AppSetSyncPolicy,
+  AppSetStrategy,
+  AppSetRollout,
   AppSet,
   AppSetRequest,
   AppSetUpdate,

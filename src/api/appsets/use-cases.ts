@@ -19,6 +19,7 @@ export interface AppSetBody {
   generators: AppSetSpec['generators'];
   template: AppSetSpec['template'];
   sync_policy?: AppSetSpec['syncPolicy'] | undefined;
+  strategy?: AppSetSpec['strategy'] | undefined;
 }
 
 /** The management cluster's AppSet client; 503 without one. */
@@ -43,6 +44,7 @@ function specOf(body: AppSetBody): AppSetSpec {
     generators: body.generators,
     template: body.template,
     ...(body.sync_policy ? { syncPolicy: body.sync_policy } : {}),
+    ...(body.strategy ? { strategy: body.strategy } : {}),
   };
   const problems = appSetProblems(spec);
   if (problems.length > 0) throw new UnprocessableError(problems.join('; '));

@@ -1,5 +1,23 @@
 /** The AppSet object of /appsets (./contract.ts) from the resource. */
-import type { AppSetResource } from '../../core/appset-schema.ts';
+import type { AppSetResource, RolloutStepState } from '../../core/appset-schema.ts';
+
+/** Where a rolling sync is, as the API answers it. */
+export interface RolloutView {
+  current_step: number;
+  steps: { step: number; state: RolloutStepState; apps: string[]; unmatched: boolean }[];
+  stopped: { step: number; app: string; reason: string } | null;
+}
+
+/** The API's view of status.rollout (null without a rolling sync or before its first run). */
+function rolloutView(set: AppSetResource): RolloutView | null {
+  const r = set.status?.rollout;
+  if (!r || !set.spec.strategy) return null;
+  return {
+    current_step: r.currentStep,
+    steps: r.steps.map((s) => ({ step: s.step, state: s.state, apps: s.apps, unmatched: s.unmatched === true })),
+    stopped: r.stopped ? { step: r.stopped.step, app: r.stopped.app, reason: r.stopped.reason } : null,
+  };
+}
 
 /** An AppSet as the API answers it. */
 export interface AppSetView {
@@ -8,6 +26,8 @@ export interface AppSetView {
   template: AppSetResource['spec']['template'];
   sync_policy: NonNullable<AppSetResource['spec']['syncPolicy']>;
   apps: { name: string; namespace: string; sync_status: string; health: string }[];
+  strategy?: NonNullable<AppSetResource['spec']['strategy']>;
+  rollout: RolloutView | null;
   errors: string[];
   generated: boolean;
   created_at: string;
@@ -27,6 +47,8 @@ export function appSetView(set: AppSetResource): AppSetView {
       sync_status: a.syncStatus ?? '',
       health: a.healthStatus ?? '',
     })),
+    ...(set.spec.strategy ? { strategy: set.spec.strategy } : {}),
+    rollout: rolloutView(set),
     errors: status.errors ?? [],
     generated: status.observedGeneration !== undefined && status.observedGeneration === set.metadata.generation,
     created_at: set.metadata.creationTimestamp ?? new Date(0).toISOString(),

@@ -1,7 +1,7 @@
 /**
  * `svc appset list|get|create|update|delete` (issue 27 item 1; docs/cli.md "AppSets"): the org's AppSets, each with
  * the Apps it generated and what it could not generate. `create -f` takes the create payload (`name`, `generators`,
- * `template`, `sync_policy`) or an AppSet manifest (`kind: AppSet`, as kubectl would apply it), YAML or JSON;
+ * `template`, `sync_policy`, `strategy`) or an AppSet manifest (`kind: AppSet`, as kubectl would apply it), YAML or JSON;
  * `update <name> -f` takes the same file and replaces that AppSet's generators, template and sync policy.
  */
 import { readFileSync } from 'node:fs';
@@ -19,6 +19,22 @@ function generatorKinds(set: AppSetView): string {
   return kindsOf(set.generators);
 }
 
+/** Where a rolling sync is: each step with its state and Apps, the current step marked, and why it stopped. */
+export function rolloutText(set: AppSetView): string {
+  const r = set.rollout;
+  if (!set.strategy) return 'none (each App syncs on its own policy)';
+  if (!r) return 'not started';
+  const steps = r.steps.map((s) => {
+    const what = s.unmatched ? ' (no step selects them)' : '';
+    const mark = s.step === r.current_step ? ' (current)' : '';
+    return `step ${s.step} ${s.state}: ${s.apps.join(', ') || '-'}${what}${mark}`;
+  });
+  const head = r.current_step === 0 ? 'done' : `at step ${r.current_step}`;
+  const stop = r.stopped ? [`stopped at step ${r.stopped.step} by ${r.stopped.app}: ${r.stopped.reason}`] : [];
+  // One line (the field renderer folds lines): the steps in order, then the stop.
+  return [head, ...steps, ...stop].join('; ');
+}
+
 const fields = (set: AppSetView) =>
   renderFields([
     ['Name', set.name],
@@ -28,6 +44,7 @@ const fields = (set: AppSetView) =>
     ['Preserve resources', set.sync_policy.preserveResourcesOnDeletion === true ? 'yes' : 'no'],
     ['Generated', set.generated ? 'yes' : 'not yet'],
     ['Apps', set.apps.map((a) => `${a.name} (${a.sync_status || '-'}, ${a.health || '-'})`).join('\n') || 'none'],
+    ['Rolling sync', rolloutText(set)],
     ['Errors', set.errors.join('\n') || 'none'],
     ['Created', set.created_at],
   ]);

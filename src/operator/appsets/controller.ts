@@ -2,8 +2,9 @@
  * The AppSet controller (issue 27 item 1): an informer on AppSets feeding a keyed work queue, reconciled while this
  * process leads (./reconcile.ts). An AppSet is run again when it changes (not its status), when one of its Apps is
  * created, deleted or changes its spec, sync or health (the App informer's events, by the `cd.svc.space/appset`
- * label), when a push event concerns it (`refresh`: its Git read anew at once, ./push-match.ts), and every
- * `resyncMs` while it reads Git or registered clusters (a push without a webhook, a label change, is seen then).
+ * label; under a rolling sync also its revision and operation), when a push event concerns it (`refresh`: its Git
+ * read anew at once, ./push-match.ts), and every `resyncMs` while it reads Git or registered clusters (a push
+ * without a webhook, a label change, is seen then).
  * Without the AppSet CRD on the management cluster (a chart from before it) the controller stays off, said once.
  */
 import type { Logger } from 'pino';
@@ -61,7 +62,11 @@ function appChanged(event: InformerEvent<AppResource>): boolean {
   return (
     obj.metadata.generation !== old.metadata.generation ||
     obj.status?.syncStatus !== old.status?.syncStatus ||
-    obj.status?.healthStatus !== old.status?.healthStatus
+    obj.status?.healthStatus !== old.status?.healthStatus ||
+    // A rolling sync moves on an App's revision and operation (src/core/appset-rollout.ts).
+    obj.status?.revision !== old.status?.revision ||
+    obj.status?.observedRevision !== old.status?.observedRevision ||
+    obj.status?.operationState?.phase !== old.status?.operationState?.phase
   );
 }
 

@@ -19,11 +19,13 @@ import {
 } from '../../core/app-names.ts';
 import type { AppResource } from '../../core/app-schema.ts';
 import { type AppSetPlan, generateApps, planAppSet } from '../../core/appset-generate.ts';
+import { withoutAutomated } from '../../core/appset-rollout.ts';
 import { appSetProblems } from '../../core/appset-rules.ts';
-import type { AppSetResource, AppSetStatus } from '../../core/appset-schema.ts';
+import type { AppSetResource, AppSetStatus, RolloutStatus } from '../../core/appset-schema.ts';
 import { describeError } from '../../core/errors.ts';
 import { gatherInputs, type InputSources, readsOutside } from '../../engine/appset-inputs.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../../kube/index.ts';
+import { runRollout } from './rollout.ts';
 
 /** Field manager of the AppSet controller's writes to Apps (not the reconciler's: they own different fields). */
 export const APPSET_FIELD_MANAGER = 'svc-appset';
@@ -53,17 +55,20 @@ export async function reconcileAppSet(deps: AppSetReconcileDeps, appSet: AppSetR
   const problems = appSetProblems(appSet.spec);
   if (problems.length > 0) {
     // Written behind the API's back: nothing is generated until the spec is fixed.
-    await writeStatus(deps, appSet, deps.appsIn(namespace).filter(mine), problems);
+    await writeStatus(deps, appSet, deps.appsIn(namespace).filter(mine), problems, appSet.status?.rollout);
     return undefined;
   }
   let inputs: Awaited<ReturnType<typeof gatherInputs>>;
   try {
     inputs = await gatherInputs(appSet, deps);
   } catch (err) {
-    await writeStatus(deps, appSet, deps.appsIn(namespace).filter(mine), [describeError(err)]);
+    const apps = deps.appsIn(namespace).filter(mine);
+    await writeStatus(deps, appSet, apps, [describeError(err)], appSet.status?.rollout);
     return 'backoff';
   }
-  const generated = generateApps(appSet, inputs);
+  // Under a rolling sync the AppSet syncs its Apps step by step: their own automated sync is off (set in the
+  // template, so generation fills and orders the spec as it does any other).
+  const generated = generateApps(appSet.spec.strategy ? withoutAutomated(appSet) : appSet, inputs);
   const existing = deps.appsIn(namespace);
   const plan = planAppSet(appSet, generated.apps, existing);
   if (!deps.mayWrite()) return undefined;
@@ -71,7 +76,13 @@ export async function reconcileAppSet(deps: AppSetReconcileDeps, appSet: AppSetR
   const owned = new Map(existing.filter(mine).map((a) => [a.metadata.name, a]));
   for (const name of plan.delete) owned.delete(name);
   for (const app of plan.create) if (!owned.has(app.metadata.name)) owned.set(app.metadata.name, app);
-  await writeStatus(deps, appSet, [...owned.values()], [...generated.errors, ...plan.conflicts, ...failed]);
+  // Apps just created or updated are planned from the cache at the next run (their write queues the AppSet).
+  const touched = new Set([...plan.create, ...plan.update].map((a) => a.metadata.name));
+  const settled = existing.filter((a) => mine(a) && owned.has(a.metadata.name) && !touched.has(a.metadata.name));
+  const rollout = touched.size > 0 ? undefined : await runRollout(deps, appSet, settled);
+  failed.push(...(rollout?.errors ?? []));
+  const errors = [...generated.errors, ...plan.conflicts, ...failed];
+  await writeStatus(deps, appSet, [...owned.values()], errors, rollout?.status ?? appSet.status?.rollout);
   if (failed.length > 0) return 'backoff';
   return readsOutside(appSet) ? deps.resyncMs : undefined;
 }
@@ -145,6 +156,7 @@ async function writeStatus(
   appSet: AppSetResource,
   apps: AppResource[],
   errors: string[],
+  rollout?: RolloutStatus,
 ): Promise<void> {
   const status: AppSetStatus = {
     ...(appSet.metadata.generation !== undefined ? { observedGeneration: appSet.metadata.generation } : {}),
@@ -156,12 +168,13 @@ async function writeStatus(
         ...(a.status?.healthStatus ? { healthStatus: a.status.healthStatus } : {}),
       }))
       .sort((a, b) => a.name.localeCompare(b.name)),
+    ...(rollout && appSet.spec.strategy ? { rollout } : {}),
     ...(errors.length > 0 ? { errors: errors.slice(0, MAX_ERRORS) } : {}),
   };
   if (isDeepStrictEqual(status, appSet.status ?? {})) return;
   if (!deps.mayWrite()) return;
   // Merge patch: absent errors are removed explicitly.
-  const patch = { status: { ...status, errors: status.errors ?? null } };
+  const patch = { status: { ...status, errors: status.errors ?? null, rollout: status.rollout ?? null } };
   const ref = {
     apiVersion: APP_API_VERSION,
     kind: APPSET_KIND,

@@ -1,7 +1,8 @@
 /**
  * The org's AppSets (GET /appsets, issue 27): for each, its generators and App name template, the Apps it generated
- * (each linked to its page, with sync and health as last seen) and what it could not generate; a new AppSet, an
- * AppSet's spec replaced, or deleted, from text (./appset-editor.tsx). Their Apps are changed through them.
+ * (each linked to its page, with sync and health as last seen), its rolling sync (./appset-rollout.tsx) and what it
+ * could not generate; a new AppSet, an AppSet's spec replaced, or deleted, from text (./appset-editor.tsx). Their
+ * Apps are changed through them.
  */
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -14,6 +15,7 @@ import { ConfirmDelete } from '../components/ui/confirm-delete.tsx';
 import { Empty, ErrorState, PageHeader, Spinner } from '../components/ui/feedback.tsx';
 import { Table, Td, Th } from '../components/ui/table.tsx';
 import { AppSetEditor } from './appset-editor.tsx';
+import { AppSetRollout } from './appset-rollout.tsx';
 
 /** The kinds of an AppSet's generators (`list`, `matrix(clusters, gitDirectories)`…). */
 function generatorKinds(set: AppSetView): string {
@@ -70,6 +72,7 @@ function AppSetCard({ set }: { set: AppSetView }) {
           </ul>
         </div>
       ) : null}
+      <AppSetRollout set={set} />
       {set.apps.length === 0 ? (
         <p className="text-sm text-zinc-500">No Apps generated yet.</p>
       ) : (

@@ -24,6 +24,8 @@ const TONES: Record<string, string> = {
   failed: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   critical: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   warning: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300',
+  Done: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  Stopped: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
   Missing: 'bg-orange-100 text-orange-800 dark:bg-orange-950 dark:text-orange-300',
 };
 
