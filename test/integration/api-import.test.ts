@@ -242,8 +242,9 @@ describe('import from Argo CD', () => {
       .replaceAll('https://github.com/argoproj/argo-cd.git', repo.url)
       .replace('revision: HEAD', 'revision: master')
       .replace('targetRevision: HEAD', 'targetRevision: master')
-      .replace('applicationset/examples/git-generator-directory/cluster-addons/*', '*guestbook');
+      .replace('applicationset/examples/git-generator-directory/cluster-addons/*', "'*guestbook'");
     const dry = await call({ documents });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
     expect(dry.body['entries']).toMatchObject([
       { result: 'partial', becomes: { kind: 'AppSet', name: 'cluster-addons' } },
     ]);
