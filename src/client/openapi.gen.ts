@@ -13694,16 +13694,17 @@ export interface components {
             /** @description an svc object of the import */
             becomes?: {
                 /** @enum {string} */
-                kind: "App" | "Repository" | "Registry";
+                kind: "App" | "AppSet" | "Repository" | "Registry";
                 name: string;
             };
             app?: components["schemas"]["AppCreateRequest"];
+            appset?: components["schemas"]["AppSetRequest"];
             repository?: components["schemas"]["ImportedRepository"];
             registry?: components["schemas"]["ImportedRegistry"];
             /** @description svc objects that read it (a Flux source, a Secret) */
             partOf?: {
                 /** @enum {string} */
-                kind: "App" | "Repository" | "Registry";
+                kind: "App" | "AppSet" | "Repository" | "Registry";
                 name: string;
             }[];
             /** @description why it cannot be mapped (result unmapped) */
@@ -13728,6 +13729,7 @@ export interface components {
                 partial: number;
                 unmapped: number;
                 apps: number;
+                appsets: number;
                 repositories: number;
                 registries: number;
                 /** @description with apply: svc objects created */
@@ -13740,7 +13742,7 @@ export interface components {
             /** @description Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object */
             documents: string;
             /**
-             * @description create the mapped repositories, registries and Apps through their own routes’ rules (permissions, audit); repositories and registries need a session
+             * @description create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session
              * @default false
              */
             apply?: boolean;

@@ -24,7 +24,7 @@ import {
   startGitServer,
   waitUntil,
 } from '../harness/index.ts';
-import { mintKey } from './api-support.ts';
+import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { deleteNamespaces, getObject, managers, unique, waitForApp } from './operator-support.ts';
 
@@ -103,6 +103,7 @@ describe('import from Argo CD', () => {
       partial: 0,
       unmapped: 3,
       apps: 11,
+      appsets: 0,
       repositories: 1,
       registries: 0,
       created: 0,
@@ -234,6 +235,43 @@ describe('import from Argo CD', () => {
     }
     // The git server refuses anonymous reads: the Apps got there with the imported credentials.
     expect(git.requests.some((r) => r.authorized === true)).toBe(true);
+  });
+
+  it("applies Argo CD's git directories ApplicationSet as an AppSet: audited, one App per directory", async () => {
+    const documents = readFileSync(join(FIXTURES, 'argocd-appsets/git-directories-example.yaml'), 'utf8')
+      .replaceAll('https://github.com/argoproj/argo-cd.git', repo.url)
+      .replace('revision: HEAD', 'revision: master')
+      .replace('targetRevision: HEAD', 'targetRevision: master')
+      .replace('applicationset/examples/git-generator-directory/cluster-addons/*', "'*guestbook'");
+    const dry = await call({ documents });
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body['entries']).toMatchObject([
+      { result: 'partial', becomes: { kind: 'AppSet', name: 'cluster-addons' } },
+    ]);
+    const res = await call({ documents, apply: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body['summary']).toMatchObject({ objects: 1, appsets: 1, created: 1, failed: 0 });
+    expect((await auditEntries(suite.org.api, suite.org.owner, 'appset.create', 'cluster-addons')).length).toBe(1);
+    const get = () =>
+      suite.org.api.call<Json>('GET', '/api/v1/appsets/cluster-addons', { cookie: suite.org.owner.cookie });
+    // The operator reads the private copy through the repository the previous test imported.
+    await waitUntil(async () => ((await get()).body['apps'] as Json[] | undefined)?.length === 3, {
+      timeoutMs: 60_000,
+      what: 'the AppSet generated three Apps',
+    });
+    const set = (await get()).body;
+    expect(set['errors']).toEqual([]);
+    expect((set['apps'] as Json[]).map((a) => [a['name'], a['namespace']]).sort()).toEqual([
+      ['guestbook', 'guestbook'],
+      ['helm-guestbook', 'helm-guestbook'],
+      ['kustomize-guestbook', 'kustomize-guestbook'],
+    ]);
+    const again = await call({ documents, apply: true });
+    expect(again.body['entries']).toMatchObject([{ applied: { status: 'failed' } }]);
+    const del = await suite.org.api.call('DELETE', '/api/v1/appsets/cluster-addons', {
+      cookie: suite.org.owner.cookie,
+    });
+    expect(del.body).toEqual({ deleted: true, name: 'cluster-addons' });
   });
 
   it('applies Flux: a Kustomization and a HelmRelease with their private sources become Apps, Synced/Healthy', async () => {

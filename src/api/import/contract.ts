@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import { AppCreateRequest } from '../apps/create-contract.ts';
+import { AppSetRequest } from '../appsets/contract.ts';
 import { errors } from '../contract/errors.ts';
 import { component, ref, StringEnum } from '../contract/schema.ts';
 
@@ -22,7 +23,7 @@ export const MAX_IMPORT_TEXT = 1_000_000;
 export const IMPORT_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 
 const SvcRef = Type.Object(
-  { kind: StringEnum(['App', 'Repository', 'Registry'] as const), name: Type.String() },
+  { kind: StringEnum(['App', 'AppSet', 'Repository', 'Registry'] as const), name: Type.String() },
   { ...closed, description: 'an svc object of the import' },
 );
 
@@ -88,6 +89,9 @@ export const ImportEntry = component(
       }),
       becomes: Type.Optional(SvcRef),
       app: Type.Optional(ref(AppCreateRequest, { description: 'the App it becomes, as POST /apps takes it' })),
+      appset: Type.Optional(
+        ref(AppSetRequest, { description: 'the AppSet an ApplicationSet becomes, as POST /appsets takes it' }),
+      ),
       repository: Type.Optional(ref(ImportedRepository)),
       registry: Type.Optional(ref(ImportedRegistry)),
       partOf: Type.Optional(Type.Array(SvcRef, { description: 'svc objects that read it (a Flux source, a Secret)' })),
@@ -120,6 +124,7 @@ export const ImportReport = component(
           partial: Type.Integer(),
           unmapped: Type.Integer(),
           apps: Type.Integer(),
+          appsets: Type.Integer(),
           repositories: Type.Integer(),
           registries: Type.Integer(),
           created: Type.Integer({ description: 'with apply: svc objects created' }),
@@ -146,7 +151,7 @@ export const ImportRequest = component(
         Type.Boolean({
           default: false,
           description:
-            'create the mapped repositories, registries and Apps through their own routes’ rules (permissions, audit); repositories and registries need a session',
+            'create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session',
         }),
       ),
     },

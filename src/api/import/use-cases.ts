@@ -17,6 +17,7 @@ import {
 import { schemaProblems } from '../../core/validator.ts';
 import { AppCreateRequest } from '../apps/create-contract.ts';
 import { createApp } from '../apps/use-cases.ts';
+import { createAppSet } from '../appsets/use-cases.ts';
 import { listClusters } from '../clusters/use-cases.ts';
 import { createRegistry } from '../registries/use-cases.ts';
 import { createRepository } from '../repositories/use-cases.ts';
@@ -100,7 +101,7 @@ function refusedByCreateRules(entry: ImportEntry): ImportEntry {
   return { ...rest, result: 'unmapped', reason: `svc would refuse the App: ${problems.join('; ')}` };
 }
 
-/** Creates repositories, registries, then Apps; records each outcome on its entry. */
+/** Creates repositories, registries, then Apps and AppSets; records each outcome on its entry. */
 async function applyAll(ctx: UseCaseContext, entries: AnsweredEntry[], credentials: ImportCredentials): Promise<void> {
   const viaKey = ctx.actor.caller.kind === 'key';
   for (const entry of entries) {
@@ -119,6 +120,11 @@ async function applyAll(ctx: UseCaseContext, entries: AnsweredEntry[], credentia
   }
   for (const entry of entries) {
     if (entry.app) entry.applied = await outcome(() => ctx.run(createApp, entry.app));
+    // An AppSet through its own create (deployment:manage in the org, audited appset.create).
+    else if (entry.appset) {
+      const appset = entry.appset;
+      entry.applied = await outcome(() => ctx.run(createAppSet, appset));
+    }
   }
 }
 

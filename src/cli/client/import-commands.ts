@@ -70,7 +70,7 @@ function table(report: ImportReport, wide: boolean): string {
   const applied = report.applied
     ? `; created ${s.created}, failed ${s.failed}`
     : ' (dry-run: nothing created; --apply creates)';
-  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
+  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.appsets} appsets, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
 }
 
 function countOf(e: ImportEntry): string {
@@ -83,7 +83,7 @@ export function registerImportCommands(program: Command): void {
   program
     .command('import')
     .description(
-      'map Argo CD and Flux objects (YAML files) to svc apps, repositories and registries; --apply creates them',
+      'map Argo CD and Flux objects (YAML files) to svc apps, appsets, repositories and registries; --apply creates them',
     )
     .requiredOption('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable)')
     .option('--apply', 'create what the objects map to (default: a dry-run)')

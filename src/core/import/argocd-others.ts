@@ -1,6 +1,5 @@
 /**
- * Argo CD objects that do not become Apps: `ApplicationSet` (svc has no AppSet resource on this version),
- * `AppProject` (svc has teams and role bindings instead) and cluster Secrets (svc registers clusters itself).
+ * Argo CD objects that do not become svc objects: `AppProject` (svc has teams and role bindings instead) and cluster Secrets (svc registers clusters itself).
  * Each is reported unmapped with what to do instead, its fields listed.
  */
 
@@ -8,22 +7,6 @@ import { type MapContext, refOf } from './context.ts';
 import { unmappedEntry } from './entry.ts';
 import { FieldLedger } from './ledger.ts';
 import type { Doc, ImportEntry } from './types.ts';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** An ApplicationSet: unmapped; names its generators. */
-export function mapApplicationSet(doc: Doc, _ctx: MapContext): ImportEntry {
-  const l = new FieldLedger(doc);
-  const generators = l.get('spec.generators');
-  const kinds = (Array.isArray(generators) ? generators : []).flatMap((g) => (isObject(g) ? Object.keys(g) : []));
-  l.unsupported('spec.generators', `generators ${kinds.join(', ') || '(none)'}: svc has no AppSet resource yet`);
-  l.unsupported('spec.template', 'the Applications it generates can be imported one by one');
-  return unmappedEntry(
-    l,
-    refOf(doc),
-    `svc has no AppSet resource on this version: import the Applications this ApplicationSet generates (kubectl get applications -o yaml), each becomes an App`,
-  );
-}
 
 /** An AppProject: unmapped; says which svc features cover each part. */
 export function mapAppProject(doc: Doc, _ctx: MapContext): ImportEntry {

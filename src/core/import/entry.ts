@@ -17,7 +17,7 @@ export function becameEntry(
   object: ObjectRef,
   original: string,
   becomes: NonNullable<ImportEntry['becomes']>,
-  payload: Pick<ImportEntry, 'app' | 'repository' | 'registry'>,
+  payload: Pick<ImportEntry, 'app' | 'appset' | 'repository' | 'registry'>,
 ): ImportEntry {
   const rename = renameNote(original, becomes.name);
   if (rename) l.item('metadata.name', 'mapped', { to: 'name', note: rename });

@@ -39,6 +39,7 @@ describe("Argo CD's example apps (apps/ rendered)", () => {
       partial: 0,
       unmapped: 3,
       apps: 11,
+      appsets: 0,
       repositories: 0,
       registries: 0,
     });
@@ -205,11 +206,12 @@ describe('Argo CD objects as its documentation writes them', () => {
     expect(app.reason).toMatch(/GitHub App/);
   });
 
-  it('reports ApplicationSet and AppProject unmapped, saying what to do instead', () => {
+  it('reports an ApplicationSet to an unregistered cluster and AppProject unmapped, saying what to do instead', () => {
+    // ApplicationSets that map: ./applicationset.test.ts.
     const set = entry(report.entries, 'ApplicationSet', 'guestbook');
     expect(set.result).toBe('unmapped');
-    expect(set.reason).toMatch(/no AppSet resource/);
-    expect(field(set, 'spec.generators')?.note).toMatch(/list/);
+    expect(set.reason).toMatch(/https:\/\/1\.2\.3\.4 is not a cluster registered in svc/);
+    expect(field(set, 'spec.generators[0].list.elements')?.status).toBe('mapped');
     const project = entry(report.entries, 'AppProject', 'my-project');
     expect(project.result).toBe('unmapped');
     expect(project.reason).toMatch(/teams and role bindings/);

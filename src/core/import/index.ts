@@ -7,7 +7,8 @@
 import { parseAllDocuments } from 'yaml';
 import { InputError } from '../errors.ts';
 import { mapApplication } from './argocd-application.ts';
-import { mapApplicationSet, mapAppProject, mapClusterSecret } from './argocd-others.ts';
+import { mapApplicationSet } from './argocd-applicationset.ts';
+import { mapAppProject, mapClusterSecret } from './argocd-others.ts';
 import { mapRepositorySecret } from './argocd-repository.ts';
 import { contextOf, type MapContext, refOf } from './context.ts';
 import { mapHelmRelease } from './flux-helmrelease.ts';
@@ -145,6 +146,7 @@ export function summarize(entries: readonly ImportEntry[]): ImportSummary {
     partial: count((e) => e.result === 'partial'),
     unmapped: count((e) => e.result === 'unmapped'),
     apps: count((e) => e.becomes?.kind === 'App'),
+    appsets: count((e) => e.becomes?.kind === 'AppSet'),
     repositories: count((e) => e.becomes?.kind === 'Repository'),
     registries: count((e) => e.becomes?.kind === 'Registry'),
   };

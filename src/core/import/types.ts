@@ -5,6 +5,7 @@
  * the mapper to the code that seals them, and never into an answer or a log.
  */
 import type { GitSource, HealthCheck, HelmChartSource, SyncPolicy } from '../app-schema.ts';
+import type { AppSetSpec, AppTemplate, Generator } from '../appset-schema.ts';
 import type { RepositoryCredentials, RepositoryType } from '../repository.ts';
 
 /** How one field of the imported object fared. */
@@ -63,6 +64,14 @@ export interface RegistryPayload {
   has_password: boolean;
 }
 
+/** An AppSet as POST /api/v1/appsets takes it (AppSetRequest). */
+export interface AppSetPayload {
+  name: string;
+  generators: Generator[];
+  template: AppTemplate;
+  sync_policy?: AppSetSpec['syncPolicy'];
+}
+
 /** The object an entry is about, as the document names it. */
 export interface ObjectRef {
   apiVersion: string;
@@ -77,8 +86,9 @@ export interface ImportEntry {
   /** mapped: every field carried over or equivalent; partial: some unsupported; unmapped: no svc object. */
   result: 'mapped' | 'partial' | 'unmapped';
   /** The svc object it becomes. */
-  becomes?: { kind: 'App' | 'Repository' | 'Registry'; name: string };
+  becomes?: { kind: 'App' | 'AppSet' | 'Repository' | 'Registry'; name: string };
   app?: AppPayload;
+  appset?: AppSetPayload;
   repository?: RepositoryPayload;
   registry?: RegistryPayload;
   /** svc objects this one is part of (a Flux source read by Apps, a Secret whose credentials a repository holds). */
@@ -95,6 +105,7 @@ export interface ImportSummary {
   partial: number;
   unmapped: number;
   apps: number;
+  appsets: number;
   repositories: number;
   registries: number;
 }
