@@ -228,7 +228,12 @@ export class ClusterStore {
    * Sets the cluster's delivery windows (validated by the caller); false when the cluster does not exist. Not a
    * change of how the cluster is reached: the revision stays.
    */
-  async setWindows(orgId: string, name: string, windows: readonly DeliveryWindow[], now = new Date()): Promise<boolean> {
+  async setWindows(
+    orgId: string,
+    name: string,
+    windows: readonly DeliveryWindow[],
+    now = new Date(),
+  ): Promise<boolean> {
     const res = await this.#db
       .updateTable('cluster')
       .set({ windows: JSON.stringify(windows), updated_at: now.toISOString() })

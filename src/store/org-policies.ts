@@ -41,7 +41,11 @@ export async function orgWindows(db: Kysely<Tables>, orgId: string): Promise<Del
 }
 
 /** Sets the org's delivery windows ([] clears them). Run it in the caller's transaction with its audit. */
-export async function putOrgWindows(db: Kysely<Tables>, orgId: string, windows: readonly DeliveryWindow[]): Promise<void> {
+export async function putOrgWindows(
+  db: Kysely<Tables>,
+  orgId: string,
+  windows: readonly DeliveryWindow[],
+): Promise<void> {
   const text = JSON.stringify(windows);
   const updated_at = new Date().toISOString();
   await db
