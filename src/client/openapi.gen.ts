@@ -11570,6 +11570,22 @@ export interface components {
                 /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
                 expiry?: string;
             };
+            /** @description Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden. */
+            windows?: {
+                /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+                name: string;
+                /**
+                 * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+                 * @enum {string}
+                 */
+                kind: "allow" | "deny";
+                /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+                schedule: string;
+                /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+                duration: string;
+                /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+                timeZone?: string;
+            }[];
             /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
             operationTimeout?: string;
         };
@@ -12093,6 +12109,22 @@ export interface components {
                     /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
                     expiry?: string;
                 };
+                /** @description Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden. */
+                windows?: {
+                    /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+                    name: string;
+                    /**
+                     * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+                     * @enum {string}
+                     */
+                    kind: "allow" | "deny";
+                    /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+                    schedule: string;
+                    /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+                    duration: string;
+                    /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+                    timeZone?: string;
+                }[];
                 /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                 operationTimeout?: string;
             };
@@ -12809,6 +12841,22 @@ export interface components {
                         /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
                         expiry?: string;
                     };
+                    /** @description Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden. */
+                    windows?: {
+                        /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+                        name: string;
+                        /**
+                         * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+                         * @enum {string}
+                         */
+                        kind: "allow" | "deny";
+                        /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+                        schedule: string;
+                        /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+                        duration: string;
+                        /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+                        timeZone?: string;
+                    }[];
                     /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                     operationTimeout?: string;
                 };

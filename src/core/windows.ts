@@ -20,9 +20,13 @@ export const DeliveryWindowSchema = Type.Object(
       pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
       description: 'Names the window in a held sync and a refusal (a DNS-1123 label).',
     }),
-    kind: Type.Union([Type.Literal('allow'), Type.Literal('deny')], {
-      description: 'allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).',
-    }),
+    // A string enum (not a union of literals): the CRD takes structural-schema keywords only.
+    kind: Type.Unsafe<'allow' | 'deny'>(
+      Type.String({
+        enum: ['allow', 'deny'],
+        description: 'allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).',
+      }),
+    ),
     schedule: Type.String({
       minLength: 9,
       maxLength: 128,
