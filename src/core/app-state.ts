@@ -200,6 +200,8 @@ export interface OperationRequest {
   revision?: string;
   /** Requesting identity: a user id, or `webhook:<provider>` for the push receiver. */
   triggeredBy: string;
+  /** Run even while a delivery window blocks syncs (a deployment:manage caller's one-off override). */
+  windowOverride?: boolean;
   /** Further spec fields written in the same patch (e.g. a new image tag or replica count). */
   specPatch?: Record<string, unknown>;
 }
@@ -238,6 +240,8 @@ export function operationPatch(app: AppResource, request: OperationRequest, stam
     id: stamp.id,
     triggeredBy: request.triggeredBy,
     revision: revision ?? null,
+    // Cleared explicitly (null) like revision: an override is for this request only.
+    windowOverride: request.windowOverride === true ? true : null,
   };
   return { id: stamp.id, patch: { spec: { ...request.specPatch, operation } } };
 }
