@@ -6,6 +6,7 @@ import type {
   AdoptableWorkload,
   AppApprovals,
   AppEvent,
+  AppWindows,
   AppHistory as History,
   HistoryRevision,
   StatusView,
@@ -22,6 +23,18 @@ function operationText(state: StatusView['operationState']): string {
   // The App's own operationState (src/core/app-schema.ts), which the status view answers as it is.
   const op = state as Partial<OperationState> | null | undefined;
   return op ? `${op.kind ?? ''} ${op.phase ?? ''} ${op.message ?? ''}`.trim() : '';
+}
+
+/** The windows answer as labelled lines: open or blocked (by which window, until when), and every window. */
+function windowFields(a: AppWindows): Array<[string, unknown]> {
+  const list = a.windows.map(
+    (w) => `${w.kind} ${w.name} (${w.source}: ${w.schedule} for ${w.duration}, ${w.time_zone})`,
+  );
+  return [
+    ['syncs', a.open ? 'allowed now' : `blocked: ${a.message}`],
+    ['opens', a.changes_at ?? '-'],
+    ['windows', list.join('; ') || '-'],
+  ];
 }
 
 /** The approvals answer as labelled lines: what is held, who approved, who may still approve. */
@@ -135,6 +148,15 @@ function registerHistoryCommands(app: Command): void {
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
       const answer = await api.GET(`${APP_PATH}/approvals`, { params: { path: ref } });
       print(render(answer, format, (a) => renderFields(approvalFields(a))));
+    }),
+  );
+
+  appCommand(app, 'windows <app>', 'whether delivery windows let the App sync now, and which window blocks').action(
+    run(async (cmd) => {
+      const { api, format } = runtimeOf(cmd);
+      const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+      const answer = await api.GET(`${APP_PATH}/windows`, { params: { path: ref } });
+      print(render(answer, format, (a) => renderFields(windowFields(a))));
     }),
   );
 
