@@ -60,6 +60,8 @@ export type AppHistory = Answer<`${AppPath}/history`>;
 export type HistoryRevision = Item<AppHistory['revisions']>;
 /** GET /apps/{ns}/{name}/approvals. */
 export type AppApprovals = Answer<`${AppPath}/approvals`>;
+export type AppWindows = Answer<`${AppPath}/windows`>;
+export type DeliveryWindows = Answer<'/api/v1/delivery-windows'>;
 /** What a sync would change. */
 export type AppDiff = Answer<`${AppPath}/diff`>;
 /** One object of an App's diff. */

@@ -3043,10 +3043,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Request a sync (deployment:sync; audited app.sync); 409 while another operation is requested, running or held */
+        /** Request a sync (deployment:sync; audited app.sync); 409 while another operation is requested, running or held, or while a delivery window blocks (override_windows=true overrides once, with deployment:manage) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true runs the request even while a delivery window blocks syncs (needs deployment:manage; audited as window_override) */
+                    override_windows?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     /** @description destination namespace of the App */
@@ -3107,7 +3110,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description another operation is requested, running or held */
+                /** @description another operation is requested, running or held, or a delivery window blocks syncs (the message names it) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3550,7 +3553,10 @@ export interface paths {
         /** Deploy (deployment:sync; audited app.deploy): re-resolve the source live (image apps may pass a new tag; 409 for a tag on another source type); Git apps sync to head */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true runs the request even while a delivery window blocks syncs (needs deployment:manage; audited as window_override) */
+                    override_windows?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     /** @description destination namespace of the App */
@@ -3614,7 +3620,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description another operation is requested, running or held, or a tag for an app that is not an image app */
+                /** @description another operation is requested, running or held, a tag for an app that is not an image app, or a delivery window blocks syncs (the message names it) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3679,7 +3685,10 @@ export interface paths {
         /** Roll back to a revision from /history (deployment:sync; audited app.rollback); with hold, the App stays at it (automated sync and pushes do not move it) until POST .../release; 422 for another revision, 409 while an operation is pending or (without hold) while the App is held */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true runs the request even while a delivery window blocks syncs (needs deployment:manage; audited as window_override) */
+                    override_windows?: "true" | "false";
+                };
                 header?: never;
                 path: {
                     /** @description destination namespace of the App */
@@ -3747,7 +3756,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description another operation is requested, running or held, or the app is held and hold is not set */
+                /** @description another operation is requested, running or held, the app is held and hold is not set, or a delivery window blocks syncs (the message names it) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9725,6 +9734,443 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/delivery-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The org's delivery windows (deployment:read at org scope) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeliveryWindows"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set the org's delivery windows, [] for none (org:manage; audited org.delivery_windows) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DeliveryWindows"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeliveryWindows"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a window that cannot be evaluated (schedule, duration or time zone), or a name used twice */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{name}/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's delivery windows, which apply to every App deploying there (cluster:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description cluster name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeliveryWindows"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description cluster not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set a cluster's delivery windows, [] for none (cluster:manage; audited cluster.delivery_windows) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description cluster name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DeliveryWindows"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DeliveryWindows"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description cluster not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a window that cannot be evaluated (schedule, duration or time zone), or a name used twice */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{namespace}/{name}/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the App's delivery windows (its own, its cluster's, its org's) let a sync run now, and which window blocks (deployment:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description destination namespace of the App */
+                    namespace: string;
+                    /** @description App name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppWindows"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description app not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no management cluster configured (SVC_MGMT_KUBECONFIG unset) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repositories": {
         parameters: {
             query?: never;
@@ -11123,7 +11569,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -11151,7 +11597,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -11166,7 +11612,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -11184,7 +11630,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -11199,7 +11645,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -11570,6 +12016,22 @@ export interface components {
                 /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
                 expiry?: string;
             };
+            /** @description Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden. */
+            windows?: {
+                /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+                name: string;
+                /**
+                 * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+                 * @enum {string}
+                 */
+                kind: "allow" | "deny";
+                /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+                schedule: string;
+                /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+                duration: string;
+                /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+                timeZone?: string;
+            }[];
             /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
             operationTimeout?: string;
             /** @description Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held. */
@@ -12098,6 +12560,22 @@ export interface components {
                     /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
                     expiry?: string;
                 };
+                /** @description Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden. */
+                windows?: {
+                    /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+                    name: string;
+                    /**
+                     * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+                     * @enum {string}
+                     */
+                    kind: "allow" | "deny";
+                    /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+                    schedule: string;
+                    /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+                    duration: string;
+                    /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+                    timeZone?: string;
+                }[];
                 /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                 operationTimeout?: string;
                 /** @description Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held. */
@@ -12819,6 +13297,22 @@ export interface components {
                         /** @description How long a held sync waits for its approvals (e.g. 24h); past it the sync is dropped. */
                         expiry?: string;
                     };
+                    /** @description Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden. */
+                    windows?: {
+                        /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+                        name: string;
+                        /**
+                         * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+                         * @enum {string}
+                         */
+                        kind: "allow" | "deny";
+                        /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+                        schedule: string;
+                        /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+                        duration: string;
+                        /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+                        timeZone?: string;
+                    }[];
                     /** @description How long a sync may wait for its hooks and waves (e.g. 90s, 15m; default 10m); past it the operation ends Failed, reason DeadlineExceeded, and its running hooks are stopped. */
                     operationTimeout?: string;
                     /** @description Roll back automatically when a sync's new revision stays Degraded: to the last revision the App was Healthy at, held (status.heldAt) until POST .../release; never twice for one revision, never while frozen or held. */
@@ -13522,6 +14016,52 @@ export interface components {
             users: string[];
             /** @description RFC 3339: when the held sync is dropped */
             expires_at: string | null;
+        };
+        /** @description A delivery window: an allow or deny period opening on a cron schedule for a duration. */
+        DeliveryWindow: {
+            /** @description Names the window in a held sync and a refusal (a DNS-1123 label). */
+            name: string;
+            /**
+             * @description allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).
+             * @enum {string}
+             */
+            kind: "allow" | "deny";
+            /** @description Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings. */
+            schedule: string;
+            /** @description How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h). */
+            duration: string;
+            /** @description IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin. */
+            timeZone?: string;
+        };
+        DeliveryWindows: {
+            windows: components["schemas"]["DeliveryWindow"][];
+        };
+        /** @description a delivery window and where it comes from */
+        SourcedDeliveryWindow: {
+            name: string;
+            /** @description allow or deny */
+            kind: string;
+            schedule: string;
+            duration: string;
+            time_zone: string;
+            /** @description where the window is defined: app, cluster or org */
+            source: string;
+        };
+        AppWindows: {
+            /** @description whether a sync may run now */
+            open: boolean;
+            /** @description empty when open; deny (inside a deny window) or outside-allow */
+            reason: string;
+            /** @description names the blocking window; empty when open */
+            message: string;
+            /** @description the blocking window; null when open */
+            window: components["schemas"]["SourcedDeliveryWindow"] | (never | null);
+            /** @description RFC 3339: when the verdict may change (the window opens) */
+            changes_at: string | null;
+            /** @description allow windows open now */
+            active: components["schemas"]["SourcedDeliveryWindow"][];
+            /** @description every window: the App's, its cluster's, its org's */
+            windows: components["schemas"]["SourcedDeliveryWindow"][];
         };
         /** @description a Git or Helm repository; credentials are never returned, only whether each is set */
         Repository: {

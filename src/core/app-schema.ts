@@ -6,6 +6,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { type APP_API_VERSION, type APP_KIND, SOURCE_TYPES } from './app-names.ts';
 import { ORG_ROLES } from './permissions.ts';
+import { DeliveryWindowSchema } from './windows.ts';
 
 export {
   APP_API_VERSION,
@@ -416,6 +417,13 @@ export const SyncPolicySchema = Type.Object(
       Type.Boolean({ default: false, description: 'Hold each sync (phase Held) until it is approved.' }),
     ),
     approval: Type.Optional(ApprovalPolicySchema),
+    windows: Type.Optional(
+      Type.Array(DeliveryWindowSchema, {
+        maxItems: 16,
+        description:
+          "Delivery windows of this App (with its cluster's and its org's): automated and push-triggered syncs outside an allow window or inside a deny window are held until it opens; a manual sync is refused unless overridden.",
+      }),
+    ),
     operationTimeout: Type.Optional(
       Type.String({
         pattern: '^([0-9]{1,6}(ms|s|m|h))+$',
@@ -518,6 +526,12 @@ export const OperationSchema = Type.Object(
     revision: Type.Optional(Type.String({ description: 'Target revision (Rollback, Deploy, Approve).' })),
     triggeredBy: Type.Optional(
       Type.String({ description: 'Who asked: a user id, or webhook:gitA / webhook:gitB for push events.' }),
+    ),
+    windowOverride: Type.Optional(
+      Type.Boolean({
+        description:
+          'Run this operation even while a delivery window blocks syncs (a deployment:manage caller overriding once; audited).',
+      }),
     ),
   },
   { ...closed, description: 'A requested operation; written by the API and the push receiver, run by the operator.' },

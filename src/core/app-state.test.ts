@@ -187,7 +187,14 @@ describe('operationPatch', () => {
       patch: {
         spec: {
           source: { image: { tag: '2' } },
-          operation: { kind: 'Sync', initiatedAt: T2, id: 'uuid-1', triggeredBy: 'u2', revision: null },
+          operation: {
+            kind: 'Sync',
+            initiatedAt: T2,
+            id: 'uuid-1',
+            triggeredBy: 'u2',
+            revision: null,
+            windowOverride: null,
+          },
         },
       },
     });

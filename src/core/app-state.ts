@@ -19,6 +19,7 @@ import { SOURCE_TYPES } from './app-names.ts';
 import type { AppResource, HeldAt, Operation, OperationKind, OperationState, SourceType } from './app-schema.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 import { hasEnded, type OutcomeView, operationOutcome } from './operation-outcome.ts';
+import { WINDOW_MESSAGE_PREFIX } from './windows.ts';
 
 /** `operationState.message` of a request held because the App is frozen (`spec.freeze`). */
 export const FROZEN_MESSAGE = 'held: the App is frozen (spec.freeze)';
@@ -32,7 +33,7 @@ export const APPROVAL_MESSAGE = 'held: waiting for approval (syncPolicy.requires
 export const BLOCKED_MESSAGE = 'held: waiting for dependencies (status.blockedBy)';
 
 /** Why an operation is held. */
-export type HoldReason = 'freeze' | 'approval' | 'dependencies';
+export type HoldReason = 'freeze' | 'approval' | 'dependencies' | 'window';
 
 /** Where an App's operation stands. */
 export type OperationLifecycle =
@@ -72,6 +73,7 @@ function supersededBy(op: Operation, state: OperationState | undefined): boolean
 
 function holdReason(state: OperationState): HoldReason {
   if (state.message === FROZEN_MESSAGE) return 'freeze';
+  if (state.message?.startsWith(WINDOW_MESSAGE_PREFIX)) return 'window';
   return state.message === BLOCKED_MESSAGE ? 'dependencies' : 'approval';
 }
 
@@ -155,6 +157,7 @@ const HELD_WHERE: Record<HoldReason, string> = {
   freeze: 'held while the app is frozen',
   approval: 'held for approval; approve it first',
   dependencies: 'held until its dependencies are ready (status.blockedBy)',
+  window: 'held until a delivery window lets it run',
 };
 
 function pendingMessage(app: AppResource, life: OperationLifecycle): string {
@@ -179,6 +182,8 @@ export function admitOperation(app: AppResource, kind: OperationKind): void {
     if (isPending(life)) throw new ConflictError(pendingMessage(app, life));
     throw new ConflictError(`app ${app.metadata.name} has no held sync to approve`);
   }
+  // A request waiting for a delivery window is only waiting: a newer one (an override, a newer push) replaces it.
+  if (life.phase === 'held' && life.reason === 'window') return;
   if (isPending(life)) throw new ConflictError(pendingMessage(app, life));
 }
 
@@ -195,6 +200,8 @@ export interface OperationRequest {
   revision?: string;
   /** Requesting identity: a user id, or `webhook:<provider>` for the push receiver. */
   triggeredBy: string;
+  /** Run even while a delivery window blocks syncs (a deployment:manage caller's one-off override). */
+  windowOverride?: boolean;
   /** Further spec fields written in the same patch (e.g. a new image tag or replica count). */
   specPatch?: Record<string, unknown>;
 }
@@ -233,6 +240,8 @@ export function operationPatch(app: AppResource, request: OperationRequest, stam
     id: stamp.id,
     triggeredBy: request.triggeredBy,
     revision: revision ?? null,
+    // Cleared explicitly (null) like revision: an override is for this request only.
+    windowOverride: request.windowOverride === true ? true : null,
   };
   return { id: stamp.id, patch: { spec: { ...request.specPatch, operation } } };
 }

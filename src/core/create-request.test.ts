@@ -192,3 +192,19 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     expect(rejection([1])).toBe('request body must be a JSON object');
   });
 });
+
+describe('create request: delivery windows', () => {
+  it('refuses windows the schema admits but that cannot be evaluated, naming them', () => {
+    const body = {
+      name: 'web',
+      namespace: 'prod',
+      source: { type: 'Git', git: { repoURL: 'https://git.example.test/r.git' } },
+      sync_policy: {
+        windows: [{ name: 'w', kind: 'deny', schedule: '0 9 * * *', duration: '1h', timeZone: 'Nowhere/X' }],
+      },
+    };
+    expect(() => parseCreateRequest(body)).toThrow(
+      /sync_policy\.windows: window 0 \(w\): unknown time zone "Nowhere\/X"/,
+    );
+  });
+});

@@ -10,6 +10,7 @@ import { helmChartProblems } from './helm-chart.ts';
 import { imageSourceProblems } from './image-ref.ts';
 import { dnsLabelProblem } from './names.ts';
 import { schemaProblems } from './validator.ts';
+import { windowProblems } from './windows.ts';
 
 /** The validated create request: the App's name, its destination, and the spec to store. */
 export interface CreateRequest {
@@ -119,6 +120,9 @@ function specOf(body: Record<string, unknown>, cluster: unknown): AppSpec {
       .replace(/^ignoreDifferences/, 'ignore_differences'),
   );
   if (specProblems.length > 0) throw new InputError(specProblems.join('; '));
+  // Windows the schema admits but that cannot be evaluated (a bad cron field, an unknown time zone, a name used twice).
+  const windowIssues = windowProblems((spec as AppSpec).syncPolicy?.windows ?? []);
+  if (windowIssues.length > 0) throw new InputError(windowIssues.map((p) => `sync_policy.windows: ${p}`).join('; '));
   const image = (spec as AppSpec).source.image;
   const imageProblems = image ? imageSourceProblems(image, 'source.image') : [];
   if (imageProblems.length > 0) throw new InputError(imageProblems.join('; '));

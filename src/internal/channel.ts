@@ -9,6 +9,7 @@
  */
 import type { HealthCheck } from '../core/app-schema.ts';
 import type { RepositoryType, SourceAccess } from '../core/repository.ts';
+import type { DeliveryWindow } from '../core/windows.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
 
 /** Actions the operator may record: those of contract §6.4 that happen without a caller. */
@@ -108,6 +109,12 @@ export interface SourceAccessRequest {
   repositoryRef?: string;
 }
 
+/** An org's delivery windows: its own, and each registered cluster's by name (docs/operator.md "Delivery windows"). */
+export interface OrgDeliveryWindows {
+  org: DeliveryWindow[];
+  clusters: Record<string, DeliveryWindow[]>;
+}
+
 /** What the operator asks of the server. Implementations throw typed errors (SvcError) with retry hints. */
 export interface ServerChannel {
   /** Records one caller-less audit entry in the org owning `entry.orgNamespace`. */
@@ -142,6 +149,11 @@ export interface ServerChannel {
    * written; [] when it has none. NotFoundError (retry hint `wait`) when no org owns the namespace.
    */
   healthChecks(orgNamespace: string): Promise<HealthCheck[]>;
+  /**
+   * The delivery windows of the org owning `orgNamespace` and of its clusters (clusters without windows are left
+   * out). NotFoundError (retry hint `wait`) when no org owns the namespace.
+   */
+  deliveryWindows(orgNamespace: string): Promise<OrgDeliveryWindows>;
   /**
    * The credentials that reach a source (see SourceAccessRequest), opened: undefined when no repository covers
    * the URL (the source is read anonymously). For an `oci://` chart URL no repository covers, the org's registry
@@ -192,6 +204,8 @@ export const INTERNAL_ENV_VALUES_PATH = '/secret-stores/env';
 export const INTERNAL_REGISTRY_PATH = '/registries';
 /** Path of the org health-checks route, below `/internal`: `/health-checks/<org namespace>`. */
 export const INTERNAL_HEALTH_CHECKS_PATH = '/health-checks';
+/** Path of the delivery-windows route, below `/internal`: `/delivery-windows/<org namespace>`. */
+export const INTERNAL_WINDOWS_PATH = '/delivery-windows';
 /** Path of the source-access route, below `/internal`. */
 export const INTERNAL_SOURCE_ACCESS_PATH = '/repositories/access';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */

@@ -17,6 +17,7 @@ import { getAppSet, listAppSets } from '../api/appsets/use-cases.ts';
 import { appSetView } from '../api/appsets/view.ts';
 import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
+import { appWindows, getOrgWindows } from '../api/delivery-windows/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
 import { healthCheckView } from '../api/health-checks/view.ts';
 import { MAX_IMPORT_TEXT } from '../api/import/contract.ts';
@@ -147,6 +148,13 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: AppRefInput,
     run: async (s, principal, args) => ({ ...(await run(s, appApprovals, principal, args)) }),
   }),
+  app_windows: tool({
+    title: 'App delivery windows',
+    description:
+      "Whether the App's delivery windows (its own, its cluster's, its org's) let a sync run now; when not, the blocking window, why (deny, or outside every allow window) and when it may open.",
+    input: AppRefInput,
+    run: async (s, principal, args) => ({ ...(await run(s, appWindows, principal, args)) }),
+  }),
   app_diff: tool({
     title: 'Diff an app',
     description:
@@ -227,8 +235,15 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   app_sync: tool({
     title: 'Sync an app',
     description:
-      'Request a sync to the source head; answers the operation id. Follow it with app_status and wait. Refused while another operation is pending.',
-    input: AppRefInput,
+      'Request a sync to the source head; answers the operation id. Follow it with app_status and wait. Refused while another operation is pending, or while a delivery window blocks syncs (see app_windows) unless override_windows is true (deployment:manage; audited).',
+    input: Type.Object(
+      {
+        namespace: Namespace,
+        name: Name,
+        override_windows: Type.Optional(Type.Boolean({ description: 'run once even though a delivery window blocks' })),
+      },
+      { additionalProperties: false },
+    ),
     run: async (s, principal, args) => ({ ...(await run(s, ops.syncApp, principal, args)) }),
   }),
   app_deploy: tool({
@@ -402,6 +417,13 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     async run(s, principal) {
       return { health_checks: (await run(s, listHealthChecks, principal, undefined)).map(healthCheckView) };
     },
+  }),
+  delivery_windows: tool({
+    title: 'Org delivery windows',
+    description:
+      "Your organization's delivery windows (allow or deny, a cron schedule read in a time zone, a duration): with any allow window, syncs run only inside one; a deny window always wins. Apps and clusters may add their own (app_windows shows them all).",
+    input: Type.Object({}, { additionalProperties: false }),
+    run: async (s, principal) => ({ ...(await run(s, getOrgWindows, principal, undefined)) }),
   }),
   appset_list: tool({
     title: 'List AppSets',

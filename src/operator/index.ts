@@ -34,6 +34,7 @@ import type { ShardBy } from './shard/assign.ts';
 import type { ShardMembership } from './shard/membership.ts';
 import { APPSETS_SHARD_KEY, appShardKey, startSharding } from './shard/start.ts';
 import { PushReceiver } from './webhook/receiver.ts';
+import { WindowLookup } from './windows.ts';
 
 /** Renders kept by the operator's render cache (one per source, revision and renderer options). */
 const RENDER_CACHE_ENTRIES = 256;
@@ -63,6 +64,10 @@ export interface OperatorOptions {
   remoteRevalidateMs?: number;
   /** How long the org health checks fetched from the server are reused (default 30 s). */
   orgChecksTtlMs?: number;
+  /** How long the org's and clusters' delivery windows fetched from the server are reused (default 30 s). */
+  windowsTtlMs?: number;
+  /** The clock delivery windows are read by (ms since the epoch; default Date.now): tests move it instead of waiting. */
+  clock?: () => number;
   /** How often an AppSet reading Git or clusters is generated again (default 60 s). */
   appSetResyncMs?: number;
 }
@@ -223,6 +228,7 @@ function assemble(input: AssembleInput): Parts {
     );
   const serverChannel = serverChannelOf(config, options, log);
   const health = customHealthOf(serverChannel, options, (key) => controller?.cached(key));
+  const windows = new WindowLookup(serverChannel, options.windowsTtlMs);
   // Watch caches of the managed objects per destination; a health change of one re-queues its App at once.
   const live = new LiveCache({
     logger: log,
@@ -248,6 +254,8 @@ function assemble(input: AssembleInput): Parts {
       remotes?.invalidate(app.metadata.namespace ?? '', app.spec.destination.cluster ?? ''),
     live,
     healthChecks: { sandbox: health.sandbox, org: (ns) => health.orgChecks.get(ns) },
+    windows: (app) => windows.of(app),
+    ...(options.clock ? { clock: options.clock } : {}),
     cachedApp: (key) => controller?.cached(key),
     publicURL: config.publicURL,
     outbound: config.outbound,

@@ -5,6 +5,7 @@
  */
 import type { AppResource, BlockedBy, Operation, OperationResource } from '../core/app-schema.ts';
 import type { AutoRollbackRecord } from '../core/auto-rollback.ts';
+import type { WindowVerdict } from '../core/windows.ts';
 import type { ObjectDrift } from '../engine/drift.ts';
 import type { HealthResult } from '../engine/health/assess.ts';
 import type { InventoryEntry, LoadedInventory } from '../engine/inventory.ts';
@@ -43,6 +44,9 @@ export class ReconcileRun {
   #intent: Intent;
   /** dependencies: the dependencies keeping the App from syncing (status.blockedBy). */
   blockedBy: BlockedBy[] = [];
+  /** windows: whether delivery windows let a sync run now, and when to look again while they do not. */
+  window: WindowVerdict = { open: true, active: [] };
+  windowRequeueMs: number | undefined;
   /** apply, prune, hooks: what the operation did to each object, in order (operationState.resources). */
   readonly results: OperationResource[] = [];
   /** How far the run got (for a failure's status). */

@@ -38,6 +38,7 @@ import {
 } from '../core/auto-rollback.ts';
 import type { AppName } from '../core/dependencies.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
+import { evaluateWindows, type SourcedWindow, type WindowVerdict, windowHoldMessage } from '../core/windows.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
 import { describeDrift, driftOfAll, type ObjectDrift, respectAll } from '../engine/drift.ts';
@@ -74,6 +75,7 @@ import { type Progress, ReconcileRun } from './reconcile-run.ts';
 import { SelfHealBrake } from './self-heal.ts';
 import { inStage, type Stage, StageError } from './stage-error.ts';
 import {
+  alreadyHeldByWindow,
   alreadyStaged,
   approvalExpiry,
   decide,
@@ -85,6 +87,7 @@ import {
   newerSyncRequest,
   pinnedRevision,
   withDependencies,
+  withWindows,
 } from './stages/decide.ts';
 import { checkDependencies } from './stages/dependencies.ts';
 import { deleteApplied, orphans, type PostDelete } from './stages/finalize.ts';
@@ -180,6 +183,13 @@ export interface ReconcilerDeps {
   logger: Logger;
   metrics: OperatorMetrics;
   tuning: ReconcilerTuning;
+  /**
+   * Every delivery window that applies to an App (its own, its cluster's, its org's: ./windows.ts). Without it, only
+   * the App's own apply.
+   */
+  windows?: (app: AppResource) => Promise<SourcedWindow[]>;
+  /** The clock delivery windows are read by (ms since the epoch; default Date.now): tests set it, not wait. */
+  clock?: () => number;
   /**
    * Fencing: false once this process must stop writing for the App (leadership lost, the App moved to another
    * shard, or shut down mid-reconcile). Checked before every write, so a deposed leader or a shard that handed the
@@ -367,6 +377,7 @@ export class Reconciler {
   readonly #stages: ReadonlyArray<(run: ReconcileRun) => Promise<void>> = [
     (run) => this.#checkSpec(run),
     (run) => this.#dependencies(run),
+    (run) => this.#windows(run),
     (run) => this.#destination(run),
     (run) => this.#markRunning(run),
     (run) => this.#resolve(run),
@@ -381,7 +392,8 @@ export class Reconciler {
 
   /**
    * When to reconcile again after a successful run: the sync period, or sooner when a stage asks (auto-rollback's
-   * delay) or a sync held for approval expires before it (the expiry drops it on time, not at the next resync).
+   * delay, a delivery window that may open) or a sync held for approval expires before it (the expiry drops it on
+   * time, not at the next resync).
    */
   #nextRun(run: ReconcileRun): number {
     const period = this.#deps.tuning.syncPeriodMs;
@@ -389,7 +401,11 @@ export class Reconciler {
     const after = { ...run.read, status: { ...run.read.status, ...(state ? { operationState: state } : {}) } };
     const until = msUntilApprovalExpiry(after as AppResource, Date.parse(run.now));
     // A stage may ask for sooner still (auto-rollback: when its delay runs out).
-    const asked = Math.min(period, run.requeueInMs ?? Number.POSITIVE_INFINITY);
+    const asked = Math.min(
+      period,
+      run.requeueInMs ?? Number.POSITIVE_INFINITY,
+      run.windowRequeueMs ?? Number.POSITIVE_INFINITY,
+    );
     return until === undefined ? asked : Math.min(asked, until + 100);
   }
 
@@ -419,6 +435,26 @@ export class Reconciler {
     const load = (ref: AppName) => this.#load(ref);
     run.blockedBy = await this.#stage('dependencies', () => checkDependencies(run.read, load));
     run.intent = withDependencies(run.intent, run.blockedBy);
+  }
+
+  /**
+   * windows: whether the App's delivery windows (its own, its cluster's, its org's) let a sync run now, by the
+   * operator's clock; a sync they block is held naming the window (an overriding request runs). While they block,
+   * the App is requeued for the moment they may open, not polled.
+   */
+  async #windows(run: ReconcileRun): Promise<void> {
+    const own = run.read.spec.syncPolicy?.windows ?? [];
+    const windows = this.#deps.windows
+      ? await this.#deps.windows(run.read)
+      : own.map((w) => ({ ...w, source: 'app' as const }));
+    if (windows.length === 0) return;
+    const now = this.#deps.clock?.() ?? Date.now();
+    run.window = evaluateWindows(windows, new Date(now));
+    run.intent = withWindows(run.intent, run.window);
+    if (!run.window.open && run.window.changesAt) {
+      // A little past the opening, so the clock read then is inside it.
+      run.windowRequeueMs = Math.max(1_000, run.window.changesAt.getTime() - now + 250);
+    }
   }
 
   /** destination: the cluster the App deploys to and its source's driver; an operation that cannot run stops here. */
@@ -518,19 +554,41 @@ export class Reconciler {
     if (intent.kind === 'hold') {
       const revision = intent.reason === 'approval' ? head : intent.revision;
       const staged = revision ? { revision } : {};
-      run.opOutcome = { operation: intent.operation, phase: 'Held', ...staged, message: holdMessage(intent.reason) };
+      const message = holdMessage(intent.reason, intent.message);
+      run.opOutcome = { operation: intent.operation, phase: 'Held', ...staged, message };
     } else if (
       intent.kind === 'observe' &&
       run.blockedBy.length === 0 &&
       needsAutomatedSync(app, run.pinned ?? head, run.hash)
     ) {
-      if (app.spec.syncPolicy?.requiresApproval !== true) run.doSync = true;
-      else if (!alreadyStaged(app, head)) {
-        run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
-      }
-    } else if (intent.kind === 'observe' && mayHeal(app)) {
+      this.#planAutomated(run, head);
+    } else if (intent.kind === 'observe' && run.window.open && mayHeal(app)) {
       await this.#planHeal(run);
     }
+  }
+
+  /**
+   * plan (automated): a change held by a delivery window, else synced, else (requiresApproval) staged for approval
+   * once.
+   */
+  #planAutomated(run: ReconcileRun, head: string): void {
+    const { app } = run;
+    if (!run.window.open) this.#holdForWindow(run, run.window, run.pinned ?? head);
+    else if (app.spec.syncPolicy?.requiresApproval !== true) run.doSync = true;
+    else if (!alreadyStaged(app, head)) {
+      run.opOutcome = { operation: undefined, phase: 'Held', revision: head, message: APPROVAL_MESSAGE };
+    }
+  }
+
+  /**
+   * plan (windows): an automated change while a delivery window blocks is recorded Held naming the window, once per
+   * revision and window (the reconcile at the window's opening syncs it: see `#windows`).
+   */
+  #holdForWindow(run: ReconcileRun, verdict: Extract<WindowVerdict, { open: false }>, revision: string): void {
+    const message = windowHoldMessage(verdict);
+    if (alreadyHeldByWindow(run.app, message, revision)) return;
+    run.opOutcome = { operation: undefined, phase: 'Held', revision, message };
+    this.#announcer.event(run.app, 'Normal', 'SyncHeld', `automated sync of ${revision} ${message}`);
   }
 
   /**
@@ -674,7 +732,8 @@ export class Reconciler {
     if (intent.kind === 'observe') return undefined;
     if (intent.kind === 'hold' && intent.reason !== 'approval') {
       const revision = intent.revision ? { revision: intent.revision } : {};
-      return { operation: intent.operation, phase: 'Held', ...revision, message: holdMessage(intent.reason) };
+      const message = holdMessage(intent.reason, intent.message);
+      return { operation: intent.operation, phase: 'Held', ...revision, message };
     }
     const revision = intent.kind === 'sync' && progress.objects ? { revision: progress.revision ?? '' } : {};
     return { operation: intent.operation, phase: 'Failed', ...revision, message };

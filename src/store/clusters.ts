@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../core/errors.ts';
+import type { DeliveryWindow } from '../core/windows.ts';
 import type { ClusterTable, Tables } from './database.ts';
 
 /** The stored status of a cluster: unknown until probed. */
@@ -24,6 +25,8 @@ export interface ClusterRecord {
   namespaces: string[];
   /** Labels (AppSets' clusters generator selects on them). */
   labels: Record<string, string>;
+  /** Delivery windows of Apps deploying here (src/core/windows.ts). */
+  windows: DeliveryWindow[];
   /** Sealed kubeconfig, or null for the server's own in-cluster credentials. */
   kubeconfig: string | null;
   revision: number;
@@ -85,6 +88,16 @@ function parseLabels(text: string): Record<string, string> {
   }
 }
 
+/** Stored windows as a list ([] for text that is not a JSON array: never written by svc). */
+export function parseWindows(text: string | null | undefined): DeliveryWindow[] {
+  try {
+    const value: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(value) ? (value as DeliveryWindow[]) : [];
+  } catch {
+    return [];
+  }
+}
+
 function toRecord(r: ClusterTable): ClusterRecord {
   return {
     id: r.id,
@@ -93,6 +106,7 @@ function toRecord(r: ClusterTable): ClusterRecord {
     serverURL: r.server_url,
     namespaces: splitNamespaces(r.namespaces),
     labels: parseLabels(r.labels),
+    windows: parseWindows(r.windows),
     kubeconfig: r.kubeconfig,
     revision: Number(r.revision),
     status: (['connected', 'disconnected'].includes(r.status) ? r.status : 'unknown') as ClusterStatus,
@@ -129,6 +143,7 @@ export class ClusterStore {
       server_url: input.serverURL,
       namespaces: joinNamespaces(input.namespaces),
       labels: JSON.stringify(input.labels ?? {}),
+      windows: '[]',
       kubeconfig: input.kubeconfig,
       revision: 1,
       status: 'unknown',
@@ -207,6 +222,25 @@ export class ClusterStore {
       throw new ConflictError(`cluster "${name}" was changed by another request at the same time; try again`);
     }
     return updated;
+  }
+
+  /**
+   * Sets the cluster's delivery windows (validated by the caller); false when the cluster does not exist. Not a
+   * change of how the cluster is reached: the revision stays.
+   */
+  async setWindows(
+    orgId: string,
+    name: string,
+    windows: readonly DeliveryWindow[],
+    now = new Date(),
+  ): Promise<boolean> {
+    const res = await this.#db
+      .updateTable('cluster')
+      .set({ windows: JSON.stringify(windows), updated_at: now.toISOString() })
+      .where('org_id', '=', orgId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   /** Deletes the cluster; false when it did not exist. */

@@ -136,6 +136,8 @@ export interface ClusterTable {
   namespaces: string;
   /** JSON object of label keys and values (the clusters generator of AppSets selects on them); '{}' = none. */
   labels: string;
+  /** JSON array of delivery windows (src/core/windows.ts); '[]' = none. */
+  windows: string;
   kubeconfig: string | null;
   revision: number;
   status: string;

@@ -15,6 +15,7 @@ import * as repositories from './migrations/0024_repositories.ts';
 import * as healthChecks from './migrations/0026_health_checks.ts';
 import * as clusterLabels from './migrations/0027_cluster_labels.ts';
 import * as orgPolicies from './migrations/0028_org_policies.ts';
+import * as clusterWindows from './migrations/0029_cluster_windows.ts';
 
 /** One migration: its file's `up`, given the database kind where the two differ (triggers, serial columns). */
 type Up = (db: Kysely<unknown>, kind: DatabaseKind) => Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: Readonly<Record<string, Up>> = {
   '0026_health_checks': healthChecks.up,
   '0027_cluster_labels': clusterLabels.up,
   '0028_org_policies': orgPolicies.up,
+  '0029_cluster_windows': clusterWindows.up,
 };
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {

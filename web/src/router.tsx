@@ -149,6 +149,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/delivery-windows',
+    component: lazyRouteComponent(() => import('./pages/delivery-windows.tsx'), 'DeliveryWindowsPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/health-checks',
     component: lazyRouteComponent(() => import('./pages/health-checks.tsx'), 'HealthChecksPage'),
   }),

@@ -20,6 +20,7 @@ import { heldForApproval } from '../../core/approvals.ts';
 import { ConflictError, NotFoundError, UnprocessableError, UpstreamError } from '../../core/errors.ts';
 import { isDigest } from '../../core/image-ref.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { admitByWindows } from '../delivery-windows/use-cases.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
 import { appScope, auditApp, findApp, kubeOf, locateApp, requestOperation } from './access.ts';
 import { approveHeld } from './approvals.ts';
@@ -44,12 +45,37 @@ async function simple(ctx: UseCaseContext, app: AppResource, kind: 'Sync' | 'Res
   return { message: `${kind} requested`, name: app.metadata.name, operation_id: id };
 }
 
-/** Sync: asserts desired state at branch head; audited `app.sync`. */
+/** A caller's request that applies something: it may override the delivery windows once (`override_windows`). */
+export type Overridable = { override_windows?: boolean | undefined };
+
+/**
+ * Passes the delivery windows (409 naming the blocking window, unless overridden by a `deployment:manage` caller):
+ * the operation's override flag, and what the audit records of an override.
+ */
+async function windowsAdmit(ctx: UseCaseContext, app: AppResource, input: Overridable) {
+  const overridden = await admitByWindows(ctx, app, input.override_windows === true);
+  if (!overridden) return { request: {}, audit: {} };
+  return {
+    request: { windowOverride: true },
+    audit: { window_override: true, window: overridden.name, window_source: overridden.source },
+  };
+}
+
+/**
+ * Sync: asserts desired state at branch head; audited `app.sync` (with `window_override` when it overrode a
+ * delivery window).
+ */
 export const syncApp = useCase({
   permission: 'deployment:sync',
   where: { target: appScope },
-  locate: locateApp,
-  act: (ctx, _ref: AppRef, app): Promise<OperationAnswer> => simple(ctx, app, 'Sync', 'app.sync'),
+  locate: (ctx, input: AppRef & Overridable) => locateApp(ctx, input),
+  act: async (ctx, input, app): Promise<OperationAnswer> => {
+    const windows = await windowsAdmit(ctx, app, input);
+    const id = await requestOperation(ctx, app, { kind: 'Sync', ...windows.request });
+    await auditApp(ctx, 'app.sync', app, { operation_id: id, ...windows.audit });
+    const also = windows.request.windowOverride ? ' (delivery windows overridden once)' : '';
+    return { message: `Sync requested${also}`, name: app.metadata.name, operation_id: id };
+  },
 });
 
 /** Restart: bumps every managed workload's template; audited `app.restart`. */
@@ -67,15 +93,17 @@ export const restartApp = useCase({
 export const deployApp = useCase({
   permission: 'deployment:sync',
   where: { target: appScope },
-  locate: (ctx, input: AppRef & { tag?: string | undefined }) => locateApp(ctx, input),
+  locate: (ctx, input: AppRef & Overridable & { tag?: string | undefined }) => locateApp(ctx, input),
   act: async (ctx, input, app): Promise<OperationAnswer> => {
     const { tag } = input;
     const image = app.spec.source.type === 'Image' ? app.spec.source.image : undefined;
     if (tag !== undefined && !image) throw new ConflictError('deploy with a tag applies to image-source apps only');
+    const windows = await windowsAdmit(ctx, app, input);
     const specPatch = tag !== undefined ? { source: { image: { tag } } } : undefined;
-    const id = await requestOperation(ctx, app, { kind: 'Deploy', ...(specPatch ? { specPatch } : {}) });
+    const request = { kind: 'Deploy' as const, ...windows.request, ...(specPatch ? { specPatch } : {}) };
+    const id = await requestOperation(ctx, app, request);
     const effectiveTag = tag ?? image?.tag ?? '';
-    await auditApp(ctx, 'app.deploy', app, { operation_id: id, tag: effectiveTag });
+    await auditApp(ctx, 'app.deploy', app, { operation_id: id, tag: effectiveTag, ...windows.audit });
     return { message: 'Deploy requested', name: app.metadata.name, tag: effectiveTag, operation_id: id };
   },
 });
@@ -84,12 +112,13 @@ export const deployApp = useCase({
  * What a rollback is asked: the revision, (a remediation of an automated App) whether to pause automation, and
  * whether to hold the App at that revision until released (with a reason).
  */
-export type RollbackInput = AppRef & {
-  revision: string;
-  pauseAutomated?: boolean;
-  hold?: boolean | undefined;
-  reason?: string | undefined;
-};
+export type RollbackInput = AppRef &
+  Overridable & {
+    revision: string;
+    pauseAutomated?: boolean;
+    hold?: boolean | undefined;
+    reason?: string | undefined;
+  };
 
 /**
  * Rollback to a revision from the App's history (`status.revision` or `status.previousRevisions`; 422 otherwise).
@@ -113,6 +142,7 @@ export const rollbackApp = useCase({
         `app ${app.metadata.name} is held at ${heldAt.revision}: release it, or roll back with hold`,
       );
     }
+    const windows = await windowsAdmit(ctx, app, input);
     const tag = app.spec.source.type === 'Image' ? tagOf(app, revision) : undefined;
     const specPatch = {
       ...(tag !== undefined ? { source: { image: { tag } } } : {}),
@@ -121,6 +151,7 @@ export const rollbackApp = useCase({
     const id = await requestOperation(ctx, app, {
       kind: 'Rollback',
       revision,
+      ...windows.request,
       ...(Object.keys(specPatch).length > 0 ? { specPatch } : {}),
     });
     const held = input.hold === true ? await hold(ctx, app, revision, input.reason ?? '') : undefined;
@@ -130,6 +161,7 @@ export const rollbackApp = useCase({
       ...(tag ? { tag } : {}),
       ...(pause ? { automated_paused: true } : {}),
       ...(held ? { hold: true, reason: held.reason } : {}),
+      ...windows.audit,
     });
     const message = held ? 'Rollback requested; held until released' : 'Rollback requested';
     return { message, name: app.metadata.name, revision, operation_id: id };

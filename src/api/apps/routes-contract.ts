@@ -243,13 +243,28 @@ const TagOrDigest = Type.String({
   description: 'a tag (e.g. 1.4.2) or a digest (sha256:…)',
 });
 
+/** The one-off override of delivery windows a sync, deploy or rollback may carry. */
+export const OverrideQuery = Type.Object(
+  {
+    override_windows: Type.Optional(
+      StringEnum(['true', 'false'] as const, {
+        description:
+          'true runs the request even while a delivery window blocks syncs (needs deployment:manage; audited as window_override)',
+      }),
+    ),
+  },
+  closed,
+);
+const WINDOW_409 = 'or a delivery window blocks syncs (the message names it)';
+
 export const syncAppRoute = {
   tags,
   summary:
-    'Request a sync (deployment:sync; audited app.sync); 409 while another operation is requested, running or held',
+    'Request a sync (deployment:sync; audited app.sync); 409 while another operation is requested, running or held, or while a delivery window blocks (override_windows=true overrides once, with deployment:manage)',
   params: AppParams,
+  querystring: OverrideQuery,
   body: ref(EmptyBody),
-  response: operationAnswers(PENDING),
+  response: operationAnswers(`${PENDING}, ${WINDOW_409}`),
 };
 export const restartAppRoute = {
   tags,
@@ -263,14 +278,16 @@ export const deployAppRoute = {
   summary:
     'Deploy (deployment:sync; audited app.deploy): re-resolve the source live (image apps may pass a new tag; 409 for a tag on another source type); Git apps sync to head',
   params: AppParams,
+  querystring: OverrideQuery,
   body: Type.Object({ tag: Type.Optional(TagOrDigest) }, closed),
-  response: operationAnswers(`${PENDING}, or a tag for an app that is not an image app`),
+  response: operationAnswers(`${PENDING}, a tag for an app that is not an image app, ${WINDOW_409}`),
 };
 export const rollbackAppRoute = {
   tags,
   summary:
     'Roll back to a revision from /history (deployment:sync; audited app.rollback); with hold, the App stays at it (automated sync and pushes do not move it) until POST .../release; 422 for another revision, 409 while an operation is pending or (without hold) while the App is held',
   params: AppParams,
+  querystring: OverrideQuery,
   body: Type.Object(
     {
       revision: Type.String({ minLength: 1, maxLength: 255, description: "one of the app's history (422 otherwise)" }),
@@ -280,7 +297,7 @@ export const rollbackAppRoute = {
     closed,
   ),
   response: {
-    ...operationAnswers(`${PENDING}, or the app is held and hold is not set`),
+    ...operationAnswers(`${PENDING}, the app is held and hold is not set, ${WINDOW_409}`),
     ...errors({ 422: "the revision is not in the app's history" }),
   },
 };

@@ -15,6 +15,7 @@ import { APPSET_COMPONENTS } from '../appsets/contract.ts';
 import { AUDIT_COMPONENTS } from '../audit/contract.ts';
 import { AUTH_COMPONENTS } from '../auth/contract.ts';
 import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
+import { DELIVERY_WINDOW_COMPONENTS } from '../delivery-windows/contract.ts';
 import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
 import { IMPORT_COMPONENTS } from '../import/contract.ts';
 import { INCIDENT_COMPONENTS } from '../incidents/contract.ts';
@@ -50,6 +51,7 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...REGISTRY_COMPONENTS,
   ...HEALTH_CHECK_COMPONENTS,
   ...APPROVAL_COMPONENTS,
+  ...DELIVERY_WINDOW_COMPONENTS,
   ...REPOSITORY_COMPONENTS,
   ...IMPORT_COMPONENTS,
   ...PREVIEW_COMPONENTS,

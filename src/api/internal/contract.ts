@@ -69,6 +69,11 @@ export const healthChecksRoute = {
   params: Type.Object({ org_namespace: Name63 }),
 };
 
+export const deliveryWindowsRoute = {
+  hide: true,
+  params: Type.Object({ org_namespace: Name63 }),
+};
+
 export const sourceAccessRoute = {
   hide: true,
   body: Type.Object(

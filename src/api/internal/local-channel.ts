@@ -14,6 +14,7 @@ import type {
   ClusterLabels,
   DecryptionKeyRequest,
   EnvValuesRequest,
+  OrgDeliveryWindows,
   ResolvedEnv,
   ServerChannel,
   SourceAccessRequest,
@@ -25,6 +26,7 @@ import type { AuditStore } from '../../store/audit.ts';
 import { ClusterStore, kubeconfigContext } from '../../store/clusters.ts';
 import type { Tables } from '../../store/database.ts';
 import { HealthCheckStore } from '../../store/health-checks.ts';
+import { orgWindows } from '../../store/org-policies.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { RegistryStore } from '../../store/registries.ts';
 
@@ -72,6 +74,16 @@ export class LocalServerChannel implements ServerChannel {
       ...(inProgress ? { inProgress } : {}),
       ...(failed ? { failed } : {}),
     }));
+  }
+
+  /** The org's delivery windows and its clusters'; NotFoundError (hint `wait`) when no org owns the namespace. */
+  async deliveryWindows(orgNamespace: string): Promise<OrgDeliveryWindows> {
+    const orgId = await this.#orgOf(orgNamespace, 'wait');
+    const clusters = (await this.#clusters.list(orgId)).filter((c) => c.windows.length > 0);
+    return {
+      org: await orgWindows(this.#db, orgId),
+      clusters: Object.fromEntries(clusters.map((c) => [c.name, c.windows])),
+    };
   }
 
   /** The credentials reaching a source (see ServerChannel.sourceAccess). */

@@ -13,8 +13,13 @@ import { run } from '../use-case.ts';
 /** Registers the operation routes. */
 export async function appOperationRoutes(api: Api, services: ApiServices): Promise<void> {
   // The operations that take nothing but the App.
+  const override = (q: { override_windows?: 'true' | 'false' | undefined }) => ({
+    override_windows: q.override_windows === 'true',
+  });
+  api.post('/apps/:namespace/:name/sync', { schema: contract.syncAppRoute }, async (request) =>
+    run(services, ops.syncApp, principalOf(request), { ...request.params, ...override(request.query) }),
+  );
   for (const [operation, schema, useCase] of [
-    ['sync', contract.syncAppRoute, ops.syncApp],
     ['restart', contract.restartAppRoute, ops.restartApp],
     ['approve', contract.approveAppRoute, ops.approveApp],
     ['terminate', contract.terminateAppRoute, ops.terminateApp],
@@ -24,10 +29,18 @@ export async function appOperationRoutes(api: Api, services: ApiServices): Promi
     );
   }
   api.post('/apps/:namespace/:name/deploy', { schema: contract.deployAppRoute }, async (request) =>
-    run(services, ops.deployApp, principalOf(request), { ...request.params, tag: request.body.tag }),
+    run(services, ops.deployApp, principalOf(request), {
+      ...request.params,
+      ...override(request.query),
+      tag: request.body.tag,
+    }),
   );
   api.post('/apps/:namespace/:name/rollback', { schema: contract.rollbackAppRoute }, async (request) =>
-    run(services, ops.rollbackApp, principalOf(request), { ...request.params, ...request.body }),
+    run(services, ops.rollbackApp, principalOf(request), {
+      ...request.params,
+      ...override(request.query),
+      ...request.body,
+    }),
   );
   api.post('/apps/:namespace/:name/release', { schema: contract.releaseAppRoute }, async (request) =>
     run(services, ops.releaseApp, principalOf(request), request.params),

@@ -11,6 +11,7 @@ import { auditRoutes } from './audit.ts';
 import { authRoutes } from './auth.ts';
 import { cliLoginRoutes } from './cli-login.ts';
 import { clusterRoutes } from './clusters.ts';
+import { deliveryWindowRoutes } from './delivery-windows.ts';
 import { healthCheckRoutes } from './health-checks.ts';
 import { importRoutes } from './import.ts';
 import { incidentRoutes } from './incidents.ts';
@@ -43,6 +44,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   registryRoutes,
   healthCheckRoutes,
   approvalRoutes,
+  deliveryWindowRoutes,
   repositoryRoutes,
   importRoutes,
   registryNotificationRoutes,

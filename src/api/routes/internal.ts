@@ -50,6 +50,7 @@ import {
   INTERNAL_PREFIXES,
   INTERNAL_REGISTRY_PATH,
   INTERNAL_SOURCE_ACCESS_PATH,
+  INTERNAL_WINDOWS_PATH,
   type ServerChannel,
   sourceAccessBody,
 } from '../../internal/channel.ts';
@@ -139,6 +140,11 @@ export async function internalRoutes(
           `${INTERNAL_HEALTH_CHECKS_PATH}/:org_namespace`,
           { schema: contract.healthChecksRoute },
           async (request) => ({ items: await deps.channel.healthChecks(request.params.org_namespace) }),
+        );
+        internal.get(
+          `${INTERNAL_WINDOWS_PATH}/:org_namespace`,
+          { schema: contract.deliveryWindowsRoute },
+          async (request) => deps.channel.deliveryWindows(request.params.org_namespace),
         );
         internal.post(INTERNAL_SOURCE_ACCESS_PATH, { schema: contract.sourceAccessRoute }, async (request) => {
           const b = request.body;

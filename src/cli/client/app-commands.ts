@@ -215,9 +215,15 @@ function registerCreateCommands(app: Command): void {
 
 /** The operations (`--wait` follows them) and freeze/unfreeze. */
 function registerOperationCommands(app: Command): void {
-  waitable(appCommand(app, 'sync <app>', 'sync the App to its source head')).action(
-    run((cmd) => operate(cmd, (api, path) => api.POST(`${APP_PATH}/sync`, { params: { path }, body: {} }))),
-  );
+  waitable(appCommand(app, 'sync <app>', 'sync the App to its source head'))
+    .option('--override-windows', 'run once even though a delivery window blocks syncs (deployment:manage; audited)')
+    .action(
+      run((cmd) => {
+        const override = cmd.opts<{ overrideWindows?: boolean }>().overrideWindows === true;
+        const query = override ? { override_windows: 'true' as const } : {};
+        return operate(cmd, (api, path) => api.POST(`${APP_PATH}/sync`, { params: { path, query }, body: {} }));
+      }),
+    );
   waitable(appCommand(app, 'deploy <app>', 're-resolve the source live and apply it'))
     .option('--tag <tag>', 'new image tag (image Apps)')
     .action(

@@ -6,6 +6,7 @@ import type {
   AdoptableWorkload,
   AppApprovals,
   AppEvent,
+  AppWindows,
   AppHistory as History,
   HistoryRevision,
   StatusView,
@@ -23,6 +24,18 @@ function operationText(state: StatusView['operationState']): string {
   const op = state as Partial<OperationState> | null | undefined;
   const reason = op?.reason ? ` (${op.reason})` : '';
   return op ? `${op.kind ?? ''} ${op.phase ?? ''}${reason} ${op.message ?? ''}`.trim() : '';
+}
+
+/** The windows answer as labelled lines: open or blocked (by which window, until when), and every window. */
+function windowFields(a: AppWindows): Array<[string, unknown]> {
+  const list = a.windows.map(
+    (w) => `${w.kind} ${w.name} (${w.source}: ${w.schedule} for ${w.duration}, ${w.time_zone})`,
+  );
+  return [
+    ['syncs', a.open ? 'allowed now' : `blocked: ${a.message}`],
+    ['opens', a.changes_at ?? '-'],
+    ['windows', list.join('; ') || '-'],
+  ];
 }
 
 /** The approvals answer as labelled lines: what is held, who approved, who may still approve. */
@@ -136,6 +149,15 @@ function registerHistoryCommands(app: Command): void {
       const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
       const answer = await api.GET(`${APP_PATH}/approvals`, { params: { path: ref } });
       print(render(answer, format, (a) => renderFields(approvalFields(a))));
+    }),
+  );
+
+  appCommand(app, 'windows <app>', 'whether delivery windows let the App sync now, and which window blocks').action(
+    run(async (cmd) => {
+      const { api, format } = runtimeOf(cmd);
+      const ref = await resolveApp(api, argsOf(cmd)[0] as string, cmd.opts().namespace);
+      const answer = await api.GET(`${APP_PATH}/windows`, { params: { path: ref } });
+      print(render(answer, format, (a) => renderFields(windowFields(a))));
     }),
   );
 

@@ -9,6 +9,7 @@ import { registerApprovalCommands } from './approval-commands.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render, renderFields } from './output.ts';
 import { argsOf, print, run, runtimeOf } from './runtime.ts';
+import { registerWindowCommands } from './window-commands.ts';
 
 const list = (v: string) =>
   v
@@ -43,6 +44,7 @@ export function registerOpsCommands(program: Command): void {
   registerIncidentCommands(program);
   registerRemediationCommands(program);
   registerApprovalCommands(program);
+  registerWindowCommands(program);
 }
 
 function registerWebhookCommands(program: Command): void {

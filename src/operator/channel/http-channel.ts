@@ -22,7 +22,9 @@ import {
   INTERNAL_HEALTH_CHECKS_PATH,
   INTERNAL_REGISTRY_PATH,
   INTERNAL_SOURCE_ACCESS_PATH,
+  INTERNAL_WINDOWS_PATH,
   internalClusterPath,
+  type OrgDeliveryWindows,
   type ResolvedEnv,
   type ServerChannel,
   type SourceAccessBody,
@@ -147,6 +149,14 @@ export class HttpServerChannel implements ServerChannel {
       ...(inProgress ? { inProgress } : {}),
       ...(failed ? { failed } : {}),
     }));
+  }
+
+  async deliveryWindows(orgNamespace: string): Promise<OrgDeliveryWindows> {
+    const res = await this.#call(`${INTERNAL_WINDOWS_PATH}/${encodeURIComponent(orgNamespace)}`, {
+      method: 'GET',
+      headers: {},
+    });
+    return (await res.json()) as OrgDeliveryWindows;
   }
 
   async sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {

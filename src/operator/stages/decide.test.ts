@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource, AppSpec, AppStatus } from '../../core/app-schema.ts';
 import { APPROVAL_MESSAGE, BLOCKED_MESSAGE, FROZEN_MESSAGE, HOLD_ANNOTATION } from '../../core/app-state.ts';
+import { evaluateWindows } from '../../core/windows.ts';
 import {
   alreadyStaged,
   approvalExpiry,
@@ -12,6 +13,7 @@ import {
   operationToRun,
   pinnedRevision,
   withDependencies,
+  withWindows,
 } from './decide.ts';
 
 const op = { kind: 'Sync' as const, initiatedAt: '2026-11-21T05:00:00Z', id: 'op-1' };
@@ -228,5 +230,30 @@ describe('pinnedRevision and a held rollback', () => {
     expect(decide(held)).toEqual({ kind: 'sync', revision: 'r0', operation: op });
     const malformed = { ...app({ operation: op }), metadata: { name: 'a', annotations: { [HOLD_ANNOTATION]: '{' } } };
     expect(decide(malformed)).toEqual({ kind: 'sync', revision: 'head', operation: op });
+  });
+});
+
+describe('withWindows', () => {
+  const shut = evaluateWindows(
+    [{ name: 'night', kind: 'deny', schedule: '0 0 * * *', duration: '6h', source: 'org' }],
+    new Date('2026-03-02T01:00:00Z'),
+  );
+  const sync = { kind: 'sync' as const, revision: 'head', operation: op };
+
+  it('holds a sync while a window blocks, naming it, and runs it again once the hold record is read back', () => {
+    const held = withWindows(sync, shut);
+    expect(held).toMatchObject({ kind: 'hold', reason: 'window', operation: op });
+    if (held.kind !== 'hold') return;
+    expect(held.message).toContain('deny window "night" (org');
+    const record = { operationState: { ...op, phase: 'Held' as const, message: held.message ?? '' } };
+    expect(operationToRun(app({ operation: op }, record))).toEqual(op);
+  });
+
+  it('lets an overriding request, an open verdict and a restart through', () => {
+    const override = { ...sync, operation: { ...op, windowOverride: true } };
+    expect(withWindows(override, shut)).toEqual(override);
+    expect(withWindows(sync, { open: true, active: [] })).toEqual(sync);
+    const restart = { kind: 'restart' as const, operation: op };
+    expect(withWindows(restart, shut)).toEqual(restart);
   });
 });

@@ -14,6 +14,8 @@
  *   with `selfHeal` re-applies what drifted live (see `mayHeal`).
  * - A sync of an App whose dependencies are not ready (status.blockedBy) is held, and decided again on every
  *   reconcile until they are (`withDependencies`); a restart still runs (it applies nothing new).
+ * - A sync while a delivery window blocks (src/core/windows.ts) is held naming the window, unless its request
+ *   overrides windows (`windowOverride`), and decided again when the window opens (`withWindows`).
  */
 import type { AppResource, BlockedBy, Operation } from '../../core/app-schema.ts';
 import {
@@ -26,6 +28,7 @@ import {
   sameRequest,
 } from '../../core/app-state.ts';
 import { APPROVAL_EXPIRED_REASON, expiredApproval } from '../../core/approvals.ts';
+import { type WindowVerdict, windowHoldMessage } from '../../core/windows.ts';
 import type { OpOutcome } from '../announce.ts';
 
 /** What one reconcile will do. */
@@ -38,14 +41,15 @@ export type Intent =
    * Record the operation as Held (frozen, waiting for approval or for dependencies); apply nothing. `revision`: the
    * revision a held Rollback or Approve will apply, kept in the record.
    */
-  | { kind: 'hold'; reason: HoldReason; operation: Operation; revision?: string }
+  | { kind: 'hold'; reason: HoldReason; operation: Operation; revision?: string; message?: string }
   /** Bump the pod template of every managed workload. */
   | { kind: 'restart'; operation: Operation }
   /** The operation cannot run (e.g. Approve with nothing staged). */
   | { kind: 'reject'; operation: Operation; message: string };
 
-/** The `operationState.message` of a hold. */
-export function holdMessage(reason: HoldReason): string {
+/** The `operationState.message` of a hold (`message`: a window hold's own, naming the window). */
+export function holdMessage(reason: HoldReason, message?: string): string {
+  if (message) return message;
   if (reason === 'freeze') return FROZEN_MESSAGE;
   return reason === 'dependencies' ? BLOCKED_MESSAGE : APPROVAL_MESSAGE;
 }
@@ -94,6 +98,31 @@ export function withDependencies(intent: Intent, blocked: readonly BlockedBy[]):
   if (intent.kind !== 'sync' || blocked.length === 0) return intent;
   const revision = intent.revision === 'head' ? {} : { revision: intent.revision };
   return { kind: 'hold', reason: 'dependencies', operation: intent.operation, ...revision };
+}
+
+/**
+ * The intent once the delivery windows are known: a sync while they block (`verdict` closed) is held naming the
+ * window, unless its request overrides windows once.
+ */
+export function withWindows(intent: Intent, verdict: WindowVerdict): Intent {
+  if (intent.kind !== 'sync' || verdict.open || intent.operation.windowOverride === true) return intent;
+  const revision = intent.revision === 'head' ? {} : { revision: intent.revision };
+  return {
+    kind: 'hold',
+    reason: 'window',
+    operation: intent.operation,
+    message: windowHoldMessage(verdict),
+    ...revision,
+  };
+}
+
+/**
+ * Whether an automated change already stands Held by a delivery window with this message and revision (staged once,
+ * not rewritten on every reconcile while the window stays shut).
+ */
+export function alreadyHeldByWindow(app: AppResource, message: string, revision: string): boolean {
+  const s = app.status?.operationState;
+  return s?.phase === 'Held' && s.message === message && s.revision === revision;
 }
 
 /**

@@ -78,6 +78,15 @@ export function useApprovals(namespace: string, name: string) {
   });
 }
 
+/** Whether the App's delivery windows let a sync run now (GET /apps/{ns}/{name}/windows). */
+export function useWindows(namespace: string, name: string) {
+  return useQuery({
+    queryKey: [...appKey(namespace, name), 'windows'],
+    queryFn: () => svc.GET(`${APP_PATH}/windows`, { params: { path: { namespace, name } } }),
+    refetchInterval: 30_000,
+  });
+}
+
 export function useHistory(namespace: string, name: string) {
   return useQuery({
     queryKey: [...appKey(namespace, name), 'history'],

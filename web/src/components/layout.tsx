@@ -21,6 +21,7 @@ const NAV = [
   { to: '/secret-stores', label: 'Secret stores' },
   { to: '/registries', label: 'Registries' },
   { to: '/health-checks', label: 'Health checks' },
+  { to: '/delivery-windows', label: 'Delivery windows' },
   { to: '/repositories', label: 'Repositories' },
   { to: '/incidents', label: 'Incidents' },
   { to: '/webhooks', label: 'Webhooks' },

@@ -14,6 +14,7 @@ import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
 import { Approvals } from './approvals.tsx';
 import { BlockedBy } from './blocked-by.tsx';
 import { progressOf, recordedKind, useOperationsStartedElsewhere } from './operation.ts';
+import { DeliveryWindows } from './windows.tsx';
 
 const LABEL: Record<string, string> = { sync: 'Sync', restart: 'Restart', approve: 'Approve', rollback: 'Rollback' };
 
@@ -174,6 +175,7 @@ export function AppHeader({ app }: { app: AppView }) {
       {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
       <BlockedBy app={app} />
       {held ? <Approvals namespace={app.namespace ?? ''} name={app.name ?? ''} /> : null}
+      <DeliveryWindows namespace={app.namespace ?? ''} name={app.name ?? ''} />
       {(app.conditions ?? [])
         .filter((c) => (c as { type?: string }).type === 'SyncError' && (c as { status?: string }).status === 'True')
         .map((c) => (
