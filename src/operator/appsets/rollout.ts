@@ -5,13 +5,13 @@
  * automated sync is off (the generated spec says so), so nothing else syncs them on a new revision.
  */
 import type { Logger } from 'pino';
-import { APP_API_VERSION, APP_KIND } from '../../core/app-names.ts';
 import type { AppResource } from '../../core/app-schema.ts';
 import { writeOperation } from '../../core/app-state.ts';
 import { planRollout } from '../../core/appset-rollout.ts';
 import type { AppSetResource, RolloutStatus } from '../../core/appset-schema.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
-import { isConflict, type ObjectClient } from '../../kube/index.ts';
+import type { ObjectClient } from '../../kube/index.ts';
+import { appOperationIO } from '../operation-io.ts';
 
 /** Who a rollout's Sync says asked for it (status.operationState.triggeredBy). */
 export const rolloutRequester = (appSet: string): string => `appset:${appSet}`;
@@ -50,26 +50,5 @@ export async function runRollout(
 
 /** Writes a Sync request on `app` (as read), guarded by its resourceVersion. */
 async function requestSync(mgmt: ObjectClient, app: AppResource, triggeredBy: string): Promise<void> {
-  const ref = {
-    apiVersion: APP_API_VERSION,
-    kind: APP_KIND,
-    namespace: app.metadata.namespace ?? '',
-    name: app.metadata.name,
-  };
-  await writeOperation(
-    {
-      read: async () => (await mgmt.get(ref)) as unknown as AppResource | undefined,
-      patch: async (patch, resourceVersion) => {
-        try {
-          await mgmt.mergePatch(ref, { metadata: { resourceVersion }, ...patch });
-          return true;
-        } catch (err) {
-          if (isConflict(err)) return false;
-          throw err;
-        }
-      },
-    },
-    app,
-    { kind: 'Sync', triggeredBy },
-  );
+  await writeOperation(appOperationIO(mgmt, app), app, { kind: 'Sync', triggeredBy });
 }

@@ -18,10 +18,11 @@ import { writeOperation } from '../../core/app-state.ts';
 import type { AppSetResource } from '../../core/appset-schema.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { ConflictError, describeError, NotFoundError } from '../../core/errors.ts';
-import { isConflict, type ObjectClient } from '../../kube/index.ts';
+import type { ObjectClient } from '../../kube/index.ts';
 import { RateLimiter } from '../../net/rate-limit.ts';
 import { appSetMatchesPush, appSetPushSecret } from '../appsets/push-match.ts';
 import type { AuditRelay } from '../channel/audit-relay.ts';
+import { appOperationIO } from '../operation-io.ts';
 import { matchesPush, type Provider, type PushEvent, parsePush, verifyDelivery } from './push.ts';
 
 const MAX_BODY = 1024 * 1024;
@@ -165,28 +166,11 @@ export class PushReceiver {
     // Written like the API writes operations (app-state.ts): guarded by resourceVersion, retried on a fresh read
     // while the App still matches the push. One pending operation per App: a pending one (which syncs anyway, or
     // is more specific) is not replaced, and the App still counts as matched.
-    const ref = {
-      apiVersion: APP_API_VERSION,
-      kind: APP_KIND,
-      name: app.metadata.name,
-      namespace: app.metadata.namespace,
-    };
     const triggeredBy = `webhook:${provider}`;
     let operationId: string;
     try {
       operationId = await writeOperation(
-        {
-          read: async () => (await this.#options.mgmt.get(ref)) as unknown as AppResource | undefined,
-          patch: async (patch, resourceVersion) => {
-            try {
-              await this.#options.mgmt.mergePatch(ref, { metadata: { resourceVersion }, ...patch });
-              return true;
-            } catch (err) {
-              if (isConflict(err)) return false;
-              throw err;
-            }
-          },
-        },
+        appOperationIO(this.#options.mgmt, app),
         app,
         { kind: 'Sync', triggeredBy },
         { stillValid: (_read, fresh) => matchesPush(fresh, push) },
