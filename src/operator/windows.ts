@@ -5,29 +5,23 @@
  * call per period). While the server cannot answer, the last answer is kept; an org never answered for has none.
  */
 import type { AppResource } from '../core/app-schema.ts';
+import { TtlAnswers } from '../core/ttl-answers.ts';
 import { type SourcedWindow, sourcedWindows } from '../core/windows.ts';
 import type { OrgDeliveryWindows, ServerChannel } from '../internal/channel.ts';
 
 /** How long an org's answer is reused (the same period as org health checks). */
 export const WINDOWS_TTL_MS = 30_000;
 
-interface Held {
-  at: number;
-  windows: OrgDeliveryWindows;
-  pending?: Promise<OrgDeliveryWindows>;
-}
-
 const NONE: OrgDeliveryWindows = { org: [], clusters: {} };
 
 /** Delivery windows by org namespace, from the server, cached briefly. */
 export class WindowLookup {
   readonly #channel: Pick<ServerChannel, 'deliveryWindows'> | undefined;
-  readonly #ttlMs: number;
-  readonly #held = new Map<string, Held>();
+  readonly #answers: TtlAnswers<OrgDeliveryWindows>;
 
   constructor(channel: Pick<ServerChannel, 'deliveryWindows'> | undefined, ttlMs = WINDOWS_TTL_MS) {
     this.#channel = channel;
-    this.#ttlMs = ttlMs;
+    this.#answers = new TtlAnswers<OrgDeliveryWindows>(ttlMs, NONE);
   }
 
   /** Every window that applies to `app`, marked with where it comes from; never rejects. */
@@ -38,29 +32,9 @@ export class WindowLookup {
     return sourcedWindows({ app: own, cluster: shared.clusters[cluster] ?? [], org: shared.org });
   }
 
-  async #org(orgNamespace: string): Promise<OrgDeliveryWindows> {
+  #org(orgNamespace: string): Promise<OrgDeliveryWindows> {
     const channel = this.#channel;
-    if (!channel || orgNamespace === '') return NONE;
-    const held = this.#held.get(orgNamespace);
-    if (held && Date.now() - held.at < this.#ttlMs) return held.windows;
-    if (held?.pending) return held.pending;
-    const entry: Held = held ?? { at: 0, windows: NONE };
-    entry.pending = channel
-      .deliveryWindows(orgNamespace)
-      .then((windows) => {
-        entry.windows = windows;
-        entry.at = Date.now();
-        return windows;
-      })
-      .catch(() => {
-        // Asked again after the same period: a server that is down is not asked on every reconcile.
-        entry.at = Date.now();
-        return entry.windows;
-      })
-      .finally(() => {
-        entry.pending = undefined;
-      });
-    this.#held.set(orgNamespace, entry);
-    return entry.pending;
+    if (!channel || orgNamespace === '') return Promise.resolve(NONE);
+    return this.#answers.get(orgNamespace, () => channel.deliveryWindows(orgNamespace));
   }
 }
