@@ -24,6 +24,7 @@ export {
   type InformerOptions,
   type InformerStore,
   MapStore,
+  withoutManagedFields,
 } from './informer.ts';
 export { type ClusterConfig, type KubeconfigOptions, loadKubeconfigFile, parseKubeconfig } from './kubeconfig.ts';
 export { type LeaderElectionOptions, LeaderElector, microTime } from './leader.ts';

@@ -12,6 +12,15 @@ export interface InformerObject {
 /** `namespace/name` of an object. */
 export const cacheKey = (o: InformerObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
+/**
+ * `obj` without `metadata.managedFields` (a shallow copy; the input is not modified): the transform of a cache whose
+ * readers never look at field ownership, which is often the largest part of a small object.
+ */
+export function withoutManagedFields<T extends InformerObject>(obj: T): T {
+  const { managedFields: _fields, ...metadata } = obj.metadata as T['metadata'] & { managedFields?: unknown };
+  return { ...obj, metadata };
+}
+
 /** The storage of an Informer. */
 export interface InformerStore<T extends InformerObject> {
   /** The object stored under `key` (`namespace/name`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { connect } from './connect.ts';
-import { Informer, type InformerEvent, type InformerObject, type InformerStore, MapStore } from './informer.ts';
+import { Informer, type InformerEvent, type InformerObject, type InformerStore, MapStore, withoutManagedFields } from './informer.ts';
 
 // observe/subscribe need no server: the client is never asked (start() is not called).
 const client = connect({
@@ -82,13 +82,15 @@ describe('Informer subscriptions and own writes', () => {
       {},
       {
         labelSelector: 'cd.svc.space/app',
-        transform: ({ metadata: { managedFields: _, ...metadata } }) => ({ metadata }),
+        transform: withoutManagedFields,
       },
     );
     const told: Labelled[] = [];
     informer.subscribe((e) => told.push(e.obj));
-    informer.observe({ metadata: { name: 'web', namespace: 'ns', resourceVersion: '1', managedFields: [{}] } });
+    const input = { metadata: { name: 'web', namespace: 'ns', resourceVersion: '1', managedFields: [{}] } };
+    informer.observe(input);
     expect(informer.get('ns/web')).toEqual({ metadata: { name: 'web', namespace: 'ns', resourceVersion: '1' } });
     expect(told).toEqual([informer.get('ns/web')]);
+    expect(input.metadata.managedFields).toEqual([{}]);
   });
 });

@@ -14,7 +14,7 @@ import type { KubeClient } from './client.ts';
 import { KubeApiError } from './errors.ts';
 import { cacheKey, type InformerObject, type InformerStore, MapStore } from './informer-store.ts';
 
-export { cacheKey, type InformerObject, type InformerStore, MapStore } from './informer-store.ts';
+export { cacheKey, type InformerObject, type InformerStore, MapStore, withoutManagedFields } from './informer-store.ts';
 
 /** One change of the cache. */
 export type InformerEvent<T> = { type: 'upsert'; obj: T; old: T | undefined } | { type: 'delete'; obj: T };

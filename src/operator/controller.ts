@@ -8,7 +8,7 @@ import { APP_GROUP, APP_PLURAL, APP_VERSION } from '../core/app-names.ts';
 import type { AppResource } from '../core/app-schema.ts';
 import { describeError } from '../core/errors.ts';
 import type { AppKey } from '../engine/labels.ts';
-import { cacheKey, Informer, type InformerEvent, type KubeClient } from '../kube/index.ts';
+import { cacheKey, Informer, type InformerEvent, type KubeClient, withoutManagedFields } from '../kube/index.ts';
 import { Dependents, readinessChanged } from './dependents.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { type BackoffPolicy, type Requeue, WorkQueue } from './queue.ts';
@@ -196,10 +196,4 @@ export class Controller {
 function keyOf(key: string): AppKey {
   const slash = key.indexOf('/');
   return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
-}
-
-/** `app` without `metadata.managedFields` (a shallow copy; the informer's input is not modified). */
-function withoutManagedFields(app: AppResource): AppResource {
-  const { managedFields: _fields, ...metadata } = app.metadata as AppResource['metadata'] & { managedFields?: unknown };
-  return { ...app, metadata };
 }

@@ -21,6 +21,7 @@ import {
   listEvents,
   ObjectClient,
   toSvcError,
+  withoutManagedFields,
 } from '../../kube/index.ts';
 import type { Logger } from '../../log.ts';
 import { appView } from '../apps/view.ts';
@@ -134,7 +135,8 @@ export class KubeApps {
         {
           onError: (err) => cache.logger.warn({ err }, 'app cache: list or watch of App resources failed; retrying'),
         },
-        { store },
+        // Nothing the API answers reads field ownership: the cache keeps Apps without it (issue 29: the API's RSS).
+        { store, transform: withoutManagedFields },
       );
     }
   }
