@@ -1,6 +1,6 @@
 /**
  * `npm run bench [name...] [-- --n=100,1000,5000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss, registry, ui, health and drift on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api by default; rss, registry, ui, health, drift, scale and soak on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
@@ -10,6 +10,8 @@ import { health } from './health.ts';
 import { push } from './push.ts';
 import { registryBench } from './registry.ts';
 import { rss } from './rss.ts';
+import { scale } from './scale.ts';
+import { soak } from './soak.ts';
 import { ui } from './ui.ts';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -57,15 +59,25 @@ const { values, positionals } = parseArgs({
     // drift: selfHealing Apps in all, and how many drift at once (one measurement each).
     'drift-among': { type: 'string', default: '1000' },
     drifted: { type: 'string', default: '1,100' },
+    // scale: Apps, operator replica counts (one fresh plane each), workload (configmap or deployment).
+    'scale-apps': { type: 'string', default: '20000' },
+    replicas: { type: 'string', default: '1,2,4' },
+    'scale-fixture': { type: 'string', default: 'configmap' },
+    // soak: Apps, minutes of churn, seconds between churn actions, Apps per edit/deletion batch, repositories.
+    'soak-apps': { type: 'string', default: '5000' },
+    minutes: { type: 'string', default: '60' },
+    tick: { type: 'string', default: '20' },
+    batch: { type: 'string', default: '50' },
+    repositories: { type: 'string', default: '10' },
   },
 });
 
 /** The wait timeout for `n` Apps, in ms: --timeout when given, else 900 s or 0.6 s per App, whichever is more. */
 const timeoutFor = (n: number) => (values.timeout ? Number(values.timeout) : Math.max(900, n * 0.6)) * 1000;
 
-const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift', 'scale', 'soak'] as const;
 type Name = (typeof all)[number];
-const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health', 'drift'];
+const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health', 'drift', 'scale', 'soak'];
 const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
 for (const name of names) {
   if (!all.includes(name)) {
@@ -131,6 +143,29 @@ for (const name of names) {
       timeoutMs: timeoutFor(among),
     };
     log(`wrote ${await drift(options, log)}`);
+  } else if (name === 'scale') {
+    const n = Number(values['scale-apps']);
+    const fixture = values['scale-fixture'] === 'deployment' ? 'deployment' : 'configmap';
+    const options = {
+      n,
+      replicas: values.replicas.split(',').map(Number),
+      fixture,
+      steadySeconds: Number(values.steady),
+      timeoutMs: timeoutFor(n),
+      createConcurrency: 8,
+    } as const;
+    log(`wrote ${await scale(options, log)}`);
+  } else if (name === 'soak') {
+    const apps = Number(values['soak-apps']);
+    const options = {
+      apps,
+      minutes: Number(values.minutes),
+      tickSeconds: Number(values.tick),
+      batch: Number(values.batch),
+      repositories: Number(values.repositories),
+      timeoutMs: timeoutFor(apps),
+    };
+    log(`wrote ${await soak(options, log)}`);
   } else if (name === 'registry') {
     const options = {
       resolves: Number(values.resolves),

@@ -46,6 +46,23 @@ spec:
   };
 }
 
+/**
+ * A lighter workload for the scale runs (one ConfigMap, no Pods): at 20,000 Apps the fixture's Deployments would
+ * put 20,000 Pods on kwok's one fake node and measure the plane's scheduler rather than the operators.
+ */
+export function configMapFixtureFiles(): Record<string, string> {
+  return {
+    'kustomization.yaml': [
+      'apiVersion: kustomize.config.k8s.io/v1beta1',
+      'kind: Kustomization',
+      'resources:',
+      '  - configmap.yaml',
+      '',
+    ].join('\n'),
+    'configmap.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  greeting: hello\n',
+  };
+}
+
 /** Namespace the benchmark's App resources live in (an org namespace, as the API would use). */
 export const APPS_NAMESPACE = 'org-bench';
 

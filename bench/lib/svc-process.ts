@@ -30,6 +30,8 @@ export interface SvcProcessOptions {
   logLevel?: string;
   /** Operator only: `--sync-period` (default: the operator's own, 60s). */
   syncPeriod?: string;
+  /** More environment for the process (e.g. SVC_OPERATOR_SHARDING). */
+  env?: Record<string, string>;
 }
 
 async function startSvc(
@@ -64,6 +66,7 @@ async function startSvc(
         AUTH_SECRET: randomBytes(32).toString('hex'),
         SVC_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
         ...env,
+        ...options.env,
       },
     },
   );
