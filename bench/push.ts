@@ -16,6 +16,7 @@ import { writeResult } from './lib/results.ts';
 import { summarize } from './lib/stats.ts';
 import { keepProfiles, scrapeMetrics, stageTimes, startOperatorProcess } from './lib/svc-process.ts';
 import { appReadyKey, appRevisionKey, appsPath, waitForAll } from './lib/wait.ts';
+import { runPushLimit } from './push-limit.ts';
 
 /** Parameters of the push benchmark. */
 export interface PushParams {
@@ -28,6 +29,8 @@ export interface PushParams {
   cpuProfile: boolean;
   /** Flux's side beside svc's (./flux.ts runFluxPush), with kustomize-controller's `--concurrent`. */
   flux?: { concurrent: number };
+  /** Skip the bare push limit (./push-limit.ts) that runs beside svc's rounds by default. */
+  noLimit?: boolean;
 }
 
 /**
@@ -36,6 +39,17 @@ export interface PushParams {
  */
 export async function push(params: PushParams, log: (line: string) => void): Promise<string> {
   const among = Math.max(params.among ?? params.apps, params.apps);
+  let limit: Awaited<ReturnType<typeof runPushLimit>> | undefined;
+  if (!params.noLimit) {
+    log(`push: limit (bare apply loop over the same ${params.apps} Deployments, ${params.rounds} rounds)`);
+    limit = await runPushLimit({
+      apps: params.apps,
+      rounds: params.rounds,
+      concurrency: 8,
+      timeoutMs: params.timeoutMs,
+    });
+    log(`  limit: applied p95 ${limit.applied.p95} s, ready p95 ${limit.ready.p95} s`);
+  }
   const ours = await pushOurs(params, log);
   let flux: Awaited<ReturnType<typeof runFluxPush>> | undefined;
   if (params.flux) {
@@ -51,8 +65,11 @@ export async function push(params: PushParams, log: (line: string) => void): Pro
       fluxRevisionApplied: flux?.revisionApplied,
       fluxReady: flux?.ready,
       fluxPeakRssMiB: flux?.controllerProcess.peakRssMiB,
+      limitApplied: limit?.applied,
+      limitReady: limit?.ready,
     },
     flux,
+    limit,
   });
 }
 

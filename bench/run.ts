@@ -127,6 +127,7 @@ for (const name of names) {
           rounds: Number(values.rounds),
           timeoutMs: timeoutFor(shape.among),
           cpuProfile: values['cpu-prof'],
+          noLimit: !values.limit,
           ...(values.flux ? { flux: { concurrent: Number(values['flux-concurrent']) } } : {}),
         },
         log,

@@ -81,9 +81,12 @@ export function managedLabels(name: string): Record<string, string> {
   return { 'cd.svc.space/app': name, 'cd.svc.space/app-namespace': APPS_NAMESPACE };
 }
 
-/** The fixture's objects as the operator would apply them for the i-th App (bare apply loop input). */
-export function renderedObjects(i: number): Obj[] {
-  const files = fixtureFiles();
+/**
+ * The fixture's objects as the operator would apply them for the i-th App (bare apply loop input), at `marker` (the
+ * pod-template annotation a push changes).
+ */
+export function renderedObjects(i: number, marker = 'v1'): Obj[] {
+  const files = fixtureFiles(marker);
   const labels = managedLabels(appName(i));
   return ['deployment.yaml', 'service.yaml'].map((file) => {
     const obj = parse(files[file] as string) as Obj;
