@@ -15,14 +15,13 @@ import {
   configMapYaml,
   createApp,
   deleteNamespaces,
-  eventsOnceReported,
   kube,
-  requestOperation,
+  shardShare,
   startTestOperator,
+  syncReporters,
   type TestOperator,
   unique,
   useOperatorSuite,
-  waitForApp,
 } from './operator-support.ts';
 
 const suite = useOperatorSuite('org-shardc', false);
@@ -38,31 +37,12 @@ afterAll(async () => {
   await deleteNamespaces(...['x', 'y', 'z'].map((env) => `${org}-${env}`));
 });
 
-/** The svc_operator_shard_apps gauge of one operator's /metrics. */
-async function shareOf(op: TestOperator): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('svc_operator_shard_apps '));
-  return Number(line?.split(' ')[1]);
-}
-
 /** A destination cluster name the assignment gives to the replica that does not hold the management cluster. */
 function otherCluster(): string {
   const mgmtOwner = ownerOf(mgmtKey, identities);
   for (let i = 0; ; i++) {
     if (ownerOf(`${org}/cluster:far-${i}`, identities) !== mgmtOwner) return `far-${i}`;
   }
-}
-
-/** Runs a Sync of `name` and answers the reporting instances of its OperationSucceeded Events. */
-async function syncOnce(name: string): Promise<Set<string | undefined>> {
-  const id = await requestOperation(org, name, 'Sync');
-  await waitForApp(
-    org,
-    name,
-    'synced',
-    (x) => x.status?.operationState?.id === id && x.status.operationState.phase === 'Succeeded',
-  );
-  return new Set((await eventsOnceReported(org, name, 'OperationSucceeded')).map((e) => e.reportingInstance));
 }
 
 async function generatedNames(appSet: string): Promise<string[]> {
@@ -111,11 +91,11 @@ describe('operators sharded by destination cluster', () => {
       });
     }
     const mgmtOwner = ownerOf(mgmtKey, identities) as string;
-    for (const name of local) expect(await syncOnce(name)).toEqual(new Set([mgmtOwner]));
+    for (const name of local) expect(await syncReporters(org, name)).toEqual(new Set([mgmtOwner]));
     const byId = new Map(operators.map((o) => [o.identity, o]));
     const holder = byId.get(mgmtOwner) as TestOperator;
     const farHolder = operators.find((o) => o !== holder) as TestOperator;
-    await waitUntil(async () => (await shareOf(holder)) === 4 && (await shareOf(farHolder)) === 2, {
+    await waitUntil(async () => (await shardShare(holder)) === 4 && (await shardShare(farHolder)) === 2, {
       what: 'shares of 4 (management cluster) and 2 (the far cluster)',
       timeoutMs: 20_000,
     });
@@ -153,10 +133,10 @@ describe('operators sharded by destination cluster', () => {
       what: 'the survivor generated the new App',
       timeoutMs: 60_000,
     });
-    await waitUntil(async () => (await shareOf(survivor)) === 9, {
+    await waitUntil(async () => (await shardShare(survivor)) === 9, {
       what: 'the survivor holds all nine Apps',
       timeoutMs: 20_000,
     });
-    expect([...(await syncOnce(local[0] as string))]).toContain(survivor.identity);
+    expect([...(await syncReporters(org, local[0] as string))]).toContain(survivor.identity);
   });
 });

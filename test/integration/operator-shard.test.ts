@@ -6,10 +6,11 @@ import {
   configMapYaml,
   createApp,
   eventsAbout,
-  eventsOnceReported,
   getApp,
   requestOperation,
+  shardShare,
   startTestOperator,
+  syncReporters,
   type TestOperator,
   unique,
   useOperatorSuite,
@@ -38,26 +39,6 @@ function appNames(): string[] {
   return [...picked.values()].flat();
 }
 
-/** The svc_operator_shard_apps gauge of one operator's /metrics. */
-async function shareOf(op: TestOperator): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('svc_operator_shard_apps '));
-  return Number(line?.split(' ')[1]);
-}
-
-/** Runs a Sync of `name` and answers the reporting instances of every Event about it once it succeeded. */
-async function syncOnce(name: string): Promise<Set<string | undefined>> {
-  const id = await requestOperation(org, name, 'Sync');
-  await waitForApp(
-    org,
-    name,
-    'synced',
-    (x) => x.status?.operationState?.id === id && x.status.operationState.phase === 'Succeeded',
-  );
-  const events = await eventsOnceReported(org, name, 'OperationSucceeded');
-  return new Set(events.map((e) => e.reportingInstance));
-}
-
 const activeWith = (ops: TestOperator[], members: number) => () =>
   ops.every((o) => o.shard()?.active === true && o.shard()?.members.length === members);
 
@@ -80,9 +61,9 @@ describe('sharded operators', () => {
     }
     // Every App's Events come from exactly one replica: the one the assignment names.
     for (const name of names) {
-      expect(await syncOnce(name)).toEqual(new Set([ownerOf(`${org}/${name}`, identities)]));
+      expect(await syncReporters(org, name)).toEqual(new Set([ownerOf(`${org}/${name}`, identities)]));
     }
-    for (const op of operators) expect(await shareOf(op)).toBe(2);
+    for (const op of operators) expect(await shardShare(op)).toBe(2);
 
     // Kill shard-a mid-sync of one of its Apps: the git server holds the operation's fetch.
     const [victim, survivor1, survivor2] = operators as [TestOperator, TestOperator, TestOperator];
@@ -127,9 +108,9 @@ describe('sharded operators', () => {
 
     // The killed replica's other App is served by its new owner too, and the survivors' shares cover every App.
     await waitUntil(activeWith([survivor1, survivor2], 2), { what: 'two active shards', timeoutMs: 20_000 });
-    const reporters = await syncOnce(other);
+    const reporters = await syncReporters(org, other);
     expect(reporters.has(ownerOf(`${org}/${other}`, survivors))).toBe(true);
-    expect((await shareOf(survivor1)) + (await shareOf(survivor2))).toBe(names.length);
+    expect((await shardShare(survivor1)) + (await shardShare(survivor2))).toBe(names.length);
   });
 
   it('a joining replica takes a moved App only after its old owner fenced its running reconcile and acknowledged', async () => {
@@ -147,7 +128,7 @@ describe('sharded operators', () => {
       source: { type: 'Git', git: { repoURL: repo.url, path: 'm' } },
       destination: { namespace: suite.dest() },
     });
-    expect(await syncOnce(name)).toEqual(new Set([oldOwner.identity]));
+    expect(await syncReporters(org, name)).toEqual(new Set([oldOwner.identity]));
 
     // The old owner is mid-sync (its fetch held) when the fourth replica joins.
     const hold = suite.git.hold();

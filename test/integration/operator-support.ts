@@ -272,6 +272,26 @@ export async function eventsOnceReported(namespace: string, name: string, reason
   );
 }
 
+/** The svc_operator_shard_apps gauge of one operator's /metrics: how many Apps its shard holds. */
+export async function shardShare(op: TestOperator): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('svc_operator_shard_apps '));
+  return Number(line?.split(' ')[1]);
+}
+
+/** Runs a Sync of App `name` and answers the reporting instances of every OperationSucceeded Event about it. */
+export async function syncReporters(namespace: string, name: string): Promise<Set<string | undefined>> {
+  const id = await requestOperation(namespace, name, 'Sync');
+  await waitForApp(
+    namespace,
+    name,
+    'synced',
+    (x) => x.status?.operationState?.id === id && x.status.operationState.phase === 'Succeeded',
+  );
+  const events = await eventsOnceReported(namespace, name, 'OperationSucceeded');
+  return new Set(events.map((e) => e.reportingInstance));
+}
+
 /** A live object, or undefined. */
 export async function getObject(apiVersion: string, kind: string, namespace: string | undefined, name: string) {
   return kube().get({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) });
