@@ -1,9 +1,10 @@
 /**
  * `npm run bench [name...] [-- --n=100,1000,5000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss, registry, ui, health and drift on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api and appset by default; rss, registry, ui, health and drift on request) and writes bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
+import { appSetBench } from './appset.ts';
 import { converge } from './converge.ts';
 import { drift } from './drift.ts';
 import { health } from './health.ts';
@@ -57,13 +58,16 @@ const { values, positionals } = parseArgs({
     // drift: selfHealing Apps in all, and how many drift at once (one measurement each).
     'drift-among': { type: 'string', default: '1000' },
     drifted: { type: 'string', default: '1,100' },
+    // appset: also the same Apps created directly (--no-appset-direct: the AppSet only).
+    'appset-direct': { type: 'boolean', default: true },
+    'appset-n': { type: 'string', default: '1000' },
   },
 });
 
 /** The wait timeout for `n` Apps, in ms: --timeout when given, else 900 s or 0.6 s per App, whichever is more. */
 const timeoutFor = (n: number) => (values.timeout ? Number(values.timeout) : Math.max(900, n * 0.6)) * 1000;
 
-const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift', 'appset'] as const;
 type Name = (typeof all)[number];
 const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health', 'drift'];
 const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
@@ -120,6 +124,17 @@ for (const name of names) {
         log,
       );
       log(`wrote ${file}`);
+    }
+  } else if (name === 'appset') {
+    // One AppSet generating N Apps, beside the same N Apps created directly.
+    for (const n of values['appset-n'].split(',').map(Number)) {
+      const options = {
+        n,
+        timeoutMs: timeoutFor(n),
+        createConcurrency: 8,
+        noDirect: values['appset-direct'] === false,
+      };
+      log(`wrote ${await appSetBench(options, log)}`);
     }
   } else if (name === 'drift') {
     const among = Number(values['drift-among']);
