@@ -53,8 +53,11 @@ async function startSource(kind: 'git' | 'helm') {
   return { app: (i: number) => appResource(i, repo.url), stop: () => git.stop() };
 }
 
-/** The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. */
-async function runOurs(params: ConvergeParams, log: (line: string) => void) {
+/**
+ * The operator's side: create N Apps, wait for all Synced and Healthy, sample the operator meanwhile. Also the direct
+ * side of bench/appset.ts (the same Apps created one by one, beside one AppSet generating them).
+ */
+export async function runOurs(params: ConvergeParams, log: (line: string) => void) {
   const plane = await startBenchPlane('bench-ours');
   const source = await startSource(params.source ?? 'git');
   try {

@@ -1,9 +1,11 @@
 /**
  * `npm run bench [name...] [-- --n=100,1000,5000 --cpu-prof --limit-only]`: runs the named benchmarks (converge,
- * push, api by default; rss, registry, ui, health, drift, scale and soak on request) and writes bench/results/*.json. Never part of `npm test`.
+ * push, api and appset by default; rss, registry, ui, health, drift, scale and soak on request) and writes
+ * bench/results/*.json. Never part of `npm test`.
  */
 import { parseArgs } from 'node:util';
 import { api } from './api.ts';
+import { appSetBench } from './appset.ts';
 import { converge } from './converge.ts';
 import { drift } from './drift.ts';
 import { health } from './health.ts';
@@ -69,13 +71,16 @@ const { values, positionals } = parseArgs({
     tick: { type: 'string', default: '20' },
     batch: { type: 'string', default: '50' },
     repositories: { type: 'string', default: '10' },
+    // appset: also the same Apps created directly (--no-appset-direct: the AppSet only).
+    'appset-direct': { type: 'boolean', default: true },
+    'appset-n': { type: 'string', default: '1000' },
   },
 });
 
 /** The wait timeout for `n` Apps, in ms: --timeout when given, else 900 s or 0.6 s per App, whichever is more. */
 const timeoutFor = (n: number) => (values.timeout ? Number(values.timeout) : Math.max(900, n * 0.6)) * 1000;
 
-const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift', 'scale', 'soak'] as const;
+const all = ['converge', 'push', 'api', 'rss', 'registry', 'ui', 'health', 'drift', 'appset', 'scale', 'soak'] as const;
 type Name = (typeof all)[number];
 const onRequest: readonly Name[] = ['rss', 'registry', 'ui', 'health', 'drift', 'scale', 'soak'];
 const names = (positionals.length > 0 ? positionals : all.filter((n) => !onRequest.includes(n))) as Name[];
@@ -133,6 +138,17 @@ for (const name of names) {
         log,
       );
       log(`wrote ${file}`);
+    }
+  } else if (name === 'appset') {
+    // One AppSet generating N Apps, beside the same N Apps created directly.
+    for (const n of values['appset-n'].split(',').map(Number)) {
+      const options = {
+        n,
+        timeoutMs: timeoutFor(n),
+        createConcurrency: 8,
+        noDirect: values['appset-direct'] === false,
+      };
+      log(`wrote ${await appSetBench(options, log)}`);
     }
   } else if (name === 'drift') {
     const among = Number(values['drift-among']);

@@ -128,6 +128,34 @@ describe('rolling sync plan', () => {
     expect(fix.status.stopped).toBeUndefined();
   });
 
+  it('a sync that failed at the newest revision stops the rollout; a new revision is synced again', () => {
+    const failedAt = (revision?: string) => ({
+      ...outOfSync,
+      operationState: {
+        kind: 'Sync' as const,
+        phase: 'Failed' as const,
+        ...(revision ? { revision } : {}),
+        message: 'apply apps/v1/Deployment web: spec.replicas: Invalid value: -1',
+      },
+    });
+    const plan = planRollout(steps, [app('s1', 'staging', failedAt(NEW)), app('p1', 'prod', outOfSync)]);
+    expect(plan.sync).toEqual([]);
+    expect(plan.status).toMatchObject({
+      currentStep: 1,
+      steps: [{ state: 'Stopped' }, { state: 'Pending' }],
+      stopped: { step: 1, app: 's1', reason: expect.stringMatching(/^SyncFailed: apply apps\/v1\/Deployment web/) },
+    });
+    // Failed at an older revision (a fix was pushed since), or with no revision to place it: asked again.
+    for (const s of [failedAt(OLD), failedAt(undefined)]) {
+      const again = planRollout(steps, [app('s1', 'staging', s), app('p1', 'prod', outOfSync)]);
+      expect(again.sync).toEqual(['s1']);
+      expect(again.status.stopped).toBeUndefined();
+    }
+    // A failed sync wins over Degraded as the reason (it is what stopped the step's revision).
+    const both = planRollout(steps, [app('s1', 'staging', { ...failedAt(NEW), healthStatus: 'Degraded' })]);
+    expect(both.status.stopped?.reason).toMatch(/^SyncFailed/);
+  });
+
   it('Apps no step selects go last; all Done is step 0', () => {
     const plan = planRollout(steps, [app('s1', 'staging', done), app('p1', 'prod', done), app('x', 'dev', outOfSync)]);
     expect(plan.sync).toEqual(['x']);

@@ -113,11 +113,23 @@ export function awaitsSync(app: AppResource): boolean {
 }
 
 /**
- * Degraded after its sync (not while it still awaits one: the new revision may be the fix). Health is `Degraded` as
- * the App reports it; a sync that failed is not a stop (it is requested again, and opens its own incident).
+ * Why `app` stops the rollout at its step, or undefined. A sync that failed at the revision the step rolls out (the
+ * operation's revision is the newest the App has seen, nothing pending) stops it: asking again would fail again, and
+ * a new revision (the fix) or a sync by hand that succeeds lets the rollout go on. A failure recorded without a
+ * revision (the source could not be rendered) cannot be placed, and is asked again. Otherwise an App Degraded after
+ * its sync (not while it still awaits one: the new revision may be the fix) stops it, as the App reports its health.
  */
-function stops(app: AppResource): boolean {
-  return app.status?.healthStatus === 'Degraded' && !awaitsSync(app);
+export function stopReason(app: AppResource): string | undefined {
+  const s = app.status;
+  const op = s?.operationState;
+  if (op?.phase === 'Failed' && op.revision && op.revision === s?.observedRevision && !pending(app)) {
+    const why = op.message ?? op.reason;
+    return why ? `SyncFailed: ${why}` : 'SyncFailed';
+  }
+  if (s?.healthStatus === 'Degraded' && !awaitsSync(app)) {
+    return s.healthReason ? `Degraded: ${s.healthReason}` : 'Degraded';
+  }
+  return undefined;
 }
 
 /** What the rollout does now: its status, and the Apps to sync (by name). */
@@ -129,7 +141,7 @@ export interface RolloutPlan {
 /**
  * Where the rollout of `apps` (the AppSet's generated Apps) across `steps` is, and what to sync now. Steps are taken
  * in order: a step whose every App is rolled out (Synced and Healthy at the newest revision) is Done; the first that
- * is not is the current one: a Degraded App there stops the rollout (Stopped, later steps Pending, nothing synced);
+ * is not is the current one: an App there whose sync failed, or Degraded, stops the rollout (Stopped, later steps Pending, nothing synced);
  * otherwise its Apps awaiting a sync are synced, by name, so that at most `maxUnavailable` of its Apps are not
  * rolled out at once (Apps syncing or progressing count against it). Later steps stay Pending.
  */
@@ -145,11 +157,10 @@ export function planRollout(steps: readonly RolloutStep[], apps: readonly AppRes
       states.push('Pending');
       continue;
     }
-    const bad = group.apps.find(stops);
+    const bad = firstStop(group.apps);
     if (bad) {
       current = i + 1;
-      const why = bad.status?.healthReason;
-      stopped = { step: i + 1, app: bad.metadata.name, reason: why ? `Degraded: ${why}` : 'Degraded' };
+      stopped = { step: i + 1, ...bad };
       states.push('Stopped');
       continue;
     }
@@ -175,6 +186,15 @@ export function planRollout(steps: readonly RolloutStep[], apps: readonly AppRes
     ...(stopped ? { stopped } : {}),
   };
   return { status, sync };
+}
+
+/** The first App of a step that stops the rollout, with why. */
+function firstStop(apps: readonly AppResource[]): { app: string; reason: string } | undefined {
+  for (const app of apps) {
+    const reason = stopReason(app);
+    if (reason) return { app: app.metadata.name, reason };
+  }
+  return undefined;
 }
 
 /** The Apps of a step to sync now: those awaiting a sync, within what `limit` leaves after the unavailable ones. */

@@ -4,11 +4,13 @@
  * repository, in two steps. A pushed commit syncs staging first and prod only once staging is Synced and Healthy at
  * it; a commit whose staging Deployment can never be scheduled stops the rollout at step 1 (prod stays at the
  * previous revision), the AppSet's status (the API's view, `svc appset get`) says why, and an incident opens for the
- * App. The AppSet is created from a manifest with the real CLI.
+ * App; a next commit whose staging Deployment the API server refuses stops it again as a failed sync (a SyncFailed
+ * incident opens), which MCP's appset_get reports. The AppSet is created from a manifest with the real CLI.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_API_VERSION, APP_KIND, APPSET_KIND } from '../../src/core/app-names.ts';
 import type { AppResource } from '../../src/core/app-schema.ts';
@@ -98,7 +100,7 @@ describe('AppSet rolling sync', () => {
     }
   }
 
-  it('syncs staging first and prod after it; a Degraded staging stops the rollout and opens an incident', async () => {
+  it('syncs staging first and prod after it; a Degraded staging, then a failed sync, stops the rollout with an incident', async () => {
     const spec: AppSetSpec = {
       generators: [{ list: { elements: [{ env: 'staging' }, { env: 'prod' }] } }],
       template: {
@@ -199,6 +201,68 @@ describe('AppSet rolling sync', () => {
     );
     expect(incident['title']).toContain('web-staging is Degraded');
     // Still stopped: prod was never synced to the bad revision.
+    expect((await app('web-prod'))?.status?.revision).toBe(second);
+
+    // A fix for staging whose sync fails (the API server refuses the Deployment): the new revision is synced, since
+    // it may be the fix, and its failed sync stops the rollout again, this time saying the sync failed.
+    const fourth = await repo.commit(
+      {
+        'staging/web.yaml': deploymentYaml('web', 1, 'nginx:1.3').replace('replicas: 1', 'replicas: -1'),
+        'prod/web.yaml': deploymentYaml('web', 1, 'nginx:1.3'),
+      },
+      'refused staging',
+    );
+    const failed = await waitUntil(
+      async () => {
+        const set = await appSet();
+        return set?.status?.rollout?.stopped?.reason.startsWith('SyncFailed') ? set : undefined;
+      },
+      { what: 'rollout stopped by the failed sync', timeoutMs: 120_000 },
+    );
+    expect(failed.status?.rollout).toMatchObject({
+      currentStep: 1,
+      steps: [{ state: 'Stopped' }, { state: 'Pending' }],
+      stopped: { step: 1, app: 'web-staging', reason: expect.stringMatching(/^SyncFailed: .*replicas/) },
+    });
+    const refused = await app('web-staging');
+    expect(refused?.status?.operationState).toMatchObject({ phase: 'Failed', revision: fourth });
+    expect(refused?.status?.operationState?.triggeredBy).toBe('appset:web');
+    expect((await app('web-prod'))?.status?.revision).toBe(second);
+    // The incident loop opens a SyncFailed incident for it, as it opened a Degraded one.
+    await waitUntil(
+      async () => {
+        const res = await org.api.call<{ incidents: Json[] }>('GET', '/api/v1/incidents?state=open&app=web-staging', {
+          cookie: org.owner.cookie,
+        });
+        return res.body.incidents.find((i) => i['cause'] === 'SyncFailed');
+      },
+      { what: 'SyncFailed incident opened', timeoutMs: 60_000 },
+    );
+
+    // MCP appset_get tells where the rollout is and why it stopped (the official SDK client over Streamable HTTP).
+    const client = new Client({ name: 'svc-rollout-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${env['SVC_SERVER']}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${env['SVC_API_KEY']}` } },
+      }),
+    );
+    try {
+      const result = (await client.callTool({ name: 'appset_get', arguments: { name: 'web' } })) as {
+        isError?: boolean;
+        structuredContent?: Json;
+      };
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent?.['rollout']).toMatchObject({
+        current_step: 1,
+        steps: [
+          { step: 1, state: 'Stopped', apps: ['web-staging'] },
+          { step: 2, state: 'Pending', apps: ['web-prod'] },
+        ],
+        stopped: { step: 1, app: 'web-staging', reason: expect.stringMatching(/^SyncFailed/) },
+      });
+    } finally {
+      await client.close();
+    }
     expect((await app('web-prod'))?.status?.revision).toBe(second);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The App page of an App waiting for its dependencies (spec.dependsOn): against a real `svc start` with its operator
  * and a real git server, an App depending on a Degraded one shows which dependency blocks it and why, and stays
- * unsynced.
+ * unsynced; the org's dependency graph (/apps/graph) draws the edge and the blocked App with its reason, and its node
+ * opens the App.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -56,5 +57,31 @@ describeWith(chromiumRequirement())('the App page of a blocked App', () => {
     await expect(page.getByTestId('sync-status').textContent()).resolves.not.toContain('Synced');
     await ui.shot('app-blocked');
     await ui.accessible();
+  }, 120_000);
+
+  it('draws the dependency graph: the edge, the blocked App with its reason, a node that opens its App', async () => {
+    await page.goto(`${ui.svc.base}/apps`);
+    await page.getByRole('link', { name: 'Dependencies' }).click();
+    const graph = page.getByRole('region', { name: 'Dependency graph' });
+    await graph.waitFor({ timeout: 30_000 });
+    await expect(graph.locator('[data-edge="db->api"]').count()).resolves.toBe(1);
+    // The edge holds api now (db is Degraded): drawn as blocking.
+    await graph.locator('[data-edge="db->api"][data-blocking="true"]').waitFor({ state: 'attached' });
+    const api = graph.locator('[data-node="api"]');
+    await expect(api.getAttribute('data-blocked')).resolves.toBe('true');
+    await expect(api.getByTestId('graph-blocked').textContent()).resolves.toMatch(
+      /Blocked by db: Degraded: apps\/Deployment db: 0\/1 ready/,
+    );
+    const db = graph.locator('[data-node="db"]');
+    await expect(db.textContent()).resolves.toContain('Degraded');
+    await expect(db.getAttribute('data-blocked')).resolves.toBeNull();
+    // db is left of api (a column by depth).
+    const [dbBox, apiBox] = [await db.boundingBox(), await api.boundingBox()];
+    expect(dbBox && apiBox && dbBox.x + dbBox.width < apiBox.x).toBe(true);
+    await ui.shot('dependencies');
+    await ui.accessible();
+    await api.click();
+    await page.waitForURL(`**/apps/${dests[1]}/api`);
+    await page.getByRole('region', { name: 'Blocked by' }).waitFor();
   }, 120_000);
 });

@@ -83,6 +83,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/apps/graph',
+    component: lazyRouteComponent(() => import('./pages/app-graph.tsx'), 'AppGraphPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/apps/new',
     validateSearch: (s: Record<string, unknown>): { clone?: string | undefined } => ({ clone: str(s['clone']) }),
     component: lazyRouteComponent(() => import('./pages/app-create.tsx'), 'AppCreatePage'),

@@ -4,7 +4,7 @@
  */
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Plus } from 'lucide-react';
+import { Network, Plus } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type AppFilters, appParams, useAppPages } from '../api/apps.ts';
 import type { AppView } from '../api/types.ts';
@@ -104,6 +104,9 @@ export function AppListPage() {
         <span className="text-sm text-zinc-500" aria-live="polite" data-total={data ? total : undefined}>
           {data ? countOf(total, 'app') : ''}
         </span>
+        <Link to="/apps/graph" className={cn(buttonStyle({ variant: 'secondary' }), 'no-underline')}>
+          <Network className="size-4" aria-hidden /> Dependencies
+        </Link>
         <Link to="/apps/new" search={{}} className={cn(buttonStyle({ variant: 'primary' }), 'no-underline')}>
           <Plus className="size-4" aria-hidden /> New app
         </Link>

@@ -1,6 +1,7 @@
 /**
  * An AppSet's rolling sync (spec.strategy.rollingSync, issue 27 item 2) on the AppSets page: each step with its
- * state and Apps, the current one marked, and why the rollout stopped (the Degraded App that stopped it).
+ * state and Apps, the current one marked, and why the rollout stopped (the App that stopped it: Degraded, or its
+ * sync failed).
  */
 import type { AppSetView } from '../api/types.ts';
 import { StatusBadge } from '../components/ui/badge.tsx';
