@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { connect } from './connect.ts';
-import { Informer, type InformerEvent, type InformerObject, type InformerStore, MapStore, withoutManagedFields } from './informer.ts';
+import {
+  Informer,
+  type InformerEvent,
+  type InformerObject,
+  type InformerStore,
+  MapStore,
+  withoutManagedFields,
+} from './informer.ts';
 
 // observe/subscribe need no server: the client is never asked (start() is not called).
 const client = connect({
