@@ -21,7 +21,7 @@ export type StopTracing = () => Promise<void>;
  */
 export async function startTracing(
   role: 'start' | 'server' | 'operator',
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<StopTracing | undefined> {
   if (!env['OTEL_EXPORTER_OTLP_ENDPOINT'] && !env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) return undefined;
   // Loaded only now: a process that does not trace never pays for the SDK.

@@ -81,10 +81,13 @@ function parseSpans(text: string): ReceivedSpan[] {
   return spans;
 }
 
-/** Starts the collector; resolves once its OTLP/HTTP receiver answers. */
-export async function startOtelCollector(): Promise<OtelCollector> {
+/**
+ * Starts the collector on a free port, or on `port` (4318 is where an OTLP exporter sends by default: a test that
+ * nothing is sent listens there); resolves once its OTLP/HTTP receiver answers.
+ */
+export async function startOtelCollector(options: { port?: number } = {}): Promise<OtelCollector> {
   const dir = makeTempDir('otelcol');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const out = join(dir, 'spans.jsonl');
   const config = join(dir, 'config.yaml');
   writeFileSync(

@@ -180,4 +180,39 @@ describe('tracing over OTLP to a real collector', () => {
     expect(answered?.name).toMatch(/^(GET|POST) \/(api\/v1\/)?internal\//);
     expect(reconciles.has(answered?.traceId ?? '')).toBe(true);
   });
+
+  it('exports nothing from a process started without OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+    // An SDK started anyway would send to the exporter's default endpoint, http://localhost:4318: listen there too.
+    const fallback = await startOtelCollector({ port: 4318 });
+    try {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const untraced = startRole('server', [], {
+        SVC_LISTEN: `127.0.0.1:${port}`,
+        SVC_PUBLIC_URL: base,
+        SVC_DATA_DIR: join(dir, 'untraced'),
+        HOME: join(dir, 'untraced'),
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+        OTEL_SERVICE_NAME: 'svc-untraced',
+      });
+      await waitUntil(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, {
+        what: 'the untraced svc server ready',
+        process: untraced,
+        timeoutMs: 90_000,
+      });
+      const traceId = randomBytes(16).toString('hex');
+      const res = await fetch(`${base}/api/v1/apps`, {
+        headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      });
+      expect(res.status).toBe(401);
+      // Several export periods (OTEL_BSP_SCHEDULE_DELAY 200 ms) pass: a traced process would have sent its spans.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      for (const received of [collector.spans(), fallback.spans()]) {
+        expect(received.filter((s) => s.traceId === traceId || s.service === 'svc-untraced')).toEqual([]);
+      }
+      expect(fallback.spans()).toEqual([]);
+    } finally {
+      await fallback.stop();
+    }
+  });
 });
