@@ -3,6 +3,8 @@
  * import only the layers listed for it (and itself); anything else is a violation, and so is any cycle.
  *
  *   core  ←  log · kube · git · net · registry · secrets · internal (the operator↔server contract)
+ *   trace (spans over the OpenTelemetry API) and trace-sdk (its exporter) import nothing of svc; every layer that may
+ *   log may also trace (tracing is cross-cutting, as logging is).
  *         ←  config · render  ←  engine  ←  operator
  *         ←  store  ←  auth · clusters · incidents · webhooks · background  ←  api  ←  mcp  ←  server.ts · cli roles
  *   cli/client and web/src: core and the generated API client only.

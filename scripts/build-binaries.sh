@@ -4,7 +4,7 @@
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
 # Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|cert-manager-crds|
-#   argo-rollouts-crds|flux-crds|crossplane-crds|prometheus-operator-crds|token-server|schemathesis ...]
+#   argo-rollouts-crds|flux-crds|crossplane-crds|prometheus-operator-crds|token-server|schemathesis|otelcol ...]
 #   (default: all)
 set -euo pipefail
 
@@ -46,6 +46,12 @@ TOKEN_SERVER_VERSION=v2.8.3
 # schemathesis (PyPI) fuzzes the API from its OpenAPI document (test/integration/api-fuzz.test.ts): a virtualenv
 # in the cache holding the pinned package and its dependency tree, created once.
 SCHEMATHESIS_VERSION=v4.32.5
+# A real OTLP receiver for the tracing test (test/integration/tracing.test.ts): the OpenTelemetry Collector with only
+# the OTLP receiver and the contrib file exporter (received spans as OTLP JSON lines), built from a minimal main over
+# the collector's own packages (what its builder generates). All modules at one release: v0.161.0 (v1.67.0 for the
+# stable ones), the newest release at which the contrib file exporter's tree is served here. ~3 min to build.
+OTELCOL_VERSION=v0.161.0
+OTELCOL_STABLE_VERSION=v1.67.0
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 
 log() { printf '[build-binaries] %s\n' "$*" >&2; }
@@ -230,6 +236,58 @@ GO
   go build -trimpath -ldflags "-s -w" -o "$out/token-server" github.com/docker/distribution/contrib/token-server
 }
 
+build_otelcol() {
+  local out="$1" contrib=github.com/open-telemetry/opentelemetry-collector-contrib core=go.opentelemetry.io/collector
+  go mod init svc.local/otelcol-build >/dev/null 2>&1
+  cat > main.go <<'GO'
+// A minimal OpenTelemetry Collector for svc's tests: the OTLP receiver and the file exporter.
+package main
+
+import (
+	"log"
+
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/confmap"
+	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
+	"go.opentelemetry.io/collector/otelcol"
+	"go.opentelemetry.io/collector/receiver/otlpreceiver"
+	"go.opentelemetry.io/collector/service/telemetry/otelconftelemetry"
+)
+
+func factories() (otelcol.Factories, error) {
+	receivers, err := otelcol.MakeFactoryMap(otlpreceiver.NewFactory())
+	if err != nil {
+		return otelcol.Factories{}, err
+	}
+	exporters, err := otelcol.MakeFactoryMap(fileexporter.NewFactory())
+	if err != nil {
+		return otelcol.Factories{}, err
+	}
+	return otelcol.Factories{Receivers: receivers, Exporters: exporters, Telemetry: otelconftelemetry.NewFactory()}, nil
+}
+
+func main() {
+	set := otelcol.CollectorSettings{
+		BuildInfo: component.BuildInfo{Command: "svc-otelcol", Description: "OTLP receiver to file, for svc's tests"},
+		Factories: factories,
+		ConfigProviderSettings: otelcol.ConfigProviderSettings{ResolverSettings: confmap.ResolverSettings{
+			ProviderFactories: []confmap.ProviderFactory{fileprovider.NewFactory()},
+			DefaultScheme:     "file",
+		}},
+	}
+	if err := otelcol.NewCommand(set).Execute(); err != nil {
+		log.Fatal(err)
+	}
+}
+GO
+  go get "$core/otelcol@$OTELCOL_VERSION" "$core/service@$OTELCOL_VERSION" "$core/receiver/otlpreceiver@$OTELCOL_VERSION" \
+    "$core/component@$OTELCOL_STABLE_VERSION" "$core/confmap@$OTELCOL_STABLE_VERSION" \
+    "$core/confmap/provider/fileprovider@$OTELCOL_STABLE_VERSION" "$contrib/exporter/fileexporter@$OTELCOL_VERSION" >/dev/null 2>&1
+  go mod tidy >/dev/null 2>&1
+  go build -trimpath -ldflags "-s -w" -o "$out/otelcol" .
+}
+
 build_schemathesis() {
   local out="$1"
   python3 -m venv "$out/venv"
@@ -240,7 +298,7 @@ build_schemathesis() {
 
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds cert-manager-crds argo-rollouts-crds
-  flux-crds crossplane-crds prometheus-operator-crds token-server schemathesis)
+  flux-crds crossplane-crds prometheus-operator-crds token-server schemathesis otelcol)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -258,6 +316,7 @@ for t in "${targets[@]}"; do
     prometheus-operator-crds) done_or_build "$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION" build_prometheus_operator_crds ;;
     token-server) done_or_build "$CACHE/token-server-$TOKEN_SERVER_VERSION" build_token_server ;;
     schemathesis) done_or_build "$CACHE/schemathesis-$SCHEMATHESIS_VERSION" build_schemathesis ;;
+    otelcol) done_or_build "$CACHE/otelcol-$OTELCOL_VERSION" build_otelcol ;;
     *) echo "unknown component: $t" >&2; exit 2 ;;
   esac
 done

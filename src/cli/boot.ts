@@ -6,10 +6,13 @@ import { type Config, dataDirOf, loadConfig, type OperatorFlags } from '../confi
 import { ConfigError } from '../core/errors.ts';
 import { ensureDevSecrets } from '../dev-secrets.ts';
 import { createLogger, type Logger } from '../log.ts';
+import { startTracing } from '../trace-sdk.ts';
 
 export interface Booted {
   config: Config;
   logger: Logger;
+  /** Flushes the spans not yet exported and stops tracing (nothing to do when OTEL_EXPORTER_OTLP_ENDPOINT is unset). */
+  stopTracing: () => Promise<void>;
 }
 
 /** The long-running role being started: what it may generate and what it must be given. */
@@ -20,8 +23,9 @@ export type Role = 'start' | 'server' | 'operator';
  * secrets of the data directory when AUTH_SECRET or SVC_CREDENTIALS_KEY is unset (generating them on first use), so
  * `svc server` on the data directory `svc start` made opens its sessions and sealed credentials; in production both
  * must be given; `svc operator` needs none. On configuration problems prints all of them and exits with status 2.
+ * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/trace-sdk.ts).
  */
-export function boot(flags: OperatorFlags, role: Role): Booted {
+export async function boot(flags: OperatorFlags, role: Role): Promise<Booted> {
   // The operator signs no sessions and opens no sealed credentials: it never needs them (see loadConfig).
   const allowDevSecrets = role !== 'operator';
   const env = process.env;
@@ -38,7 +42,13 @@ export function boot(flags: OperatorFlags, role: Role): Booted {
       requireSecrets: role !== 'operator',
       ...(devSecrets ? { devSecrets } : {}),
     });
-    return { config, logger: createLogger({ level: config.logLevel }) };
+    const logger = createLogger({ level: config.logLevel });
+    const stop = await startTracing(role, env);
+    if (stop) logger.info({ endpoint: env['OTEL_EXPORTER_OTLP_ENDPOINT'] }, 'tracing: exporting spans over OTLP');
+    const stopTracing = async () => {
+      await stop?.().catch((err: unknown) => logger.warn({ err }, 'tracing: the last spans were not exported'));
+    };
+    return { config, logger, stopTracing };
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`svc: ${err.message}`);

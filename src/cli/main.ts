@@ -58,13 +58,14 @@ withOperatorFlags(
 ).action(async (flags: OperatorFlags) => {
   const { boot, stopOnSignals } = await import('./boot.ts');
   const { runOperator, runServer } = await import('./roles.ts');
-  const { config, logger } = boot(flags, 'start');
+  const { config, logger, stopTracing } = await boot(flags, 'start');
   const server = await runServer(config, logger);
   const operator = config.mgmtKubeconfig ? await runOperator(config, logger, server.channel) : undefined;
   if (!operator) logger.warn('SVC_MGMT_KUBECONFIG is unset: the operator is not running and /api/v1/apps answers 503');
   stopOnSignals(logger, async () => {
     await operator?.stop();
     await server.stop();
+    await stopTracing();
   });
 });
 
@@ -74,22 +75,22 @@ program
   .action(async () => {
     const { boot, stopOnSignals } = await import('./boot.ts');
     const { runServer } = await import('./roles.ts');
-    const { config, logger } = boot({}, 'server');
+    const { config, logger, stopTracing } = await boot({}, 'server');
     const server = await runServer(config, logger);
-    stopOnSignals(logger, () => server.stop());
+    stopOnSignals(logger, () => server.stop().finally(stopTracing));
   });
 
 withOperatorFlags(program.command('operator').description('run the controller that reconciles App resources')).action(
   async (flags: OperatorFlags) => {
     const { boot, stopOnSignals } = await import('./boot.ts');
     const { runOperator } = await import('./roles.ts');
-    const { config, logger } = boot(flags, 'operator');
+    const { config, logger, stopTracing } = await boot(flags, 'operator');
     if (!config.mgmtKubeconfig) {
       console.error('svc operator: SVC_MGMT_KUBECONFIG must name the kubeconfig of the management cluster');
       process.exit(2);
     }
     const operator = await runOperator(config, logger);
-    stopOnSignals(logger, () => operator.stop());
+    stopOnSignals(logger, () => operator.stop().finally(stopTracing));
   },
 );
 

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { inSpan } from '../trace.ts';
 import { GitPathError } from './errors.ts';
 import { childEnvironment } from './exec.ts';
 
@@ -45,7 +46,9 @@ export async function exportRevision(
   const root = await mkdtemp(join(workDir, 'svc-checkout-'));
   const dispose = () => rm(root, { recursive: true, force: true });
   try {
-    await pipeArchive(cache.gitBin, cache.repoDir(url), revision, root, bounds);
+    await inSpan('exec git archive', { 'process.executable.name': 'git' }, () =>
+      pipeArchive(cache.gitBin, cache.repoDir(url), revision, root, bounds),
+    );
     await removeEscapingSymlinks(root);
   } catch (err) {
     await dispose();

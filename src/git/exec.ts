@@ -3,6 +3,8 @@
  * collected, a timeout kills the process, and a non-zero exit becomes an ExecError carrying stderr.
  */
 import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { inSpan } from '../trace.ts';
 
 /**
  * The only environment children get: enough to find binaries and a home for their caches. Never the operator's
@@ -78,6 +80,16 @@ export function lastLine(text: string): string {
  * Output is decoded as UTF-8.
  */
 export function execFile(file: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+  // The span names the program and its subcommand, never the other arguments (a URL may carry a credential).
+  const program = basename(file);
+  const subcommand = args.find((a) => /^[a-z][a-z-]*$/.test(a)) ?? '';
+  return inSpan(`exec ${program} ${subcommand}`.trim(), { 'process.executable.name': program }, () =>
+    run(file, args, options),
+  );
+}
+
+/** execFile without its span. */
+function run(file: string, args: readonly string[], options: ExecOptions): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 120_000;
     const env = options.env ? { ...childEnvironment(), ...options.env } : childEnvironment();

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
+import { inSpan, SpanKind } from '../trace.ts';
 import type { OutboundScope } from './addresses.ts';
 import { refusalIn } from './errors.ts';
 import { checkOutboundURL, guardedLookup, type OutboundPolicy } from './guard.ts';
@@ -72,11 +73,34 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * fetch() under the outbound policy (see the module comment). Network failures reject with the underlying error
  * in the cause chain (classify with networkErrorClass); policy refusals reject with OutboundRefusedError itself.
  */
-export async function outboundFetch(
+export function outboundFetch(
   url: string | URL,
   init: RequestInit,
   policy: OutboundPolicy,
   options: OutboundOptions = {},
+): Promise<Response> {
+  // The span names the host only: a webhook's path or query may be its secret (chat webhook URLs are).
+  const host = typeof url === 'string' ? URL.parse(url)?.host : url.host;
+  const method = (init.method ?? 'GET').toUpperCase();
+  const attributes = { 'http.request.method': method, 'server.address': host ?? '' };
+  return inSpan(
+    `${method} ${host ?? ''}`.trim(),
+    attributes,
+    async (span) => {
+      const res = await fetchFollowing(url, init, policy, options);
+      span.setAttribute('http.response.status_code', res.status);
+      return res;
+    },
+    SpanKind.CLIENT,
+  );
+}
+
+/** outboundFetch without its span: the request and its redirects, each hop checked against the policy. */
+async function fetchFollowing(
+  url: string | URL,
+  init: RequestInit,
+  policy: OutboundPolicy,
+  options: OutboundOptions,
 ): Promise<Response> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const signal = init.signal ? AbortSignal.any([init.signal as AbortSignal, timeout]) : timeout;

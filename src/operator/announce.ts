@@ -11,10 +11,11 @@ import { BackgroundQueue } from '../core/concurrency.ts';
 import { describeError } from '../core/errors.ts';
 import type { ObjectClient } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
+import { activeTraceId } from '../trace.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import { Notifier } from './notifier.ts';
 import { buildPayload, channelsFor, notificationsFor } from './notify.ts';
-import { recordEvent } from './stages/events.ts';
+import { type EventRecord, recordEvent } from './stages/events.ts';
 import type { Outcome } from './stages/status.ts';
 
 /** An operation outcome about to be recorded. */
@@ -44,15 +45,6 @@ const EVENT_CONCURRENCY = 4;
 /** Events kept waiting at most; beyond it the oldest is dropped (and logged). */
 const EVENT_QUEUE_MAX = 5000;
 
-/** One Event to record. */
-interface EventJob {
-  app: AppResource;
-  type: 'Normal' | 'Warning';
-  reason: string;
-  message: string;
-  at: Date;
-}
-
 /** True when `op` records what the App's status records already (same phase, message and request): no new event. */
 function repeats(prev: OperationState | undefined, op: OpOutcome): boolean {
   return (
@@ -68,7 +60,7 @@ function repeats(prev: OperationState | undefined, op: OpOutcome): boolean {
 export class Announcer {
   readonly #deps: AnnouncerDeps;
   readonly #notifier: Notifier;
-  readonly #events: BackgroundQueue<EventJob>;
+  readonly #events: BackgroundQueue<EventRecord>;
 
   constructor(deps: AnnouncerDeps) {
     this.#deps = deps;
@@ -77,10 +69,10 @@ export class Announcer {
       logger: deps.logger,
       onGiveUp: async (app, message) => this.event(app, 'Warning', 'NotificationFailed', message),
     });
-    this.#events = new BackgroundQueue<EventJob>({
+    this.#events = new BackgroundQueue<EventRecord>({
       concurrency: EVENT_CONCURRENCY,
       max: EVENT_QUEUE_MAX,
-      run: (job) => recordEvent(deps.mgmt.client, job.app, job.type, job.reason, job.message, deps.identity, job.at),
+      run: (job) => recordEvent(deps.mgmt.client, job, deps.identity),
       onDrop: (job) =>
         deps.logger.warn({ app: appRef(job.app), reason: job.reason }, 'event dropped: too many waiting'),
       onError: (job, err) =>
@@ -175,7 +167,8 @@ export class Announcer {
 
   /** Records a Kubernetes Event on the App in the background; a failure is logged, never thrown. */
   event(app: AppResource, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    this.#events.push({ app, type, reason, message, at: new Date() });
+    // The trace is read now, in the reconcile's context: the POST runs later, in the queue's.
+    this.#events.push({ app, type, reason, message, at: new Date(), traceId: activeTraceId() });
   }
 }
 

@@ -38,6 +38,7 @@ import {
 } from '../core/auto-rollback.ts';
 import type { AppName } from '../core/dependencies.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
+import { orgSlugOf } from '../core/names.ts';
 import { evaluateWindows, type SourcedWindow, type WindowVerdict, windowHoldMessage } from '../core/windows.ts';
 import { applyObjects } from '../engine/apply.ts';
 import { hashObjects, prepareObjects } from '../engine/desired.ts';
@@ -66,6 +67,7 @@ import {
   type ObjectClient,
 } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
+import { inSpan } from '../trace.ts';
 import { Announcer, type OpOutcome } from './announce.ts';
 import { FencedError } from './fence.ts';
 import { type DestinationCache, destinationOf, type LiveCache } from './live/index.ts';
@@ -250,8 +252,24 @@ export class Reconciler {
     return this.#announcer.drain();
   }
 
-  /** Runs every stage for `key`. Never throws: failures are recorded on the App and answered with a requeue. */
-  async reconcile(key: AppKey): Promise<ReconcileResult> {
+  /**
+   * Runs every stage for `key`. Never throws: failures are recorded on the App and answered with a requeue. Traced
+   * as one span `reconcile` (the App, its org, the result) with a child span per stage (`#timed`).
+   */
+  reconcile(key: AppKey): Promise<ReconcileResult> {
+    const attributes = {
+      'svc.app.name': key.name,
+      'svc.app.namespace': key.namespace,
+      'svc.org': orgSlugOf(key.namespace) ?? '',
+    };
+    return inSpan('reconcile', attributes, async (span) => {
+      const result = await this.#reconcile(key);
+      span.setAttribute('svc.reconcile.result', result.result);
+      return result;
+    });
+  }
+
+  async #reconcile(key: AppKey): Promise<ReconcileResult> {
     try {
       const app = await this.#timed('load', () => this.#load(key));
       if (!app) {
@@ -298,14 +316,19 @@ export class Reconciler {
     return hint === 'wait' ? this.#deps.tuning.errorRequeueMs : undefined;
   }
 
-  /** Runs one step of a reconcile and records its duration (svc_reconcile_stage_duration_seconds{stage}). */
-  async #timed<T>(step: string, run: () => Promise<T>): Promise<T> {
-    const started = performance.now();
-    try {
-      return await run();
-    } finally {
-      this.#deps.metrics.stage(step, (performance.now() - started) / 1000);
-    }
+  /**
+   * Runs one step of a reconcile in a span `reconcile.<step>` and records its duration
+   * (svc_reconcile_stage_duration_seconds{stage}).
+   */
+  #timed<T>(step: string, run: () => Promise<T>): Promise<T> {
+    return inSpan(`reconcile.${step}`, { 'svc.reconcile.stage': step }, async () => {
+      const started = performance.now();
+      try {
+        return await run();
+      } finally {
+        this.#deps.metrics.stage(step, (performance.now() - started) / 1000);
+      }
+    });
   }
 
   /** A stage (inStage: its failure becomes a StageError of `stage`), timed under `step` (default the stage). */

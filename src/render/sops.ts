@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { inSpan } from '../trace.ts';
 import { type KubeObject, ManifestError } from './types.ts';
 
 /** The file formats sops reads (the subset svc decrypts). */
@@ -81,10 +82,12 @@ export function sopsDecryptor(sopsBin: string, ageKey: string, storeRef: string)
   return async (content, format, file) => {
     const home = await mkdtemp(join(tmpdir(), 'svc-sops-'));
     try {
-      const { code, stdout, stderr, spawnError } = await run(sopsBin, format, content, {
-        HOME: home,
-        SOPS_AGE_KEY: ageKey,
-      });
+      const env = { HOME: home, SOPS_AGE_KEY: ageKey };
+      const { code, stdout, stderr, spawnError } = await inSpan(
+        'exec sops decrypt',
+        { 'process.executable.name': 'sops' },
+        () => run(sopsBin, format, content, env),
+      );
       if (spawnError) throw new ManifestError(file, `cannot run sops (${sopsBin}): ${spawnError}`);
       if (code !== 0) {
         const reason = reasonOf(code, stderr);

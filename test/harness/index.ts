@@ -49,6 +49,7 @@ export {
 } from './kube.ts';
 export { captureForLeakScan, LeakScanLog, registerSecret } from './leak-registry.ts';
 export { type OpenBao, startOpenBao } from './openbao.ts';
+export { type OtelCollector, type ReceivedSpan, startOtelCollector } from './otel-collector.ts';
 export { binary, cacheDir, ensureBinaries, pinnedVersion, repoRoot } from './paths.ts';
 export { freePort } from './ports.ts';
 export { createPostgresDatabase, freshDatabase, type PostgresDatabase, postgresServerURL } from './postgres.ts';

@@ -29,6 +29,7 @@ const pinVariables = {
   'prometheus-operator-crds': 'PROMETHEUS_OPERATOR_VERSION',
   schemathesis: 'SCHEMATHESIS_VERSION',
   'token-server': 'TOKEN_SERVER_VERSION',
+  otelcol: 'OTELCOL_VERSION',
 } as const;
 
 /** A component that scripts/build-binaries.sh builds into the cache. */

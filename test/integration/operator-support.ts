@@ -240,6 +240,7 @@ export async function waitForApp(
 
 /** A Kubernetes event, as far as the tests read it. */
 export interface CoreEvent {
+  metadata?: { annotations?: Record<string, string> };
   /** Normal or Warning. */
   type?: string;
   reason: string;

@@ -1,6 +1,7 @@
 /**
  * The Fastify instance of the server and what every request goes through: request ids, the one error handler
- * (src/api/error-handler.ts), 405 for a method a served path does not take, the web UI for pages, and 404 otherwise.
+ * (src/api/error-handler.ts), a span per request (./tracing.ts), 405 for a method a served path does not take, the
+ * web UI for pages, and 404 otherwise.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';
@@ -9,6 +10,7 @@ import { handleError, handleFrameworkError } from '../error-handler.ts';
 import { serveWebUi } from '../web-ui.ts';
 import { answerUnservedMethods } from './methods.ts';
 import { cachingSerializerFactory } from './serializers.ts';
+import { traceRequests } from './tracing.ts';
 
 /** Largest request body (contract §8: cluster registration; the same bound serves every route). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -35,6 +37,7 @@ export async function createHttpServer(logger: Logger, webDist: string | undefin
     schemaController: { compilersFactory: { buildSerializer: cachingSerializerFactory } },
   });
   app.decorateRequest('caller', undefined);
+  traceRequests(app);
   answerUnservedMethods(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -34,6 +34,7 @@ import {
 } from '../../internal/channel.ts';
 import { TokenFile } from '../../kube/index.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
+import { inSpan, SpanKind, withTraceHeaders } from '../../trace.ts';
 
 /** How long one call may take before it counts as failed (and may be retried). */
 const CALL_TIMEOUT_MS = 10_000;
@@ -190,13 +191,31 @@ export class HttpServerChannel implements ServerChannel {
    * 429 rate-limited) and `stall` for other 4xx answers (the same call would be refused again); a 404 is a
    * NotFoundError with hint `wait` (what is asked for may appear later).
    */
-  async #call(path: string, init: { method: string; headers: Record<string, string>; body?: string }) {
+  #call(path: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Response> {
+    // The path only: a query names an org or a revision, nothing a trace needs.
+    const route = `/internal${path.split('?')[0] ?? path}`;
+    const attributes = { 'http.request.method': init.method, 'url.path': route };
+    return inSpan(
+      `${init.method} ${route}`,
+      attributes,
+      async (span) => {
+        const res = await this.#send(path, init);
+        span.setAttribute('http.response.status_code', res.status);
+        return res;
+      },
+      SpanKind.CLIENT,
+    );
+  }
+
+  /** #call without its span. */
+  async #send(path: string, init: { method: string; headers: Record<string, string>; body?: string }) {
     const { token } = await this.#token.get();
     let res: Response;
     try {
       res = await fetch(`${this.#base}${path}`, {
         ...init,
-        headers: { ...init.headers, authorization: `Bearer ${token}` },
+        // The trace context goes along: the server's span of this call joins the reconcile's trace.
+        headers: withTraceHeaders({ ...init.headers, authorization: `Bearer ${token}` }),
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (err) {

@@ -7,23 +7,36 @@ import type { AppResource } from '../../core/app-schema.ts';
 import type { KubeClient } from '../../kube/index.ts';
 import { microTime } from '../../kube/index.ts';
 
-/** Records one Event that happened at `now`; a failure rejects (the caller logs it, never the reconcile). */
-export async function recordEvent(
-  client: KubeClient,
-  app: AppResource,
-  type: 'Normal' | 'Warning',
-  reason: string,
-  message: string,
-  identity: string,
-  now: Date = new Date(),
-): Promise<void> {
+/**
+ * The annotation on an Event naming the trace (W3C trace id, 32 hex digits) of the reconcile that recorded it, when
+ * tracing is on (docs/operator.md "Tracing"): the way from `kubectl describe app` to the trace in a tracing backend.
+ */
+export const TRACE_ID_ANNOTATION = 'cd.svc.space/trace-id';
+
+/** One Event: on which App, what, when it happened, and the trace of the reconcile that announced it. */
+export interface EventRecord {
+  app: AppResource;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+  at: Date;
+  traceId?: string | undefined;
+}
+
+/** Records one Event; a failure rejects (the caller logs it, never the reconcile). */
+export async function recordEvent(client: KubeClient, event: EventRecord, identity: string): Promise<void> {
+  const { app, type, reason, message, at: now, traceId } = event;
   const ns = app.metadata.namespace ?? 'default';
   await client.request(`/api/v1/namespaces/${encodeURIComponent(ns)}/events`, {
     method: 'POST',
     body: {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${app.metadata.name}.${randomBytes(6).toString('hex')}`, namespace: ns },
+      metadata: {
+        name: `${app.metadata.name}.${randomBytes(6).toString('hex')}`,
+        namespace: ns,
+        ...(traceId ? { annotations: { [TRACE_ID_ANNOTATION]: traceId } } : {}),
+      },
       involvedObject: {
         apiVersion: app.apiVersion,
         kind: app.kind,
