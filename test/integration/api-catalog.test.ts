@@ -5,10 +5,14 @@
  * objects; bad params answer 400 with the schema's message, an unknown template 422; a new template version rolls
  * the App forward, the history holds both, and a rollback renders the old version again.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
+import { runCli } from '../harness/cli.ts';
 import { type ChartRepo, guestbookChart, startChartRepo } from '../harness/index.ts';
-import { auditEntries } from './api-support.ts';
+import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { deleteNamespaces, getObject, unique, waitForApp } from './operator-support.ts';
 
@@ -143,5 +147,45 @@ describe('catalog templates end to end', () => {
     expect(audit[0]?.['details']).toMatchObject({ version: 2 });
     const again = await call('POST', '/catalog', template('again'));
     expect(again.body).toMatchObject({ version: 3 });
+  });
+
+  it('svc catalog create -f (YAML), list, get and delete, with an API key', async () => {
+    const { key } = await mintKey(suite.org.api, { cookie: suite.org.owner.cookie }, { role: 'admin' });
+    const env = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: '/nonexistent',
+      SVC_SERVER: suite.serverURL,
+      SVC_API_KEY: key,
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'catalog-cli-')), 'web.yaml');
+    writeFileSync(
+      file,
+      [
+        'name: cli-web',
+        'description: raw manifests',
+        'source:',
+        '  type: Git',
+        '  git: { repoURL: "https://git.example.com/team/web.git", path: "apps/{{ app }}" }',
+        'params_schema:',
+        '  type: object',
+        '  required: [app]',
+        '  properties:',
+        '    app: { type: string, description: the directory }',
+        '',
+      ].join('\n'),
+    );
+    const created = await runCli(['catalog', 'create', '-f', file], env);
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toMatch(/Version:\s+1\n/);
+    const listed = await runCli(['catalog', 'list'], env);
+    expect(listed.stdout).toMatch(
+      /cli-web\s+1\s+git https:\/\/git\.example\.com\/team\/web\.git apps\/\{\{ app \}\}\s+app\n/,
+    );
+    const got = await runCli(['catalog', 'get', 'cli-web'], env);
+    expect(got.stdout).toMatch(/app \(string, required\): the directory/);
+    expect((await runCli(['catalog', 'delete', 'cli-web'], env)).stdout).toContain('template cli-web deleted');
+    const gone = await runCli(['catalog', 'get', 'cli-web'], env);
+    expect(gone.status).not.toBe(0);
+    expect(gone.stderr).toContain('catalog template "cli-web" not found');
   });
 });
