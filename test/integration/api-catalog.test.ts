@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import { runCli } from '../harness/cli.ts';
-import { type ChartRepo, guestbookChart, startChartRepo } from '../harness/index.ts';
+import { type ChartRepo, type GitServer, guestbookChart, startChartRepo, startGitServer } from '../harness/index.ts';
 import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { deleteNamespaces, getObject, unique, waitForApp } from './operator-support.ts';
@@ -20,18 +20,20 @@ type Json = Record<string, unknown>;
 
 describe('catalog templates end to end', () => {
   let charts: ChartRepo;
+  let git: GitServer;
   let suite: ImageSuite;
   const dest = unique('catalog');
+  const gitDest = unique('catalog-git');
 
   beforeAll(async () => {
-    charts = await startChartRepo();
+    [charts, git] = await Promise.all([startChartRepo(), startGitServer()]);
     await charts.publish('guestbook', guestbookChart('1.0.0'));
     suite = await startImageSuite('catalog', { channel: 'http' });
   }, 90_000);
   afterAll(async () => {
     await suite?.stop();
-    await charts?.stop();
-    await deleteNamespaces(dest);
+    await Promise.all([charts?.stop(), git?.stop()]);
+    await deleteNamespaces(dest, gitDest);
   });
 
   const call = (method: string, path: string, body?: unknown) =>
@@ -187,5 +189,43 @@ describe('catalog templates end to end', () => {
     const gone = await runCli(['catalog', 'get', 'cli-web'], env);
     expect(gone.status).not.toBe(0);
     expect(gone.stderr).toContain('catalog template "cli-web" not found');
+  });
+
+  it('a Git template: a param picks the path, another reaches raw manifests through substitution; the history names the commit', async () => {
+    const repo = await git.createRepo(unique('catalog-repo'), {
+      'apps/web/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: web }\ndata: { greeting: "${GREETING}" }\n',
+    });
+    const written = await call('POST', '/catalog', {
+      name: 'raw',
+      source: {
+        type: 'Git',
+        git: { repoURL: repo.url, path: 'apps/{{ app }}', substitution: { GREETING: 'hi {{ who }}' } },
+      },
+      params_schema: {
+        type: 'object',
+        required: ['app', 'who'],
+        properties: { app: { type: 'string', enum: ['web'] }, who: { type: 'string' } },
+      },
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(201);
+    const res = await call('POST', '/apps', {
+      name: 'raw',
+      namespace: gitDest,
+      source: { type: 'Catalog', catalog: { template: 'raw', params: { app: 'web', who: 'ada' } } },
+      sync_policy: { automated: true },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await waitForApp(
+      suite.org.orgNs,
+      'raw',
+      'raw synced',
+      (a) => (a.status?.revision ?? '').startsWith('raw@v1/'),
+      90_000,
+    );
+    const cm = (await getObject('v1', 'ConfigMap', gitDest, 'web')) as unknown as { data: Json };
+    expect(cm.data).toEqual({ greeting: 'hi ada' });
+    const history = await call('GET', `/apps/${gitDest}/raw/history`);
+    expect((history.body['revisions'] as Json[])[0]).toMatchObject({ subject: expect.any(String) });
   });
 });

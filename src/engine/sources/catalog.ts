@@ -12,7 +12,7 @@ import type { AppResource } from '../../core/app-schema.ts';
 import { type CatalogTemplateVersion, catalogRevision, instantiate, parseCatalogRevision } from '../../core/catalog.ts';
 import { InputError } from '../../core/errors.ts';
 import type { KubeObject } from '../../render/index.ts';
-import type { RenderTarget, ResolvedSource, ResolveRequest, SourceDriver } from './types.ts';
+import type { RenderTarget, ResolvedSource, ResolveRequest, RevisionDetails, SourceDriver } from './types.ts';
 
 /** A version of an org's template, the current one without `version`; NotFoundError when there is none. */
 export type CatalogLookup = (orgNamespace: string, name: string, version?: number) => Promise<CatalogTemplateVersion>;
@@ -72,6 +72,38 @@ export class CatalogDriver implements SourceDriver {
     }
     const at = this.#instantiated(app, await this.#version(app, template, parsed.version));
     return at.driver.render(at.app, parsed.inner, target);
+  }
+
+  /**
+   * What the source's driver knows of each revision (a Git template's commit subject, author and date), asked of it
+   * per template version; revisions of a version that cannot be read now are left out (unknown).
+   */
+  async describe(app: AppResource, revisions: readonly string[]): Promise<Map<string, RevisionDetails>> {
+    const { template } = catalogSourceOf(app);
+    const byVersion = new Map<number, { revision: string; inner: string }[]>();
+    for (const revision of revisions) {
+      const parsed = parseCatalogRevision(revision);
+      if (!parsed || parsed.template !== template) continue;
+      byVersion.set(parsed.version, [...(byVersion.get(parsed.version) ?? []), { revision, inner: parsed.inner }]);
+    }
+    const details = new Map<string, RevisionDetails>();
+    for (const [version, entries] of byVersion) {
+      try {
+        const at = this.#instantiated(app, await this.#version(app, template, version));
+        const known =
+          (await at.driver.describe?.(
+            at.app,
+            entries.map((e) => e.inner),
+          )) ?? new Map();
+        for (const e of entries) {
+          const d = known.get(e.inner);
+          if (d) details.set(e.revision, d);
+        }
+      } catch {
+        // Unknown is an answer here: the history lists the revision without details.
+      }
+    }
+    return details;
   }
 
   /** The App as the template version makes it: its source replaced by the filled-in template source. */
