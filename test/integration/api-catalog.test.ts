@@ -194,6 +194,7 @@ describe('catalog templates end to end', () => {
   it('a Git template: a param picks the path, another reaches raw manifests through substitution; the history names the commit', async () => {
     const repo = await git.createRepo(unique('catalog-repo'), {
       'apps/web/cm.yaml':
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${GREETING} is the substitution the template maps into
         'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: web }\ndata: { greeting: "${GREETING}" }\n',
     });
     const written = await call('POST', '/catalog', {
