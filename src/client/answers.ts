@@ -109,6 +109,10 @@ export type Registry = Answer<'/api/v1/registries/{id}'>;
 export type RegistryTestResult = Answer<'/api/v1/registries/test', 'post'>;
 /** An org's custom health check (CEL) for one apiVersion and kind. */
 export type HealthCheck = Answer<'/api/v1/health-checks/{id}'>;
+/** A catalog template at its current version. */
+export type CatalogTemplate = Answer<'/api/v1/catalog/{name}'>;
+/** The body that writes a catalog template. */
+export type CatalogTemplateWrite = RequestBody<'/api/v1/catalog', 'post'>;
 /** A repository (never its secrets). */
 export type Repository = Answer<'/api/v1/repositories/{id}'>;
 export type ImportReport = Answer<'/api/v1/import', 'post'>;

@@ -9489,6 +9489,346 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Templates of the caller org (catalog:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            templates: components["schemas"]["CatalogTemplate"][];
+                        };
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a template, or write the next version of one (catalog:manage; audited catalog.put); 201 when new. Its Apps roll forward to the new version */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CatalogTemplateRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CatalogTemplate"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CatalogTemplate"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the same template written concurrently */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a bad param name, a default its param refuses, a placeholder naming no param, an unusable pattern */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/catalog/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One template at its current version (catalog:read) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description template name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CatalogTemplate"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such template in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a template (catalog:manage; audited catalog.delete); its Apps fail until it is written again */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description template name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description it is gone */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Deleted"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such template in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/approval-policy": {
         parameters: {
             query?: never;
@@ -11569,7 +11909,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -11597,7 +11937,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -11612,7 +11952,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -11630,7 +11970,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -11645,7 +11985,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */
@@ -11983,7 +12323,7 @@ export interface components {
                 /** @description Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach the chart repository; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any. */
                 repositoryRef?: string;
             };
-            /** @description An entry of the service catalog (not supported yet: the App fails to sync). */
+            /** @description An App made from a template of the org catalog (GET /api/v1/catalog) and its params. */
             catalog?: {
                 /** @description Name of the catalog template. */
                 template: string;
@@ -12225,7 +12565,7 @@ export interface components {
             namespace: string;
             /** @description a registered cluster (422 when it is not); empty = the management cluster */
             cluster?: string;
-            /** @description what to deploy: type Git with git, type Image with image, or type HelmChart with helmChart; Catalog is not supported yet */
+            /** @description what to deploy: type Git with git, type Image with image, type HelmChart with helmChart, or type Catalog with catalog (a template of GET /catalog and its params) */
             source: {
                 /** @enum {string} */
                 type: "Git";
@@ -12523,6 +12863,18 @@ export interface components {
                     namespace?: string;
                     /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
                     repositoryRef?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "Catalog";
+                /** @description an App made from a catalog template */
+                catalog: {
+                    /** @description a template of the org catalog (GET /catalog; 422 when there is none) */
+                    template: string;
+                    /** @description the template's params as text, checked against its params_schema (400 with the schema's message: an unknown or missing param, a wrong type or range) */
+                    params?: {
+                        [key: string]: string;
+                    };
                 };
             };
             /** @description When and how the App syncs. */
@@ -13257,7 +13609,7 @@ export interface components {
                         /** @description Name of a repository registered in the App's org (/api/v1/repositories) whose credentials reach the chart repository; its URL must be a prefix of repoURL. Without it, the org's repository with the longest URL prefix of repoURL applies, if any. */
                         repositoryRef?: string;
                     };
-                    /** @description An entry of the service catalog (not supported yet: the App fails to sync). */
+                    /** @description An App made from a template of the org catalog (GET /api/v1/catalog) and its params. */
                     catalog?: {
                         /** @description Name of the catalog template. */
                         template: string;
@@ -13971,6 +14323,204 @@ export interface components {
             in_progress?: string;
             /** @description CEL: true when Degraded (evaluated second) */
             failed?: string;
+        };
+        CatalogTemplate: {
+            id: string;
+            /** @description template name */
+            name: string;
+            description?: string;
+            /** @description the source Apps of the template deploy; string values may hold {{ param }} placeholders (a helmChart value that is exactly one placeholder takes the typed param) */
+            source: {
+                /** @enum {string} */
+                type: "Git";
+                /** @description manifests from a Git repository */
+                git: {
+                    /** @description URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused) */
+                    repoURL: string;
+                    /** @description branch whose head is deployed (letters, digits, . _ / + @ -; not starting with -) */
+                    branch?: string;
+                    /** @description directory of the manifests inside the repository (default .) */
+                    path?: string;
+                    /** @enum {string} */
+                    manifestType?: "Auto" | "Raw" | "Helm" | "Kustomize";
+                    /** @description Helm rendering options (used when the source path holds a chart) */
+                    helm?: {
+                        /** @description values file passed to `helm template`, relative to the source path */
+                        valuesFile?: string;
+                        /** @description Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name */
+                        releaseName?: string;
+                        /** @description namespace the chart is rendered for; defaults to the destination namespace */
+                        namespace?: string;
+                        /** @description values passed as `--set-string key=value`; keys are Helm value paths (letters, digits, _ . [ ] -; 422 otherwise) */
+                        inlineValues?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description Kustomize rendering options (used when the source path holds a kustomization) */
+                    kustomize?: {
+                        images?: string[];
+                        namePrefix?: string;
+                        components?: string[];
+                    };
+                    substitution?: {
+                        [key: string]: string;
+                    };
+                    /** @description Decrypts SOPS-encrypted YAML and JSON files (Raw manifests, files a kustomization uses) with the real sops binary before rendering; a file that fails to decrypt (wrong key, altered after encryption) fails the sync naming the file. */
+                    decryption?: {
+                        /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
+                        storeRef: string;
+                    };
+                    /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
+                    repositoryRef?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "HelmChart";
+                /** @description a chart from a Helm repository or an OCI registry */
+                helmChart: {
+                    /** @description chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path; no credentials, query or fragment (422 otherwise) */
+                    repoURL: string;
+                    /** @description chart name */
+                    chart: string;
+                    /** @description an exact version or a semver range (1.2.x, ^1.2.0, >=1.0 <2; 422 otherwise); the newest match is deployed. Default * (the newest release) */
+                    version?: string;
+                    /** @description values passed to the chart */
+                    values?: {
+                        [key: string]: unknown;
+                    };
+                    valuesFiles?: string[];
+                    /** @description Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name */
+                    releaseName?: string;
+                    /** @description namespace the chart is rendered for; defaults to the destination namespace */
+                    namespace?: string;
+                    /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
+                    repositoryRef?: string;
+                };
+            };
+            /** @description JSON Schema of the template's params: an object of scalar properties */
+            params_schema: {
+                /** @enum {string} */
+                type: "object";
+                /** @description the params by name (letters, digits, _; not starting with a digit: 422 otherwise) */
+                properties: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        type: "string" | "integer" | "number" | "boolean";
+                        title?: string;
+                        description?: string;
+                        default?: string | number | boolean;
+                        enum?: (string | number)[];
+                        minimum?: number;
+                        maximum?: number;
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    };
+                };
+                required?: string[];
+            };
+            /** @description counts the writes of this name; part of its Apps' revisions */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description a template; writing an existing name makes its next version, which its Apps roll forward to */
+        CatalogTemplateRequest: {
+            /** @description template name */
+            name: string;
+            description?: string;
+            /** @description the source Apps of the template deploy; string values may hold {{ param }} placeholders (a helmChart value that is exactly one placeholder takes the typed param) */
+            source: {
+                /** @enum {string} */
+                type: "Git";
+                /** @description manifests from a Git repository */
+                git: {
+                    /** @description URL of the Git repository (http(s)://, ssh://, git:// or user@host:path; file:// is refused) */
+                    repoURL: string;
+                    /** @description branch whose head is deployed (letters, digits, . _ / + @ -; not starting with -) */
+                    branch?: string;
+                    /** @description directory of the manifests inside the repository (default .) */
+                    path?: string;
+                    /** @enum {string} */
+                    manifestType?: "Auto" | "Raw" | "Helm" | "Kustomize";
+                    /** @description Helm rendering options (used when the source path holds a chart) */
+                    helm?: {
+                        /** @description values file passed to `helm template`, relative to the source path */
+                        valuesFile?: string;
+                        /** @description Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name */
+                        releaseName?: string;
+                        /** @description namespace the chart is rendered for; defaults to the destination namespace */
+                        namespace?: string;
+                        /** @description values passed as `--set-string key=value`; keys are Helm value paths (letters, digits, _ . [ ] -; 422 otherwise) */
+                        inlineValues?: {
+                            [key: string]: string;
+                        };
+                    };
+                    /** @description Kustomize rendering options (used when the source path holds a kustomization) */
+                    kustomize?: {
+                        images?: string[];
+                        namePrefix?: string;
+                        components?: string[];
+                    };
+                    substitution?: {
+                        [key: string]: string;
+                    };
+                    /** @description Decrypts SOPS-encrypted YAML and JSON files (Raw manifests, files a kustomization uses) with the real sops binary before rendering; a file that fails to decrypt (wrong key, altered after encryption) fails the sync naming the file. */
+                    decryption?: {
+                        /** @description Name of a secret store of type sops (provider age) in the App's org; its age identity decrypts the files. */
+                        storeRef: string;
+                    };
+                    /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
+                    repositoryRef?: string;
+                };
+            } | {
+                /** @enum {string} */
+                type: "HelmChart";
+                /** @description a chart from a Helm repository or an OCI registry */
+                helmChart: {
+                    /** @description chart repository: an http(s):// Helm repository (its index.yaml) or an oci:// registry path; no credentials, query or fragment (422 otherwise) */
+                    repoURL: string;
+                    /** @description chart name */
+                    chart: string;
+                    /** @description an exact version or a semver range (1.2.x, ^1.2.0, >=1.0 <2; 422 otherwise); the newest match is deployed. Default * (the newest release) */
+                    version?: string;
+                    /** @description values passed to the chart */
+                    values?: {
+                        [key: string]: unknown;
+                    };
+                    valuesFiles?: string[];
+                    /** @description Helm release name (DNS-1123 subdomain, at most 53); defaults to the App name */
+                    releaseName?: string;
+                    /** @description namespace the chart is rendered for; defaults to the destination namespace */
+                    namespace?: string;
+                    /** @description a registered repository (GET /repositories) whose credentials reach repoURL; default the org repository with the longest URL covering it */
+                    repositoryRef?: string;
+                };
+            };
+            /** @description JSON Schema of the template's params: an object of scalar properties */
+            params_schema: {
+                /** @enum {string} */
+                type: "object";
+                /** @description the params by name (letters, digits, _; not starting with a digit: 422 otherwise) */
+                properties: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        type: "string" | "integer" | "number" | "boolean";
+                        title?: string;
+                        description?: string;
+                        default?: string | number | boolean;
+                        enum?: (string | number)[];
+                        minimum?: number;
+                        maximum?: number;
+                        minLength?: number;
+                        maxLength?: number;
+                        pattern?: string;
+                    };
+                };
+                required?: string[];
+            };
         };
         /** @description Who may approve a sync held by requiresApproval: anyone with deployment:sync in roles, teams or users (any when all are empty), never the requester; count distinct approvals. */
         ApprovalPolicy: {

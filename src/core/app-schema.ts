@@ -318,7 +318,7 @@ export const CatalogSourceSchema = Type.Object(
     template: Type.String({ description: 'Name of the catalog template.' }),
     params: Type.Optional(StringMap('Template parameters.')),
   },
-  { ...closed, description: 'An entry of the service catalog (not supported yet: the App fails to sync).' },
+  { ...closed, description: 'An App made from a template of the org catalog (GET /api/v1/catalog) and its params.' },
 );
 
 export const SourceSchema = Type.Object(

@@ -370,11 +370,11 @@ describe('isWaitTerminal (contract §4.2 rule 3)', () => {
 
 describe('source rules', () => {
   it('deploys exactly the types listed; names the others clearly', () => {
-    expect(DEPLOYABLE_SOURCE_TYPES).toEqual(['Git', 'Image', 'HelmChart']);
+    expect(DEPLOYABLE_SOURCE_TYPES).toEqual(['Git', 'Image', 'HelmChart', 'Catalog']);
     expect(sourceTypeProblem('Git')).toBeUndefined();
     expect(sourceTypeProblem('Image')).toBeUndefined();
     expect(sourceTypeProblem('HelmChart')).toBeUndefined();
-    expect(sourceTypeProblem('Catalog')).toBe('source.type Catalog is not supported yet');
+    expect(sourceTypeProblem('Catalog')).toBeUndefined();
     expect(sourceTypeProblem('Svn')).toBe(`source.type must be one of ${SOURCE_TYPES.join(', ')}`);
     expect(sourceTypeProblem(undefined)).toMatch(/must be one of/);
   });

@@ -368,7 +368,12 @@ export function syncStatusOf(f: SyncFacts): 'Synced' | 'OutOfSync' {
  * Source types svc can deploy: each has a source driver in the engine (src/engine/sources; a test checks
  * the two agree). The API refuses the others (contract §4.2 rule 1, §7).
  */
-export const DEPLOYABLE_SOURCE_TYPES = ['Git', 'Image', 'HelmChart'] as const satisfies readonly SourceType[];
+export const DEPLOYABLE_SOURCE_TYPES = [
+  'Git',
+  'Image',
+  'HelmChart',
+  'Catalog',
+] as const satisfies readonly SourceType[];
 export type DeployableSourceType = (typeof DEPLOYABLE_SOURCE_TYPES)[number];
 
 /** True for a source type svc can deploy. */

@@ -156,10 +156,16 @@ describe('parseCreateRequest (contract §4.2 create rules)', () => {
     ).toContain('source.helmChart.repoURL must be an https://, http:// or oci:// URL');
   });
 
-  it('rejects Catalog sources and unknown types', () => {
-    expect(
-      rejection({ name: 'web', namespace: 'shop', source: { type: 'Catalog', catalog: { template: 't' } } }),
-    ).toContain('source.type Catalog is not supported yet');
+  it('accepts a Catalog source (its template is checked by the API), rejects unknown types', () => {
+    const parsed = parseCreateRequest({
+      name: 'web',
+      namespace: 'shop',
+      source: { type: 'Catalog', catalog: { template: 't', params: { replicas: '2' } } },
+    });
+    expect(parsed.spec.source).toEqual({ type: 'Catalog', catalog: { template: 't', params: { replicas: '2' } } });
+    expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Catalog' } })).toContain(
+      'source.catalog is required when source.type is Catalog',
+    );
     expect(rejection({ name: 'web', namespace: 'shop', source: { type: 'Svn' } })).toContain(
       'source.type must be one of Git, Image, HelmChart, Catalog',
     );

@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'registry:manage',
   'healthcheck:read',
   'healthcheck:manage',
+  'catalog:read',
+  'catalog:manage',
   'repository:read',
   'repository:manage',
   'webhook:read',

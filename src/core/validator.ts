@@ -49,3 +49,32 @@ export function schemaProblems(schema: TSchema, value: unknown, prefix = ''): st
   if (fn(value)) return [];
   return [...new Set((fn.errors ?? []).map((e) => describe(prefix, e)))];
 }
+
+// Schemas written by users (catalog templates' params): a second instance, converting "3" to 3 where the schema
+// asks for a number (params arrive as text), compiled once per distinct schema text (a bounded cache).
+const coercing = new Ajv({ allErrors: true, useDefaults: true, strict: false, coerceTypes: true });
+const plain = new Ajv({ allErrors: true, useDefaults: true, strict: false, coerceTypes: false });
+const byText = new Map<string, ValidateFunction>();
+const BY_TEXT_KEPT = 256;
+
+/**
+ * Validates `value` against a plain JSON Schema object (not a TypeBox one: e.g. a catalog template's params),
+ * filling defaults in place and, with `coerce`, converting scalars to the types the schema names. Problems name
+ * their path below `prefix`; empty when valid.
+ */
+export function jsonSchemaProblems(
+  schema: object,
+  value: unknown,
+  prefix = '',
+  options: { coerce?: boolean } = {},
+): string[] {
+  const key = `${options.coerce ? 'c' : 'p'}${JSON.stringify(schema)}`;
+  let fn = byText.get(key);
+  if (!fn) {
+    fn = (options.coerce ? coercing : plain).compile(schema);
+    if (byText.size >= BY_TEXT_KEPT) byText.delete(byText.keys().next().value as string);
+    byText.set(key, fn);
+  }
+  if (fn(value)) return [];
+  return [...new Set((fn.errors ?? []).map((e) => describe(prefix, e)))];
+}

@@ -18,6 +18,7 @@ import type { RenderLimits } from '../render/limits.ts';
 import { hashObjects, prepareObjects } from './desired.ts';
 import type { ImageDriverDeps } from './sources/image.ts';
 import {
+  type CatalogLookup,
   driverFor,
   GitTreeReader,
   gitGuard,
@@ -61,6 +62,8 @@ export class DesiredState {
     image: ImageDriverDeps;
     outbound: OutboundPolicy;
     access?: SourceAccessLookup;
+    /** The org catalogs' templates (Catalog Apps). */
+    catalog?: CatalogLookup;
   }) {
     const tools = toolPaths(options.toolsDir);
     const limits = options.limits ? { limits: options.limits } : {};
@@ -80,6 +83,7 @@ export class DesiredState {
         maxFetchAgeMs,
       },
       helmChart: { client: options.image.client, policy: options.outbound, tools, ...limits, ...access, maxFetchAgeMs },
+      ...(options.catalog ? { catalog: { lookup: options.catalog, ttlMs: maxFetchAgeMs } } : {}),
     });
   }
 

@@ -8,6 +8,7 @@
  * credentials of private Git and chart repositories join them.
  */
 import type { HealthCheck } from '../core/app-schema.ts';
+import type { CatalogTemplateVersion } from '../core/catalog.ts';
 import type { RepositoryType, SourceAccess } from '../core/repository.ts';
 import type { DeliveryWindow } from '../core/windows.ts';
 import type { RegistryEndpoint } from '../registry/index.ts';
@@ -155,6 +156,12 @@ export interface ServerChannel {
    */
   deliveryWindows(orgNamespace: string): Promise<OrgDeliveryWindows>;
   /**
+   * Version `version` of the catalog template `name` of the org owning `orgNamespace` (also of a deleted template:
+   * an App's history names versions), or its current version without `version`. NotFoundError (retry hint `wait`)
+   * when there is no such org, template or version.
+   */
+  catalogTemplate(orgNamespace: string, name: string, version?: number): Promise<CatalogTemplateVersion>;
+  /**
    * The credentials that reach a source (see SourceAccessRequest), opened: undefined when no repository covers
    * the URL (the source is read anonymously). For an `oci://` chart URL no repository covers, the org's registry
    * of that host applies. NotFoundError (retry hint `wait`) when `repositoryRef` names no repository of that type
@@ -206,6 +213,8 @@ export const INTERNAL_REGISTRY_PATH = '/registries';
 export const INTERNAL_HEALTH_CHECKS_PATH = '/health-checks';
 /** Path of the delivery-windows route, below `/internal`: `/delivery-windows/<org namespace>`. */
 export const INTERNAL_WINDOWS_PATH = '/delivery-windows';
+/** Path of the catalog route, below `/internal`: `/catalog/<org namespace>/<name>[?version=N]`. */
+export const INTERNAL_CATALOG_PATH = '/catalog';
 /** Path of the source-access route, below `/internal`. */
 export const INTERNAL_SOURCE_ACCESS_PATH = '/repositories/access';
 /** The two prefixes the server serves its internal routes under (contract §4.3 writes them both ways). */

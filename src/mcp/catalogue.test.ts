@@ -41,6 +41,7 @@ describe('the MCP tool catalogue', () => {
       'repository_charts',
       'audit_list',
       'health_check_list',
+      'catalog_list',
       'delivery_windows',
       'appset_list',
       'appset_get',

@@ -17,6 +17,8 @@ import { getAppSet, listAppSets } from '../api/appsets/use-cases.ts';
 import { appSetView } from '../api/appsets/view.ts';
 import { listAudit } from '../api/audit/use-cases.ts';
 import { canI } from '../api/auth/use-cases.ts';
+import { listCatalog } from '../api/catalog/use-cases.ts';
+import { catalogTemplateView } from '../api/catalog/view.ts';
 import { appWindows, getOrgWindows } from '../api/delivery-windows/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
 import { healthCheckView } from '../api/health-checks/view.ts';
@@ -357,6 +359,35 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
     },
   }),
+  app_create_from_catalog: tool({
+    title: 'Create an app from a catalog template',
+    description:
+      "Create an App from a template of your organization's catalog (catalog_list shows each template's params and their JSON Schema): params are text, checked against the schema (a refusal names the param and rule). The App follows new versions of the template. Audited app.create.",
+    input: Type.Object(
+      {
+        name: Name,
+        namespace: Namespace,
+        cluster: Type.Optional(Type.String({ maxLength: 63, description: 'registered cluster; empty = management' })),
+        template: Type.String({ minLength: 1, maxLength: 63, description: 'catalog template name' }),
+        params: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 4096 }), { description: 'params' })),
+        automated: Type.Optional(Type.Boolean({ description: 'sync automatically (default false)' })),
+      },
+      { additionalProperties: false },
+    ),
+    async run(s, principal, args) {
+      const app = await run(s, createApp, principal, {
+        name: args.name,
+        namespace: args.namespace,
+        ...(args.cluster ? { cluster: args.cluster } : {}),
+        source: {
+          type: 'Catalog',
+          catalog: { template: args.template, ...(args.params ? { params: args.params } : {}) },
+        },
+        ...syncPolicyOf(args),
+      });
+      return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
+    },
+  }),
   repository_list: tool({
     title: 'List repositories',
     description:
@@ -416,6 +447,15 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     input: Type.Object({}, { additionalProperties: false }),
     async run(s, principal) {
       return { health_checks: (await run(s, listHealthChecks, principal, undefined)).map(healthCheckView) };
+    },
+  }),
+  catalog_list: tool({
+    title: 'Catalog templates',
+    description:
+      "Your organization's catalog: templates (a Git or Helm chart source) with the JSON Schema of their params, from which app_create_from_catalog makes an App.",
+    input: Type.Object({}, { additionalProperties: false }),
+    async run(s, principal) {
+      return { templates: (await run(s, listCatalog, principal, undefined)).map(catalogTemplateView) };
     },
   }),
   delivery_windows: tool({

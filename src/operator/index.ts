@@ -410,6 +410,10 @@ function driversOf(
       maxFetchAgeMs,
       ...access,
     },
+    // Catalog templates come from the server (the operator holds no database).
+    ...(serverChannel
+      ? { catalog: { lookup: (ns: string, name: string, v?: number) => serverChannel.catalogTemplate(ns, name, v) } }
+      : {}),
   });
 }
 

@@ -89,6 +89,25 @@ export interface HealthCheckTable {
   updated_at: string;
 }
 
+/** An org's catalog template (migration 0030): its name and current version. */
+export interface CatalogTemplateTable {
+  id: string;
+  org_id: string;
+  name: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One version of a catalog template: the template as written, JSON text. */
+export interface CatalogTemplateVersionTable {
+  org_id: string;
+  name: string;
+  version: number;
+  body: string;
+  created_at: string;
+}
+
 /** An org's delivery policies (migration 0028): approval policy and delivery windows, JSON text. */
 export interface OrgPolicyTable {
   org_id: string;
@@ -351,6 +370,8 @@ export interface Tables {
   role_binding: RoleBindingTable;
   registry: RegistryTable;
   health_check: HealthCheckTable;
+  catalog_template: CatalogTemplateTable;
+  catalog_template_version: CatalogTemplateVersionTable;
   org_policy: OrgPolicyTable;
   repository: RepositoryTable;
   lease: LeaseTable;

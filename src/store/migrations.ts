@@ -16,6 +16,7 @@ import * as healthChecks from './migrations/0026_health_checks.ts';
 import * as clusterLabels from './migrations/0027_cluster_labels.ts';
 import * as orgPolicies from './migrations/0028_org_policies.ts';
 import * as clusterWindows from './migrations/0029_cluster_windows.ts';
+import * as catalog from './migrations/0030_catalog.ts';
 
 /** One migration: its file's `up`, given the database kind where the two differ (triggers, serial columns). */
 type Up = (db: Kysely<unknown>, kind: DatabaseKind) => Promise<void>;
@@ -37,6 +38,7 @@ const MIGRATIONS: Readonly<Record<string, Up>> = {
   '0027_cluster_labels': clusterLabels.up,
   '0028_org_policies': orgPolicies.up,
   '0029_cluster_windows': clusterWindows.up,
+  '0030_catalog': catalog.up,
 };
 
 function migrations(kind: DatabaseKind): Record<string, Migration> {

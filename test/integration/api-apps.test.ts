@@ -97,7 +97,7 @@ describe('apps API', () => {
     expect((await kube.get(orgNs, 'web'))?.spec.destination.namespace).toBe('web');
   });
 
-  it('creates Image and HelmChart Apps; refuses a source without a driver (Catalog) and unregistered registries', async () => {
+  it('creates Image and HelmChart Apps; refuses a Catalog source naming no template and unregistered registries', async () => {
     const image = { type: 'Image', image: { repository: 'nginx', tag: '1.27' } };
     const created = await api.call<Json>('POST', '/api/v1/apps', {
       cookie: owner.cookie,
@@ -132,7 +132,8 @@ describe('apps API', () => {
       cookie: owner.cookie,
       body: { name: 'cat', namespace: 'web', source: catalog },
     });
-    expect(refused).toMatchObject({ status: 400, body: { error: expect.stringContaining('Catalog') } });
+    // A Catalog source naming a template the org catalog does not have: 422 (api-catalog.test.ts covers the rest).
+    expect(refused).toMatchObject({ status: 422, body: { error: expect.stringContaining('not in the org catalog') } });
     expect(await kube.get(orgNs, 'img-ref')).toBeUndefined();
     expect(await kube.get(orgNs, 'cat')).toBeUndefined();
     for (const name of ['img', 'chart']) {
@@ -160,7 +161,7 @@ describe('apps API', () => {
         source: { type: 'Git', git: { repoURL: REPO }, image: { repository: 'a', tag: 'b' } },
       },
       { name: 'x8', namespace: 'web', source: { type: 'HelmChart', helmChart: { repoURL: REPO } } },
-      { name: 'x9', namespace: 'web', source: { type: 'Catalog', catalog: { template: 't' } } },
+      { name: 'x9', namespace: 'web', source: { type: 'Catalog', catalog: { template: 'Not_A_Label' } } },
       { name: 'x10', namespace: 'web', source: { type: 'Svn', svn: {} } },
       { name: 'x11', namespace: 'web', source: { type: 'Git', git: { repoURL: REPO, color: 'red' } } },
       { name: 'x12', namespace: 'web', colour: 'red', source: { type: 'Git', git: { repoURL: REPO } } },

@@ -154,6 +154,12 @@ describe('cross-org access on every route, from the OpenAPI document (issue 17)'
     values['registries'] = { id: String(registry['id']) };
     const check = await call('POST', '/api/v1/health-checks', { api_version: 'v1', kind: 'Service', current: 'true' });
     values['health-checks'] = { id: String(check['id']) };
+    await call('POST', '/api/v1/catalog', {
+      name: 'web',
+      source: { type: 'Git', git: { repoURL: 'https://git.example.com/team/app.git', path: '{{ dir }}' } },
+      params_schema: { type: 'object', properties: { dir: { type: 'string', default: '.' } } },
+    });
+    values['catalog'] = { name: 'web' };
     registerSecret('cross-org repository password', 'xorg-repository-password');
     const repository = await call('POST', '/api/v1/repositories', {
       name: 'repo',

@@ -115,14 +115,15 @@ describe('typed reconcile outcomes', () => {
     expect(fixed.status?.healthStatus).toBe('Healthy');
   });
 
-  it('stalls on a source type without a driver and a local repository URL', async () => {
+  it('stalls on a Catalog source without the server and a local repository URL', async () => {
     const cases = [
       {
         name: 'catalog',
         source: { type: 'Catalog' as const, catalog: { template: 'web' } },
         cluster: '',
         reason: 'SourceFailed',
-        message: 'source.type Catalog is not supported yet',
+        // This operator runs without the server: a Catalog template cannot be read.
+        message: 'source.type Catalog needs the server: this operator has no internal channel',
       },
       {
         name: 'local',

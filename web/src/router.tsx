@@ -159,6 +159,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/catalog',
+    component: lazyRouteComponent(() => import('./pages/catalog.tsx'), 'CatalogPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/health-checks',
     component: lazyRouteComponent(() => import('./pages/health-checks.tsx'), 'HealthChecksPage'),
   }),

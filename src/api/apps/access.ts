@@ -12,6 +12,7 @@ import type { CreateRequest } from '../../core/create-request.ts';
 import { ForbiddenError, NotFoundError, UnavailableError, UnprocessableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
 import { deploymentScopeId, type ScopeRef } from '../../core/permissions.ts';
+import { checkCatalogSource } from '../catalog/app-source.ts';
 import type { KubeApps } from '../kube/apps-repo.ts';
 import type { ApiServices } from '../services.ts';
 import type { UseCaseContext } from '../use-case.ts';
@@ -99,6 +100,7 @@ export async function createAppResource(
   annotations: Record<string, string> = {},
 ): Promise<AppResource> {
   await checkRegistryRef(ctx, parsed.spec);
+  await checkCatalogSource(ctx, parsed.spec);
   const created = await kubeOf(ctx.services).create(orgNamespace(ctx.actor.org.slug), {
     apiVersion: APP_API_VERSION,
     kind: APP_KIND,

@@ -89,7 +89,7 @@ const GitKustomize = Type.Object(
   { ...closed, description: 'Kustomize rendering options (used when the source path holds a kustomization)' },
 );
 
-const GitRequest = Type.Object(
+export const GitRequest = Type.Object(
   {
     repoURL: RepoURL,
     branch: Type.Optional(
@@ -113,7 +113,7 @@ const GitRequest = Type.Object(
 );
 
 /** HelmChart: a chart from an HTTP(S) Helm repository or an OCI registry (src/core/helm-chart.ts). */
-const HelmChartRequest = Type.Object(
+export const HelmChartRequest = Type.Object(
   {
     repoURL: Type.String({
       minLength: 1,
@@ -140,6 +140,20 @@ const HelmChartRequest = Type.Object(
     repositoryRef: Type.Optional(RepositoryRef),
   },
   { ...closed, description: 'a chart from a Helm repository or an OCI registry' },
+);
+
+/** Catalog: a template of the org's catalog and its params (src/core/catalog.ts). */
+const CatalogRequest = Type.Object(
+  {
+    template: DnsLabel('a template of the org catalog (GET /catalog; 422 when there is none)'),
+    params: Type.Optional(
+      Type.Record(Type.String(), Type.String({ maxLength: 4096 }), {
+        description:
+          "the template's params as text, checked against its params_schema (400 with the schema's message: an unknown or missing param, a wrong type or range)",
+      }),
+    ),
+  },
+  { ...closed, description: 'an App made from a catalog template' },
 );
 
 /** One repository path component (distribution's grammar). */
@@ -228,10 +242,11 @@ const Source = Type.Union(
     Type.Object({ type: Type.Literal('Git'), git: withoutDefaults(GitRequest) }, closed),
     Type.Object({ type: Type.Literal('Image'), image: withoutDefaults(ImageRequest) }, closed),
     Type.Object({ type: Type.Literal('HelmChart'), helmChart: HelmChartRequest }, closed),
+    Type.Object({ type: Type.Literal('Catalog'), catalog: CatalogRequest }, closed),
   ],
   {
     description:
-      'what to deploy: type Git with git, type Image with image, or type HelmChart with helmChart; Catalog is not supported yet',
+      'what to deploy: type Git with git, type Image with image, type HelmChart with helmChart, or type Catalog with catalog (a template of GET /catalog and its params)',
   },
 );
 

@@ -8,6 +8,7 @@ import type { DesiredState } from '../../engine/desired-state.ts';
 import type { RegistryEndpoint } from '../../registry/index.ts';
 import { HealthCheckStore } from '../../store/health-checks.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
+import { catalogTemplateOf } from '../catalog/lookup.ts';
 import type { ApiServices } from '../services.ts';
 import { DiffService } from './diff-service.ts';
 import { ResourceService } from './resource-service.ts';
@@ -45,6 +46,7 @@ export function liveReadsOf(services: ApiServices): LiveReads {
           limits: services.config.render,
           outbound: services.config.outbound,
           access: (request) => services.sourceAccess.sourceAccess(request),
+          catalog: (namespace, name, version) => catalogTemplateOf(services.store.db, namespace, name, version),
           image: {
             client: services.images.client,
             registry: (namespace, name) => registryOf(services, namespace, name),

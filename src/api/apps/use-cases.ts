@@ -11,6 +11,7 @@ import { validateAppChecks } from '../../engine/health/custom.ts';
 import { cloneAnnotations } from '../../engine/sources/image.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
+import { checkCatalogSource } from '../catalog/app-source.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
 import {
   appScope,
@@ -169,6 +170,7 @@ export const previewApp = useCase({
   act: async (ctx, input): Promise<PreviewResult> => {
     const parsed = parseCreate(input.body, ctx.services.config.outbound);
     await checkRegistryRef(ctx, parsed.spec);
+    await checkCatalogSource(ctx, parsed.spec);
     const git = parsed.spec.source.git;
     const ref = git ? `refs/heads/${git.branch ?? 'main'}` : '';
     const answer: PreviewResult = { valid: true, resolved: { image: '', tag: '', digest: '', ref }, spec: parsed.spec };

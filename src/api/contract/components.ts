@@ -14,6 +14,7 @@ import { APP_ROUTE_COMPONENTS } from '../apps/routes-contract.ts';
 import { APPSET_COMPONENTS } from '../appsets/contract.ts';
 import { AUDIT_COMPONENTS } from '../audit/contract.ts';
 import { AUTH_COMPONENTS } from '../auth/contract.ts';
+import { CATALOG_COMPONENTS } from '../catalog/contract.ts';
 import { CLUSTER_COMPONENTS } from '../clusters/contract.ts';
 import { DELIVERY_WINDOW_COMPONENTS } from '../delivery-windows/contract.ts';
 import { HEALTH_CHECK_COMPONENTS } from '../health-checks/contract.ts';
@@ -50,6 +51,7 @@ export const COMPONENTS: readonly Component<TSchema>[] = [
   ...CLUSTER_COMPONENTS,
   ...REGISTRY_COMPONENTS,
   ...HEALTH_CHECK_COMPONENTS,
+  ...CATALOG_COMPONENTS,
   ...APPROVAL_COMPONENTS,
   ...DELIVERY_WINDOW_COMPONENTS,
   ...REPOSITORY_COMPONENTS,

@@ -74,6 +74,12 @@ export const deliveryWindowsRoute = {
   params: Type.Object({ org_namespace: Name63 }),
 };
 
+export const catalogTemplateRoute = {
+  hide: true,
+  params: Type.Object({ org_namespace: Name63, name: Name63 }),
+  querystring: Type.Object({ version: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$' })) }, closed),
+};
+
 export const sourceAccessRoute = {
   hide: true,
   body: Type.Object(

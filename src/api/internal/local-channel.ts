@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { HealthCheck } from '../../core/app-schema.ts';
+import type { CatalogTemplateVersion } from '../../core/catalog.ts';
 import { NotFoundError, UnavailableError } from '../../core/errors.ts';
 import type { SourceAccess } from '../../core/repository.ts';
 import type {
@@ -29,6 +30,7 @@ import { HealthCheckStore } from '../../store/health-checks.ts';
 import { orgWindows } from '../../store/org-policies.ts';
 import { orgIdOfNamespace } from '../../store/orgs.ts';
 import type { RegistryStore } from '../../store/registries.ts';
+import { catalogTemplateOf } from '../catalog/lookup.ts';
 
 /** The server's secret-store fetches (the resolver), as the channel needs them. */
 export type SecretValues = Pick<ServerChannel, 'decryptionKey' | 'envValues'>;
@@ -84,6 +86,11 @@ export class LocalServerChannel implements ServerChannel {
       org: await orgWindows(this.#db, orgId),
       clusters: Object.fromEntries(clusters.map((c) => [c.name, c.windows])),
     };
+  }
+
+  /** A version of an org's catalog template, the current one without `version` (see ServerChannel). */
+  catalogTemplate(orgNamespace: string, name: string, version?: number): Promise<CatalogTemplateVersion> {
+    return catalogTemplateOf(this.#db, orgNamespace, name, version);
   }
 
   /** The credentials reaching a source (see ServerChannel.sourceAccess). */

@@ -9,6 +9,7 @@ import { appRoutes } from './apps.ts';
 import { appSetRoutes } from './appsets.ts';
 import { auditRoutes } from './audit.ts';
 import { authRoutes } from './auth.ts';
+import { catalogRoutes } from './catalog.ts';
 import { cliLoginRoutes } from './cli-login.ts';
 import { clusterRoutes } from './clusters.ts';
 import { deliveryWindowRoutes } from './delivery-windows.ts';
@@ -43,6 +44,7 @@ export const API_ROUTES: readonly ApiRoutes[] = [
   clusterRoutes,
   registryRoutes,
   healthCheckRoutes,
+  catalogRoutes,
   approvalRoutes,
   deliveryWindowRoutes,
   repositoryRoutes,

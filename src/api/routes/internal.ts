@@ -43,6 +43,7 @@ import type { OperatorAuthenticator } from '../../auth/operator-auth.ts';
 import type { ClusterAccessBody } from '../../internal/channel.ts';
 import {
   INTERNAL_AUDIT_PATH,
+  INTERNAL_CATALOG_PATH,
   INTERNAL_CLUSTERS_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
@@ -145,6 +146,15 @@ export async function internalRoutes(
           `${INTERNAL_WINDOWS_PATH}/:org_namespace`,
           { schema: contract.deliveryWindowsRoute },
           async (request) => deps.channel.deliveryWindows(request.params.org_namespace),
+        );
+        internal.get(
+          `${INTERNAL_CATALOG_PATH}/:org_namespace/:name`,
+          { schema: contract.catalogTemplateRoute },
+          async (request) => {
+            const { org_namespace, name } = request.params;
+            const version = request.query.version;
+            return deps.channel.catalogTemplate(org_namespace, name, version ? Number(version) : undefined);
+          },
         );
         internal.post(INTERNAL_SOURCE_ACCESS_PATH, { schema: contract.sourceAccessRoute }, async (request) => {
           const b = request.body;

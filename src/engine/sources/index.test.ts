@@ -33,10 +33,10 @@ describe('source driver registry', () => {
   it('answers the driver of the App type, and a stall for a type without one', () => {
     expect(driverFor(drivers, app({ type: 'Git', git: { repoURL: 'https://h/r.git' } }))).toBe(drivers.Git);
     expect(driverFor(drivers, app({ type: 'Image', image: { repository: 'r', tag: 't' } }))).toBe(drivers.Image);
-    for (const [type, message] of [['Catalog', 'source.type Catalog is not supported yet']] as const) {
+    for (const [type, message] of [['Svn', 'source.type must be one of Git, Image, HelmChart, Catalog']] as const) {
       const err = (() => {
         try {
-          driverFor(drivers, app({ type }));
+          driverFor(drivers, app({ type } as unknown as Parameters<typeof app>[0]));
         } catch (e) {
           return e;
         }

@@ -6,11 +6,13 @@
 import type { AppResource } from '../../core/app-schema.ts';
 import { type DeployableSourceType, isDeployableSourceType, sourceTypeProblem } from '../../core/app-state.ts';
 import { InputError } from '../../core/errors.ts';
+import { CatalogDriver, type CatalogDriverDeps } from './catalog.ts';
 import { GitDriver, type GitDriverDeps } from './git.ts';
 import { HelmChartDriver, type HelmChartDriverDeps } from './helm/driver.ts';
 import { ImageDriver, type ImageDriverDeps } from './image.ts';
 import type { SourceDriver } from './types.ts';
 
+export { type CatalogDriverDeps, type CatalogLookup, catalogSourceOf } from './catalog.ts';
 export { freshness, GitDriver, type GitDriverDeps, gitGuard, gitHostOf, gitSourceOf, orgRemote } from './git.ts';
 export { type GitLocation, type GitTree, GitTreeReader } from './git-tree.ts';
 export {
@@ -31,11 +33,16 @@ export function sourceDrivers(deps: {
   git: GitDriverDeps;
   image: ImageDriverDeps;
   helmChart: HelmChartDriverDeps;
+  catalog?: CatalogDriverDeps;
 }): SourceDrivers {
+  const Git = new GitDriver(deps.git);
+  const HelmChart = new HelmChartDriver(deps.helmChart);
   return {
-    Git: new GitDriver(deps.git),
+    Git,
     Image: new ImageDriver(deps.image),
-    HelmChart: new HelmChartDriver(deps.helmChart),
+    HelmChart,
+    // A template makes a Git or HelmChart source: the Catalog driver hands it to those drivers.
+    Catalog: new CatalogDriver(deps.catalog ?? {}, { Git, HelmChart }),
   };
 }
 

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { ChannelConfig } from '../../config.ts';
 import type { HealthCheck } from '../../core/app-schema.ts';
+import type { CatalogTemplateVersion } from '../../core/catalog.ts';
 import { NotFoundError, UpstreamError } from '../../core/errors.ts';
 import type { SourceAccess } from '../../core/repository.ts';
 import {
@@ -16,6 +17,7 @@ import {
   type DecryptionKeyRequest,
   type EnvValuesRequest,
   INTERNAL_AUDIT_PATH,
+  INTERNAL_CATALOG_PATH,
   INTERNAL_CLUSTERS_PATH,
   INTERNAL_DECRYPTION_KEY_PATH,
   INTERNAL_ENV_VALUES_PATH,
@@ -158,6 +160,13 @@ export class HttpServerChannel implements ServerChannel {
       headers: {},
     });
     return (await res.json()) as OrgDeliveryWindows;
+  }
+
+  async catalogTemplate(orgNamespace: string, name: string, version?: number): Promise<CatalogTemplateVersion> {
+    const query = version === undefined ? '' : `?version=${version}`;
+    const path = `${INTERNAL_CATALOG_PATH}/${encodeURIComponent(orgNamespace)}/${encodeURIComponent(name)}${query}`;
+    const res = await this.#call(path, { method: 'GET', headers: {} });
+    return (await res.json()) as CatalogTemplateVersion;
   }
 
   async sourceAccess(request: SourceAccessRequest): Promise<SourceAccess | undefined> {

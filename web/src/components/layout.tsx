@@ -17,6 +17,7 @@ const PUBLIC = ['/sign-in', '/sign-up'];
 const NAV = [
   { to: '/apps', label: 'Apps' },
   { to: '/appsets', label: 'AppSets' },
+  { to: '/catalog', label: 'Catalog' },
   { to: '/clusters', label: 'Clusters' },
   { to: '/secret-stores', label: 'Secret stores' },
   { to: '/registries', label: 'Registries' },
