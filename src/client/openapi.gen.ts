@@ -11133,7 +11133,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the take-over of an imported App (deployment:manage on it): its import marker is dropped, so it prunes and cascades deletion like any App; audited app.import.confirm */
+        /** Confirm the take-over of an imported App (deployment:manage on it): its import marker is dropped, so it prunes and cascades deletion like any App, and the old controller's field manager is removed from the managedFields of its objects; audited app.import.confirm */
         post: {
             parameters: {
                 query?: never;
@@ -14423,6 +14423,8 @@ export interface components {
             namespace: string;
             /** @enum {string} */
             import: "confirmed" | "undone";
+            /** @description confirm: objects of the App whose old field manager (argocd-controller, kustomize-controller, helm-controller) svc removed from managedFields, so svc alone owns their fields */
+            released?: number;
             /** @description undo: whether the old controller's settings were put back */
             restored?: {
                 /** @enum {string} */

@@ -8,7 +8,7 @@
  * created in the cluster. The import (apply, let_go_cluster '') reports each mapping and creates the Apps, which
  * reach Synced/Healthy with svc's manager in managedFields while no Pod, ReplicaSet or generation changed; the
  * Applications lost their finalizer and automated sync, the Flux objects are suspended. Pending, an App never
- * prunes; confirm makes it prune again; undo puts the Application back and deletes the App, leaving the objects.
+ * prunes; confirm removes Flux's manager from managedFields and makes it prune again; undo puts the Application back and deletes the App, leaving the objects.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -326,14 +326,25 @@ describe('import takes over from Argo CD and Flux', () => {
       body: { namespace: ns.flux, name: names.flux },
     });
     expect(confirm.status, JSON.stringify(confirm.body)).toBe(200);
-    expect(confirm.body).toEqual({ name: names.flux, namespace: ns.flux, import: 'confirmed' });
+    expect(confirm.body).toEqual({
+      name: names.flux,
+      namespace: ns.flux,
+      import: 'confirmed',
+      released: expect.any(Number),
+    });
+    expect(confirm.body['released']).toBeGreaterThanOrEqual(1);
+    // svc alone owns the Deployment's fields now: Flux's manager is gone, and still nothing restarted.
+    const deployment = await getObject('apps/v1', 'Deployment', ns.flux, 'guestbook-ui');
+    expect(managers(deployment)).toContain('svc-operator');
+    expect(managers(deployment)).not.toContain('kustomize-controller');
+    expect(await snapshot(ns.flux, 'guestbook-ui')).toEqual(before['flux']);
     const app = await getApp(suite.org.orgNs, names.flux);
     expect(app?.metadata.annotations).not.toHaveProperty('cd.svc.space/import');
     await sync();
     await waitUntil(async () => ((await getObject('v1', 'Service', ns.flux, 'guestbook-ui')) ? undefined : true), {
       what: 'the pruned Service gone',
     });
-    expect((await snapshot(ns.flux, 'guestbook-ui')).uid).toBe(before['flux']?.uid);
+    expect(await snapshot(ns.flux, 'guestbook-ui')).toEqual(before['flux']);
     const again = await suite.org.api.call<Json>('POST', '/api/v1/import/confirm', {
       cookie: suite.org.owner.cookie,
       body: { namespace: ns.flux, name: names.flux },
@@ -352,10 +363,7 @@ describe('import takes over from Argo CD and Flux', () => {
     expect(res.body).toMatchObject({ import: 'undone', restored: { status: 'done' } });
     const application = await getObject('argoproj.io/v1alpha1', 'Application', 'argocd', names.undo);
     expect(application?.metadata['finalizers']).toEqual([FINALIZER]);
-    expect(((application?.['spec'] as Json | undefined)?.['syncPolicy'] as Json)['automated']).toEqual({
-      prune: true,
-      selfHeal: true,
-    });
+    expect(application?.['spec']).toMatchObject({ syncPolicy: { automated: { prune: true, selfHeal: true } } });
     await waitUntil(async () => ((await getApp(suite.org.orgNs, names.undo)) ? undefined : true), {
       what: 'the App deleted',
     });

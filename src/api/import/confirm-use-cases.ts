@@ -12,9 +12,11 @@ import {
   type ImportOrigin,
   importOriginOf,
   importPending,
+  oldManagersOf,
   restorePatch,
 } from '../../core/import/take-over.ts';
 import { orgNamespace } from '../../core/names.ts';
+import { refOf } from '../../engine/inventory.ts';
 import { appScope, auditApp, kubeOf, locateApp } from '../apps/access.ts';
 import type { AppRef } from '../apps/scope.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
@@ -24,6 +26,8 @@ export interface ImportConfirmation {
   name: string;
   namespace: string;
   import: 'confirmed' | 'undone';
+  /** confirm: objects whose old field manager svc removed from managedFields. */
+  released?: number;
   restored?: { status: 'done' | 'not_performed' | 'failed'; note: string };
 }
 
@@ -45,8 +49,10 @@ export const confirmImport = useCase({
     await kubeOf(ctx.services).mergePatch(orgNamespace(ctx.actor.org.slug), app.metadata.name, {
       metadata: { annotations },
     });
-    await auditApp(ctx, 'app.import.confirm', app, { from: originName(importOriginOf(app.metadata.annotations)) });
-    return { name: app.metadata.name, namespace: ref.namespace, import: 'confirmed' };
+    const origin = importOriginOf(app.metadata.annotations);
+    const released = await dropOldManagers(ctx, app, oldManagersOf(origin));
+    await auditApp(ctx, 'app.import.confirm', app, { from: originName(origin), released });
+    return { name: app.metadata.name, namespace: ref.namespace, import: 'confirmed', released };
   },
 });
 
@@ -69,6 +75,45 @@ export const undoImport = useCase({
     return { name: app.metadata.name, namespace: ref.namespace, import: 'undone', restored };
   },
 });
+
+/**
+ * Removes the old controller's entries from the managedFields of every object the App owns, so svc alone owns the
+ * fields whose values were equal (server-side apply shares those) and a field svc stops applying is removed. A JSON
+ * patch guarded by the object's resourceVersion: metadata only, no new generation. An object changed meanwhile is
+ * left as it is (counted out), never retried blindly.
+ */
+async function dropOldManagers(ctx: UseCaseContext, app: AppResource, managers: readonly string[]): Promise<number> {
+  if (managers.length === 0) return 0;
+  const cluster = app.spec.destination.cluster ?? '';
+  const { objects } = await ctx.services.destinations.connection(ctx.actor.org.id, cluster);
+  let released = 0;
+  for (const entry of app.status?.inventory ?? []) {
+    const ref = refOf(entry);
+    const live = await objects.get(ref);
+    const fields = (live?.metadata['managedFields'] as Array<{ manager?: string }> | undefined) ?? [];
+    const keep = fields.filter((f) => !managers.includes(f.manager ?? ''));
+    // An empty list would leave managedFields untouched (the API server's rule): svc's own entry is always there.
+    if (!live || keep.length === fields.length || keep.length === 0) continue;
+    const patch = [
+      { op: 'test', path: '/metadata/resourceVersion', value: live.metadata.resourceVersion },
+      { op: 'replace', path: '/metadata/managedFields', value: keep },
+    ];
+    try {
+      await objects.client.request(await objects.path(ref), {
+        method: 'PATCH',
+        contentType: 'application/json-patch+json',
+        body: patch,
+      });
+      released += 1;
+    } catch (err) {
+      ctx.services.logger.warn(
+        { err: (err as Error).message, object: `${ref.kind} ${ref.namespace ?? ''}/${ref.name}` },
+        'import confirm: the old field manager was not removed',
+      );
+    }
+  }
+  return released;
+}
 
 /** `Kind namespace/name` of the imported object, for the audit row. */
 function originName(origin: ImportOrigin | undefined): string {

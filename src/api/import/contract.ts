@@ -204,6 +204,12 @@ export const ImportConfirmation = component(
       name: Type.String(),
       namespace: Type.String(),
       import: StringEnum(['confirmed', 'undone'] as const),
+      released: Type.Optional(
+        Type.Integer({
+          description:
+            'confirm: objects of the App whose old field manager (argocd-controller, kustomize-controller, helm-controller) svc removed from managedFields, so svc alone owns their fields',
+        }),
+      ),
       restored: Type.Optional(
         Type.Object(
           {
@@ -223,7 +229,7 @@ const NOT_PENDING = 'the App is not a pending import (never imported, or already
 export const confirmImportRoute = {
   tags: ['import'],
   summary:
-    'Confirm the take-over of an imported App (deployment:manage on it): its import marker is dropped, so it prunes and cascades deletion like any App; audited app.import.confirm',
+    "Confirm the take-over of an imported App (deployment:manage on it): its import marker is dropped, so it prunes and cascades deletion like any App, and the old controller's field manager is removed from the managedFields of its objects; audited app.import.confirm",
   body: ImportedAppRef,
   response: { 200: ref(ImportConfirmation), ...errors({ 404: 'no such App', 422: NOT_PENDING }) },
 };

@@ -5,6 +5,7 @@ import {
   importPending,
   letGoPatch,
   letGoProblem,
+  oldManagersOf,
   restorePatch,
 } from './take-over.ts';
 
@@ -61,5 +62,17 @@ describe('take-over', () => {
     expect(importOriginOf({ [IMPORT_ORIGIN_ANNOTATION]: JSON.stringify(origin) })).toEqual(origin);
     expect(importOriginOf({ [IMPORT_ORIGIN_ANNOTATION]: 'not json' })).toBeUndefined();
     expect(importOriginOf({ [IMPORT_ORIGIN_ANNOTATION]: '{}' })).toBeUndefined();
+  });
+
+  it("names the old controllers' field managers", () => {
+    expect(oldManagersOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application' })).toEqual(['argocd-controller']);
+    expect(oldManagersOf({ apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization' })).toEqual([
+      'kustomize-controller',
+    ]);
+    expect(oldManagersOf({ apiVersion: 'helm.toolkit.fluxcd.io/v2', kind: 'HelmRelease' })).toEqual([
+      'helm-controller',
+    ]);
+    expect(oldManagersOf({ apiVersion: 'argoproj.io/v1alpha1', kind: 'ApplicationSet' })).toEqual([]);
+    expect(oldManagersOf(undefined)).toEqual([]);
   });
 });

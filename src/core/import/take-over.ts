@@ -55,6 +55,19 @@ const FLUX_GROUPS: Record<string, string> = {
   HelmRelease: 'helm.toolkit.fluxcd.io/',
 };
 
+/** The field managers each old controller applies with (Argo CD's application controller, Flux's controllers). */
+const OLD_MANAGERS: Record<string, readonly string[]> = {
+  Application: ['argocd-controller'],
+  Kustomization: ['kustomize-controller'],
+  HelmRelease: ['helm-controller'],
+};
+
+/** The field managers of the controller an imported object had (none for a kind svc does not let go). */
+export function oldManagersOf(origin: { apiVersion: string; kind: string } | undefined): readonly string[] {
+  if (!origin || letGoProblem(origin)) return [];
+  return OLD_MANAGERS[origin.kind] ?? [];
+}
+
 /** Why the controller of `ref` cannot be told to let go by svc, or undefined when it can. */
 export function letGoProblem(ref: { apiVersion: string; kind: string }): string | undefined {
   if (ref.kind === 'Application' && ref.apiVersion.startsWith('argoproj.io/')) return undefined;
