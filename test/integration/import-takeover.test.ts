@@ -8,9 +8,11 @@
  * created in the cluster. The import (apply, let_go_cluster '') reports each mapping and creates the Apps, which
  * reach Synced/Healthy with svc's manager in managedFields while no Pod, ReplicaSet or generation changed; the
  * Applications lost their finalizer and automated sync, the Flux objects are suspended. Pending, an App never
- * prunes; confirm removes Flux's manager from managedFields and makes it prune again; undo puts the Application back and deletes the App, leaving the objects.
+ * prunes; confirm removes Flux's manager from managedFields and makes it prune again; `svc import undo` puts the
+ * Application back and deletes the App, leaving the objects.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -21,11 +23,12 @@ import {
   type GitServer,
   guestbookChart,
   repoRoot,
+  runCli,
   startChartRepo,
   startGitServer,
   waitUntil,
 } from '../harness/index.ts';
-import { auditEntries } from './api-support.ts';
+import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
 import { deleteNamespaces, getApp, getObject, kube, managers, unique, waitForApp } from './operator-support.ts';
 
@@ -172,7 +175,7 @@ describe('import takes over from Argo CD and Flux', () => {
     );
     charts = await startChartRepo();
     await charts.publish('guestbook', guestbookChart('0.5.0'));
-    suite = await startImageSuite('takeover');
+    suite = await startImageSuite('takeover', { listen: true });
     for (const namespace of [...Object.values(ns), 'argocd', 'flux-system']) {
       await applyAs('kubectl', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
     }
@@ -354,13 +357,19 @@ describe('import takes over from Argo CD and Flux', () => {
     expect((await auditEntries(suite.org.api, suite.org.owner, 'app.import.confirm', names.flux)).length).toBe(1);
   });
 
-  it('undo restores the Application and deletes the App, leaving every live object', async () => {
-    const res = await suite.org.api.call<Json>('POST', '/api/v1/import/undo', {
-      cookie: suite.org.owner.cookie,
-      body: { namespace: ns.undo, name: names.undo },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ import: 'undone', restored: { status: 'done' } });
+  it('svc import undo restores the Application and deletes the App, leaving every live object', async () => {
+    const { key } = await mintKey(suite.org.api, { cookie: suite.org.owner.cookie }, { role: 'admin' });
+    const home = mkdtempSync(join(tmpdir(), 'svc-takeover-'));
+    try {
+      const env = { PATH: process.env['PATH'] ?? '', HOME: home, SVC_SERVER: suite.serverURL, SVC_API_KEY: key };
+      const run = await runCli(['import', 'undo', names.undo, '-n', ns.undo], env);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(
+        new RegExp(`^app ${ns.undo}/${names.undo} import undone \\(.*controller's settings are back\\)`),
+      );
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
     const application = await getObject('argoproj.io/v1alpha1', 'Application', 'argocd', names.undo);
     expect(application?.metadata['finalizers']).toEqual([FINALIZER]);
     expect(application?.['spec']).toMatchObject({ syncPolicy: { automated: { prune: true, selfHeal: true } } });
