@@ -11464,6 +11464,240 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/import/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the take-over of an imported App (deployment:manage on it): its import marker is dropped, so it prunes and cascades deletion like any App, and the old controller's field manager is removed from the managedFields of its objects; audited app.import.confirm */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the App's destination namespace */
+                        namespace: string;
+                        /** @description the App's name */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ImportConfirmation"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such App */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the App is not a pending import (never imported, or already confirmed) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo the take-over of an imported App (deployment:manage on it; cluster:manage to put the old controller's settings back): the Argo CD Application's finalizer and automated sync, or the Flux object's suspend, are restored, then the App is deleted leaving every live object in place; audited app.import.undo */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the App's destination namespace */
+                        namespace: string;
+                        /** @description the App's name */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ImportConfirmation"];
+                    };
+                };
+                /** @description invalid input: the body, path or query does not match this document */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no valid session or API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description missing permission, or a credential that cannot use this route */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description no such App */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description request body that is not JSON (session-cookie writes take JSON only) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the App is not a pending import (never imported, or already confirmed) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registries/{id}/notifications": {
         parameters: {
             query?: never;
@@ -14734,6 +14968,20 @@ export interface components {
             /** @description PEM client key (set with tls_client_cert); write-only */
             tls_client_key?: string | null;
         };
+        ImportConfirmation: {
+            name: string;
+            namespace: string;
+            /** @enum {string} */
+            import: "confirmed" | "undone";
+            /** @description confirm: objects of the App whose old field manager (argocd-controller, kustomize-controller, helm-controller) svc removed from managedFields, so svc alone owns their fields */
+            released?: number;
+            /** @description undo: whether the old controller's settings were put back */
+            restored?: {
+                /** @enum {string} */
+                status: "done" | "not_performed" | "failed";
+                note: string;
+            };
+        };
         ImportFieldNote: {
             /** @description path in the imported object, e.g. spec.source.helm.valueFiles */
             field: string;
@@ -14806,6 +15054,13 @@ export interface components {
                 status: "created" | "failed";
                 /** @description why it was not created (as its own create route says) */
                 error?: string;
+                /** @description for an App: whether the old controller was told to let go */
+                let_go?: {
+                    /** @enum {string} */
+                    status: "done" | "not_performed" | "failed";
+                    /** @description what was changed on the old object, or why nothing was */
+                    note: string;
+                };
             };
         };
         ImportReport: {
@@ -14832,10 +15087,12 @@ export interface components {
             /** @description Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object */
             documents: string;
             /**
-             * @description create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session
+             * @description create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session. Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo
              * @default false
              */
             apply?: boolean;
+            /** @description with apply: the cluster the imported Argo CD and Flux objects live in ('' = the management cluster, else a registered cluster's name); svc tells their controllers to let go (Argo CD Application: resources finalizer and automated sync removed; Flux Kustomization/HelmRelease: suspended) and records what it changed for undo. Needs cluster:manage. Absent: let-go is not performed */
+            let_go_cluster?: string;
         };
         PreviewRequest: {
             /** @description the Git repository: every App of the org whose source is it (case of host and .git ignored) */

@@ -38,6 +38,7 @@ import {
 } from '../core/auto-rollback.ts';
 import type { AppName } from '../core/dependencies.ts';
 import { describeError, InputError, type RetryHint } from '../core/errors.ts';
+import { importPending } from '../core/import/take-over.ts';
 import { orgSlugOf } from '../core/names.ts';
 import { evaluateWindows, type SourcedWindow, type WindowVerdict, windowHoldMessage } from '../core/windows.ts';
 import { applyObjects } from '../engine/apply.ts';
@@ -918,11 +919,13 @@ export class Reconciler {
   }
 
   /**
-   * Prune, when the App's syncPolicy.prune is set; each wave's deletions are waited for until gone before the next
+   * Prune, when the App's syncPolicy.prune is set and it is not a pending import; each wave's deletions are waited for until gone before the next
    * wave is deleted, within the operation's deadline (`ctx`).
    */
   async #pruneIfSet(run: ReconcileRun, ctx: WaveContext): Promise<void> {
     if (run.app.spec.syncPolicy?.prune !== true) return;
+    // An import not confirmed yet never deletes what the old controller left (docs/migrate.md).
+    if (importPending(run.app.metadata.annotations)) return;
     const wait = (waiting: string) => tick(ctx, waiting);
     await this.#prune(run, wait);
   }

@@ -1,8 +1,9 @@
 /**
- * The App use-cases of the API (contract §4.2): list, read, create, clone, preview, delete, freeze and unfreeze.
+ * The App use-cases of the API (contract §4.2): list, read, create, import, clone, preview, delete, freeze and unfreeze.
  * Apps are App resources in the org's namespace `org-<slug>`; nothing about them is stored in the database.
  */
 import type { AppResource, AppSpec } from '../../core/app-schema.ts';
+import { newStamp } from '../../core/app-state.ts';
 import { type CreateRequest, parseCreateRequest } from '../../core/create-request.ts';
 import { cycleMessage, findCycle, sameNamespaceDependencies } from '../../core/dependencies.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
@@ -124,6 +125,35 @@ export const createApp = useCase({
     const parsed = parseCreate(body, ctx.services.config.outbound);
     await checkNoCycle(ctx, parsed);
     return createAppResource(ctx, parsed, { action: 'app.create', details: { source_type: parsed.spec.source.type } });
+  },
+});
+
+/**
+ * Creates an App of an import (POST /import with apply): as create, with the take-over annotations the import gives
+ * (`cd.svc.space/import: pending` and its origin, src/core/import/take-over.ts) and a Sync operation, so the
+ * operator's forced server-side apply takes the live objects over at once, never pruning. Audited `app.import`.
+ */
+export const importApp = useCase({
+  permission: 'deployment:manage',
+  where: {
+    input: (input: { body: unknown; annotations: Record<string, string> }, ctx) => payloadDestination(input.body, ctx),
+  },
+  act: async (ctx, input) => {
+    const parsed = parseCreate(input.body, ctx.services.config.outbound);
+    await checkNoCycle(ctx, parsed);
+    const stamp = newStamp();
+    const operation = {
+      kind: 'Sync' as const,
+      initiatedAt: stamp.now.toISOString(),
+      id: stamp.id,
+      triggeredBy: ctx.actor.caller.user.id,
+    };
+    return createAppResource(
+      ctx,
+      { ...parsed, spec: { ...parsed.spec, operation } },
+      { action: 'app.import', details: { source_type: parsed.spec.source.type, operation_id: stamp.id } },
+      input.annotations,
+    );
   },
 });
 

@@ -102,6 +102,15 @@ export const ImportEntry = component(
           {
             status: StringEnum(['created', 'failed'] as const),
             error: Type.Optional(Type.String({ description: 'why it was not created (as its own create route says)' })),
+            let_go: Type.Optional(
+              Type.Object(
+                {
+                  status: StringEnum(['done', 'not_performed', 'failed'] as const),
+                  note: Type.String({ description: 'what was changed on the old object, or why nothing was' }),
+                },
+                { ...closed, description: 'for an App: whether the old controller was told to let go' },
+              ),
+            ),
           },
           { ...closed, description: 'with apply: what became of the svc object' },
         ),
@@ -151,7 +160,14 @@ export const ImportRequest = component(
         Type.Boolean({
           default: false,
           description:
-            'create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session',
+            'create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session. Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo',
+        }),
+      ),
+      let_go_cluster: Type.Optional(
+        Type.String({
+          maxLength: 253,
+          description:
+            "with apply: the cluster the imported Argo CD and Flux objects live in ('' = the management cluster, else a registered cluster's name); svc tells their controllers to let go (Argo CD Application: resources finalizer and automated sync removed; Flux Kustomization/HelmRelease: suspended) and records what it changed for undo. Needs cluster:manage. Absent: let-go is not performed",
         }),
       ),
     },
@@ -173,7 +189,61 @@ export const importRoute = {
   },
 };
 
+const ImportedAppRef = Type.Object(
+  {
+    namespace: Type.String({ minLength: 1, maxLength: 63, description: "the App's destination namespace" }),
+    name: Type.String({ minLength: 1, maxLength: 63, description: "the App's name" }),
+  },
+  closed,
+);
+
+export const ImportConfirmation = component(
+  'ImportConfirmation',
+  Type.Object(
+    {
+      name: Type.String(),
+      namespace: Type.String(),
+      import: StringEnum(['confirmed', 'undone'] as const),
+      released: Type.Optional(
+        Type.Integer({
+          description:
+            'confirm: objects of the App whose old field manager (argocd-controller, kustomize-controller, helm-controller) svc removed from managedFields, so svc alone owns their fields',
+        }),
+      ),
+      restored: Type.Optional(
+        Type.Object(
+          {
+            status: StringEnum(['done', 'not_performed', 'failed'] as const),
+            note: Type.String(),
+          },
+          { ...closed, description: "undo: whether the old controller's settings were put back" },
+        ),
+      ),
+    },
+    closed,
+  ),
+);
+
+const NOT_PENDING = 'the App is not a pending import (never imported, or already confirmed)';
+
+export const confirmImportRoute = {
+  tags: ['import'],
+  summary:
+    "Confirm the take-over of an imported App (deployment:manage on it): its import marker is dropped, so it prunes and cascades deletion like any App, and the old controller's field manager is removed from the managedFields of its objects; audited app.import.confirm",
+  body: ImportedAppRef,
+  response: { 200: ref(ImportConfirmation), ...errors({ 404: 'no such App', 422: NOT_PENDING }) },
+};
+
+export const undoImportRoute = {
+  tags: ['import'],
+  summary:
+    "Undo the take-over of an imported App (deployment:manage on it; cluster:manage to put the old controller's settings back): the Argo CD Application's finalizer and automated sync, or the Flux object's suspend, are restored, then the App is deleted leaving every live object in place; audited app.import.undo",
+  body: ImportedAppRef,
+  response: { 200: ref(ImportConfirmation), ...errors({ 404: 'no such App', 422: NOT_PENDING }) },
+};
+
 export const IMPORT_COMPONENTS = [
+  ImportConfirmation,
   ImportFieldNote,
   ImportedRepository,
   ImportedRegistry,

@@ -16,21 +16,23 @@ import {
 } from '../../core/import/index.ts';
 import { schemaProblems } from '../../core/validator.ts';
 import { AppCreateRequest } from '../apps/create-contract.ts';
-import { createApp } from '../apps/use-cases.ts';
 import { createAppSet } from '../appsets/use-cases.ts';
 import { listClusters } from '../clusters/use-cases.ts';
 import { createRegistry } from '../registries/use-cases.ts';
 import { createRepository } from '../repositories/use-cases.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
+import { type TakeOverOutcome, takeOver } from './take-over.ts';
 
 /** An import request. */
 export interface ImportBody {
   documents: string;
   apply?: boolean | undefined;
+  /** Where the imported objects live, so their controllers are told to let go ('' = the management cluster). */
+  let_go_cluster?: string | undefined;
 }
 
 /** An entry of the answer: the report's, plus what apply did. */
-export type AnsweredEntry = ImportEntry & { applied?: { status: 'created' | 'failed'; error?: string } };
+export type AnsweredEntry = ImportEntry & { applied?: TakeOverOutcome };
 
 /** The answer. */
 export interface ImportAnswer {
@@ -50,7 +52,7 @@ export const importObjects = useCase({
     const docs = documentsOf(body.documents);
     const { report, credentials } = mapImport(docs, { clusters: await clusterNames(ctx) });
     const entries: AnsweredEntry[] = report.entries.map(refusedByCreateRules);
-    if (body.apply === true) await applyAll(ctx, entries, credentials);
+    if (body.apply === true) await applyAll(ctx, entries, credentials, body.let_go_cluster);
     const count = (status: 'created' | 'failed') => entries.filter((e) => e.applied?.status === status).length;
     return {
       applied: body.apply === true,
@@ -101,8 +103,16 @@ function refusedByCreateRules(entry: ImportEntry): ImportEntry {
   return { ...rest, result: 'unmapped', reason: `svc would refuse the App: ${problems.join('; ')}` };
 }
 
-/** Creates repositories, registries, then Apps and AppSets; records each outcome on its entry. */
-async function applyAll(ctx: UseCaseContext, entries: AnsweredEntry[], credentials: ImportCredentials): Promise<void> {
+/**
+ * Creates repositories, registries, then Apps (taken over: ./take-over.ts) and AppSets; records each outcome on its
+ * entry.
+ */
+async function applyAll(
+  ctx: UseCaseContext,
+  entries: AnsweredEntry[],
+  credentials: ImportCredentials,
+  letGoCluster: string | undefined,
+): Promise<void> {
   const viaKey = ctx.actor.caller.kind === 'key';
   for (const entry of entries) {
     if (!entry.repository && !entry.registry) continue;
@@ -119,7 +129,7 @@ async function applyAll(ctx: UseCaseContext, entries: AnsweredEntry[], credentia
     });
   }
   for (const entry of entries) {
-    if (entry.app) entry.applied = await outcome(() => ctx.run(createApp, entry.app));
+    if (entry.app) entry.applied = await takeOver(ctx, entry, letGoCluster);
     // An AppSet through its own create (deployment:manage in the org, audited appset.create).
     else if (entry.appset) {
       const appset = entry.appset;

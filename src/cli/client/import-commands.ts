@@ -1,5 +1,6 @@
 /**
- * `svc import -f <file|dir> [--apply]` (docs/cli.md "Import", docs/migrate.md): sends Argo CD and Flux objects read
+ * `svc import -f <file|dir> [--apply [--let-go-cluster <c>]]` and `svc import confirm|undo <app> -n <ns>` (docs/cli.md
+ * "Import", docs/migrate.md): sends Argo CD and Flux objects read
  * from YAML files (a directory: every .yaml, .yml and .json file below it) to POST /api/v1/import and shows, per
  * object, what it becomes or why not. A dry-run unless --apply; with --apply, exit 1 when some object could not be
  * created.
@@ -10,7 +11,7 @@ import type { Command } from 'commander';
 import type { ImportEntry, ImportReport } from '../../client/answers.ts';
 import { CliError, EXIT } from './errors.ts';
 import { render } from './output.ts';
-import { print, run, runtimeOf } from './runtime.ts';
+import { argsOf, print, run, runtimeOf } from './runtime.ts';
 
 const MANIFEST = /\.(ya?ml|json)$/i;
 
@@ -51,7 +52,7 @@ function table(report: ImportReport, wide: boolean): string {
     e.becomes
       ? `${e.becomes.kind} ${e.becomes.name}`
       : (e.partOf ?? []).map((p) => `part of ${p.kind} ${p.name}`).join(', '),
-    ...(report.applied ? [e.applied ? `${e.applied.status}${e.applied.error ? `: ${e.applied.error}` : ''}` : ''] : []),
+    ...(report.applied ? [appliedOf(e)] : []),
     e.reason ??
       (wide
         ? unsupported(e)
@@ -73,29 +74,73 @@ function table(report: ImportReport, wide: boolean): string {
   return `${[line(header), ...rows.map(line)].join('\n')}\n\n${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.appsets} appsets, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
 }
 
+/** The APPLIED cell: created/failed (why), and whether the old controller let go. */
+function appliedOf(e: ImportEntry): string {
+  if (!e.applied) return '';
+  const letGo = e.applied.let_go ? `, let go: ${e.applied.let_go.status.replace('_', ' ')}` : '';
+  return `${e.applied.status}${e.applied.error ? `: ${e.applied.error}` : ''}${letGo}`;
+}
+
 function countOf(e: ImportEntry): string {
   const n = unsupported(e).length;
   return n === 0 ? '' : `${n} unsupported field${n === 1 ? '' : 's'} (-o wide lists them)`;
 }
 
-/** Registers `svc import` on `program`. */
+/** Registers `svc import` (and `svc import confirm|undo`) on `program`. */
 export function registerImportCommands(program: Command): void {
-  program
+  const command = program
     .command('import')
     .description(
       'map Argo CD and Flux objects (YAML files) to svc apps, appsets, repositories and registries; --apply creates them',
     )
-    .requiredOption('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable)')
-    .option('--apply', 'create what the objects map to (default: a dry-run)')
+    // Not required by commander: it would then be required of `svc import confirm|undo` too.
+    .option('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable; required)')
+    .option('--apply', 'create what the objects map to (default: a dry-run); Apps stay pending until confirm or undo')
+    .option(
+      '--let-go-cluster <cluster>',
+      "with --apply: where the objects live ('' = the management cluster): svc tells Argo CD / Flux to let go",
+    )
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ filename: string[]; apply?: boolean }>();
+        const opts = cmd.opts<{ filename?: string[]; apply?: boolean; letGoCluster?: string }>();
+        if (!opts.filename) throw new CliError('svc import needs -f <file|dir>', EXIT.usage);
         const documents = await readDocuments(opts.filename);
-        const report = await api.POST('/api/v1/import', { body: { documents, apply: opts.apply === true } });
+        const body = {
+          documents,
+          apply: opts.apply === true,
+          ...(opts.letGoCluster !== undefined ? { let_go_cluster: opts.letGoCluster } : {}),
+        };
+        const report = await api.POST('/api/v1/import', { body });
         print(render(report, format, (r, wide) => table(r, wide)));
         if (report.summary.failed > 0)
           throw new CliError(`${report.summary.failed} objects could not be created`, EXIT.failed);
       }),
     );
+  registerTakeOverCommands(command);
+}
+
+/** `svc import confirm|undo <app> -n <namespace>`: end the take-over of an imported App. */
+function registerTakeOverCommands(command: Command): void {
+  const steps = {
+    confirm: 'keep the imported App: it prunes and cascades deletion like any App from now on',
+    undo: "give the objects back: the old controller's settings are restored, the App deleted, live objects kept",
+  } as const;
+  for (const [step, description] of Object.entries(steps) as Array<[keyof typeof steps, string]>) {
+    command
+      .command(`${step} <app>`)
+      .description(description)
+      .requiredOption('-n, --namespace <namespace>', "the App's destination namespace")
+      .action(
+        run(async (cmd) => {
+          const { api, format } = runtimeOf(cmd);
+          const body = { name: argsOf(cmd)[0] as string, namespace: cmd.opts<{ namespace: string }>().namespace };
+          const answer = await api.POST(`/api/v1/import/${step}`, { body });
+          const restored = answer.restored ? ` (${answer.restored.note})` : '';
+          print(
+            render(answer, format, () => `app ${answer.namespace}/${answer.name} import ${answer.import}${restored}`),
+          );
+        }),
+      );
+  }
 }

@@ -40,6 +40,7 @@ export function mapHelmRelease(doc: Doc, ctx: MapContext): ImportEntry {
   if (blockers.length > 0 || !picked) return unmappedEntry(l, object, blockers.join('; '));
   const name = ctx.namer.take('App', object.name);
   ctx.use(picked.used.kind, picked.used.namespace, picked.used.name, { kind: 'App', name });
+  fluxReleaseName(picked.source, l.str('spec.targetNamespace'), object.name);
   // Helm removes what left the chart on upgrade: prune keeps that behaviour.
   const app: AppPayload = {
     name,
@@ -48,6 +49,19 @@ export function mapHelmRelease(doc: Doc, ctx: MapContext): ImportEntry {
     sync_policy: { automated: !suspended, prune: true, selfHeal: false },
   };
   return becameEntry(l, object, object.name, { kind: 'App', name }, { app });
+}
+
+/**
+ * helm-controller's own release name when `spec.releaseName` is absent: `<targetNamespace>-<name>` (up to 53
+ * characters; longer, Flux shortens it with a hash svc does not copy). The same name renders the same objects, so a
+ * take-over finds the workloads Flux made instead of creating others.
+ */
+function fluxReleaseName(source: Source, targetNamespace: string | undefined, name: string): void {
+  if (!targetNamespace) return;
+  const release = `${targetNamespace}-${name}`;
+  if (release.length > 53) return;
+  if (source.type === 'HelmChart') source.helmChart.releaseName ??= release;
+  else if (source.type === 'Git' && source.git.helm) source.git.helm.releaseName ??= release;
 }
 
 /** The source from `spec.chart.spec.sourceRef` or `spec.chartRef`. */

@@ -6,6 +6,7 @@
  * applied). The destination namespace it created carries other labels and stays.
  */
 import type { AppResource } from '../../core/app-schema.ts';
+import { importPending } from '../../core/import/take-over.ts';
 import { loadInventory } from '../../engine/inventory.ts';
 import { DELETE_POLICY_ANNOTATION } from '../../engine/labels.ts';
 import type { Wave } from '../../engine/sync-plan.ts';
@@ -13,9 +14,13 @@ import type { DestinationCache } from '../live/index.ts';
 import { removeOwned } from './prune.ts';
 import { runPhase, tick, type WaveContext } from './waves.ts';
 
-/** True when the App asks to keep what it applied (`cd.svc.space/delete-policy: orphan`). */
+/**
+ * True when the App asks to keep what it applied (`cd.svc.space/delete-policy: orphan`), or is an import not
+ * confirmed yet: its objects were the old controller's and stay when the take-over is abandoned.
+ */
 export function orphans(app: AppResource): boolean {
-  return app.metadata.annotations?.[DELETE_POLICY_ANNOTATION] === 'orphan';
+  const annotations = app.metadata.annotations;
+  return annotations?.[DELETE_POLICY_ANNOTATION] === 'orphan' || importPending(annotations);
 }
 
 /** What a deletion runs after the App's objects are gone: its PostDelete hooks, and the context they run in. */
