@@ -4,7 +4,7 @@
 #   ${SVC_TOOLS_DIR:-~/.cache/svc}/<name>-<version>/<binary>
 # A component whose cache directory holds a `.done` marker is never rebuilt.
 # Usage: scripts/build-binaries.sh [kubernetes|etcd|kwok|openbao|kustomize|helm|sops|eso-crds|cert-manager-crds|
-#   argo-rollouts-crds|flux-crds|crossplane-crds|prometheus-operator-crds|token-server|schemathesis ...]
+#   argo-rollouts-crds|argocd-crds|flux-crds|crossplane-crds|prometheus-operator-crds|token-server|schemathesis ...]
 #   (default: all)
 set -euo pipefail
 
@@ -36,6 +36,10 @@ ESO_VERSION=v1.3.2
 # (example/prometheus-operator-crd). No controller of theirs runs: kwok Stages play them (test/harness/kwok-health.ts).
 CERT_MANAGER_VERSION=v1.21.2
 ARGO_ROLLOUTS_VERSION=v1.8.3
+# Argo CD's own CRDs (Application, ApplicationSet, AppProject; manifests/crds of its module) for the import and
+# take-over tests (issue 28): v3.5.7, the newest release whose module this Go toolchain (1.26) accepts (v3.6 needs
+# go >= 1.27).
+ARGOCD_VERSION=v3.5.7
 FLUX_OPERATOR_VERSION=v0.58.0
 FLUX_VERSION=v2.9.4
 CROSSPLANE_VERSION=v2.1.0
@@ -186,6 +190,14 @@ build_argo_rollouts_crds() {
   install -m 0644 "$dir/manifests/crds/rollout-crd.yaml" "$out/"
 }
 
+build_argocd_crds() {
+  local out="$1" dir
+  dir="$(module_dir "github.com/argoproj/argo-cd/v3@$ARGOCD_VERSION")"
+  for kind in application applicationset appproject; do
+    install -m 0644 "$dir/manifests/crds/$kind-crd.yaml" "$out/"
+  done
+}
+
 build_flux_crds() {
   local out="$1" dir
   dir="$(module_dir "github.com/controlplaneio-fluxcd/flux-operator@$FLUX_OPERATOR_VERSION")"
@@ -240,7 +252,7 @@ build_schemathesis() {
 
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(kubernetes etcd kwok openbao kustomize helm sops eso-crds cert-manager-crds argo-rollouts-crds
-  flux-crds crossplane-crds prometheus-operator-crds token-server schemathesis)
+  argocd-crds flux-crds crossplane-crds prometheus-operator-crds token-server schemathesis)
 for t in "${targets[@]}"; do
   case "$t" in
     kubernetes) done_or_build "$CACHE/kubernetes-$K8S_VERSION" build_kubernetes ;;
@@ -253,6 +265,7 @@ for t in "${targets[@]}"; do
     eso-crds) done_or_build "$CACHE/eso-crds-$ESO_VERSION" build_eso_crds ;;
     cert-manager-crds) done_or_build "$CACHE/cert-manager-crds-$CERT_MANAGER_VERSION" build_cert_manager_crds ;;
     argo-rollouts-crds) done_or_build "$CACHE/argo-rollouts-crds-$ARGO_ROLLOUTS_VERSION" build_argo_rollouts_crds ;;
+    argocd-crds) done_or_build "$CACHE/argocd-crds-$ARGOCD_VERSION" build_argocd_crds ;;
     flux-crds) done_or_build "$CACHE/flux-crds-$FLUX_VERSION" build_flux_crds ;;
     crossplane-crds) done_or_build "$CACHE/crossplane-crds-$CROSSPLANE_VERSION" build_crossplane_crds ;;
     prometheus-operator-crds) done_or_build "$CACHE/prometheus-operator-crds-$PROMETHEUS_OPERATOR_VERSION" build_prometheus_operator_crds ;;

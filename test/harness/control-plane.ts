@@ -21,8 +21,8 @@ export interface ControlPlaneOptions {
   /** Apply the CRDs in deploy/crds/ (default true). */
   crds?: boolean;
   /**
-   * Also install the ecosystem CRDs (cert-manager, Argo Rollouts, Flux, Crossplane, Prometheus Operator) and let kwok
-   * play their controllers and those of HPAs, CronJobs, LoadBalancer Services and Ingresses (./kwok-health.ts), with
+   * Also install the ecosystem CRDs (cert-manager, Argo Rollouts, Argo CD, Flux, Crossplane, Prometheus Operator) and
+   * let kwok play their controllers (none for Argo CD's) and those of HPAs, CronJobs, LoadBalancer Services and Ingresses (./kwok-health.ts), with
    * kube-controller-manager's own HPA and CronJob controllers off (default false; the run's management plane has it).
    * Needs `crds` and `kwok`.
    */
@@ -449,6 +449,7 @@ export function ecosystemCrdDirs(): string[] {
   const first: Record<string, string> = {
     'cert-manager-crds': 'cert-manager.io_certificates.yaml',
     'argo-rollouts-crds': 'rollout-crd.yaml',
+    'argocd-crds': 'application-crd.yaml',
     'flux-crds': 'kustomize-controller-crds.yaml',
     'crossplane-crds': 'pkg.crossplane.io_providers.yaml',
     'prometheus-operator-crds': 'monitoring.coreos.com_prometheuses.yaml',

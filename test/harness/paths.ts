@@ -24,6 +24,7 @@ const pinVariables = {
   'eso-crds': 'ESO_VERSION',
   'cert-manager-crds': 'CERT_MANAGER_VERSION',
   'argo-rollouts-crds': 'ARGO_ROLLOUTS_VERSION',
+  'argocd-crds': 'ARGOCD_VERSION',
   'flux-crds': 'FLUX_VERSION',
   'crossplane-crds': 'CROSSPLANE_VERSION',
   'prometheus-operator-crds': 'PROMETHEUS_OPERATOR_VERSION',
