@@ -1,7 +1,8 @@
 /**
- * `svc import -f <file|dir> [--apply]` (docs/cli.md "Import", docs/migrate.md): sends Argo CD and Flux objects read
- * from YAML files (a directory: every .yaml, .yml and .json file below it) to POST /api/v1/import and shows, per
- * object, what it becomes or why not. A dry-run unless --apply; with --apply, exit 1 when some object could not be
+ * `svc import -f <file|dir> | --from-cluster <name> | --from-management [--apply]` (docs/cli.md "Import",
+ * docs/migrate.md): sends Argo CD and Flux objects read from YAML files (a directory: every .yaml, .yml and .json
+ * file below it) to POST /api/v1/import, or has the server read them from a cluster, and shows, per object, what it
+ * becomes or why not. A dry-run unless --apply; with --apply, exit 1 when some object could not be
  * created.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -70,7 +71,38 @@ function table(report: ImportReport, wide: boolean): string {
   const applied = report.applied
     ? `; created ${s.created}, failed ${s.failed}`
     : ' (dry-run: nothing created; --apply creates)';
-  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.appsets} appsets, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
+  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${sourceLines(report)}${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.appsets} appsets, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
+}
+
+/** What the server read from a cluster: where, and the kinds it does not serve or the credentials may not read. */
+function sourceLines(report: ImportReport): string {
+  const src = report.source;
+  if (!src) return '';
+  const where = src.cluster === '' ? 'the management cluster' : `cluster ${src.cluster}`;
+  const lines = [
+    `read from ${where}, ${src.namespaces.length === 0 ? 'every namespace' : `namespaces ${src.namespaces.join(', ')}`}`,
+    ...(src.not_served.length > 0 ? [`not served there: ${src.not_served.join(', ')}`] : []),
+    ...src.notes,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The request body of the options: files, or a cluster to read (exactly one). */
+async function bodyOf(opts: ImportOptions) {
+  const given = [opts.filename !== undefined, opts.fromCluster !== undefined, opts.fromManagement === true];
+  if (given.filter(Boolean).length !== 1) {
+    throw new CliError('give one of -f, --from-cluster <name>, --from-management', EXIT.usage);
+  }
+  const apply = opts.apply === true;
+  if (opts.filename) return { documents: await readDocuments(opts.filename), apply };
+  return { from: { cluster: opts.fromCluster ?? '' }, apply };
+}
+
+interface ImportOptions {
+  filename?: string[];
+  fromCluster?: string;
+  fromManagement?: boolean;
+  apply?: boolean;
 }
 
 function countOf(e: ImportEntry): string {
@@ -83,16 +115,17 @@ export function registerImportCommands(program: Command): void {
   program
     .command('import')
     .description(
-      'map Argo CD and Flux objects (YAML files) to svc apps, appsets, repositories and registries; --apply creates them',
+      'map Argo CD and Flux objects (YAML files, or read from a cluster) to svc apps, appsets, repositories and registries; --apply creates them',
     )
-    .requiredOption('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable)')
+    .option('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable)')
+    .option('--from-cluster <name>', 'read the objects from this registered cluster instead')
+    .option('--from-management', 'read the objects from the management cluster (your org namespace only) instead')
     .option('--apply', 'create what the objects map to (default: a dry-run)')
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ filename: string[]; apply?: boolean }>();
-        const documents = await readDocuments(opts.filename);
-        const report = await api.POST('/api/v1/import', { body: { documents, apply: opts.apply === true } });
+        const body = await bodyOf(cmd.opts<ImportOptions>());
+        const report = await api.POST('/api/v1/import', { body });
         print(render(report, format, (r, wide) => table(r, wide)));
         if (report.summary.failed > 0)
           throw new CliError(`${report.summary.failed} objects could not be created`, EXIT.failed);

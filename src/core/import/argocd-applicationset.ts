@@ -148,7 +148,10 @@ function clusterOf(
     l.item(field, 'mapped', { to: 'template.spec.destination.cluster', note });
     return cluster;
   };
-  if (IN_CLUSTER.has(value)) return mapped('', 'the management cluster');
+  if (IN_CLUSTER.has(value)) {
+    const inCluster = ctx.options.inCluster ?? '';
+    return mapped(inCluster, inCluster === '' ? 'the management cluster' : `the cluster read (${inCluster})`);
+  }
   const key = WHOLE_PLACEHOLDER.exec(value)?.[1];
   if (key === undefined) {
     const registered = ctx.options.clusters?.[value];
@@ -184,7 +187,7 @@ function listURLsToClusters(generators: AppSetSpec['generators'], key: string, c
     for (const element of list.elements) {
       const value = element[key];
       if (value === undefined) continue;
-      const cluster = IN_CLUSTER.has(value) ? '' : ctx.options.clusters?.[value];
+      const cluster = IN_CLUSTER.has(value) ? (ctx.options.inCluster ?? '') : ctx.options.clusters?.[value];
       if (cluster === undefined) return `${value} is not a cluster registered in svc: register it, then import again`;
       element[key] = cluster;
     }
