@@ -148,10 +148,7 @@ function clusterOf(
     l.item(field, 'mapped', { to: 'template.spec.destination.cluster', note });
     return cluster;
   };
-  if (IN_CLUSTER.has(value)) {
-    const inCluster = ctx.options.inCluster ?? '';
-    return mapped(inCluster, inCluster === '' ? 'the management cluster' : `the cluster read (${inCluster})`);
-  }
+  if (IN_CLUSTER.has(value)) return mapped(ctx.options.inCluster ?? '', inClusterNote(ctx));
   const key = WHOLE_PLACEHOLDER.exec(value)?.[1];
   if (key === undefined) {
     const registered = ctx.options.clusters?.[value];
@@ -227,4 +224,10 @@ function others(l: FieldLedger): void {
   for (const f of Array.isArray(finalizers) ? finalizers.map(String) : []) {
     l.item(`metadata.finalizers[${f}]`, 'equivalent', { note: 'deleting an svc AppSet deletes its Apps' });
   }
+}
+
+/** What Argo CD's in-cluster address became: the management cluster, or the cluster the objects were read from. */
+function inClusterNote(ctx: MapContext): string {
+  const cluster = ctx.options.inCluster ?? '';
+  return cluster === '' ? 'the management cluster' : `the cluster read (${cluster})`;
 }
