@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   binary,
@@ -232,7 +233,7 @@ spec:
     }
   });
 
-  it('svc import --from-cluster shows the table and what was read', async () => {
+  it('svc import --from-cluster / --from-management, and the MCP tool with a cluster', async () => {
     const { key } = await mintKey(org.api, { cookie: org.owner.cookie }, { role: 'read' });
     const home = mkdtempSync(join(tmpdir(), 'svc-import-cluster-'));
     try {
@@ -244,6 +245,26 @@ spec:
       expect(run.stdout).toMatch(/^Kustomization\/flux-system\/podinfo +\w+/m);
       expect(run.stdout).toMatch(/^read from cluster argo-flux, namespaces flux-system$/m);
       expect(run.stdout).toMatch(/^not served there: ApplicationSet \(argoproj\.io\), GitRepository/m);
+      const management = await runCli(['import', '--from-management', '-o', 'json'], env);
+      expect(management.status, management.stderr).toBe(0);
+      expect(JSON.parse(management.stdout)).toMatchObject({ source: { cluster: '', namespaces: [org.orgNs] } });
+      const client = new Client({ name: 'api-import-cluster-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
+      const mcp = (await client.callTool({ name: 'import_dry_run', arguments: { cluster: 'argo-flux' } })) as {
+        structuredContent?: { entries: Json[]; source: Json };
+      };
+      const neither = (await client.callTool({ name: 'import_dry_run', arguments: {} })) as { isError?: boolean };
+      await client.close();
+      expect(mcp.structuredContent?.source).toMatchObject({ cluster: 'argo-flux', namespaces: ['flux-system'] });
+      expect(names(mcp.structuredContent as unknown as Json).sort()).toEqual([
+        'HelmRelease/redis',
+        'Kustomization/podinfo',
+      ]);
+      expect(neither.isError).toBe(true);
       const both = await runCli(['import', '--from-cluster', 'argo', '-f', FIXTURES], env);
       expect(both.status).toBe(2);
       expect(both.stderr).toMatch(/one of -f, --from-cluster/);
