@@ -11370,7 +11370,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Map Argo CD and Flux objects to svc Apps, repositories and registries (deployment:read); dry-run unless apply, which creates each (its own permission, audited as its own create) */
+        /** Map Argo CD and Flux objects (YAML, or read from a cluster: cluster:read there) to svc Apps, repositories and registries (deployment:read); dry-run unless apply, which creates each (its own permission, audited as its own create) */
         post: {
             parameters: {
                 query?: never;
@@ -11420,6 +11420,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description from names a cluster not registered in the organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description request body over 6 MiB (this route reads up to 1,000,000 characters of YAML, however they are escaped) */
                 413: {
                     headers: {
@@ -11438,7 +11447,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description documents is not YAML, or a document is not an object */
+                /** @description documents is not YAML, or a document is not an object; the cluster holds more than 5000 objects to import */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -11449,6 +11458,24 @@ export interface paths {
                 };
                 /** @description internal error */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the cluster answered an error */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the cluster cannot be reached, or from is the management cluster and none is configured */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15082,14 +15109,34 @@ export interface components {
                 /** @description with apply: svc objects that could not be created */
                 failed: number;
             };
+            /** @description with from: what was read */
+            source?: {
+                /** @description the cluster read ("" = the management cluster) */
+                cluster: string;
+                /** @description the namespaces read; empty: every namespace */
+                namespaces: string[];
+                /** @description imported kinds the cluster does not serve (their CRD is not installed), as "Kind (group)" */
+                not_served: string[];
+                /** @description reads the credentials were refused */
+                notes: string[];
+            };
         };
+        /** @description where to read the objects from */
+        ImportSource: {
+            /** @description a registered cluster (cluster:read on it; read within its namespace allowlist, else in every namespace), or "" for the management cluster (cluster:read in the org; read in the org namespace only) */
+            cluster: string;
+        };
+        /** @description either documents or from, not both */
         ImportRequest: {
             /** @description Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object */
             documents: string;
-            /**
-             * @description create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session. Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo
-             * @default false
-             */
+            /** @description create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session (default false: a dry-run). Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo */
+            apply?: boolean;
+            /** @description with apply: the cluster the imported Argo CD and Flux objects live in ('' = the management cluster, else a registered cluster's name); svc tells their controllers to let go (Argo CD Application: resources finalizer and automated sync removed; Flux Kustomization/HelmRelease: suspended) and records what it changed for undo. Needs cluster:manage. Absent: let-go is not performed */
+            let_go_cluster?: string;
+        } | {
+            from: components["schemas"]["ImportSource"];
+            /** @description create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session (default false: a dry-run). Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo */
             apply?: boolean;
             /** @description with apply: the cluster the imported Argo CD and Flux objects live in ('' = the management cluster, else a registered cluster's name); svc tells their controllers to let go (Argo CD Application: resources finalizer and automated sync removed; Flux Kustomization/HelmRelease: suspended) and records what it changed for undo. Needs cluster:manage. Absent: let-go is not performed */
             let_go_cluster?: string;

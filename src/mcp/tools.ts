@@ -29,6 +29,7 @@ import { listRepositories, repositoryCharts } from '../api/repositories/use-case
 import { repositoryView } from '../api/repositories/view.ts';
 import type { ApiServices } from '../api/services.ts';
 import { type Principal, run } from '../api/use-case.ts';
+import { InputError } from '../core/errors.ts';
 import type { ToolName } from '../core/mcp-tools.ts';
 import { AUDIT_PAGE_MAX } from '../store/audit.ts';
 import { diffDigest, LOG_TOOL_TAIL_MAX, previewDigest, readLogTail } from './live.ts';
@@ -430,14 +431,30 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
   import_dry_run: tool({
     title: 'Import dry-run',
     description:
-      'What Argo CD objects (Application, ApplicationSet, AppProject, repository Secrets) and Flux objects (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy), given as YAML text, would become in svc: per object the App, repository or registry, or why not, field by field, and a summary. Creates nothing (svc import --apply or POST /api/v1/import with apply does).',
+      'What Argo CD objects (Application, ApplicationSet, AppProject, repository Secrets) and Flux objects (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy), given as YAML text or read from a cluster, would become in svc: per object the App, repository or registry, or why not, field by field, and a summary. Give documents or cluster, not both. Creates nothing (svc import --apply or POST /api/v1/import with apply does).',
     input: Type.Object(
-      { documents: Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT, description: 'YAML documents' }) },
+      {
+        documents: Type.Optional(
+          Type.String({ minLength: 1, maxLength: MAX_IMPORT_TEXT, description: 'YAML documents' }),
+        ),
+        cluster: Type.Optional(
+          Type.String({
+            maxLength: 63,
+            description:
+              'read the objects from this registered cluster (cluster:read on it); empty = the management cluster, read in your org namespace only',
+          }),
+        ),
+      },
       { additionalProperties: false },
     ),
     async run(s, principal, args) {
-      const answer = await run(s, importObjects, principal, { documents: args.documents, apply: false });
-      return { entries: answer.entries, summary: answer.summary };
+      if ((args.documents === undefined) === (args.cluster === undefined)) {
+        throw new InputError('give documents or cluster, not both');
+      }
+      const body =
+        args.documents !== undefined ? { documents: args.documents } : { from: { cluster: args.cluster ?? '' } };
+      const answer = await run(s, importObjects, principal, { ...body, apply: false });
+      return { entries: answer.entries, summary: answer.summary, ...(answer.source ? { source: answer.source } : {}) };
     },
   }),
   health_check_list: tool({

@@ -154,6 +154,11 @@ const routes = [
   }),
   createRoute({
     getParentRoute: () => rootRoute,
+    path: '/import',
+    component: lazyRouteComponent(() => import('./pages/import.tsx'), 'ImportPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
     path: '/delivery-windows',
     component: lazyRouteComponent(() => import('./pages/delivery-windows.tsx'), 'DeliveryWindowsPage'),
   }),

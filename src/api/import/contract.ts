@@ -1,13 +1,13 @@
 /**
  * The contract of POST /import (docs/migrate.md, docs/api.md "Import"; issue 28): Argo CD and Flux objects as YAML
- * text in; per object the svc App, repository or registry it becomes, or why not, field by field, and a summary.
+ * text in, or read from a cluster (`from`); per object the svc App, repository or registry it becomes, or why not, field by field, and a summary.
  * Dry-run unless `apply` is true. Credentials found in Secrets are never answered (only `has_…` flags).
  */
 import { Type } from 'typebox';
 import { AppCreateRequest } from '../apps/create-contract.ts';
 import { AppSetRequest } from '../appsets/contract.ts';
 import { errors } from '../contract/errors.ts';
-import { component, ref, StringEnum } from '../contract/schema.ts';
+import { ClusterName, component, ref, StringEnum } from '../contract/schema.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -141,50 +141,97 @@ export const ImportReport = component(
         },
         closed,
       ),
+      source: Type.Optional(
+        Type.Object(
+          {
+            cluster: Type.String({ description: 'the cluster read ("" = the management cluster)' }),
+            namespaces: Type.Array(Type.String(), { description: 'the namespaces read; empty: every namespace' }),
+            not_served: Type.Array(Type.String(), {
+              description: 'imported kinds the cluster does not serve (their CRD is not installed), as "Kind (group)"',
+            }),
+            notes: Type.Array(Type.String(), { description: 'reads the credentials were refused' }),
+          },
+          { ...closed, description: 'with from: what was read' },
+        ),
+      ),
     },
     closed,
   ),
 );
 
-export const ImportRequest = component(
-  'ImportRequest',
+const Apply = Type.Optional(
+  Type.Boolean({
+    description:
+      'create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session (default false: a dry-run). Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo',
+  }),
+);
+
+const LetGoCluster = Type.Optional(
+  Type.String({
+    maxLength: 253,
+    description:
+      "with apply: the cluster the imported Argo CD and Flux objects live in ('' = the management cluster, else a registered cluster's name); svc tells their controllers to let go (Argo CD Application: resources finalizer and automated sync removed; Flux Kustomization/HelmRelease: suspended) and records what it changed for undo. Needs cluster:manage. Absent: let-go is not performed",
+  }),
+);
+
+export const ImportSource = component(
+  'ImportSource',
   Type.Object(
     {
-      documents: Type.String({
-        minLength: 1,
-        maxLength: MAX_IMPORT_TEXT,
-        description:
-          'Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object',
-      }),
-      apply: Type.Optional(
-        Type.Boolean({
-          default: false,
-          description:
-            'create the mapped repositories, registries, Apps and AppSets through their own routes’ rules (permissions, audit); repositories and registries need a session. Apps are created pending (cd.svc.space/import: pending: never prune, orphan on deletion) with a Sync that takes the live objects over, until POST /import/confirm or /import/undo',
-        }),
-      ),
-      let_go_cluster: Type.Optional(
-        Type.String({
-          maxLength: 253,
-          description:
-            "with apply: the cluster the imported Argo CD and Flux objects live in ('' = the management cluster, else a registered cluster's name); svc tells their controllers to let go (Argo CD Application: resources finalizer and automated sync removed; Flux Kustomization/HelmRelease: suspended) and records what it changed for undo. Needs cluster:manage. Absent: let-go is not performed",
-        }),
+      cluster: ClusterName(
+        'a registered cluster (cluster:read on it; read within its namespace allowlist, else in every namespace), or "" for the management cluster (cluster:read in the org; read in the org namespace only)',
       ),
     },
-    closed,
+    { ...closed, description: 'where to read the objects from' },
+  ),
+);
+
+export const ImportRequest = component(
+  'ImportRequest',
+  Type.Union(
+    [
+      Type.Object(
+        {
+          documents: Type.String({
+            minLength: 1,
+            maxLength: MAX_IMPORT_TEXT,
+            description:
+              'Argo CD (Application, ApplicationSet, AppProject, repository Secrets) and Flux (GitRepository, OCIRepository, HelmRepository, Kustomization, HelmRelease, ImageRepository, ImagePolicy) objects as YAML documents; 422 when it is not YAML, or a document is not an object',
+          }),
+          apply: Apply,
+          let_go_cluster: LetGoCluster,
+        },
+        closed,
+      ),
+      Type.Object(
+        {
+          from: ref(ImportSource, {
+            description:
+              'read the objects from a cluster instead: every kind above through discovery, Argo CD repository Secrets by their label, the Secrets Flux sources name',
+          }),
+          apply: Apply,
+          let_go_cluster: LetGoCluster,
+        },
+        closed,
+      ),
+    ],
+    { description: 'either documents or from, not both' },
   ),
 );
 
 export const importRoute = {
   tags: ['import'],
   summary:
-    'Map Argo CD and Flux objects to svc Apps, repositories and registries (deployment:read); dry-run unless apply, which creates each (its own permission, audited as its own create)',
+    'Map Argo CD and Flux objects (YAML, or read from a cluster: cluster:read there) to svc Apps, repositories and registries (deployment:read); dry-run unless apply, which creates each (its own permission, audited as its own create)',
   body: ref(ImportRequest),
   response: {
     200: ref(ImportReport),
     ...errors({
       413: 'request body over 6 MiB (this route reads up to 1,000,000 characters of YAML, however they are escaped)',
-      422: 'documents is not YAML, or a document is not an object',
+      404: 'from names a cluster not registered in the organization',
+      422: 'documents is not YAML, or a document is not an object; the cluster holds more than 5000 objects to import',
+      502: 'the cluster answered an error',
+      503: 'the cluster cannot be reached, or from is the management cluster and none is configured',
     }),
   },
 };
@@ -249,5 +296,6 @@ export const IMPORT_COMPONENTS = [
   ImportedRegistry,
   ImportEntry,
   ImportReport,
+  ImportSource,
   ImportRequest,
 ];

@@ -1,7 +1,7 @@
 /**
- * The import use-case (docs/migrate.md; issue 28): maps Argo CD and Flux objects (src/core/import) and, with
- * `apply`, creates what they become through the existing create use-cases — repositories and registries first (their
- * credentials sealed by those), then Apps — so each is authorized by its own permission at its own scope, checked by
+ * The import use-case (docs/migrate.md; issue 28): maps Argo CD and Flux objects (src/core/import), given as YAML or
+ * read from a cluster, and, with `apply`, creates what they become through the existing create use-cases —
+ * repositories and registries first (their credentials sealed by those), then Apps — so each is authorized by its own permission at its own scope, checked by
  * its own rules and audited as its own create. One object that cannot be created is a `failed` entry, not an error.
  * A mapped App the create rules would refuse is reported unmapped in the dry-run already, naming the rule.
  */
@@ -14,21 +14,32 @@ import {
   parseImportDocuments,
   summarize,
 } from '../../core/import/index.ts';
+import { orgNamespace } from '../../core/names.ts';
 import { schemaProblems } from '../../core/validator.ts';
 import { AppCreateRequest } from '../apps/create-contract.ts';
 import { createAppSet } from '../appsets/use-cases.ts';
-import { listClusters } from '../clusters/use-cases.ts';
+import { getCluster, listClusters } from '../clusters/use-cases.ts';
 import { createRegistry } from '../registries/use-cases.ts';
 import { createRepository } from '../repositories/use-cases.ts';
 import { type UseCaseContext, useCase } from '../use-case.ts';
+import { readClusterObjects } from './from-cluster.ts';
 import { type TakeOverOutcome, takeOver } from './take-over.ts';
 
-/** An import request. */
-export interface ImportBody {
-  documents: string;
+/**
+ * An import request: YAML text, or a cluster to read (exactly one; the schema says so); with apply, the cluster the
+ * imported objects live in, so their controllers are told to let go ('' = the management cluster).
+ */
+export type ImportBody = ({ documents: string } | { from: { cluster: string } }) & {
   apply?: boolean | undefined;
-  /** Where the imported objects live, so their controllers are told to let go ('' = the management cluster). */
   let_go_cluster?: string | undefined;
+};
+
+/** What was read from a cluster, as the answer says it. */
+export interface ImportSourceAnswer {
+  cluster: string;
+  namespaces: string[];
+  not_served: string[];
+  notes: string[];
 }
 
 /** An entry of the answer: the report's, plus what apply did. */
@@ -39,6 +50,7 @@ export interface ImportAnswer {
   applied: boolean;
   entries: AnsweredEntry[];
   summary: ReturnType<typeof summarize> & { created: number; failed: number };
+  source?: ImportSourceAnswer;
 }
 
 /**
@@ -49,8 +61,12 @@ export const importObjects = useCase({
   permission: 'deployment:read',
   where: 'anywhere',
   act: async (ctx, body: ImportBody): Promise<ImportAnswer> => {
-    const docs = documentsOf(body.documents);
-    const { report, credentials } = mapImport(docs, { clusters: await clusterNames(ctx) });
+    const { docs, source } =
+      'from' in body ? await readCluster(ctx, body.from.cluster) : { docs: documentsOf(body.documents) };
+    const { report, credentials } = mapImport(docs, {
+      clusters: await clusterNames(ctx),
+      ...(source ? { inCluster: source.cluster } : {}),
+    });
     const entries: AnsweredEntry[] = report.entries.map(refusedByCreateRules);
     if (body.apply === true) await applyAll(ctx, entries, credentials, body.let_go_cluster);
     const count = (status: 'created' | 'failed') => entries.filter((e) => e.applied?.status === status).length;
@@ -58,9 +74,33 @@ export const importObjects = useCase({
       applied: body.apply === true,
       entries,
       summary: { ...summarize(entries), created: count('created'), failed: count('failed') },
+      ...(source ? { source } : {}),
     };
   },
 });
+
+/**
+ * The objects of a cluster (src/api/import/from-cluster.ts). A registered cluster needs `cluster:read` on it (404
+ * when not registered in the org) and is read within its namespace allowlist, else everywhere its credentials see.
+ * The management cluster is shared by every org: it needs `cluster:read` in the org and is read in the org's own
+ * namespace only, so no org reads another's objects or Secrets there (docs/compatibility.md).
+ */
+async function readCluster(ctx: UseCaseContext, cluster: string) {
+  let namespaces: string[];
+  if (cluster === '') {
+    ctx.require('cluster:read');
+    namespaces = [orgNamespace(ctx.actor.org.slug)];
+  } else {
+    namespaces = (await ctx.run(getCluster, { name: cluster, shallow: true })).namespaces;
+  }
+  const conn = await ctx.services.destinations.connection(ctx.actor.org.id, cluster);
+  const what = cluster === '' ? 'the management cluster' : `cluster "${cluster}"`;
+  const read = await readClusterObjects(conn, { namespaces, what });
+  return {
+    docs: read.docs,
+    source: { cluster, namespaces, not_served: read.notServed, notes: read.notes },
+  };
+}
 
 /**
  * The documents of the text. Text the document's schema accepts but YAML does not (or a document that is not an

@@ -1,8 +1,9 @@
 /**
- * `svc import -f <file|dir> [--apply [--let-go-cluster <c>]]` and `svc import confirm|undo <app> -n <ns>` (docs/cli.md
- * "Import", docs/migrate.md): sends Argo CD and Flux objects read
- * from YAML files (a directory: every .yaml, .yml and .json file below it) to POST /api/v1/import and shows, per
- * object, what it becomes or why not. A dry-run unless --apply; with --apply, exit 1 when some object could not be
+ * `svc import -f <file|dir> | --from-cluster <name> | --from-management [--apply [--let-go-cluster <c>]]` and
+ * `svc import confirm|undo <app> -n <ns>` (docs/cli.md "Import", docs/migrate.md): sends Argo CD and Flux objects read
+ * from YAML files (a directory: every .yaml, .yml and .json file below it) to POST /api/v1/import, or has the server
+ * read them from a cluster, and shows, per object, what it becomes or why not. A dry-run unless --apply; with --apply,
+ * exit 1 when some object could not be
  * created.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -71,7 +72,42 @@ function table(report: ImportReport, wide: boolean): string {
   const applied = report.applied
     ? `; created ${s.created}, failed ${s.failed}`
     : ' (dry-run: nothing created; --apply creates)';
-  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.appsets} appsets, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
+  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${sourceLines(report)}${s.objects} objects: ${s.mapped} mapped, ${s.partial} partial, ${s.unmapped} unmapped → ${s.apps} apps, ${s.appsets} appsets, ${s.repositories} repositories, ${s.registries} registries${applied}\n`;
+}
+
+/** What the server read from a cluster: where, and the kinds it does not serve or the credentials may not read. */
+function sourceLines(report: ImportReport): string {
+  const src = report.source;
+  if (!src) return '';
+  const where = src.cluster === '' ? 'the management cluster' : `cluster ${src.cluster}`;
+  const lines = [
+    `read from ${where}, ${src.namespaces.length === 0 ? 'every namespace' : `namespaces ${src.namespaces.join(', ')}`}`,
+    ...(src.not_served.length > 0 ? [`not served there: ${src.not_served.join(', ')}`] : []),
+    ...src.notes,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The request body of the options: files, or a cluster to read (exactly one). */
+async function bodyOf(opts: ImportOptions) {
+  const given = [opts.filename !== undefined, opts.fromCluster !== undefined, opts.fromManagement === true];
+  if (given.filter(Boolean).length !== 1) {
+    throw new CliError('give one of -f, --from-cluster <name>, --from-management', EXIT.usage);
+  }
+  const common = {
+    apply: opts.apply === true,
+    ...(opts.letGoCluster !== undefined ? { let_go_cluster: opts.letGoCluster } : {}),
+  };
+  if (opts.filename) return { documents: await readDocuments(opts.filename), ...common };
+  return { from: { cluster: opts.fromCluster ?? '' }, ...common };
+}
+
+interface ImportOptions {
+  filename?: string[];
+  fromCluster?: string;
+  fromManagement?: boolean;
+  apply?: boolean;
+  letGoCluster?: string;
 }
 
 /** The APPLIED cell: created/failed (why), and whether the old controller let go. */
@@ -91,10 +127,12 @@ export function registerImportCommands(program: Command): void {
   const command = program
     .command('import')
     .description(
-      'map Argo CD and Flux objects (YAML files) to svc apps, appsets, repositories and registries; --apply creates them',
+      'map Argo CD and Flux objects (YAML files, or read from a cluster) to svc apps, appsets, repositories and registries; --apply creates them',
     )
     // Not required by commander: it would then be required of `svc import confirm|undo` too.
-    .option('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable; required)')
+    .option('-f, --filename <path...>', 'a YAML file or a directory of them (repeatable)')
+    .option('--from-cluster <name>', 'read the objects from this registered cluster instead')
+    .option('--from-management', 'read the objects from the management cluster (your org namespace only) instead')
     .option('--apply', 'create what the objects map to (default: a dry-run); Apps stay pending until confirm or undo')
     .option(
       '--let-go-cluster <cluster>',
@@ -103,14 +141,7 @@ export function registerImportCommands(program: Command): void {
     .action(
       run(async (cmd) => {
         const { api, format } = runtimeOf(cmd);
-        const opts = cmd.opts<{ filename?: string[]; apply?: boolean; letGoCluster?: string }>();
-        if (!opts.filename) throw new CliError('svc import needs -f <file|dir>', EXIT.usage);
-        const documents = await readDocuments(opts.filename);
-        const body = {
-          documents,
-          apply: opts.apply === true,
-          ...(opts.letGoCluster !== undefined ? { let_go_cluster: opts.letGoCluster } : {}),
-        };
+        const body = await bodyOf(cmd.opts<ImportOptions>());
         const report = await api.POST('/api/v1/import', { body });
         print(render(report, format, (r, wide) => table(r, wide)));
         if (report.summary.failed > 0)

@@ -96,7 +96,7 @@ function destinationOf(l: FieldLedger, ctx: MapContext): Destination {
   const name = l.str('spec.destination.name');
   const key = name ?? server ?? '';
   let cluster: string | undefined;
-  if (IN_CLUSTER.has(key)) cluster = '';
+  if (IN_CLUSTER.has(key)) cluster = ctx.options.inCluster ?? '';
   else cluster = ctx.options.clusters?.[key];
   const field = name !== undefined ? 'spec.destination.name' : 'spec.destination.server';
   const namespace = l.mapped('spec.destination.namespace', 'namespace');
@@ -106,7 +106,7 @@ function destinationOf(l: FieldLedger, ctx: MapContext): Destination {
       blocker: `destination ${key || '(none)'} is not a cluster registered in svc: register it, then import again`,
     };
   }
-  l.mapped(field, 'cluster', cluster === '' ? 'the management cluster' : undefined);
+  l.mapped(field, 'cluster', cluster === '' ? 'the management cluster' : inClusterNote(key, cluster));
   l.take('spec.destination.server');
   l.take('spec.destination.name');
   if (typeof namespace !== 'string' || namespace === '') {
@@ -166,4 +166,9 @@ function syncOptions(l: FieldLedger): void {
     const [status, note] = SYNC_OPTIONS[o] ?? ['unsupported', 'svc has no such sync option'];
     l.item(`spec.syncPolicy.syncOptions[${o}]`, status, { note });
   }
+}
+
+/** Says which svc cluster Argo CD's in-cluster address became when it is not the management cluster. */
+function inClusterNote(key: string, cluster: string): string | undefined {
+  return IN_CLUSTER.has(key) ? `the cluster the Application was read from (${cluster})` : undefined;
 }

@@ -148,7 +148,7 @@ function clusterOf(
     l.item(field, 'mapped', { to: 'template.spec.destination.cluster', note });
     return cluster;
   };
-  if (IN_CLUSTER.has(value)) return mapped('', 'the management cluster');
+  if (IN_CLUSTER.has(value)) return mapped(ctx.options.inCluster ?? '', inClusterNote(ctx));
   const key = WHOLE_PLACEHOLDER.exec(value)?.[1];
   if (key === undefined) {
     const registered = ctx.options.clusters?.[value];
@@ -184,7 +184,7 @@ function listURLsToClusters(generators: AppSetSpec['generators'], key: string, c
     for (const element of list.elements) {
       const value = element[key];
       if (value === undefined) continue;
-      const cluster = IN_CLUSTER.has(value) ? '' : ctx.options.clusters?.[value];
+      const cluster = IN_CLUSTER.has(value) ? (ctx.options.inCluster ?? '') : ctx.options.clusters?.[value];
       if (cluster === undefined) return `${value} is not a cluster registered in svc: register it, then import again`;
       element[key] = cluster;
     }
@@ -214,7 +214,7 @@ function appSetSyncPolicy(l: FieldLedger): NonNullable<AppSetSpec['syncPolicy']>
 function others(l: FieldLedger): void {
   l.unsupported(
     'spec.strategy',
-    'svc AppSets have no progressive (rollingSync) strategy yet: every App syncs by itself',
+    'not mapped to the AppSet'''s strategy.rollingSync (write its steps by hand): every App syncs by itself until then',
   );
   l.unsupported('spec.templatePatch', 'svc templates are not patched per parameter set');
   l.unsupported('spec.ignoreApplicationDifferences', 'svc sets every generated App back to the template');
@@ -224,4 +224,10 @@ function others(l: FieldLedger): void {
   for (const f of Array.isArray(finalizers) ? finalizers.map(String) : []) {
     l.item(`metadata.finalizers[${f}]`, 'equivalent', { note: 'deleting an svc AppSet deletes its Apps' });
   }
+}
+
+/** What Argo CD's in-cluster address became: the management cluster, or the cluster the objects were read from. */
+function inClusterNote(ctx: MapContext): string {
+  const cluster = ctx.options.inCluster ?? '';
+  return cluster === '' ? 'the management cluster' : `the cluster read (${cluster})`;
 }

@@ -379,6 +379,18 @@ describe('the report', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
+  it("takes Argo CD's in-cluster address as the cluster the objects were read from (inCluster)", () => {
+    const docs = parseImportDocuments(
+      'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: x}\nspec:\n  destination: {server: https://kubernetes.default.svc, namespace: a}\n  source: {repoURL: https://h/r.git, path: p, targetRevision: main}',
+    );
+    expect(mapImport(docs).report.entries[0]?.app).not.toHaveProperty('cluster');
+    const read = mapImport(docs, { inCluster: 'east' }).report.entries[0];
+    expect(read?.app).toMatchObject({ cluster: 'east', namespace: 'a' });
+    expect(read?.fields).toContainEqual(
+      expect.objectContaining({ field: 'spec.destination.server', note: expect.stringMatching(/read from \(east\)/) }),
+    );
+  });
+
   it('refuses text that is not YAML objects', () => {
     expect(() => parseImportDocuments('a: [')).toThrow(InputError);
     expect(() => parseImportDocuments('- 1\n- 2')).toThrow(/not an object/);

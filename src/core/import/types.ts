@@ -135,4 +135,9 @@ export interface ImportOptions {
    * own addresses (`https://kubernetes.default.svc`, `in-cluster`) need no entry.
    */
   clusters?: Record<string, string>;
+  /**
+   * The svc cluster Argo CD's in-cluster addresses name: '' (the management cluster) for YAML, the cluster read for
+   * an import from a registered cluster (there, `https://kubernetes.default.svc` is that cluster).
+   */
+  inCluster?: string;
 }

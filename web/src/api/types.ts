@@ -13,6 +13,8 @@ export type {
   ClusterTest,
   CreatedWebhook,
   HistoryRevision,
+  ImportEntry,
+  ImportReport,
   Incident,
   ObjectDiff,
   Registry,

@@ -25,6 +25,7 @@ const NAV = [
   { to: '/delivery-windows', label: 'Delivery windows' },
   { to: '/repositories', label: 'Repositories' },
   { to: '/incidents', label: 'Incidents' },
+  { to: '/import', label: 'Import' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/teams', label: 'Teams' },
   { to: '/settings/api-keys', label: 'API keys' },
