@@ -214,7 +214,7 @@ function appSetSyncPolicy(l: FieldLedger): NonNullable<AppSetSpec['syncPolicy']>
 function others(l: FieldLedger): void {
   l.unsupported(
     'spec.strategy',
-    'not mapped to the AppSet'''s strategy.rollingSync (write its steps by hand): every App syncs by itself until then',
+    "not mapped to the AppSet's strategy.rollingSync (write its steps by hand): every App syncs by itself until then",
   );
   l.unsupported('spec.templatePatch', 'svc templates are not patched per parameter set');
   l.unsupported('spec.ignoreApplicationDifferences', 'svc sets every generated App back to the template');
