@@ -217,6 +217,20 @@ export function newStamp(): OperationStamp {
   return { id: randomUUID(), now: new Date() };
 }
 
+/**
+ * The Sync a new App is created with when it must take live objects over at once (adopt, import): requested by
+ * `triggeredBy`, with a fresh id and the current time.
+ */
+export function initialSync(triggeredBy: string): {
+  kind: 'Sync';
+  initiatedAt: string;
+  id: string;
+  triggeredBy: string;
+} {
+  const stamp = newStamp();
+  return { kind: 'Sync', initiatedAt: stamp.now.toISOString(), id: stamp.id, triggeredBy };
+}
+
 /** The merge patch writing one operation, and the operation's id. */
 export interface OperationPatch {
   id: string;

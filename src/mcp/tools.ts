@@ -337,12 +337,12 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       },
       { additionalProperties: false },
     ),
-    async run(s, principal, args) {
-      const app = await run(s, createApp, principal, {
-        name: args.name,
-        namespace: args.namespace,
-        ...(args.cluster ? { cluster: args.cluster } : {}),
-        source: {
+    run: (s, principal, args) =>
+      createAppOf(
+        s,
+        principal,
+        args,
+        {
           type: 'HelmChart',
           helmChart: {
             repoURL: args.repo_url,
@@ -354,11 +354,8 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
             ...(args.repository ? { repositoryRef: args.repository } : {}),
           },
         },
-        ...syncPolicyOf(args),
-        ...(args.depends_on ? { depends_on: args.depends_on.map((name) => ({ name })) } : {}),
-      });
-      return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
-    },
+        args.depends_on ? { depends_on: args.depends_on.map((name) => ({ name })) } : {},
+      ),
   }),
   app_create_from_catalog: tool({
     title: 'Create an app from a catalog template',
@@ -375,19 +372,11 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       },
       { additionalProperties: false },
     ),
-    async run(s, principal, args) {
-      const app = await run(s, createApp, principal, {
-        name: args.name,
-        namespace: args.namespace,
-        ...(args.cluster ? { cluster: args.cluster } : {}),
-        source: {
-          type: 'Catalog',
-          catalog: { template: args.template, ...(args.params ? { params: args.params } : {}) },
-        },
-        ...syncPolicyOf(args),
-      });
-      return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
-    },
+    run: (s, principal, args) =>
+      createAppOf(s, principal, args, {
+        type: 'Catalog',
+        catalog: { template: args.template, ...(args.params ? { params: args.params } : {}) },
+      }),
   }),
   repository_list: tool({
     title: 'List repositories',
@@ -528,6 +517,28 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
     },
   }),
 };
+
+/**
+ * Creates an App of `source` from a create tool's common arguments (name, namespace, cluster, sync policy) and
+ * `extra` request fields; answers what every create tool answers.
+ */
+async function createAppOf(
+  s: Parameters<typeof run>[0],
+  principal: Parameters<typeof run>[2],
+  args: { name: string; namespace: string; cluster?: string | undefined } & Parameters<typeof syncPolicyOf>[0],
+  source: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  const app = await run(s, createApp, principal, {
+    name: args.name,
+    namespace: args.namespace,
+    ...(args.cluster ? { cluster: args.cluster } : {}),
+    source,
+    ...syncPolicyOf(args),
+    ...extra,
+  });
+  return { created: true, name: app.metadata.name, namespace: app.spec.destination.namespace };
+}
 
 /** The create request's sync_policy from a create tool's arguments, if they set any of it. */
 function syncPolicyOf(args: { automated?: boolean | undefined; auto_rollback?: string | undefined }) {

@@ -8,6 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import { runCli } from '../harness/cli.ts';
@@ -228,5 +229,60 @@ describe('catalog templates end to end', () => {
     expect(cm.data).toEqual({ greeting: 'hi ada' });
     const history = await call('GET', `/apps/${gitDest}/raw/history`);
     expect((history.body['revisions'] as Json[])[0]).toMatchObject({ subject: expect.any(String) });
+  });
+
+  it('MCP: catalog_list shows the templates, app_create_from_catalog and app_create_helm_chart create Apps, refused params are a tool error', async () => {
+    const { key } = await mintKey(suite.org.api, { cookie: suite.org.owner.cookie }, { role: 'admin' });
+    const client = new Client({ name: 'api-catalog-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${suite.serverURL}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    type ToolResult = { isError?: boolean; structuredContent?: Json; content?: Array<{ text?: string }> };
+    const callTool = async (name: string, args: Json) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult;
+    try {
+      const listed = await callTool('catalog_list', {});
+      expect(JSON.stringify(listed.structuredContent)).toContain('"guestbook"');
+      const created = await callTool('app_create_from_catalog', {
+        name: 'mcp-shop',
+        namespace: dest,
+        template: 'guestbook',
+        params: { greeting: 'mcp', replicas: '1' },
+      });
+      expect(created.structuredContent, JSON.stringify(created)).toEqual({
+        created: true,
+        name: 'mcp-shop',
+        namespace: dest,
+      });
+      const refused = await callTool('app_create_from_catalog', {
+        name: 'mcp-shop-2',
+        namespace: dest,
+        template: 'guestbook',
+        params: { greeting: 'mcp', replicas: '9' },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('params.replicas must be <= 3');
+      const chart = await callTool('app_create_helm_chart', {
+        name: 'mcp-chart',
+        namespace: dest,
+        repo_url: charts.url,
+        chart: 'guestbook',
+        version: '1.x',
+      });
+      expect(chart.structuredContent, JSON.stringify(chart)).toEqual({
+        created: true,
+        name: 'mcp-chart',
+        namespace: dest,
+      });
+    } finally {
+      await client.close();
+    }
+    const apps = await call('GET', '/apps');
+    const byName = new Map((apps.body['apps'] as Json[]).map((a) => [a['name'], a]));
+    expect(byName.get('mcp-shop')).toMatchObject({ source: { type: 'Catalog', catalog: { template: 'guestbook' } } });
+    expect(byName.get('mcp-chart')).toMatchObject({ source: { type: 'HelmChart', helmChart: { chart: 'guestbook' } } });
+    expect(byName.has('mcp-shop-2')).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  * nothing restarts when the workload already runs its image by digest.
  */
 import { MANAGED_LABEL } from '../../core/app-schema.ts';
-import { newStamp } from '../../core/app-state.ts';
+import { initialSync } from '../../core/app-state.ts';
 import { parseCreateRequest } from '../../core/create-request.ts';
 import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import { listWorkloads, type Workload } from '../kube/apps-repo.ts';
@@ -88,17 +88,14 @@ export const adoptWorkload = useCase({
     const registries = await ctx.services.registries.list(ctx.actor.org.id);
     const image = adoptedImageSource(workload, registries);
     const parsed = parseCreateRequest({ name, namespace, cluster, source: { type: 'Image', image } });
-    const stamp = newStamp();
-    const operation = {
-      kind: 'Sync' as const,
-      initiatedAt: stamp.now.toISOString(),
-      id: stamp.id,
-      triggeredBy: ctx.actor.caller.user.id,
-    };
+    const operation = initialSync(ctx.actor.caller.user.id);
     return createAppResource(
       ctx,
       { ...parsed, spec: { ...parsed.spec, operation } },
-      { action: 'app.adopt', details: { kind, image: workload.containers[0]?.image ?? '', operation_id: stamp.id } },
+      {
+        action: 'app.adopt',
+        details: { kind, image: workload.containers[0]?.image ?? '', operation_id: operation.id },
+      },
       { 'cd.svc.space/adopted': kind },
     );
   },

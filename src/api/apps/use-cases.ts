@@ -3,7 +3,7 @@
  * Apps are App resources in the org's namespace `org-<slug>`; nothing about them is stored in the database.
  */
 import type { AppResource, AppSpec } from '../../core/app-schema.ts';
-import { newStamp } from '../../core/app-state.ts';
+import { initialSync } from '../../core/app-state.ts';
 import { type CreateRequest, parseCreateRequest } from '../../core/create-request.ts';
 import { cycleMessage, findCycle, sameNamespaceDependencies } from '../../core/dependencies.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
@@ -141,17 +141,11 @@ export const importApp = useCase({
   act: async (ctx, input) => {
     const parsed = parseCreate(input.body, ctx.services.config.outbound);
     await checkNoCycle(ctx, parsed);
-    const stamp = newStamp();
-    const operation = {
-      kind: 'Sync' as const,
-      initiatedAt: stamp.now.toISOString(),
-      id: stamp.id,
-      triggeredBy: ctx.actor.caller.user.id,
-    };
+    const operation = initialSync(ctx.actor.caller.user.id);
     return createAppResource(
       ctx,
       { ...parsed, spec: { ...parsed.spec, operation } },
-      { action: 'app.import', details: { source_type: parsed.spec.source.type, operation_id: stamp.id } },
+      { action: 'app.import', details: { source_type: parsed.spec.source.type, operation_id: operation.id } },
       input.annotations,
     );
   },
