@@ -519,7 +519,10 @@ describe('svc client commands against svc start', () => {
             return SPINNER.test(screen) && /web: Sync running/.test(screen);
           },
           { what: 'a spinner showing the running sync', timeoutMs: 60_000 },
-        );
+        ).catch((err: Error) => {
+          // What the terminal showed, and whether the operator's fetch was held at all, say which way it went.
+          throw new Error(`${err.message}\nheld fetches: ${hold.waiting()}\nscreen:\n${screen}`);
+        });
         expect(hold.waiting()).toBeGreaterThan(0);
         expect(screen).toMatch(/Sync requested for/);
         hold.release();
