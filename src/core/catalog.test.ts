@@ -111,6 +111,14 @@ describe('catalog templates', () => {
     expect(templateSpecProblems(chart)).toEqual([]);
   });
 
+  it('reports a param schema ajv cannot compile, with a default, as a problem rather than throwing', () => {
+    const problems = templateSpecProblems({
+      ...chart,
+      paramsSchema: { type: 'object', properties: { env: { type: 'string', enum: ['a', 'a'], default: 'a' } } },
+    });
+    expect(problems.join('\n')).toMatch(/params_schema: schema is invalid: .*enum must NOT have duplicate items/);
+  });
+
   it('writes and reads revisions naming the template version', () => {
     const r = catalogRevision('web', 3, 'guestbook@1.2.0@sha256:abc');
     expect(r).toBe('web@v3/guestbook@1.2.0@sha256:abc');

@@ -84,10 +84,7 @@ export function templateSpecProblems(spec: CatalogTemplateSpec): string[] {
       problems.push(`params_schema.properties: param name "${name}" must match [A-Za-z_][A-Za-z0-9_]*`);
     }
     const def = props[name]?.default;
-    if (def !== undefined) {
-      const bad = jsonSchemaProblems(props[name] as object, def, `params_schema.properties.${name}.default`);
-      problems.push(...bad);
-    }
+    if (def !== undefined) problems.push(...defaultProblems(name, props[name] as object, def));
   }
   for (const r of spec.paramsSchema.required ?? []) {
     if (!Object.hasOwn(props, r)) problems.push(`params_schema.required: "${r}" is not a declared param`);
@@ -95,11 +92,20 @@ export function templateSpecProblems(spec: CatalogTemplateSpec): string[] {
   try {
     jsonSchemaProblems(checkedSchema(spec.paramsSchema), {}, 'params', { coerce: true });
   } catch (err) {
-    // Ajv refuses a schema it cannot compile (a pattern that is not a regular expression).
+    // Ajv refuses a schema it cannot compile (a pattern that is not a regular expression, an enum with duplicates).
     problems.push(`params_schema: ${err instanceof Error ? err.message : String(err)}`);
   }
   problems.push(...templateProblems(spec.source, (key) => Object.hasOwn(props, key), 'source'));
   return problems.map((p) => p.replace('no generator provides it', 'no param of params_schema'));
+}
+
+/** What is wrong with param `name`'s default; none when its schema does not compile (the whole schema's check says so). */
+function defaultProblems(name: string, schema: object, value: unknown): string[] {
+  try {
+    return jsonSchemaProblems(schema, value, `params_schema.properties.${name}.default`);
+  } catch {
+    return [];
+  }
 }
 
 /**
