@@ -9,7 +9,7 @@
  * an App no longer deploys).
  */
 import { connect, type KubeClient } from '../src/kube/index.ts';
-import { apiserverRequestCounts, type GitRepo, startGitServer } from '../test/harness/index.ts';
+import { apiserverRequestCounts, type GitRepo, startGitServer, waitUntil } from '../test/harness/index.ts';
 import { APPS_NAMESPACE, appName, appResource, destinationNamespace } from './lib/fixture.ts';
 import { startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
@@ -106,17 +106,15 @@ function churn(client: KubeClient, repos: GitRepo[], desired: Map<number, Desire
       const picked = batch();
       for (const i of picked) await client.request(`${appsPath}/${appName(i)}`, { method: 'DELETE' });
       for (const i of picked) {
-        const gone = async () => {
-          for (;;) {
-            try {
-              await client.request(`${appsPath}/${appName(i)}`);
-            } catch {
-              return;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 250));
-          }
-        };
-        await gone();
+        // Deleted once a GET fails (the operator's finalizer has finished pruning).
+        await waitUntil(
+          () =>
+            client.request(`${appsPath}/${appName(i)}`).then(
+              () => false,
+              () => true,
+            ),
+          { what: `${appName(i)} deleted`, timeoutMs: params.timeoutMs, intervalMs: 250 },
+        );
         await client.request(appsPath, { method: 'POST', body: appBody(i, repos, desired.get(i) as Desired) });
       }
     },
