@@ -16,6 +16,10 @@ export const MANAGED_LABEL = 'cd.svc.space/app';
 export const DELETE_POLICY_ANNOTATION = 'cd.svc.space/delete-policy';
 /** The source types an App may name (`spec.source.type`); which of them deploy is `DEPLOYABLE_SOURCE_TYPES`. */
 export const SOURCE_TYPES = ['Git', 'Image', 'HelmChart', 'Catalog'] as const;
+/** The phases of a staged sync (src/engine/sync-plan.ts), as `operationState.syncPhase` shows them. */
+export const SYNC_PHASES = ['PreSync', 'Sync', 'PostSync', 'SyncFail'] as const;
+/** At most this many objects are listed in `operationState.resources` (the rest are counted, not listed). */
+export const MAX_OPERATION_RESOURCES = 1000;
 
 /** The AppSet resource (issue 27): a template of an App and the generators that stamp it out, in an org namespace. */
 export const APPSET_KIND = 'AppSet';

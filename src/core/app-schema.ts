@@ -4,9 +4,15 @@
  * validation (`./create-request.ts`). Fields, enums and defaults follow contract §2.3–2.5.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import { type APP_API_VERSION, type APP_KIND, SOURCE_TYPES } from './app-names.ts';
+import {
+  type APP_API_VERSION,
+  type APP_KIND,
+  MAX_OPERATION_RESOURCES,
+  SOURCE_TYPES,
+  SYNC_PHASES,
+} from './app-names.ts';
 import { ORG_ROLES } from './permissions.ts';
-import { DeliveryWindowSchema } from './windows.ts';
+import { DeliveryWindowSchema } from './windows-schema.ts';
 
 export {
   APP_API_VERSION,
@@ -17,7 +23,9 @@ export {
   APP_SINGULAR,
   APP_VERSION,
   MANAGED_LABEL,
+  MAX_OPERATION_RESOURCES,
   SOURCE_TYPES,
+  SYNC_PHASES,
 } from './app-names.ts';
 
 /** A string restricted to the given values; rendered as `enum` in JSON Schema and the CRD. */
@@ -666,14 +674,8 @@ export const AppSpecSchema = Type.Object(
   { ...closed, description: 'The desired state of the App.' },
 );
 
-/** The phases of a staged sync (src/engine/sync-plan.ts), as `operationState.syncPhase` shows them. */
-export const SYNC_PHASES = ['PreSync', 'Sync', 'PostSync', 'SyncFail'] as const;
-
 /** What an operation did to one object (`operationState.resources[].result`). */
 export const OPERATION_RESOURCE_RESULTS = ['Synced', 'Pruned', 'HookSucceeded', 'HookFailed', 'HookStopped'] as const;
-
-/** At most this many objects are listed in `operationState.resources` (the rest are counted, not listed). */
-export const MAX_OPERATION_RESOURCES = 1000;
 
 export const OperationResourceSchema = Type.Object(
   {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource } from './app-schema.ts';
-import { type GeneratorInputs, generateApps, globRegExp, planAppSet, selectDirectories } from './appset-generate.ts';
+import { type GeneratorInputs, generateApps, planAppSet, selectDirectories } from './appset-generate.ts';
 import type { AppSetResource, AppSetSpec } from './appset-schema.ts';
+import { globRegExp } from './glob.ts';
 
 const EXAMPLES = 'https://github.com/argoproj/argocd-example-apps.git';
 const DIRS = ['apps', 'guestbook', 'helm-guestbook', 'kustomize-guestbook', 'apps/templates', 'blue-green'];

@@ -19,6 +19,7 @@ import {
 } from './appset-params.ts';
 import type { AppSetResource, Generator, LeafGenerator } from './appset-schema.ts';
 import { type Params, renderTemplate } from './appset-template.ts';
+import { globRegExp } from './glob.ts';
 import { dnsLabelProblem } from './names.ts';
 import { schemaProblems } from './validator.ts';
 
@@ -36,13 +37,6 @@ export interface GeneratorInputs {
 export interface Generated {
   apps: AppResource[];
   errors: string[];
-}
-
-/** A glob of `*` (within one path segment), `**` (across segments) and `?` as a regular expression. */
-export function globRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  const pattern = escaped.replace(/\*\*|\*|\?/g, (m) => (m === '**' ? '.*' : m === '*' ? '[^/]*' : '[^/]'));
-  return new RegExp(`^${pattern}$`);
 }
 
 /** The directories a `gitDirectories` generator selects: matching an included glob and no excluded one. */

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type CatalogTemplateVersion,
-  catalogRevision,
-  checkedParams,
-  instantiate,
-  parseCatalogRevision,
-  templateSpecProblems,
-} from './catalog.ts';
+import { type CatalogTemplateVersion, checkedParams, instantiate, templateSpecProblems } from './catalog.ts';
+import { catalogRevision, parseCatalogRevision } from './catalog-revision.ts';
 import { InputError } from './errors.ts';
 
 const chart: CatalogTemplateVersion = {

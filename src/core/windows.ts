@@ -6,50 +6,10 @@
  * of them apply together. Pure: every answer takes `now`, so tests set the clock instead of waiting.
  */
 import { Cron } from 'croner';
-import { Type } from 'typebox';
 import { parseDuration } from './duration.ts';
 
 /** Longest window: a week (a schedule fires at least yearly, but a window longer than its period never closes). */
 export const MAX_WINDOW_MS = 7 * 24 * 3_600_000;
-
-export const DeliveryWindowSchema = Type.Object(
-  {
-    name: Type.String({
-      minLength: 1,
-      maxLength: 63,
-      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
-      description: 'Names the window in a held sync and a refusal (a DNS-1123 label).',
-    }),
-    // A string enum (not a union of literals): the CRD takes structural-schema keywords only.
-    kind: Type.Unsafe<'allow' | 'deny'>(
-      Type.String({
-        enum: ['allow', 'deny'],
-        description: 'allow: syncs run only inside some allow window; deny: no sync runs inside it (deny wins).',
-      }),
-    ),
-    schedule: Type.String({
-      minLength: 9,
-      maxLength: 128,
-      description: 'Five-field cron schedule (minute hour day-of-month month day-of-week) of the openings.',
-    }),
-    duration: Type.String({
-      pattern: '^([0-9]{1,6}(m|h))+$',
-      maxLength: 32,
-      description: 'How long the window stays open after each opening (e.g. 1h, 8h30m; at most 168h).',
-    }),
-    timeZone: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
-        description: 'IANA time zone the schedule is read in (default UTC), e.g. Europe/Berlin.',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description: 'A delivery window: an allow or deny period opening on a cron schedule for a duration.',
-  },
-);
 
 /** A delivery window as stored on an App, a cluster or the org. */
 export interface DeliveryWindow {

@@ -8,10 +8,10 @@
  * repository at a ref instead (`at`). Shared by both, so a preview generates exactly what the operator would.
  */
 import type { GeneratorInputs } from '../core/appset-generate.ts';
-import { globRegExp } from '../core/appset-generate.ts';
 import type { ClusterFacts } from '../core/appset-params.ts';
 import type { AppSetResource, LeafGenerator } from '../core/appset-schema.ts';
 import { describeError } from '../core/errors.ts';
+import { globRegExp } from '../core/glob.ts';
 import { normalizeRepositoryURL } from '../core/repository.ts';
 import { redactURL } from '../git/index.ts';
 import type { GitTreeReader } from './sources/index.ts';

@@ -20,7 +20,7 @@
  * - **PostDelete** hooks (`cd.svc.space/hook: PostDelete`) are never part of a sync: they run when the App is
  *   deleted, after everything it applied is gone (src/operator/stages/post-delete.ts), wave by wave.
  */
-import { SYNC_PHASES } from '../core/app-schema.ts';
+import { SYNC_PHASES } from '../core/app-names.ts';
 import type { AnyObject } from '../kube/index.ts';
 import { ManifestError } from '../render/index.ts';
 

@@ -11,7 +11,7 @@
  * - one overall timeout per call.
  */
 import { createHash } from 'node:crypto';
-import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import { inSpan, SpanKind } from '../trace.ts';
 import type { OutboundScope } from './addresses.ts';
 import { refusalIn } from './errors.ts';
@@ -30,13 +30,30 @@ export interface OutboundOptions {
   maxRedirects?: number;
 }
 
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+
+/**
+ * undici, loaded on the first outbound call: about 29 MiB of resident memory that a process making none (an
+ * operator without notifications, registries or chart repositories) should not carry (bench/README.md, issue 29).
+ */
+function undici(): Promise<Undici> {
+  undiciModule ??= import('undici');
+  return undiciModule;
+}
+
 /** Connection pools per scope and CA, so repeated calls keep their connections. */
 const agents = new Map<string, Agent>();
 
 /** Pools with a client certificate are few (one per repository that has one); the oldest is closed beyond this. */
 const MAX_AGENTS = 256;
 
-function agentFor(scope: OutboundScope, ca: string | undefined, client: OutboundOptions['clientCert']): Agent {
+function agentFor(
+  { Agent }: Undici,
+  scope: OutboundScope,
+  ca: string | undefined,
+  client: OutboundOptions['clientCert'],
+): Agent {
   // The key holds a digest of the client key, never the key itself.
   const clientId = client ? createHash('sha256').update(client.cert).update(client.key).digest('hex') : '';
   const key = `${scope}\0${ca ?? ''}\0${clientId}`;
@@ -61,7 +78,7 @@ function agentFor(scope: OutboundScope, ca: string | undefined, client: Outbound
 }
 
 /** The headers of `init` without Authorization (a redirect to another origin). */
-function withoutAuthorization(init: RequestInit): RequestInit {
+function withoutAuthorization(Headers: Undici['Headers'], init: RequestInit): RequestInit {
   const headers = new Headers(init.headers as ConstructorParameters<typeof Headers>[0]);
   headers.delete('authorization');
   return { ...init, headers };
@@ -104,13 +121,14 @@ async function fetchFollowing(
 ): Promise<Response> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
   const signal = init.signal ? AbortSignal.any([init.signal as AbortSignal, timeout]) : timeout;
-  const dispatcher = agentFor(policy.scope, options.ca, options.clientCert);
+  const lib = await undici();
+  const dispatcher = agentFor(lib, policy.scope, options.ca, options.clientCert);
   let current = checkOutboundURL(url, policy);
   let request: RequestInit = { ...init };
   for (let hop = 0; ; hop++) {
     let res: Response;
     try {
-      res = await fetch(current, { ...request, dispatcher, signal, redirect: 'manual' });
+      res = await lib.fetch(current, { ...request, dispatcher, signal, redirect: 'manual' });
     } catch (err) {
       throw refusalIn(err) ?? err;
     }
@@ -118,7 +136,7 @@ async function fetchFollowing(
     if (!REDIRECTS.has(res.status) || !location || hop >= (options.maxRedirects ?? 5)) return res;
     await res.body?.cancel();
     const next = checkOutboundURL(new URL(location, current), policy);
-    request = redirected(request, res.status, next.origin !== current.origin);
+    request = redirected(lib.Headers, request, res.status, next.origin !== current.origin);
     current = next;
   }
 }
@@ -127,8 +145,13 @@ async function fetchFollowing(
  * The request a redirect answered with `status` leads to: without Authorization when it goes to another origin, and
  * a GET without body after a 303, or a 301/302 to a POST (as fetch does).
  */
-function redirected(request: RequestInit, status: number, crossOrigin: boolean): RequestInit {
-  const next = crossOrigin ? withoutAuthorization(request) : request;
+function redirected(
+  Headers: Undici['Headers'],
+  request: RequestInit,
+  status: number,
+  crossOrigin: boolean,
+): RequestInit {
+  const next = crossOrigin ? withoutAuthorization(Headers, request) : request;
   if (status === 303 || ((status === 301 || status === 302) && next.method === 'POST')) {
     const { body: _body, ...rest } = next;
     return { ...rest, method: 'GET' };

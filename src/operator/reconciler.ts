@@ -46,7 +46,7 @@ import { hashObjects, prepareObjects } from '../engine/desired.ts';
 import { describeDrift, driftOfAll, type ObjectDrift, respectAll } from '../engine/drift.ts';
 import { assessHealth, type HealthResult } from '../engine/health/assess.ts';
 import type { CelSandbox } from '../engine/health/cel/sandbox.ts';
-import { CheckSet, validateAppChecks } from '../engine/health/custom.ts';
+import { CheckSet } from '../engine/health/custom.ts';
 import {
   entryOf,
   type InventoryEntry,
@@ -448,7 +448,11 @@ export class Reconciler {
 
   /** health (spec): a custom health check that cannot compile cannot work: stalled before anything is applied. */
   async #checkSpec(run: ReconcileRun): Promise<void> {
-    await this.#stage('health', () => validateAppChecks(run.app.spec.health?.checks));
+    const checks = run.app.spec.health?.checks;
+    if (!checks?.length) return;
+    // Loaded on first use: most operators never run a custom check (see validateAppChecks).
+    const { validateAppChecks } = await import('../engine/health/cel/compile.ts');
+    await this.#stage('health', () => validateAppChecks(checks));
   }
 
   /**

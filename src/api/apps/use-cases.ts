@@ -8,7 +8,7 @@ import { type CreateRequest, parseCreateRequest } from '../../core/create-reques
 import { cycleMessage, findCycle, sameNamespaceDependencies } from '../../core/dependencies.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
-import { validateAppChecks } from '../../engine/health/custom.ts';
+import { validateAppChecks } from '../../engine/health/cel/compile.ts';
 import { cloneAnnotations } from '../../engine/sources/image.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';

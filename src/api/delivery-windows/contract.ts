@@ -4,7 +4,7 @@
  * (GET /apps/{ns}/{name}/windows). An App's own windows are part of the App (spec.syncPolicy.windows).
  */
 import { Type } from 'typebox';
-import { DeliveryWindowSchema } from '../../core/windows.ts';
+import { DeliveryWindowSchema } from '../../core/windows-schema.ts';
 import { AppParams } from '../apps/contract.ts';
 import { ClusterParams } from '../clusters/contract.ts';
 import { errors } from '../contract/errors.ts';

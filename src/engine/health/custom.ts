@@ -5,7 +5,6 @@
  * not yet observed).
  */
 import type { HealthCheck } from '../../core/app-schema.ts';
-import { validateCheck } from './cel/compile.ts';
 import type { CelSandbox } from './cel/sandbox.ts';
 import { pendingChange } from './generic.ts';
 import type { Health, LiveObject } from './status.ts';
@@ -44,11 +43,4 @@ export class CheckSet implements CustomChecks {
     if (pending) return Promise.resolve(pending);
     return this.#sandbox.evaluate(check, obj as Record<string, unknown>);
   }
-}
-
-/** Validates an App's checks (`spec.health.checks`); throws InputError naming the first bad expression. */
-export function validateAppChecks(checks: readonly HealthCheck[] | undefined): void {
-  (checks ?? []).forEach((c, i) => {
-    validateCheck(`spec.health.checks[${i}]`, c);
-  });
 }

@@ -9,7 +9,8 @@
  * Approve). The current version is asked anew for each operation and at most every `ttlMs` otherwise.
  */
 import type { AppResource } from '../../core/app-schema.ts';
-import { type CatalogTemplateVersion, catalogRevision, instantiate, parseCatalogRevision } from '../../core/catalog.ts';
+import type { CatalogTemplateVersion } from '../../core/catalog.ts';
+import { catalogRevision, parseCatalogRevision } from '../../core/catalog-revision.ts';
 import { InputError } from '../../core/errors.ts';
 import type { KubeObject } from '../../render/index.ts';
 import type { RenderTarget, ResolvedSource, ResolveRequest, RevisionDetails, SourceDriver } from './types.ts';
@@ -53,13 +54,13 @@ export class CatalogDriver implements SourceDriver {
     if (request.target !== 'head' && (!exact || exact.template !== template)) {
       throw new InputError(`revision ${request.target} is not a revision of catalog template "${template}"`);
     }
-    const headSource = this.#instantiated(app, head);
+    const headSource = await this.#instantiated(app, head);
     const headResolved = await headSource.driver.resolve(headSource.app, { ...request, target: 'head' });
     const headRevision = catalogRevision(template, head.version, headResolved.head);
     if (!exact) {
       return { head: headRevision, revision: catalogRevision(template, head.version, headResolved.revision) };
     }
-    const at = this.#instantiated(app, await this.#version(app, template, exact.version));
+    const at = await this.#instantiated(app, await this.#version(app, template, exact.version));
     const resolved = await at.driver.resolve(at.app, { ...request, target: exact.inner });
     return { head: headRevision, revision: catalogRevision(template, exact.version, resolved.revision) };
   }
@@ -70,7 +71,7 @@ export class CatalogDriver implements SourceDriver {
     if (!parsed || parsed.template !== template) {
       throw new InputError(`revision ${revision} is not a revision of catalog template "${template}"`);
     }
-    const at = this.#instantiated(app, await this.#version(app, template, parsed.version));
+    const at = await this.#instantiated(app, await this.#version(app, template, parsed.version));
     return at.driver.render(at.app, parsed.inner, target);
   }
 
@@ -89,7 +90,7 @@ export class CatalogDriver implements SourceDriver {
     const details = new Map<string, RevisionDetails>();
     for (const [version, entries] of byVersion) {
       try {
-        const at = this.#instantiated(app, await this.#version(app, template, version));
+        const at = await this.#instantiated(app, await this.#version(app, template, version));
         const known =
           (await at.driver.describe?.(
             at.app,
@@ -107,7 +108,13 @@ export class CatalogDriver implements SourceDriver {
   }
 
   /** The App as the template version makes it: its source replaced by the filled-in template source. */
-  #instantiated(app: AppResource, template: CatalogTemplateVersion): { app: AppResource; driver: SourceDriver } {
+  async #instantiated(
+    app: AppResource,
+    template: CatalogTemplateVersion,
+  ): Promise<{ app: AppResource; driver: SourceDriver }> {
+    // Loaded with the first Catalog App: checking params loads Ajv (about 12 MiB of resident memory) that an
+    // operator without Catalog Apps need not carry (bench/README.md, issue 29).
+    const { instantiate } = await import('../../core/catalog.ts');
     let source: ReturnType<typeof instantiate>;
     try {
       source = instantiate(template, app.spec.source.catalog?.params);

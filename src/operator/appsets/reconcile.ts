@@ -18,7 +18,7 @@ import {
   DELETE_POLICY_ANNOTATION,
 } from '../../core/app-names.ts';
 import type { AppResource } from '../../core/app-schema.ts';
-import { type AppSetPlan, generateApps, planAppSet } from '../../core/appset-generate.ts';
+import type { AppSetPlan } from '../../core/appset-generate.ts';
 import { withoutAutomated } from '../../core/appset-rollout.ts';
 import { appSetProblems } from '../../core/appset-rules.ts';
 import type { AppSetResource, AppSetStatus, RolloutStatus } from '../../core/appset-schema.ts';
@@ -68,6 +68,9 @@ export async function reconcileAppSet(deps: AppSetReconcileDeps, appSet: AppSetR
   }
   // Under a rolling sync the AppSet syncs its Apps step by step: their own automated sync is off (set in the
   // template, so generation fills and orders the spec as it does any other).
+  // Loaded with the first AppSet: generation checks each App against the App schema (TypeBox and Ajv, about
+  // 30 MiB of resident memory) that an operator without AppSets need not carry (bench/README.md, issue 29).
+  const { generateApps, planAppSet } = await import('../../core/appset-generate.ts');
   const generated = generateApps(appSet.spec.strategy ? withoutAutomated(appSet) : appSet, inputs);
   const existing = deps.appsIn(namespace);
   const plan = planAppSet(appSet, generated.apps, existing);

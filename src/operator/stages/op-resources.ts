@@ -2,7 +2,8 @@
  * What an operation did to each object, for `operationState.resources` (Argo CD's `syncResult.resources`): the
  * objects applied (Synced, with their wave), pruned, and the hooks run with how they ended, in the order it happened.
  */
-import { MAX_OPERATION_RESOURCES, type OperationResource, type OperationState } from '../../core/app-schema.ts';
+import { MAX_OPERATION_RESOURCES } from '../../core/app-names.ts';
+import type { OperationResource, OperationState } from '../../core/app-schema.ts';
 import { waveOrZero } from '../../engine/sync-plan.ts';
 import { type AnyObject, type ObjectRef, objectRef } from '../../kube/index.ts';
 
