@@ -13,14 +13,16 @@ if (stripsTypes) {
   // NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a client command starts in about a third of the
   // time, since stripping types is most of its start-up.
   module.enableCompileCache?.();
-  // `svc operator` is a long-lived process whose garbage is almost all short-lived (JSON of watch events and API
-  // answers). Node 24 lets V8's young generation grow to 64 MiB, which then stays resident; 8 MiB semi-spaces
-  // (16 MiB young generation) keep the operator's peak RSS down (bench/README.md, issue 18). V8 reads the flag only
-  // at start, so the process replaces itself once with the flag set (same pid, no second process). A
-  // --max-semi-space-size of the caller's own (node flag or NODE_OPTIONS) is kept as given.
+  // The long-lived roles (`svc operator`, `svc server`, `svc start`) make garbage that is almost all short-lived
+  // (JSON of watch events, API requests and answers). Node 24 lets V8's young generation grow to 64 MiB, which then
+  // stays resident; 8 MiB semi-spaces (16 MiB young generation) keep their peak RSS down (bench/README.md, issues 18
+  // and 29: about 48 MiB less for a server holding 10,000 Apps). V8 reads the flag only at start, so the process
+  // replaces itself once with the flag set (same pid, no second process). A --max-semi-space-size of the caller's
+  // own (node flag or NODE_OPTIONS) is kept as given.
   const youngGenerationFlag = '--max-semi-space-size';
   const callerSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes(youngGenerationFlag));
-  if (process.argv[2] === 'operator' && !callerSet && typeof process.execve === 'function') {
+  const longLived = ['operator', 'server', 'start'].includes(process.argv[2] ?? '');
+  if (longLived && !callerSet && typeof process.execve === 'function') {
     process.execve(process.execPath, [
       process.execPath,
       ...process.execArgv,

@@ -5,7 +5,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { OutboundPolicy } from '../net/outbound.ts';
-import { ageRoundTrip } from './age.ts';
 import { StoreError } from './errors.ts';
 import type {
   AgeCredentials,
@@ -56,6 +55,8 @@ export async function testStore(store: StoreUnderTest, ctx: TestContext): Promis
         };
       }
       case 'sops': {
+        // Loaded on first use: the age library is about 20 MiB of the server's resident memory (issue 29).
+        const { ageRoundTrip } = await import('./age.ts');
         const details = await ageRoundTrip((store.credentials as AgeCredentials).privateKey);
         return { status: 'connected', latency: latency(), details, credentialsExpireAt: null };
       }

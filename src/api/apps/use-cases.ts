@@ -8,7 +8,6 @@ import { type CreateRequest, parseCreateRequest } from '../../core/create-reques
 import { cycleMessage, findCycle, sameNamespaceDependencies } from '../../core/dependencies.ts';
 import { InputError, UnprocessableError } from '../../core/errors.ts';
 import { orgNamespace } from '../../core/names.ts';
-import { validateAppChecks } from '../../engine/health/cel/compile.ts';
 import { cloneAnnotations } from '../../engine/sources/image.ts';
 import { checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import { RegistryError } from '../../registry/index.ts';
@@ -43,12 +42,14 @@ export interface PreviewResult {
  * A create payload the document accepts, as the App spec it asks for. The document states every per-field rule
  * (400 before this runs); what is left are rules between fields (src/core/create-request.ts): 422.
  */
-function parseCreate(body: unknown, policy: OutboundPolicy): CreateRequest {
+async function parseCreate(body: unknown, policy: OutboundPolicy): Promise<CreateRequest> {
   let parsed: CreateRequest;
   try {
     parsed = parseCreateRequest(body);
-    // A CEL health check that does not compile breaks a rule the document cannot state (422 naming the error).
-    validateAppChecks(parsed.spec.health?.checks);
+    // A CEL health check that does not compile breaks a rule the document cannot state (422 naming the error). The
+    // CEL library loads with the first App that has checks (about 25 MiB of the server's memory, issue 29).
+    const checks = parsed.spec.health?.checks;
+    if (checks?.length) (await import('../../engine/health/cel/compile.ts')).validateAppChecks(checks);
   } catch (err) {
     if (err instanceof InputError) throw new UnprocessableError(err.message, { cause: err });
     throw err;
@@ -122,7 +123,7 @@ export const createApp = useCase({
   permission: 'deployment:manage',
   where: { input: payloadDestination },
   act: async (ctx, body: unknown) => {
-    const parsed = parseCreate(body, ctx.services.config.outbound);
+    const parsed = await parseCreate(body, ctx.services.config.outbound);
     await checkNoCycle(ctx, parsed);
     return createAppResource(ctx, parsed, { action: 'app.create', details: { source_type: parsed.spec.source.type } });
   },
@@ -139,7 +140,7 @@ export const importApp = useCase({
     input: (input: { body: unknown; annotations: Record<string, string> }, ctx) => payloadDestination(input.body, ctx),
   },
   act: async (ctx, input) => {
-    const parsed = parseCreate(input.body, ctx.services.config.outbound);
+    const parsed = await parseCreate(input.body, ctx.services.config.outbound);
     await checkNoCycle(ctx, parsed);
     const operation = initialSync(ctx.actor.caller.user.id);
     return createAppResource(
@@ -169,7 +170,7 @@ export const cloneApp = useCase({
     };
     if (from.spec.syncPolicy) payload['sync_policy'] = from.spec.syncPolicy;
     if (from.spec.ignoreDifferences) payload['ignore_differences'] = from.spec.ignoreDifferences;
-    const parsed = parseCreate(payload, ctx.services.config.outbound);
+    const parsed = await parseCreate(payload, ctx.services.config.outbound);
     ctx.require('deployment:manage', await destinationScope(ctx, parsed.cluster, parsed.namespace));
     return createAppResource(
       ctx,
@@ -192,7 +193,7 @@ export const previewApp = useCase({
     input: (input: { body: unknown; current?: string | undefined }, ctx) => payloadDestination(input.body, ctx),
   },
   act: async (ctx, input): Promise<PreviewResult> => {
-    const parsed = parseCreate(input.body, ctx.services.config.outbound);
+    const parsed = await parseCreate(input.body, ctx.services.config.outbound);
     await checkRegistryRef(ctx, parsed.spec);
     await checkCatalogSource(ctx, parsed.spec);
     const git = parsed.spec.source.git;

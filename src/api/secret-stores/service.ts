@@ -11,7 +11,6 @@ import { orgNamespace } from '../../core/names.ts';
 import { OutboundRefusedError } from '../../net/errors.ts';
 import { checkOutboundHost, checkOutboundURL, type OutboundPolicy } from '../../net/outbound.ts';
 import type { RateLimiter } from '../../net/rate-limit.ts';
-import { ageRecipientOf } from '../../secrets/age.ts';
 import {
   PROVIDERS,
   type ProviderDefinition,
@@ -315,7 +314,11 @@ export class SecretStoreService {
       validateFields(definition.config, config, 'config');
       validateFields(definition.credentials, credentials, 'credentials');
       if (definition.type === 'vault') await this.#checkAddress(String(config['address']));
-      if (definition.type === 'sops') config['recipient'] = await ageRecipientOf(String(credentials['privateKey']));
+      if (definition.type === 'sops') {
+        // Loaded on first use: the age library is about 20 MiB of the server's resident memory (issue 29).
+        const { ageRecipientOf } = await import('../../secrets/age.ts');
+        config['recipient'] = await ageRecipientOf(String(credentials['privateKey']));
+      }
       return { definition, config, credentials };
     } catch (err) {
       // The document states each provider's fields (a create or test body is refused before this, 400); what fails
