@@ -22,6 +22,7 @@ import type { AppSetPlan } from '../../core/appset-generate.ts';
 import { withoutAutomated } from '../../core/appset-rollout.ts';
 import { appSetProblems } from '../../core/appset-rules.ts';
 import type { AppSetResource, AppSetStatus, RolloutStatus } from '../../core/appset-schema.ts';
+import { mapLimit } from '../../core/concurrency.ts';
 import { describeError } from '../../core/errors.ts';
 import { gatherInputs, type InputSources, readsOutside } from '../../engine/appset-inputs.ts';
 import { type AnyObject, isConflict, type ObjectClient } from '../../kube/index.ts';
@@ -90,6 +91,9 @@ export async function reconcileAppSet(deps: AppSetReconcileDeps, appSet: AppSetR
   return readsOutside(appSet) ? deps.resyncMs : undefined;
 }
 
+/** Generated Apps written (created, replaced, deleted) at once: the operator's worker count. */
+const WRITE_CONCURRENCY = 8;
+
 /** Creates, updates and deletes per the plan; answers the errors (one per App that failed). */
 async function carryOut(deps: AppSetReconcileDeps, plan: AppSetPlan, existing: AppResource[]): Promise<string[]> {
   const errors: string[] = [];
@@ -103,23 +107,27 @@ async function carryOut(deps: AppSetReconcileDeps, plan: AppSetPlan, existing: A
       if (!isConflict(err)) errors.push(`App "${name}": cannot ${verb}: ${describeError(err)}`);
     }
   };
-  for (const app of plan.create) {
-    await attempt(app.metadata.name, 'create', () => deps.mgmt.create(app as unknown as AnyObject));
-  }
-  for (const app of plan.update) {
+  // Written WRITE_CONCURRENCY at a time: one AppSet of 1,000 Apps written one by one took 45 s before the last App
+  // existed, against 9 s for the same Apps created 8 at a time (bench/README.md, issue 27).
+  await mapLimit(plan.create, WRITE_CONCURRENCY, (app) =>
+    attempt(app.metadata.name, 'create', () => deps.mgmt.create(app as unknown as AnyObject)),
+  );
+  await mapLimit(plan.update, WRITE_CONCURRENCY, async (app) => {
     const found = byName.get(app.metadata.name);
     // An App on its way out is made again once it is gone (its deletion queues the AppSet).
     if (found && !found.metadata.deletionTimestamp) {
       await attempt(app.metadata.name, 'update', () => replaceApp(deps.mgmt, found, app));
     }
-  }
-  for (const name of plan.delete) {
+  });
+  await mapLimit(plan.delete, WRITE_CONCURRENCY, async (name) => {
     const found = byName.get(name);
-    if (found?.metadata.deletionTimestamp) continue;
+    if (found?.metadata.deletionTimestamp) return;
     const ref = { apiVersion: APP_API_VERSION, kind: APP_KIND, namespace: found?.metadata.namespace ?? '', name };
     const uid = found?.metadata.uid;
     await attempt(name, 'delete', () => deps.mgmt.delete(ref, uid ? { uid } : undefined));
-  }
+  });
+  // Concurrent writes finish in any order; the status lists their errors in a stable one.
+  errors.sort();
   return errors;
 }
 
