@@ -12170,7 +12170,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "import_confirm" | "import_undo" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
         };
         MintedApiKey: {
             id: string;
@@ -12198,7 +12198,7 @@ export interface components {
             last_used_at: string | null;
             revoked: boolean;
             /** @description MCP tool allowlist (null: every tool the key ceilings allow) */
-            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
+            tools: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "import_confirm" | "import_undo" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[] | null;
             /** @description the key itself (`svc_…`); shown in this answer only */
             key: string;
         };
@@ -12213,7 +12213,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "import_confirm" | "import_undo" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /**
              * @description the whole organization
              * @enum {string}
@@ -12231,7 +12231,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "import_confirm" | "import_undo" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "cluster";
             /** @description a registered cluster name */
@@ -12246,7 +12246,7 @@ export interface components {
             /** @description 0 (default): never */
             expires_days?: number;
             /** @description MCP tool allowlist; a key with one works on the MCP endpoint (/api/v1/mcp) only */
-            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
+            tools?: ("app_list" | "app_get" | "app_status" | "app_events" | "app_history" | "app_approvals" | "app_windows" | "app_diff" | "preview" | "app_logs" | "import_dry_run" | "app_sync" | "app_deploy" | "app_rollback" | "app_restart" | "app_approve" | "app_terminate" | "app_release" | "app_freeze" | "app_unfreeze" | "app_create_helm_chart" | "app_create_from_catalog" | "import_confirm" | "import_undo" | "repository_list" | "repository_charts" | "audit_list" | "health_check_list" | "catalog_list" | "delivery_windows" | "appset_list" | "appset_get" | "can_i")[];
             /** @enum {string} */
             scope: "deployment";
             /** @description <cluster>/<namespace>; cluster empty for the management cluster */

@@ -38,6 +38,8 @@ export const TOOL_CATALOGUE = {
   app_unfreeze: { permission: 'deployment:manage', write: true },
   app_create_helm_chart: { permission: 'deployment:manage', write: true },
   app_create_from_catalog: { permission: 'deployment:manage', write: true },
+  import_confirm: { permission: 'deployment:manage', write: true },
+  import_undo: { permission: 'deployment:manage', write: true },
   repository_list: { permission: 'repository:read', orgWide: true, write: false },
   repository_charts: { permission: 'repository:read', orgWide: true, write: false },
   audit_list: { permission: 'audit:read', orgWide: true, write: false },

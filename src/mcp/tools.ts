@@ -22,6 +22,7 @@ import { catalogTemplateView } from '../api/catalog/view.ts';
 import { appWindows, getOrgWindows } from '../api/delivery-windows/use-cases.ts';
 import { listHealthChecks } from '../api/health-checks/use-cases.ts';
 import { healthCheckView } from '../api/health-checks/view.ts';
+import { confirmImport, undoImport } from '../api/import/confirm-use-cases.ts';
 import { MAX_IMPORT_TEXT } from '../api/import/contract.ts';
 import { importObjects } from '../api/import/use-cases.ts';
 import { previewRepository } from '../api/preview/use-cases.ts';
@@ -445,6 +446,20 @@ export const TOOLS: { [K in ToolName]: ToolImpl } = {
       const answer = await run(s, importObjects, principal, { ...body, apply: false });
       return { entries: answer.entries, summary: answer.summary, ...(answer.source ? { source: answer.source } : {}) };
     },
+  }),
+  import_confirm: tool({
+    title: 'Confirm an import',
+    description:
+      "End the take-over of an imported App that is still pending (deployment:manage on it): it prunes and cascades deletion like any App from then on, and the old controller's field manager (argocd-controller, kustomize-controller, helm-controller) is removed from its objects. Answers how many objects were released. Audited app.import.confirm.",
+    input: Type.Object({ namespace: Namespace, name: Name }, { additionalProperties: false }),
+    run: async (s, principal, args) => ({ ...(await run(s, confirmImport, principal, args)) }),
+  }),
+  import_undo: tool({
+    title: 'Undo an import',
+    description:
+      "Give a pending imported App back to its old controller (deployment:manage on it; cluster:manage to restore settings): the Argo CD Application's finalizer and automated sync, or the Flux object's suspend, are put back, then the App is deleted leaving every live object in place. Audited app.import.undo.",
+    input: Type.Object({ namespace: Namespace, name: Name }, { additionalProperties: false }),
+    run: async (s, principal, args) => ({ ...(await run(s, undoImport, principal, args)) }),
   }),
   health_check_list: tool({
     title: 'Health checks',

@@ -15,12 +15,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_API_VERSION, APPSET_KIND } from '../../src/core/app-names.ts';
 import { type GitRepo, type GitServer, startGitServer, waitUntil } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import { startSvc } from './cli-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import {
   configMapYaml,
   createNamespace,
@@ -326,23 +326,15 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
   });
 
   it('the MCP tool app_diff takes the same revision and answers the same preview', async () => {
-    const client = new Client({ name: 'svc-preview-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
+    const mcp = await connectMcp(base, key);
     try {
       const args = { namespace: dest, name: 'web', revision: 'refs/pull/7/head' };
-      const result = (await client.callTool({ name: 'app_diff', arguments: args })) as { structuredContent?: Json };
+      const result = await mcp.call('app_diff', args);
       const d = result.structuredContent ?? {};
       expect(d['revision']).toMatchObject({ ref: 'refs/pull/7/head', compared: pullSha });
       expect(d['summary']).toMatchObject({ changed: 1, missing: 0, extra: 0 });
       // The preview tool: POST /preview, the AppSet's new and removed Apps included.
-      const previewed = (await client.callTool({
-        name: 'preview',
-        arguments: { repoURL: sets.url, revision: 'refs/pull/8/head' },
-      })) as { structuredContent?: Json };
+      const previewed = await mcp.call('preview', { repoURL: sets.url, revision: 'refs/pull/8/head' });
       const p = previewed.structuredContent ?? {};
       expect(p['summary']).toMatchObject({ apps: 3, changed: 3, added: 1, removed: 1 });
       expect((p['apps'] as Json[]).map((a) => `${a['name']} ${a['appset']} ${a['lifecycle']}`)).toEqual([
@@ -355,7 +347,7 @@ describe('preview a ref: the diff of a branch, tag or pull request against live,
       ]);
       expect(p['markdown']).toContain('#### dir-b (new App of AppSet dirs)');
     } finally {
-      await client.close();
+      await mcp.close();
     }
   });
 

@@ -8,10 +8,10 @@
  * `svc app status` shows it); an approval past the org policy's expiry is refused (409).
  */
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitServer, runCli, startGitServer } from '../harness/index.ts';
 import { auditEntries, mintKey, type OrgApi, signUpMember, startOrgApi, type TestUser } from './api-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -94,22 +94,15 @@ describe('approval policies, with the real operator', () => {
     expect(shown).toMatchObject({ status: 0, stdout: expect.stringMatching(/approvals:\s+1 of 2/) });
     expect(shown.stdout).toMatch(new RegExp(`approved by:\\s+${email.replace(/[.+]/g, '\\$&')}`));
     expect(shown.stdout).toMatch(/may approve:\s+teams sre; users .* \(app policy; never the requester\)/);
-    const client = new Client({ name: 'svc-approvals-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
+    const mcp = await connectMcp(base, key);
     try {
-      const result = (await client.callTool({ name: 'app_approvals', arguments: { namespace: dest, name } })) as {
-        structuredContent?: Json;
-      };
+      const result = await mcp.call('app_approvals', { namespace: dest, name });
       expect(result.structuredContent).toMatchObject({
         required: 2,
         approved_by: [expect.objectContaining({ email })],
       });
     } finally {
-      await client.close();
+      await mcp.close();
     }
     const policy = await runCli(['approval-policy', 'get'], env);
     expect(policy).toMatchObject({ status: 0, stdout: expect.stringMatching(/^no org approval policy/) });

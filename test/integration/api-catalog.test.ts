@@ -8,13 +8,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import { runCli } from '../harness/cli.ts';
 import { type ChartRepo, type GitServer, guestbookChart, startChartRepo, startGitServer } from '../harness/index.ts';
 import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import { deleteNamespaces, getObject, unique, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
@@ -233,15 +233,8 @@ describe('catalog templates end to end', () => {
 
   it('MCP: catalog_list shows the templates, app_create_from_catalog and app_create_helm_chart create Apps, refused params are a tool error', async () => {
     const { key } = await mintKey(suite.org.api, { cookie: suite.org.owner.cookie }, { role: 'admin' });
-    const client = new Client({ name: 'api-catalog-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${suite.serverURL}/api/v1/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
-    type ToolResult = { isError?: boolean; structuredContent?: Json; content?: Array<{ text?: string }> };
-    const callTool = async (name: string, args: Json) =>
-      (await client.callTool({ name, arguments: args })) as ToolResult;
+    const mcp = await connectMcp(suite.serverURL, key);
+    const callTool = (name: string, args: Json) => mcp.call(name, args);
     try {
       const listed = await callTool('catalog_list', {});
       expect(JSON.stringify(listed.structuredContent)).toContain('"guestbook"');
@@ -277,7 +270,7 @@ describe('catalog templates end to end', () => {
         namespace: dest,
       });
     } finally {
-      await client.close();
+      await mcp.close();
     }
     const apps = await call('GET', '/apps');
     const byName = new Map((apps.body['apps'] as Json[]).map((a) => [a['name'], a]));

@@ -12,7 +12,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   binary,
@@ -27,6 +26,7 @@ import {
   waitUntil,
 } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
+import { connectMcp } from './mcp-support.ts';
 
 type Json = Record<string, unknown>;
 const PASSWORD = 'import-cluster-repo-password-3b8e1d0c6f';
@@ -248,17 +248,10 @@ spec:
       const management = await runCli(['import', '--from-management', '-o', 'json'], env);
       expect(management.status, management.stderr).toBe(0);
       expect(JSON.parse(management.stdout)).toMatchObject({ source: { cluster: '', namespaces: [org.orgNs] } });
-      const client = new Client({ name: 'api-import-cluster-test', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}` } },
-        }),
-      );
-      const mcp = (await client.callTool({ name: 'import_dry_run', arguments: { cluster: 'argo-flux' } })) as {
-        structuredContent?: { entries: Json[]; source: Json };
-      };
-      const neither = (await client.callTool({ name: 'import_dry_run', arguments: {} })) as { isError?: boolean };
-      await client.close();
+      const session = await connectMcp(base, key);
+      const mcp = await session.call('import_dry_run', { cluster: 'argo-flux' });
+      const neither = await session.call('import_dry_run', {});
+      await session.close();
       expect(mcp.structuredContent?.source).toMatchObject({ cluster: 'argo-flux', namespaces: ['flux-system'] });
       expect(names(mcp.structuredContent as unknown as Json).sort()).toEqual([
         'HelmRelease/redis',

@@ -10,7 +10,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -26,6 +25,7 @@ import {
 } from '../harness/index.ts';
 import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import { deleteNamespaces, getObject, managers, unique, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
@@ -185,17 +185,10 @@ describe('import from Argo CD', () => {
         (await runCli(['import', '-f', join(FIXTURES, 'flux/cert-manager.yaml'), '-o', 'json'], env)).stdout,
       );
       expect(json).toMatchObject({ applied: false, summary: { objects: 3, apps: 1 } });
-      const client = new Client({ name: 'api-import-test', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${suite.serverURL}/api/v1/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}` } },
-        }),
-      );
+      const session = await connectMcp(suite.serverURL, key);
       const documents = readFileSync(join(FIXTURES, 'flux/cert-manager.yaml'), 'utf8');
-      const result = (await client.callTool({ name: 'import_dry_run', arguments: { documents } })) as {
-        structuredContent?: Json;
-      };
-      await client.close();
+      const result = await session.call('import_dry_run', { documents });
+      await session.close();
       const brief = (entries: Json[]) => entries.map((e) => [e['object'], e['result'], e['becomes'], e['reason']]);
       const mcp = result.structuredContent as { summary: Json; entries: Json[] };
       expect(mcp.summary).toEqual(json.summary);

@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_API_VERSION, APP_KIND, APPSET_KIND } from '../../src/core/app-names.ts';
 import type { AppResource } from '../../src/core/app-schema.ts';
@@ -18,6 +17,7 @@ import type { AppSetResource, AppSetSpec } from '../../src/core/appset-schema.ts
 import { connect } from '../../src/kube/index.ts';
 import { type GitRepo, type GitServer, runCli, startGitServer, waitUntil } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import {
   deleteNamespaces,
   deploymentYaml,
@@ -240,17 +240,9 @@ describe('AppSet rolling sync', () => {
     );
 
     // MCP appset_get tells where the rollout is and why it stopped (the official SDK client over Streamable HTTP).
-    const client = new Client({ name: 'svc-rollout-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${env['SVC_SERVER']}/api/v1/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${env['SVC_API_KEY']}` } },
-      }),
-    );
+    const mcp = await connectMcp(env['SVC_SERVER'] as string, env['SVC_API_KEY'] as string);
     try {
-      const result = (await client.callTool({ name: 'appset_get', arguments: { name: 'web' } })) as {
-        isError?: boolean;
-        structuredContent?: Json;
-      };
+      const result = await mcp.call('appset_get', { name: 'web' });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent?.['rollout']).toMatchObject({
         current_step: 1,
@@ -261,7 +253,7 @@ describe('AppSet rolling sync', () => {
         stopped: { step: 1, app: 'web-staging', reason: expect.stringMatching(/^SyncFailed/) },
       });
     } finally {
-      await client.close();
+      await mcp.close();
     }
     expect((await app('web-prod'))?.status?.revision).toBe(second);
   });

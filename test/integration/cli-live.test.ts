@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -25,6 +25,7 @@ import {
 } from '../harness/index.ts';
 import { mintKey, type OrgApi, startOrgApi } from './api-support.ts';
 import { ESCAPE, SVC, startSvc } from './cli-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import {
   configMapYaml,
   deleteNamespaces,
@@ -56,24 +57,14 @@ describe('svc app diff, resources and logs; the app_diff and app_logs MCP tools'
   const svc = (args: string[], extraEnv: Record<string, string> = {}) => startCli(args, extraEnv).exited;
 
   async function tool(key: string, name: string, args: Json): Promise<ToolResult> {
-    const client = new Client({ name: 'svc-cli-live-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
-    clients.push(client);
-    return (await client.callTool({ name, arguments: args })) as ToolResult;
+    const session = await connectMcp(base, key);
+    clients.push(session.client);
+    return session.call(name, args);
   }
   async function toolNames(key: string): Promise<string[]> {
-    const client = new Client({ name: 'svc-cli-live-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
-    clients.push(client);
-    return (await client.listTools()).tools.map((t) => t.name);
+    const session = await connectMcp(base, key);
+    clients.push(session.client);
+    return session.toolNames();
   }
 
   beforeAll(async () => {

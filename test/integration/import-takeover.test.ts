@@ -30,6 +30,7 @@ import {
 } from '../harness/index.ts';
 import { auditEntries, mintKey } from './api-support.ts';
 import { type ImageSuite, startImageSuite } from './image-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import { deleteNamespaces, getApp, getObject, kube, managers, unique, waitForApp } from './operator-support.ts';
 
 type Json = Record<string, unknown>;
@@ -382,6 +383,29 @@ describe('import takes over from Argo CD and Flux', () => {
     const other = await getObject('argoproj.io/v1alpha1', 'Application', 'argocd', names.argo);
     expect(other?.metadata['finalizers'] ?? []).toEqual([]);
     expect((await auditEntries(suite.org.api, suite.org.owner, 'app.import.undo', names.undo)).length).toBe(1);
+  });
+
+  it('MCP: import_confirm confirms the other Argo CD App, import_undo then refuses it as no longer pending', async () => {
+    const { key } = await mintKey(suite.org.api, { cookie: suite.org.owner.cookie }, { role: 'admin' });
+    const mcp = await connectMcp(suite.serverURL, key);
+    try {
+      const confirmed = await mcp.call('import_confirm', { namespace: ns.argo, name: names.argo });
+      expect(confirmed.isError, JSON.stringify(confirmed.content)).toBeFalsy();
+      expect(confirmed.structuredContent).toMatchObject({ name: names.argo, import: 'confirmed' });
+      expect(confirmed.structuredContent?.['released']).toBeGreaterThanOrEqual(1);
+      const deployment = await getObject('apps/v1', 'Deployment', ns.argo, 'guestbook-ui');
+      expect(managers(deployment)).not.toContain('argocd-controller');
+      expect((await getApp(suite.org.orgNs, names.argo))?.metadata.annotations).not.toHaveProperty(
+        'cd.svc.space/import',
+      );
+      const undo = await mcp.call('import_undo', { namespace: ns.argo, name: names.argo });
+      expect(undo.isError).toBe(true);
+      expect(undo.content[0]?.text).toMatch(/not a pending import/);
+      expect(await getApp(suite.org.orgNs, names.argo)).toBeDefined();
+    } finally {
+      await mcp.close();
+    }
+    expect((await auditEntries(suite.org.api, suite.org.owner, 'app.import.confirm', names.argo)).length).toBe(1);
   });
 
   it('answers 404 for an unknown App and 400 for a bad body', async () => {

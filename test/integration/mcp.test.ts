@@ -7,7 +7,7 @@
  * org's Apps are out of reach; no credential appears in any tool result.
  */
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AppResources,
@@ -20,9 +20,9 @@ import {
   type TestApi,
   type TestUser,
 } from './api-support.ts';
+import { connectMcp, type ToolResult } from './mcp-support.ts';
 
 type Json = Record<string, unknown>;
-type ToolResult = { isError?: boolean; structuredContent?: Json; content: { type: string; text?: string }[] };
 
 const READ_TOOLS = [
   'app_list',
@@ -60,11 +60,7 @@ describe('MCP endpoint through the official SDK client', () => {
   const clients: Client[] = [];
 
   async function connect(key: string): Promise<Client> {
-    const client = new Client({ name: 'svc-mcp-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    });
-    await client.connect(transport);
+    const { client } = await connectMcp(base, key);
     clients.push(client);
     return client;
   }
@@ -172,6 +168,8 @@ describe('MCP endpoint through the official SDK client', () => {
       'app_unfreeze',
       'app_create_helm_chart',
       'app_create_from_catalog',
+      'import_confirm',
+      'import_undo',
       'repository_list',
       'repository_charts',
       'audit_list',

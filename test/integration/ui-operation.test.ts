@@ -11,7 +11,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -24,6 +23,7 @@ import {
   waitUntil,
 } from '../harness/index.ts';
 import { startSvc } from './cli-support.ts';
+import { connectMcp } from './mcp-support.ts';
 import { configMapYaml, deleteNamespaces, deploymentYaml, kube } from './operator-support.ts';
 import { apiCall, openUi, signUpWithOrg, type UiSession } from './ui-support.ts';
 
@@ -219,24 +219,16 @@ describeWith(chromiumRequirement())('one operation seen by the UI banner, the CL
       timeoutMs: 30_000,
     });
     // MCP's app_status returns the status view with the phase and wave.
-    const client = new Client({ name: 'svc-ui-operation-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers: auth } }),
-    );
+    const mcp = await connectMcp(base, { headers: auth });
     try {
-      const result = (await client.callTool({
-        name: 'app_status',
-        arguments: { namespace: dest, name: 'staged' },
-      })) as {
-        structuredContent?: Json;
-      };
+      const result = await mcp.call('app_status', { namespace: dest, name: 'staged' });
       expect(result.structuredContent?.['operationState']).toMatchObject({
         phase: 'Running',
         syncPhase: 'Sync',
         wave: 0,
       });
     } finally {
-      await client.close();
+      await mcp.close();
     }
 
     await relabel('open');
