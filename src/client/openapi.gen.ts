@@ -12386,6 +12386,18 @@ export interface components {
              */
             at: string;
         };
+        /** @description An App imported and not yet confirmed (docs/migrate.md): it never prunes and orphans its objects when deleted until POST /import/confirm; POST /import/undo gives it back */
+        AppImportPending: {
+            /** @description of the object the App was imported from, e.g. argoproj.io/v1alpha1 */
+            api_version: string;
+            /** @description Application, Kustomization or HelmRelease */
+            kind: string;
+            /** @description the object's namespace; empty when it was given as YAML only */
+            namespace: string;
+            name: string;
+            /** @description the registered cluster holding it; empty = the management cluster (or YAML only) */
+            cluster: string;
+        };
         ReleaseResult: {
             message: string;
             name: string;
@@ -12784,6 +12796,8 @@ export interface components {
             blocked_by: components["schemas"]["AppBlockedBy"][];
             /** @description a held rollback (revision, who, why, when) until POST .../release; null when none */
             held_at: components["schemas"]["AppHeldAt"] | (never | null);
+            /** @description the object a pending import came from, until it is confirmed or undone; null otherwise */
+            import_pending: components["schemas"]["AppImportPending"] | (never | null);
             /** @description RFC 3339: the newest known change; empty when unknown */
             updated_at: string;
         };

@@ -1,7 +1,8 @@
 /**
  * The Import page (issue 28 item 4): against a real `svc start` and a real git server, an Argo CD Application pasted
  * as YAML is reviewed (what it becomes, field by field, and the summary; nothing created), then imported: the page
- * says it was created and the App list shows the App. axe finds nothing on the page.
+ * says it was created and the App list shows the App; the App's page shows the pending take-over and where it came
+ * from, and its Confirm button ends it (audited). axe finds nothing on either page.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -76,7 +77,34 @@ describeWith(chromiumRequirement())('the Import page', () => {
     await result.locator('tr[data-object="guestbook"]').getByText('created').waitFor();
     await expect(page.getByTestId('import-summary').textContent()).resolves.toContain('created 1, failed 0');
     await page.getByRole('link', { name: 'See the Apps' }).click();
-    await page.getByRole('link', { name: 'guestbook', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'guestbook', exact: true }).click();
+
+    // The App page says the take-over is pending and where it came from; confirming ends it.
+    const pending = page.getByRole('region', { name: 'Import pending' });
+    await pending.waitFor();
+    await expect(pending.textContent()).resolves.toContain('Imported from Application guestbook (argocd)');
+    const view = await apiCall<{ import_pending: unknown }>(page, 'GET', `/api/v1/apps/${dest}/guestbook`);
+    expect(view.body.import_pending).toEqual({
+      api_version: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      namespace: 'argocd',
+      name: 'guestbook',
+      cluster: '',
+    });
+    await ui.shot('app-import-pending');
+    await ui.accessible();
+    await pending.getByRole('button', { name: 'Confirm take-over' }).click();
+    await pending.waitFor({ state: 'detached' });
+    const after = await apiCall<{ import_pending: unknown }>(page, 'GET', `/api/v1/apps/${dest}/guestbook`);
+    expect(after.body.import_pending).toBeNull();
+    const audit = await apiCall<{ entries: Array<{ action: string; resource_name: string }> }>(
+      page,
+      'GET',
+      '/api/v1/audit',
+    );
+    expect(audit.body.entries.filter((e) => e.action === 'app.import.confirm').map((e) => e.resource_name)).toEqual([
+      'guestbook',
+    ]);
     expect(ui.problems).toEqual([]);
   }, 150_000);
 });

@@ -32,6 +32,25 @@ export const AppCondition = component('AppCondition', withoutDefaults(ConditionS
 export const AppOperationState = component('AppOperationState', withoutDefaults(OperationStateSchema));
 export const AppBlockedBy = component('AppBlockedBy', BlockedBySchema);
 export const AppHeldAt = component('AppHeldAt', HeldAtSchema);
+export const AppImportPending = component(
+  'AppImportPending',
+  Type.Object(
+    {
+      api_version: Type.String({ description: 'of the object the App was imported from, e.g. argoproj.io/v1alpha1' }),
+      kind: Type.String({ description: 'Application, Kustomization or HelmRelease' }),
+      namespace: Type.String({ description: "the object's namespace; empty when it was given as YAML only" }),
+      name: Type.String(),
+      cluster: Type.String({
+        description: "the registered cluster holding it; empty = the management cluster (or YAML only)",
+      }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'An App imported and not yet confirmed (docs/migrate.md): it never prunes and orphans its objects when deleted until POST /import/confirm; POST /import/undo gives it back',
+    },
+  ),
+);
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
 export const App = component(
@@ -57,6 +76,9 @@ export const App = component(
       }),
       held_at: Nullable(ref(AppHeldAt), {
         description: 'a held rollback (revision, who, why, when) until POST .../release; null when none',
+      }),
+      import_pending: Nullable(ref(AppImportPending), {
+        description: 'the object a pending import came from, until it is confirmed or undone; null otherwise',
       }),
       updated_at: Type.String({ description: 'RFC 3339: the newest known change; empty when unknown' }),
     },
@@ -120,6 +142,7 @@ export const ReleaseResult = component(
 
 export const APP_OBJECT_COMPONENTS = [
   AppHeldAt,
+  AppImportPending,
   ReleaseResult,
   AppSource,
   AppSyncPolicy,

@@ -22,6 +22,7 @@ function view(name: string, over: Partial<AppView> = {}): { view: AppView } {
       depends_on: [],
       blocked_by: [],
       held_at: null,
+      import_pending: null,
       updated_at: '2026-01-01T00:00:00.000Z',
       ...over,
     },

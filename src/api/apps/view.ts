@@ -2,6 +2,7 @@
 import type { Static } from 'typebox';
 import type { AppResource } from '../../core/app-schema.ts';
 import { heldAtOf, requestedOperationId } from '../../core/app-state.ts';
+import { importOriginOf, importPending } from '../../core/import/take-over.ts';
 import type { App, AppStatus } from './contract.ts';
 
 /** The app object of contract §2.1 (plus `sync_policy` and `frozen`, which clients need to render an app). */
@@ -27,7 +28,22 @@ export function appView(app: AppResource): AppView {
     depends_on: (app.spec.dependsOn ?? []).map((d) => d.name),
     blocked_by: status.blockedBy ?? [],
     held_at: heldAtOf(app) ?? null,
+    import_pending: importPendingView(app),
     updated_at: updatedAt(app),
+  };
+}
+
+/** Where a pending import came from (its origin annotation), or null when the App is not a pending import. */
+function importPendingView(app: AppResource): AppView['import_pending'] {
+  const annotations = app.metadata.annotations;
+  if (!importPending(annotations)) return null;
+  const origin = importOriginOf(annotations);
+  return {
+    api_version: origin?.apiVersion ?? '',
+    kind: origin?.kind ?? '',
+    namespace: origin?.namespace ?? '',
+    name: origin?.name ?? '',
+    cluster: origin?.cluster ?? '',
   };
 }
 

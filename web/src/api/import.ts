@@ -14,3 +14,14 @@ export const useImportReview = () =>
 /** The apply: creates what the objects map to; the App, AppSet, repository and registry lists are read again. */
 export const useImportApply = () =>
   useRefreshingMutation((body: ImportInput) => svc.POST('/api/v1/import', { body: { ...body, apply: true } }), []);
+
+/** An App's pending import, named as the confirm and undo routes take it. */
+type ImportedApp = { namespace: string; name: string };
+
+/** Confirms an App's take-over (POST /import/confirm): it prunes from then on; the App and lists are read again. */
+export const useImportConfirm = () =>
+  useRefreshingMutation((app: ImportedApp) => svc.POST('/api/v1/import/confirm', { body: app }), []);
+
+/** Undoes an App's import (POST /import/undo): the old controller's settings come back and the App is deleted. */
+export const useImportUndo = () =>
+  useRefreshingMutation((app: ImportedApp) => svc.POST('/api/v1/import/undo', { body: app }), []);

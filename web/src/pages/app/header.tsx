@@ -13,6 +13,7 @@ import { safeHref } from '../../lib/safe-href.ts';
 import { OpenIncidentsLink } from '../incidents/open-incidents-link.tsx';
 import { Approvals } from './approvals.tsx';
 import { BlockedBy } from './blocked-by.tsx';
+import { ImportPending } from './import-pending.tsx';
 import { progressOf, recordedKind, useOperationsStartedElsewhere } from './operation.ts';
 import { DeliveryWindows } from './windows.tsx';
 
@@ -173,6 +174,7 @@ export function AppHeader({ app }: { app: AppView }) {
         </div>
       </dl>
       {app.health_reason ? <p className="text-sm text-zinc-600 dark:text-zinc-400">{app.health_reason}</p> : null}
+      <ImportPending app={app} />
       <BlockedBy app={app} />
       {held ? <Approvals namespace={app.namespace ?? ''} name={app.name ?? ''} /> : null}
       <DeliveryWindows namespace={app.namespace ?? ''} name={app.name ?? ''} />
