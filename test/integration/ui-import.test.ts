@@ -47,7 +47,7 @@ describeWith(chromiumRequirement())('the Import page', () => {
       '  project: default',
       '  source:',
       `    repoURL: ${repoURL}`,
-      '    targetRevision: master',
+      '    targetRevision: main',
       '    path: guestbook',
       '  destination:',
       '    server: https://kubernetes.default.svc',
