@@ -14,6 +14,7 @@ import { connect } from '../src/kube/index.ts';
 import { launchBrowser, openSse, type SseStream } from '../test/harness/index.ts';
 import { benchAccount } from './lib/account.ts';
 import { appName, appResource } from './lib/fixture.ts';
+import { load } from './lib/load.ts';
 import { startBenchPlane } from './lib/plane.ts';
 import { forEachLimit } from './lib/pool.ts';
 import { sampleProcess } from './lib/proc.ts';
@@ -116,6 +117,18 @@ export async function ui(params: UiParams, log: (line: string) => void): Promise
     }
     const loadedRssMiB = serverSampler.last()?.rssMiB;
     log(`  server RSS with ${params.apps} Apps in its cache: ${loadedRssMiB} MiB`);
+
+    // --- the API's pages the list asks for (one connection, as one browser tab) ---
+    const pages = [
+      { name: 'GET /api/v1/apps?limit=200 (the first page)', path: '/api/v1/apps?limit=200' },
+      { name: 'GET /api/v1/apps?q=<one App>&limit=200', path: `/api/v1/apps?q=${appName(params.apps - 1)}&limit=200` },
+    ];
+    const apiPages = [];
+    for (const p of pages) {
+      const run = await load(server.baseURL, account.key, { ...p, method: 'GET', connections: 1 }, 10);
+      log(`  ${p.name}: p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms`);
+      apiPages.push(run);
+    }
 
     // --- the list, in the browser ---
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
@@ -222,6 +235,7 @@ export async function ui(params: UiParams, log: (line: string) => void): Promise
       filterMs: { text: summarize(textFilter, 0), health: summarize(healthFilter, 0) },
       sse,
       server: serverMemory,
+      apiPages,
       targets: TARGETS,
       met: {
         listUsable: Math.max(...listUsable) < TARGETS.listUsableMs,
