@@ -59,6 +59,41 @@ describe('KubeClient connections', () => {
   });
 });
 
+describe('Informer lists', () => {
+  it('reads a collection larger than one list page, page by page, at one resourceVersion', async () => {
+    // 1,100 ConfigMaps: three pages of 500. An informer reading only the first page would hold 500.
+    const listNs = `${ns}-pages`;
+    await objects.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: listNs } });
+    const names = Array.from({ length: 1100 }, (_, i) => `cm-${String(i).padStart(4, '0')}`);
+    for (let i = 0; i < names.length; i += 50) {
+      await Promise.all(
+        names.slice(i, i + 50).map((name) =>
+          client.request(`/api/v1/namespaces/${listNs}/configmaps`, {
+            method: 'POST',
+            body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: listNs } },
+          }),
+        ),
+      );
+    }
+    const informer = new Informer<{ metadata: { name: string; namespace?: string; resourceVersion?: string } }>(
+      client,
+      `/api/v1/namespaces/${listNs}/configmaps`,
+    );
+    await informer.start();
+    try {
+      // kube-root-ca.crt is in every namespace.
+      const listed = informer.list().map((o) => o.metadata.name);
+      expect(listed.filter((n) => n.startsWith('cm-')).sort()).toEqual(names);
+      // And it watches from the list's version: a change after it is seen.
+      await objects.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after', namespace: listNs } });
+      await waitUntil(() => informer.get(`${listNs}/after`) !== undefined, { what: 'after seen', timeoutMs: 10_000 });
+    } finally {
+      await informer.stop();
+      await client.request(`/api/v1/namespaces/${listNs}`, { method: 'DELETE' });
+    }
+  }, 120_000);
+});
+
 describe('LeaderElector', () => {
   it('elects exactly one leader and hands over when the leader stops', async () => {
     const leading = new Set<string>();
