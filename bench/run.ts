@@ -69,6 +69,7 @@ const { values, positionals } = parseArgs({
     'soak-apps': { type: 'string', default: '5000' },
     minutes: { type: 'string', default: '60' },
     tick: { type: 'string', default: '20' },
+    'restart-minutes': { type: 'string', default: '15' },
     batch: { type: 'string', default: '50' },
     repositories: { type: 'string', default: '10' },
     // appset: also the same Apps created directly (--no-appset-direct: the AppSet only).
@@ -178,6 +179,7 @@ for (const name of names) {
       apps,
       minutes: Number(values.minutes),
       tickSeconds: Number(values.tick),
+      restartMinutes: Number(values['restart-minutes']),
       batch: Number(values.batch),
       repositories: Number(values.repositories),
       timeoutMs: timeoutFor(apps),

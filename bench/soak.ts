@@ -2,9 +2,9 @@
  * soak (issue 29 item 5): N Apps (one ConfigMap each, spread over several repositories) kept by one operator for a
  * long run under a steady churn, one action per tick in turn: a push to one repository (commit + push event to the
  * receiver), spec edits (a batch of Apps switch between the fixture's two directories), deletions (a batch of Apps
- * deleted and created again) and an operator restart (SIGTERM, a fresh process). Recorded over time: each operator
- * process's RSS and heap (its /metrics), with the slope per hour of each process's curve after its first minute;
- * the apiserver's requests per minute; and at the end every App's state (all Synced and Healthy at the head of
+ * deleted and created again); every `restartMinutes` an operator restart (SIGTERM, a fresh process) takes a tick.
+ * Recorded over time: each operator process's RSS and heap (its /metrics), with the slope per hour of each
+ * process's curve after its first minute and of all samples across the run; the apiserver's requests per minute; and at the end every App's state (all Synced and Healthy at the head of
  * its repository and directory) and the orphans (ConfigMaps labelled for an App that no longer exists, or that
  * an App no longer deploys).
  */
@@ -23,6 +23,11 @@ export interface SoakParams {
   minutes: number;
   /** Seconds between churn actions. */
   tickSeconds: number;
+  /**
+   * Minutes between operator restarts (a restart takes the place of that tick's action). Long enough for each
+   * process to show its own memory curve: a run restarting every few ticks measures only young processes.
+   */
+  restartMinutes: number;
   /** Apps per spec-edit or deletion batch. */
   batch: number;
   repositories: number;
@@ -159,9 +164,13 @@ export async function soak(params: SoakParams, log: (line: string) => void): Pro
     const counts = { push: 0, edit: 0, recreate: 0, restart: 0 };
     const end = performance.now() + params.minutes * 60_000;
     let nextMinute = performance.now() + 60_000;
+    let lastRestart = performance.now();
     for (let tick = 0; performance.now() < end; tick++) {
-      const kind = (['push', 'edit', 'recreate', 'push', 'edit', 'restart'] as const)[tick % 6] as keyof typeof counts;
+      const due = performance.now() - lastRestart >= params.restartMinutes * 60_000;
+      const cycle = ['push', 'edit', 'recreate', 'push', 'edit'] as const;
+      const kind: keyof typeof counts = due ? 'restart' : (cycle[tick % cycle.length] ?? 'push');
       if (kind === 'restart') {
+        lastRestart = performance.now();
         await (operator as OperatorProcess).stop();
         operator = await startOperator();
         generation++;
@@ -194,7 +203,24 @@ export async function soak(params: SoakParams, log: (line: string) => void): Pro
         heapMiBPerHour: perHour((m) => m.heapUsedMiB),
       };
     });
-    return await writeResult(`soak-${params.apps}`, { params, counts, final, slopes, requestsPerMinute, memory });
+    // Across the whole run, every process's samples together: whether memory climbs from one process to the next.
+    const acrossRun = (pick: (m: MemorySample) => number) => {
+      const s = slope(memory.map((m) => [m.t / 3600, pick(m)]));
+      return s === undefined ? undefined : Number(s.toFixed(1));
+    };
+    const slopeAcrossRun = {
+      rssMiBPerHour: acrossRun((m) => m.rssMiB),
+      heapMiBPerHour: acrossRun((m) => m.heapUsedMiB),
+    };
+    return await writeResult(`soak-${params.apps}`, {
+      params,
+      counts,
+      final,
+      slopes,
+      slopeAcrossRun,
+      requestsPerMinute,
+      memory,
+    });
   } finally {
     await operator?.stop().catch(() => undefined);
     await git.stop();
