@@ -41,7 +41,7 @@ export const AppImportPending = component(
       namespace: Type.String({ description: "the object's namespace; empty when it was given as YAML only" }),
       name: Type.String(),
       cluster: Type.String({
-        description: "the registered cluster holding it; empty = the management cluster (or YAML only)",
+        description: 'the registered cluster holding it; empty = the management cluster (or YAML only)',
       }),
     },
     {
