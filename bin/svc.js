@@ -22,7 +22,11 @@ if (stripsTypes) {
   const youngGenerationFlag = '--max-semi-space-size';
   const callerSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes(youngGenerationFlag));
   const longLived = ['operator', 'server', 'start'].includes(process.argv[2] ?? '');
-  if (longLived && !callerSet && typeof process.execve === 'function') {
+  // Only as the process's own entry: `npm start` (scripts/start.ts) imports this file after starting the local
+  // control plane in the same process, and replacing that process would end the plane (its components exit when
+  // the pipes to their parent close). import.meta.main is false there; Node before 24.2 leaves it undefined.
+  const entry = import.meta.main !== false;
+  if (entry && longLived && !callerSet && typeof process.execve === 'function') {
     process.execve(process.execPath, [
       process.execPath,
       ...process.execArgv,
