@@ -72,6 +72,7 @@ export class Controller {
       `/apis/${APP_GROUP}/${APP_VERSION}${scope}/${APP_PLURAL}`,
       {
         onUpsert: (obj, old) => {
+          options.reconciler.observed(obj);
           if (relevant(obj, old)) this.#queue?.add(cacheKey(obj), operationRequested(obj, old));
           this.#dependents.update(obj);
           if (readinessChanged(obj, old)) for (const key of this.#dependents.of(obj)) this.#queue?.add(key);

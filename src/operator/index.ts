@@ -264,6 +264,7 @@ function assemble(input: AssembleInput): Parts {
     metrics,
     tuning,
   });
+  metrics.countRememberedWrites(() => reconciler.rememberedWrites);
   const built = new Controller({
     client,
     reconciler,

@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics of the operator (own registry, so several operators in one process never collide):
  * reconciles by result, reconcile errors, reconcile duration and its steps, an info gauge per App with its sync and health
- * status, sync operations by kind and phase, leadership, and the shard's share of Apps.
+ * status, sync operations by kind and phase, leadership, the shard's share of Apps, and the App writes remembered
+ * until the watch delivers them.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { HealthStatus, SyncStatus } from '../core/app-schema.ts';
@@ -68,6 +69,14 @@ export class OperatorMetrics {
     help: 'Live operator replicas in the shard membership this replica applies (sharding only)',
     registers: [this.registry],
   });
+  /** Where the remembered-writes gauge reads its value (set once the reconciler exists). */
+  #rememberedWrites: () => number = () => 0;
+  readonly #remembered: Gauge = new Gauge({
+    name: 'svc_operator_remembered_writes',
+    help: 'App writes this process remembers until its watch delivers them (read-your-writes; dropped on delivery)',
+    registers: [this.registry],
+    collect: (): void => this.#remembered.set(this.#rememberedWrites()),
+  });
   readonly #last = new Map<string, { sync: string; health: string }>();
 
   constructor() {
@@ -124,6 +133,11 @@ export class OperatorMetrics {
 
   leader(isLeader: boolean): void {
     this.#leader.set(isLeader ? 1 : 0);
+  }
+
+  /** Names where the remembered App writes are counted (the reconciler's read-your-writes cache). */
+  countRememberedWrites(count: () => number): void {
+    this.#rememberedWrites = count;
   }
 
   /** Sets this replica's share: the Apps it owns and the members of the membership it applies. */

@@ -66,6 +66,7 @@ import {
   isUnreachable,
   MutationCache,
   type ObjectClient,
+  withoutManagedFields,
 } from '../kube/index.ts';
 import type { OutboundPolicy } from '../net/outbound.ts';
 import { inSpan } from '../trace.ts';
@@ -242,6 +243,19 @@ export class Reconciler {
     this.#brake = new SelfHealBrake({ limit: deps.tuning.selfHealLimit, windowMs: deps.tuning.selfHealWindowMs });
   }
 
+  /**
+   * Tells a version of an App the informer delivered: a remembered write it is as new as is dropped now, not when
+   * its time runs out (a converge of thousands of Apps otherwise holds a copy of each for a minute).
+   */
+  observed(app: AppResource): void {
+    this.#written.delivered(app);
+  }
+
+  /** App writes remembered until the informer delivers them (the `svc_operator_remembered_writes` gauge). */
+  get rememberedWrites(): number {
+    return this.#written.size;
+  }
+
   /** Forgets what this process remembers of a deleted App (its last write, its selfHeal reverts). */
   forget(key: AppKey): void {
     this.#written.forget(`${key.namespace}/${key.name}`);
@@ -364,9 +378,12 @@ export class Reconciler {
     return obj as unknown as AppResource | undefined;
   }
 
-  /** Remembers what a write of the App answered (see `#written`); answers it. */
+  /**
+   * Remembers what a write of the App answered (see `#written`), without its managedFields as the informer keeps
+   * it (nothing a reconcile reads is there, and it is most of an App's bytes); answers the write unchanged.
+   */
   #wrote(app: AppResource): AppResource {
-    this.#written.wrote(app);
+    this.#written.wrote(withoutManagedFields(app));
     return app;
   }
 

@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deploymentYaml, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
+import { waitUntil } from '../harness/index.ts';
+import { configMapYaml, deploymentYaml, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
 
 const suite = useOperatorSuite('org-live', { tuning: { syncPeriodMs: 600_000 } });
 const { org } = suite;
@@ -48,5 +49,23 @@ describe('live cache', () => {
     const healthy = await waitForApp(org, 'live', 'Healthy', (a) => a.status?.healthStatus === 'Healthy', 60_000);
     expect(healthy.status?.syncStatus).toBe('Synced');
     expect(healthy.status?.resources?.[0]?.healthStatus).toBe('Healthy');
+  });
+
+  it('forgets its own App writes once the watch delivers them, not after a minute', async () => {
+    const repo = await suite.git.createRepo(unique('mem'), { 'm/cm.yaml': configMapYaml('a') });
+    await suite.gitApp('mem', repo, { syncPolicy: { automated: true } });
+    await waitForApp(org, 'mem', 'Synced and Healthy', (a) => a.status?.healthStatus === 'Healthy');
+    // Nothing reconciles the App again for 10 minutes (the suite's resync), so nothing but the watch's delivery of
+    // the operator's own status writes can empty the read-your-writes cache; its time-out is a minute.
+    const remembered = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${suite.op.ports.metrics}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith('svc_operator_remembered_writes '));
+      expect(line, 'the gauge is exported').toBeDefined();
+      return Number(line?.split(' ').pop());
+    };
+    await waitUntil(async () => (await remembered()) === 0 || undefined, {
+      what: 'no App write remembered',
+      timeoutMs: 20_000,
+    });
   });
 });
