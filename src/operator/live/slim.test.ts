@@ -48,6 +48,26 @@ describe('slim', () => {
     expect(obj.metadata.managedFields).toHaveLength(2);
   });
 
+  it('keeps one copy of equal field sets: objects applied from one manifest share theirs', () => {
+    const applied = (name: string) => ({
+      metadata: {
+        name,
+        managedFields: [
+          { manager: 'svc-operator', operation: 'Apply', fieldsV1: { 'f:data': { 'f:a': {} } } },
+          { manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:data': { 'f:b': {} } } },
+        ],
+      },
+    });
+    const fieldsOf = (o: Record<string, unknown>) =>
+      (o['metadata'] as { managedFields: { fieldsV1: unknown }[] }).managedFields.map((e) => e.fieldsV1);
+    const [svcA, kubectlA] = fieldsOf(slim(applied('a') as never, 'v1', 'ConfigMap'));
+    const [svcB, kubectlB] = fieldsOf(slim(applied('b') as never, 'v1', 'ConfigMap'));
+    expect(svcB).toBe(svcA);
+    expect(kubectlB).toBe(kubectlA);
+    expect(kubectlA).not.toBe(svcA);
+    expect(kubectlA).toEqual({ 'f:data': { 'f:b': {} } });
+  });
+
   it('keeps no Secret values and no CRD schemas', () => {
     const secret = slim({ metadata: { name: 's' }, data: { k: 'dg==' }, type: 'Opaque' } as never, 'v1', 'Secret');
     expect(secret).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque' });

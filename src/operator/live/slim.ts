@@ -3,9 +3,11 @@
  * bulky parts they do not. Memory matters (thousands of objects per destination), and Secret values have no
  * business living in a long-lived cache. Drift (src/engine/drift.ts) reads who owns which field, so the
  * managedFields entries stay, cut to manager, operation, subresource and field set; status-subresource entries go
- * (they never own what svc applies).
+ * (they never own what svc applies). Field sets name fields, not values, so the objects svc applies from one
+ * manifest carry equal ones: each distinct field set is kept once (src/core's Interner).
  */
-import type { ManagedFieldsEntry } from '../../engine/drift.ts';
+import { Interner } from '../../core/interner.ts';
+import type { FieldSet, ManagedFieldsEntry } from '../../engine/drift.ts';
 import type { AnyObject } from '../../kube/index.ts';
 
 /** Written by `kubectl apply` (client-side): a full copy of the object as an annotation. */
@@ -39,7 +41,10 @@ function withoutSchemas(spec: unknown): unknown {
   return { ...s, versions: s.versions.map(({ schema: _schema, ...v }) => v) };
 }
 
-/** The managedFields entries drift reads, each cut to manager, operation, subresource and field set. */
+/** One copy of each distinct field set across every slimmed object of this process. */
+const fieldSets = new Interner<FieldSet>();
+
+/** The managedFields entries drift reads, each cut to manager, operation, subresource and (shared) field set. */
 function slimFields(entries: unknown): ManagedFieldsEntry[] {
   if (!Array.isArray(entries)) return [];
   const out: ManagedFieldsEntry[] = [];
@@ -49,7 +54,7 @@ function slimFields(entries: unknown): ManagedFieldsEntry[] {
       ...(e.manager !== undefined ? { manager: e.manager } : {}),
       ...(e.operation !== undefined ? { operation: e.operation } : {}),
       ...(e.subresource ? { subresource: e.subresource } : {}),
-      ...(e.fieldsV1 !== undefined ? { fieldsV1: e.fieldsV1 } : {}),
+      ...(e.fieldsV1 !== undefined ? { fieldsV1: fieldSets.intern(e.fieldsV1) } : {}),
     });
   }
   return out;
