@@ -7,7 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AppResource } from '../../src/core/app-schema.ts';
 import { waitUntil } from '../harness/index.ts';
-import { configMapYaml, getApp, getObject, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
+import {
+  configMapYaml,
+  getApp,
+  getObject,
+  operatorMetric,
+  unique,
+  useOperatorSuite,
+  waitForApp,
+} from './operator-support.ts';
 
 const suite = useOperatorSuite('org-fault-git', { tuning: { backoffBaseMs: 200 } });
 const { org } = suite;
@@ -16,9 +24,7 @@ const condition = (a: AppResource | undefined, type: string) => a?.status?.condi
 
 /** `svc_reconcile_total{result=…}` from the operator's metrics endpoint. */
 async function reconciles(result: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${suite.op.ports.metrics}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`svc_reconcile_total{result="${result}"}`));
-  return line ? Number(line.split(' ').pop()) : 0;
+  return (await operatorMetric(suite.op, `svc_reconcile_total{result="${result}"}`)) ?? 0;
 }
 
 describe('fault: the git server down and back', () => {

@@ -7,7 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../harness/index.ts';
-import { configMapYaml, deploymentYaml, kube, unique, useOperatorSuite, waitForApp } from './operator-support.ts';
+import {
+  configMapYaml,
+  deploymentYaml,
+  kube,
+  operatorMetric,
+  unique,
+  useOperatorSuite,
+  waitForApp,
+} from './operator-support.ts';
 
 const suite = useOperatorSuite('org-live', { tuning: { syncPeriodMs: 600_000 } });
 const { org } = suite;
@@ -58,10 +66,9 @@ describe('live cache', () => {
     // Nothing reconciles the App again for 10 minutes (the suite's resync), so nothing but the watch's delivery of
     // the operator's own status writes can empty the read-your-writes cache; its time-out is a minute.
     const remembered = async () => {
-      const text = await (await fetch(`http://127.0.0.1:${suite.op.ports.metrics}/metrics`)).text();
-      const line = text.split('\n').find((l) => l.startsWith('svc_operator_remembered_writes '));
-      expect(line, 'the gauge is exported').toBeDefined();
-      return Number(line?.split(' ').pop());
+      const value = await operatorMetric(suite.op, 'svc_operator_remembered_writes');
+      expect(value, 'the gauge is exported').toBeDefined();
+      return value;
     };
     await waitUntil(async () => (await remembered()) === 0 || undefined, {
       what: 'no App write remembered',

@@ -14,6 +14,7 @@ import {
   deploymentYaml,
   getApp,
   kube,
+  operatorMetric,
   patchSpec,
   unique,
   useOperatorSuite,
@@ -28,9 +29,7 @@ const condition = (a: AppResource, type: string) => a.status?.conditions?.find((
 
 /** `svc_reconcile_total{result=…}` from the operator's metrics endpoint. */
 async function reconciles(result: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${suite.op.ports.metrics}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`svc_reconcile_total{result="${result}"}`));
-  return line ? Number(line.split(' ').pop()) : 0;
+  return (await operatorMetric(suite.op, `svc_reconcile_total{result="${result}"}`)) ?? 0;
 }
 
 /** Requests the git server received for one repository. */

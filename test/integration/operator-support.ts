@@ -273,11 +273,19 @@ export async function eventsOnceReported(namespace: string, name: string, reason
   );
 }
 
-/** The svc_operator_shard_apps gauge of one operator's /metrics: how many Apps its shard holds. */
-export async function shardShare(op: TestOperator): Promise<number> {
+/**
+ * One series of an operator's /metrics, named as the exposition prints it (`name` or `name{label="…"}`): its value,
+ * or undefined when the endpoint does not show it.
+ */
+export async function operatorMetric(op: TestOperator, series: string): Promise<number | undefined> {
   const text = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('svc_operator_shard_apps '));
-  return Number(line?.split(' ')[1]);
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** The svc_operator_shard_apps gauge of one operator's /metrics: how many Apps its shard holds (NaN if absent). */
+export async function shardShare(op: TestOperator): Promise<number> {
+  return (await operatorMetric(op, 'svc_operator_shard_apps')) ?? Number.NaN;
 }
 
 /** Runs a Sync of App `name` and answers the reporting instances of every OperationSucceeded Event about it. */
