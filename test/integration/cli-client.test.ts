@@ -123,7 +123,14 @@ describe('svc client commands against svc start', () => {
     registry = await startRegistry({ htpasswd: { user: 'ci', password: `${slug}-registry` } });
     image = await registry.pushImage('team/web', '1.0');
     home = mkdtempSync(join(tmpdir(), 'svc-cli-home-'));
-    running = await startSvc({ kubeconfig: inject('mgmtKubeconfig'), watchNamespace: `org-${slug}`, publicURL: null });
+    // No periodic reconcile (every test here asks for what it waits on): one of web's, held on the git server in the
+    // terminal test below, would keep that test's sync waiting to be picked up for as long as the hold lasts.
+    running = await startSvc({
+      kubeconfig: inject('mgmtKubeconfig'),
+      watchNamespace: `org-${slug}`,
+      publicURL: null,
+      syncPeriod: '1h',
+    });
     base = running.base;
     await call('POST', '/api/auth/sign-up/email', {
       email: `${slug}@example.test`,

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { AppCreateRequest } from '../apps/create-contract.ts';
 import { AppSetRequest } from '../appsets/contract.ts';
 import { errors } from '../contract/errors.ts';
-import { ClusterName, component, ref, StringEnum } from '../contract/schema.ts';
+import { ClusterName, component, DnsLabel, ref, StringEnum } from '../contract/schema.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -238,8 +238,10 @@ export const importRoute = {
 
 const ImportedAppRef = Type.Object(
   {
-    namespace: Type.String({ minLength: 1, maxLength: 63, description: "the App's destination namespace" }),
-    name: Type.String({ minLength: 1, maxLength: 63, description: "the App's name" }),
+    // What the App routes take in their path (AppParams): a name Kubernetes would refuse is the caller's 400 here,
+    // never the cluster's 400 answered as a 502.
+    namespace: DnsLabel("the App's destination namespace"),
+    name: DnsLabel("the App's name"),
   },
   closed,
 );
