@@ -11,7 +11,8 @@ COPY scripts/build-binaries.sh /src/scripts/build-binaries.sh
 RUN SVC_TOOLS_DIR=/opt/svc/tools bash /src/scripts/build-binaries.sh kustomize helm sops \
  && rm -f /opt/svc/tools/*/.done
 
-# Node 24 from the npm package node@24 (the devDependency), and svc's production node_modules.
+# Node 24 from the npm package node@24 (the devDependency), svc's production node_modules, and Node's compile cache
+# of svc's modules (scripts/warm-compile-cache.ts).
 FROM node:24-bookworm-slim AS app
 WORKDIR /opt/svc/app
 COPY package.json package-lock.json ./
@@ -21,6 +22,7 @@ COPY src ./src
 # The web UI is built with the devDependencies (vite), then only web/dist stays (where a checkout has it).
 COPY web ./web
 COPY scripts/build-web.ts ./scripts/build-web.ts
+COPY scripts/warm-compile-cache.ts /tmp/warm-compile-cache.ts
 RUN /tmp/node scripts/build-web.ts --force \
  && find web -mindepth 1 -maxdepth 1 ! -name dist -exec rm -rf {} + \
  && rm -rf scripts node_modules \
@@ -28,7 +30,10 @@ RUN /tmp/node scripts/build-web.ts --force \
  && find node_modules/better-sqlite3/prebuilds -type f ! -name 'linux-x64.node' -delete \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
  && find node_modules \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete \
- && find src -name '*.test.ts' -delete
+ && find src -name '*.test.ts' -delete \
+ && NODE_COMPILE_CACHE=/tmp/node-compile-cache NODE_COMPILE_CACHE_PORTABLE=1 \
+    setpriv --reuid=65532 --regid=65532 --clear-groups /tmp/node /tmp/warm-compile-cache.ts /opt/svc/app \
+ && mv /tmp/node-compile-cache /opt/svc/compile-cache && chmod -R a+rX /opt/svc/compile-cache
 
 # The image: Debian bookworm with ca-certificates, git and libstdc++6, the non-root user svc (65532).
 FROM debian:bookworm-slim
@@ -41,10 +46,12 @@ RUN apt-get update \
 COPY --from=tools /opt/svc/tools /opt/svc/tools
 COPY --from=app /tmp/node /usr/local/bin/node
 COPY --from=app /opt/svc/app /opt/svc/app
+# Node's compile cache of the modules above, built at /tmp/node-compile-cache's depth; bin/svc.js copies it there.
+COPY --from=app /opt/svc/compile-cache /opt/svc/compile-cache
 RUN ln -s ../../../opt/svc/app/bin/svc.js /usr/local/bin/svc \
  && for t in /opt/svc/tools/*/*; do ln -s "$t" /usr/local/bin/; done
 ENV PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/svc NODE_ENV=production SVC_DATA_DIR=/var/lib/svc \
-    SVC_TOOLS_DIR=/opt/svc/tools
+    SVC_TOOLS_DIR=/opt/svc/tools SVC_COMPILE_CACHE_SEED=/opt/svc/compile-cache NODE_COMPILE_CACHE_PORTABLE=1
 USER 65532:65532
 WORKDIR /home/svc
 EXPOSE 3000 8080 8081 8082

@@ -2,8 +2,10 @@
 // Entry point of the `svc` executable. svc is TypeScript run by Node's type stripping (Node >= 22.18); when the
 // node on PATH is older, re-run under the Node 24 that `npm install` placed in node_modules (npm package `node`).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -12,6 +14,20 @@ if (stripsTypes) {
   // Node's compile cache keeps the type-stripped, compiled modules between runs (in the OS temp directory, or
   // NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a client command starts in about a third of the
   // time, since stripping types is most of its start-up.
+  // The container image ships that cache for its own modules (SVC_COMPILE_CACHE_SEED, filled at build time by
+  // scripts/warm-compile-cache.ts): a module missing from it makes Node load its TypeScript stripper, ≈ 25 MiB that
+  // stay resident. Node uses only a cache it may write, and the image's root filesystem is read-only, so the first
+  // start copies it into the temp directory (an empty volume), where its paths, relative and built at the same depth
+  // (scripts/build-image.sh), find the modules again. A cache of the caller's own (NODE_COMPILE_CACHE) is left as is.
+  const seed = process.env.SVC_COMPILE_CACHE_SEED;
+  if (seed && !process.env.NODE_COMPILE_CACHE) {
+    const target = join(tmpdir(), 'node-compile-cache');
+    try {
+      if (!existsSync(target)) cpSync(seed, target, { recursive: true });
+    } catch {
+      // Not mission critical: without it, modules are stripped as they load.
+    }
+  }
   module.enableCompileCache?.();
   // The long-lived roles (`svc operator`, `svc server`, `svc start`) make garbage that is almost all short-lived
   // (JSON of watch events, API requests and answers). Node 24 lets V8's young generation grow to 64 MiB, which then

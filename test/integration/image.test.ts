@@ -5,8 +5,9 @@
  * a container runtime would run it: its root filesystem mounted read-only (as the chart's securityContext asks),
  * tmpfs on /tmp, /home/svc and /var/lib/svc (the chart's volumes), new mount and PID namespaces (unshare), chroot,
  * the image's user, working directory, environment and entrypoint. There `svc --version` answers the package
- * version, its git, helm, kustomize and sops are the pinned ones, and `svc server` serves on SQLite: health, a sign-up
- * written to its database, a sign-in read back from it.
+ * version, its git, helm, kustomize and sops are the pinned ones, svc's modules load from the compile cache built
+ * into the image (never stripped anew), and `svc server` serves on SQLite: health, a sign-up written to its
+ * database, a sign-in read back from it.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -162,6 +163,36 @@ describeWith(imageTools())('the svc image (npm run image)', () => {
     expect(kustomize).toBe(pinnedVersion('kustomize'));
     expect(node).toMatch(/^v24\./);
     expect(sops).toBe(`sops ${pinnedVersion('sops').replace(/^v/, '')}`);
+  });
+
+  it('starts from the compile cache built into it: Node’s TypeScript stripper is never loaded', async () => {
+    expect(runtime.process.env).toEqual(
+      expect.arrayContaining(['SVC_COMPILE_CACHE_SEED=/opt/svc/compile-cache', 'NODE_COMPILE_CACHE_PORTABLE=1']),
+    );
+    // svc copies the cache from the read-only image into its empty /tmp, then every module it loads comes from there
+    // (Node's own account of each module, NODE_DEBUG_NATIVE=COMPILE_CACHE); no module is stripped anew.
+    const version = await run(
+      'unshare',
+      inContainer(['/usr/local/bin/svc', '--version'], { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }),
+    );
+    expect(version.stdout.trim()).toBe(pkg.version);
+    expect(version.stderr).toMatch(
+      /retrieving transpile cache for StrippedTypeScript file:\/\/\/opt\/svc\/app\/src\/cli\/main\.ts\.\.\.success/,
+    );
+    expect(version.stderr).not.toMatch(/no transpile cache for StrippedTypeScript/);
+    // The long-lived roles' module graphs, loaded in the same container after that first start: the stripper
+    // (amaro, ≈ 25 MiB resident for the process's life) stays out of the process.
+    const roles = ['/opt/svc/app/src/operator/index.ts', '/opt/svc/app/src/server.ts'];
+    const probe = `for (const m of ${JSON.stringify(roles)}) await import(m); console.log(process.moduleLoadList.filter((m) => m.includes("amaro")).length);`;
+    const loaded = await run(
+      'unshare',
+      inContainer([
+        'sh',
+        '-c',
+        `/usr/local/bin/svc --version > /dev/null && NODE_COMPILE_CACHE=/tmp/node-compile-cache exec node --input-type=module -e '${probe}'`,
+      ]),
+    );
+    expect(loaded.stdout.trim().split('\n').at(-1)).toBe('0');
   });
 
   it('starts svc server on SQLite inside its read-only root filesystem', async () => {
