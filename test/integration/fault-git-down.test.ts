@@ -11,7 +11,7 @@ import {
   configMapYaml,
   getApp,
   getObject,
-  operatorMetric,
+  reconcileCount,
   unique,
   useOperatorSuite,
   waitForApp,
@@ -22,10 +22,8 @@ const { org } = suite;
 
 const condition = (a: AppResource | undefined, type: string) => a?.status?.conditions?.find((c) => c.type === type);
 
-/** `svc_reconcile_total{result=…}` from the operator's metrics endpoint. */
-async function reconciles(result: string): Promise<number> {
-  return (await operatorMetric(suite.op, `svc_reconcile_total{result="${result}"}`)) ?? 0;
-}
+/** `svc_reconcile_total{result=…}` of this suite's operator. */
+const reconciles = (result: string) => reconcileCount(suite.op, result);
 
 describe('fault: the git server down and back', () => {
   it('SyncError naming the git host while down, nothing pruned, Synced at the new commit after up', async () => {

@@ -14,8 +14,8 @@ import {
   deploymentYaml,
   getApp,
   kube,
-  operatorMetric,
   patchSpec,
+  reconcileCount,
   unique,
   useOperatorSuite,
   waitForApp,
@@ -27,10 +27,8 @@ const { org } = suite;
 
 const condition = (a: AppResource, type: string) => a.status?.conditions?.find((c) => c.type === type);
 
-/** `svc_reconcile_total{result=…}` from the operator's metrics endpoint. */
-async function reconciles(result: string): Promise<number> {
-  return (await operatorMetric(suite.op, `svc_reconcile_total{result="${result}"}`)) ?? 0;
-}
+/** `svc_reconcile_total{result=…}` of this suite's operator. */
+const reconciles = (result: string) => reconcileCount(suite.op, result);
 
 /** Requests the git server received for one repository. */
 const requestsFor = (repoName: string) => suite.git.requests.filter((r) => r.path.includes(`/${repoName}.git/`)).length;

@@ -283,6 +283,11 @@ export async function operatorMetric(op: TestOperator, series: string): Promise<
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** `svc_reconcile_total{result=…}` of one operator: its reconciles that ended so (0 before the first). */
+export async function reconcileCount(op: TestOperator, result: string): Promise<number> {
+  return (await operatorMetric(op, `svc_reconcile_total{result="${result}"}`)) ?? 0;
+}
+
 /** The svc_operator_shard_apps gauge of one operator's /metrics: how many Apps its shard holds (NaN if absent). */
 export async function shardShare(op: TestOperator): Promise<number> {
   return (await operatorMetric(op, 'svc_operator_shard_apps')) ?? Number.NaN;
